@@ -1,0 +1,30 @@
+export type {
+  ApprovalRequestEvent,
+  ApproveOptions,
+  Chat,
+  Session,
+  ContextBuilder,
+  ContextOptions,
+  ContextResult,
+  Responder,
+  ResponderEvent,
+  ResponderExecution,
+  ResponderMetadata,
+  ResponderResult,
+  RespondOptions,
+  RunUpdateEvent,
+  TextDeltaEvent,
+  Turn,
+  TurnEvent,
+  TurnRecord,
+  TurnResult,
+  TurnStatus,
+} from "./types.js";
+export type * from "../stores/types.js";
+export {
+  ConflictError,
+  InvalidSessionIdError,
+  JournalCorruptError,
+  SessionBusyError,
+  SessionNotFoundError,
+} from "../stores/errors.js";

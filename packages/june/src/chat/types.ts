@@ -1,0 +1,162 @@
+import type { ModelMessage } from "ai";
+import type { ApprovalRequest, ModelInfo, RunResult, TraceNode, Usage } from "../runtime/types.js";
+import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
+
+/** A piece of the reply as it is written. */
+export interface TextDeltaEvent {
+  type: "text-delta";
+  text: string;
+}
+/** A commit of the turn's run: a snapshot of its trace tree. */
+export interface RunUpdateEvent {
+  type: "run-update";
+  tree: TraceNode;
+}
+/** A tool call waiting for `turn.approve(id)` or `turn.deny(id, reason)`. */
+export interface ApprovalRequestEvent {
+  type: "approval-request";
+  request: ApprovalRequest;
+}
+/** The live events of a turn, discriminated on `type`. */
+export type TurnEvent = TextDeltaEvent | RunUpdateEvent | ApprovalRequestEvent;
+export type ResponderEvent = TurnEvent;
+
+/** What a responder gets for each turn. */
+export interface RespondOptions {
+  input: string;
+  /** The conversation so far, as the chat's context built it. */
+  messages: ModelMessage[];
+  /** Aborts when the turn is canceled. */
+  signal: AbortSignal;
+  sessionId: string;
+  turnId: string;
+}
+
+/** The metadata a responder may report; June keeps only these fields. */
+export interface ResponderMetadata {
+  model?: ModelInfo;
+  usage?: Partial<Usage>;
+  finishReason?: string;
+}
+
+export interface ResponderResult {
+  text: string;
+  metadata?: ResponderMetadata;
+  /** An agent turn's `RunResult`, kept in memory only. */
+  run?: RunResult;
+}
+
+/** One turn's execution, returned by `respond()` right away. */
+export interface ResponderExecution {
+  result: Promise<ResponderResult>;
+  /** Read once, in order, as the turn runs. */
+  events?: AsyncIterable<ResponderEvent>;
+  readonly requests?: readonly ApprovalRequest[];
+  approve?(id: string): boolean;
+  deny?(id: string, reason?: string): boolean;
+  /** Takes more input while the turn runs. */
+  steer?(input: string): void | Promise<void>;
+}
+
+/** Answers turns. See the responders page. */
+export interface Responder {
+  /** `"model"`, `"agent"`, or `"custom"` (the default). */
+  kind?: string;
+  id?: string;
+  version?: string;
+  respond(options: RespondOptions): ResponderExecution;
+}
+
+export type TurnStatus = "running" | "completed" | "failed" | "canceled";
+
+export interface TurnResult {
+  text: string;
+  /** The turn's provenance, as journaled. */
+  metadata: TurnMetadata;
+  /** The `RunResult` of an `agentResponder` turn, in memory only. */
+  run?: RunResult;
+}
+
+export interface ApproveOptions {
+  /** Also approve later calls of the same tool in this session. */
+  remember?: "session";
+}
+
+/** One turn: its events (buffered: every iteration starts from the first), result and controls. */
+export interface Turn extends AsyncIterable<TurnEvent> {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly status: TurnStatus;
+  readonly result: Promise<TurnResult>;
+  readonly requests: readonly ApprovalRequest[];
+  approve(id: string, options?: ApproveOptions): boolean;
+  deny(id: string, reason?: string): boolean;
+  cancel(): void;
+  /** Resolves once the responder took the input. */
+  steer(input: string): Promise<void>;
+}
+
+/** A journaled turn as `session.turns()` returns it. */
+export interface TurnRecord {
+  id: string;
+  input: string;
+  steers: { input: string; atChar: number }[];
+  status: TurnStatus | "interrupted";
+  text?: string;
+  error?: { name: string; message: string };
+  metadata?: TurnMetadata;
+  feedback?: { score: number; comment?: string; tags?: string[] };
+  context?: ContextProvenance;
+  parentTurnId?: string;
+  startedAt: string;
+  endedAt?: string;
+}
+
+/** What a context builder returns. */
+export interface ContextResult {
+  name: string;
+  messages: ModelMessage[];
+  turnIds: string[];
+  summaryId?: string;
+}
+
+export interface ContextOptions {
+  sessionId: string;
+  /** The new turn's input. */
+  input: string;
+  /** The session's journal, for builders that need more than the turns. */
+  entries: readonly JournalEntry[];
+}
+
+/** Decides what earlier turns every responder sees. */
+export type ContextBuilder = (
+  history: TurnRecord[],
+  options: ContextOptions,
+) => ContextResult | ModelMessage[] | Promise<ContextResult | ModelMessage[]>;
+
+/** A conversation: its history, journal and each turn's lifecycle. */
+export interface Session {
+  readonly id: string;
+  /** Starts a turn at once. `SessionBusyError` when a turn of this process runs in the session. */
+  send(input: string): Turn;
+  /** The journaled turns, oldest first. */
+  turns(): Promise<TurnRecord[]>;
+  /** What the context would send for the next turn. */
+  messages(): Promise<ModelMessage[]>;
+  /** The turn running in this session in this process, if any. */
+  readonly currentTurn: Turn | undefined;
+}
+
+/** A responder turned into a conversation. Returned by `createChat`. */
+export interface Chat {
+  readonly responder: Responder;
+  readonly store: ChatStore;
+  /** A new session, journaled at once. */
+  createSession(options?: { id?: string; metadata?: Record<string, unknown> }): Promise<Session>;
+  /** An existing session; `SessionNotFoundError` when there is none. */
+  openSession(id: string): Promise<Session>;
+  /** Newest first. */
+  listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]>;
+  /** Removes the session and its journal. */
+  deleteSession(id: string): Promise<boolean>;
+}

@@ -1,0 +1,1 @@
+export { JuneError } from "./june-error.js";

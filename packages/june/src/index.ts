@@ -1,0 +1,28 @@
+export { JuneError } from "./errors/june-error.js";
+export { Fragment } from "./jsx/element.js";
+export type { JuneElement, JuneNode } from "./jsx/element.js";
+export { RenderError, RunError, TimeoutError, CanceledError } from "./runtime/errors.js";
+export type {
+  AgentNode,
+  ApprovalRequest,
+  ApprovalState,
+  CallSettings,
+  CatchNode,
+  ModelCallNode,
+  ModelInfo,
+  NodeStatus,
+  ParallelNode,
+  Prompt,
+  RunContext,
+  RunHandle,
+  RunNode,
+  RunResult,
+  RunStatus,
+  StartOptions,
+  StepNode,
+  ToolCallNode,
+  TraceError,
+  TraceNode,
+  TraceNodeKind,
+  Usage,
+} from "./runtime/types.js";

@@ -1,0 +1,62 @@
+import { JuneError } from "../errors/june-error.js";
+
+/** No session with that id. */
+export class SessionNotFoundError extends JuneError {
+  override readonly name = "SessionNotFoundError";
+  readonly sessionId: string;
+  constructor(sessionId: string) {
+    super(`No session "${sessionId}"`);
+    this.sessionId = sessionId;
+  }
+}
+
+/** A turn already runs in the session, in this process or another. */
+export class SessionBusyError extends JuneError {
+  override readonly name = "SessionBusyError";
+  readonly sessionId: string;
+  constructor(sessionId: string, detail?: string) {
+    super(`Session "${sessionId}" is busy: a turn is already running${detail ? ` (${detail})` : ""}`);
+    this.sessionId = sessionId;
+  }
+}
+
+/** An append whose `expectedSeq` is behind the journal, or a session id that exists already. */
+export class ConflictError extends JuneError {
+  override readonly name = "ConflictError";
+  readonly sessionId: string;
+  constructor(sessionId: string, message: string) {
+    super(message);
+    this.sessionId = sessionId;
+  }
+}
+
+/** A session id that is not letters, digits, `-` and `_` (at most 128). */
+export class InvalidSessionIdError extends JuneError {
+  override readonly name = "InvalidSessionIdError";
+  readonly sessionId: unknown;
+  constructor(sessionId: unknown) {
+    super(
+      `Invalid session id ${JSON.stringify(String(sessionId)).slice(0, 140)}: use 1 to 128 letters, digits, "-" or "_"`,
+    );
+    this.sessionId = sessionId;
+  }
+}
+
+/** A journal that cannot be read (not a torn last line, which is skipped). */
+export class JournalCorruptError extends JuneError {
+  override readonly name = "JournalCorruptError";
+  readonly sessionId: string;
+  readonly line: number;
+  constructor(sessionId: string, line: number, detail: string) {
+    super(`Journal of session "${sessionId}" is corrupt at line ${line}: ${detail}`);
+    this.sessionId = sessionId;
+    this.line = line;
+  }
+}
+
+const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Throws `InvalidSessionIdError` unless `id` is a safe session id. */
+export function assertSessionId(id: unknown): asserts id is string {
+  if (typeof id !== "string" || !SESSION_ID.test(id)) throw new InvalidSessionIdError(id);
+}

@@ -1,0 +1,147 @@
+import type { ModelInfo, Usage } from "../runtime/types.js";
+
+/** Status a turn ends with in the journal. */
+export type TurnEndStatus = "completed" | "failed" | "canceled";
+
+/** What a responder said about itself; recorded on every turn it answers. */
+export interface ResponderProvenance {
+  kind: string;
+  id?: string;
+  version?: string;
+}
+
+/** A completed turn's provenance, as journaled. JSON-safe. */
+export interface TurnMetadata {
+  responder: ResponderProvenance;
+  model?: ModelInfo;
+  usage?: Partial<Usage>;
+  finishReason?: string;
+}
+
+/** What the context chose for a turn: ids only, never their text again. */
+export interface ContextProvenance {
+  builder: string;
+  turnIds: string[];
+  summaryId?: string;
+}
+
+interface EntryBase {
+  /** ISO time. */
+  at: string;
+  /** Per-session sequence number: the first entry is 1. */
+  seq: number;
+}
+export interface SessionEntry extends EntryBase {
+  type: "session";
+  id: string;
+  metadata?: Record<string, unknown>;
+}
+export interface TurnStartEntry extends EntryBase {
+  type: "turn-start";
+  turnId: string;
+  input: string;
+  parentTurnId?: string;
+  context: ContextProvenance;
+}
+export interface SteerEntry extends EntryBase {
+  type: "steer";
+  turnId: string;
+  input: string;
+  /** How much of the reply was written when the steer arrived. */
+  atChar: number;
+}
+export interface TurnEndEntry extends EntryBase {
+  type: "turn-end";
+  turnId: string;
+  status: TurnEndStatus;
+  text?: string;
+  metadata?: TurnMetadata;
+  error?: { name: string; message: string };
+}
+export interface ApprovalEntry extends EntryBase {
+  type: "approval";
+  turnId: string;
+  requestId: string;
+  toolName: string;
+  approved: boolean;
+  reason?: string;
+  remember?: "session";
+}
+export interface FeedbackEntry extends EntryBase {
+  type: "feedback";
+  turnId: string;
+  score: number;
+  comment?: string;
+  tags?: string[];
+}
+export interface SummaryEntry extends EntryBase {
+  type: "summary";
+  throughTurnId: string;
+  text: string;
+}
+
+/** One journal entry, discriminated on `type`. */
+export type JournalEntry =
+  | SessionEntry
+  | TurnStartEntry
+  | SteerEntry
+  | TurnEndEntry
+  | ApprovalEntry
+  | FeedbackEntry
+  | SummaryEntry;
+export type JournalEntryType = JournalEntry["type"];
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** An entry as a writer hands it to `append`: the store assigns `seq` (and `at` when missing). */
+export type NewJournalEntry = DistributiveOmit<JournalEntry, "seq" | "at"> & { at?: string };
+
+/** A session as `listSessions` and `getSession` describe it. */
+export interface SessionInfo {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The first input, cut. */
+  title?: string;
+  turnCount: number;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ListSessionsOptions {
+  limit?: number;
+  /** Only sessions updated before this ISO time (for paging). */
+  before?: string;
+}
+
+export interface AppendOptions {
+  /** The `seq` of the last entry the writer has seen (0 for none); `ConflictError` when the journal moved on. */
+  expectedSeq: number;
+  /** Make the entries durable before resolving (a turn's end). */
+  sync?: boolean;
+}
+
+/** A held per-session turn lease. */
+export interface TurnLease {
+  readonly sessionId: string;
+  readonly token: string;
+}
+
+/**
+ * Where sessions live. Every store passes the conformance suite in `june/testing`.
+ */
+export interface ChatStore {
+  /** Creates the session and journals its `session` entry. `ConflictError` when the id exists. */
+  createSession(options: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo>;
+  getSession(id: string): Promise<SessionInfo | undefined>;
+  /** Newest (by `updatedAt`) first. */
+  listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]>;
+  /** Removes the session and its journal; false when there was none. */
+  deleteSession(id: string): Promise<boolean>;
+  /** Atomic: all entries or none. Returns them with `seq` and `at` set. */
+  append(sessionId: string, entries: NewJournalEntry[], options: AppendOptions): Promise<JournalEntry[]>;
+  read(sessionId: string, options?: { fromSeq?: number }): Promise<JournalEntry[]>;
+  /** Takes the session's turn lease; throws `SessionBusyError` when another holder has it. */
+  acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease>;
+  releaseTurn(lease: TurnLease): Promise<void>;
+  /** Releases resources (handles, pools). Optional. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,25 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
+// Tests and examples import `june` by name; point every entry at the source, not at dist/.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^june\/jsx-runtime$/, replacement: src("jsx/jsx-runtime.ts") },
+      { find: /^june\/jsx-dev-runtime$/, replacement: src("jsx/jsx-dev-runtime.ts") },
+      { find: /^june\/sdk\/(.*)$/, replacement: src("sdk/$1.ts") },
+      { find: /^june\/(chat|server|testing)$/, replacement: src("$1/index.ts") },
+      { find: /^june$/, replacement: src("index.ts") },
+    ],
+  },
+  oxc: {
+    jsx: { runtime: "automatic", importSource: "june" },
+  },
+  test: {
+    include: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.{ts,mjs}"],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
