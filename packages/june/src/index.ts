@@ -2,6 +2,17 @@ export { JuneError } from "./errors/june-error.js";
 export { Fragment } from "./jsx/element.js";
 export type { JuneElement, JuneNode } from "./jsx/element.js";
 export { RenderError, RunError, TimeoutError, CanceledError } from "./runtime/errors.js";
+export { Agent, Step, Tool, Parallel, Catch } from "./runtime/components.js";
+export type {
+  AgentProps,
+  CatchProps,
+  ParallelProps,
+  StepOutput,
+  StepProps,
+  ToolProps,
+  WorkflowNode,
+} from "./runtime/components.js";
+export { start } from "./runtime/start.js";
 export type {
   AgentNode,
   ApprovalRequest,

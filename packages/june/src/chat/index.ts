@@ -28,3 +28,46 @@ export {
   SessionBusyError,
   SessionNotFoundError,
 } from "../stores/errors.js";
+export { createChat } from "./create-chat.js";
+export type { ChatOptions, CreateChatOptions, ModelChatOptions, ResponderChatOptions } from "./create-chat.js";
+export { modelResponder } from "./model-responder.js";
+export type { ModelResponderOptions } from "./model-responder.js";
+export { fullContext } from "./context/full-context.js";
+export { contextTurnIds } from "./context/resolve-context.js";
+export { recentTurns } from "./context/recent-turns.js";
+export { estimateTokens, tokenBudget } from "./context/token-budget.js";
+export type { TokenBudgetOptions } from "./context/token-budget.js";
+export { turnMessages } from "./context/turn-messages.js";
+export {
+  ContextBuildError,
+  InputTooLargeError,
+  ResponderContractError,
+  SteerNotSupportedError,
+  TurnEndedError,
+} from "./errors.js";
+export { CanceledError } from "../runtime/errors.js";
+export { agentResponder } from "./agent-responder.js";
+export type {
+  AgentRenderOptions,
+  AgentResponder,
+  AgentResponderOptions,
+  AgentRunOptions,
+  AgentTurnInfo,
+  StartAgentRun,
+} from "./agent-responder.js";
+export { AgentReplyError, StreamMismatchError } from "./agent/errors.js";
+export { projectChatTrace } from "./project-chat-trace.js";
+export type {
+  ChatTraceApprovalRow,
+  ChatTraceModelRow,
+  ChatTraceRow,
+  ChatTraceRowKind,
+  ChatTraceRowStatus,
+  ChatTraceStepRow,
+  ChatTraceToolRow,
+  ProjectChatTraceOptions,
+} from "./project-chat-trace.js";
+export { isCredentialKey, REDACTED, redact, redactText } from "./redact.js";
+export type { RedactOptions } from "./redact.js";
+export { fileStore, memoryStore } from "../stores/index.js";
+export type { FileStoreOptions } from "../stores/index.js";

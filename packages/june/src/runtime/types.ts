@@ -54,6 +54,8 @@ export interface StepNode extends BaseNode {
   readonly result?: unknown;
   readonly model?: ModelInfo;
   readonly usage?: Usage;
+  /** Mirrors the `<Step stream>` prop: this step's text is meant to be streamed (chat streams it). */
+  readonly stream?: boolean;
 }
 export interface ModelCallNode extends BaseNode {
   readonly kind: "model-call";

@@ -56,7 +56,12 @@ export class JournalCorruptError extends JuneError {
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
+/** True when `id` is a safe session id: 1 to 128 letters, digits, `-` or `_`. */
+export function isSessionId(id: unknown): id is string {
+  return typeof id === "string" && SESSION_ID.test(id);
+}
+
 /** Throws `InvalidSessionIdError` unless `id` is a safe session id. */
 export function assertSessionId(id: unknown): asserts id is string {
-  if (typeof id !== "string" || !SESSION_ID.test(id)) throw new InvalidSessionIdError(id);
+  if (!isSessionId(id)) throw new InvalidSessionIdError(id);
 }

@@ -21,7 +21,14 @@ export interface TurnMetadata {
 /** What the context chose for a turn: ids only, never their text again. */
 export interface ContextProvenance {
   builder: string;
+  /** The earlier turns sent, oldest first. Empty when `completedThrough` says it more compactly. */
   turnIds: string[];
+  /**
+   * Set when the context sent every completed turn of the session up to and including this one (what
+   * `fullContext` does): the journal then need not repeat every id on every turn, which would grow it
+   * quadratically. `contextTurnIds()` from `june/chat` expands it.
+   */
+  completedThrough?: string;
   summaryId?: string;
 }
 

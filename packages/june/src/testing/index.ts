@@ -9,3 +9,17 @@ export type {
   ScriptedModel,
   ScriptedModelOptions,
 } from "./scripted-model.js";
+export { createFakeOpenAIServer } from "./fake-openai-server.js";
+export type {
+  FakeOpenAIApi,
+  FakeOpenAIEntry,
+  FakeOpenAIReply,
+  FakeOpenAIRequest,
+  FakeOpenAIRequestInfo,
+  FakeOpenAIScript,
+  FakeOpenAIServer,
+  FakeOpenAIServerOptions,
+  FakeOpenAIToolCall,
+} from "./fake-openai-server.js";
+export { storeConformanceCases } from "./store-conformance.js";
+export type { StoreConformanceCase } from "./store-conformance.js";

@@ -1,0 +1,249 @@
+import type { ModelMessage } from "ai";
+import type { WorkflowNode } from "../runtime/components.js";
+import { start } from "../runtime/start.js";
+import type { ApprovalRequest, RunHandle, RunResult, StartOptions, TraceNode } from "../runtime/types.js";
+import { AgentReplyError, StreamMismatchError } from "./agent/errors.js";
+import { EventQueue } from "./agent/event-queue.js";
+import { findStep, pendingApprovalIds, singleModel } from "./agent/run-metadata.js";
+import type { Responder, ResponderEvent, ResponderExecution, ResponderMetadata, ResponderResult, RespondOptions } from "./types.js";
+
+/** What `render` gets for each turn. */
+export interface AgentRenderOptions {
+  /** The user's input for this turn. */
+  input: string;
+  /** The completed conversation, as the chat's context built it. */
+  messages: ModelMessage[];
+  sessionId: string;
+  turnId: string;
+}
+
+/** The `start()` options an `agentResponder` passes to every run. */
+export interface AgentRunOptions {
+  /** Most model calls in flight in each turn's run. */
+  concurrency?: number;
+  /** Milliseconds for each turn's run; past it the turn fails with a `TimeoutError`. */
+  timeout?: number;
+}
+
+/** Which turn a run answers, as `startRun` gets it. */
+export interface AgentTurnInfo {
+  sessionId: string;
+  turnId: string;
+}
+
+/**
+ * Launches a turn's workflow and returns its handle: `start()` by default. `options` already holds the turn's
+ * `signal` and the responder's `onUpdate`; a host that observes the run composes its own `onUpdate` with it
+ * rather than replacing it, or the turn loses its `run-update` events.
+ */
+export type StartAgentRun = (element: WorkflowNode, options: StartOptions, turn: AgentTurnInfo) => RunHandle;
+
+/** Options for `agentResponder`. */
+export interface AgentResponderOptions {
+  /** Recorded on each turn's provenance. */
+  id?: string;
+  /** Recorded on each turn's provenance; change it whenever the workflow, prompts or models change. */
+  version?: string;
+  /** Builds the workflow for one turn. Nothing is injected: pass `messages` and `input` where you want them. */
+  render: (options: AgentRenderOptions) => WorkflowNode;
+  /** Picks the reply from the run's result, usually one step's result. Must return a string. */
+  reply: (result: RunResult) => string;
+  /** Passed to `start()` for every turn. */
+  run?: AgentRunOptions;
+  /** Launches each turn's run (default `start`). */
+  startRun?: StartAgentRun;
+  /** Streams this step's text as the reply's `text-delta` events. The step should not call tools. */
+  stream?: { step: string };
+}
+
+/** The responder `agentResponder` returns. */
+export interface AgentResponder extends Responder {
+  readonly kind: "agent";
+}
+
+/**
+ * A responder that answers each turn by running a June workflow: `render` builds it from the turn's input and
+ * conversation, `start()` runs it (steps, tools, approvals, `Parallel`, `Catch`, concurrency, timeouts, all
+ * unchanged), and `reply` picks the reply's text from the `RunResult`. Each commit of the run arrives as a
+ * `run-update` event, each approval the run asks for as an `approval-request` event after the update that shows
+ * it pending; `approve`, `deny` and `steer` go to the run. With `stream: { step }`, that step's text arrives as
+ * `text-delta` events, and the reply must continue it. The turn records `kind: "agent"`, `id`, `version`, the
+ * model when every step used the same one, and the run's total usage; `result.run` holds the `RunResult`.
+ *
+ * @example
+ * const responder = agentResponder({
+ *   id: "engineer",
+ *   version: "1",
+ *   render: ({ messages, input }) => (
+ *     <Agent model={model}>
+ *       <Step id="reply" stream prompt={[...messages, { role: "user", content: input }]} />
+ *     </Agent>
+ *   ),
+ *   reply: (result) => String(result.steps.reply),
+ *   stream: { step: "reply" },
+ * });
+ */
+export function agentResponder(options: AgentResponderOptions): AgentResponder {
+  validate(options);
+  const { id, version } = options;
+  const responder: AgentResponder = {
+    kind: "agent",
+    respond: (respondOptions) => runTurn(options, respondOptions),
+  };
+  if (id !== undefined) Object.assign(responder, { id });
+  if (version !== undefined) Object.assign(responder, { version });
+  return responder;
+}
+
+function runTurn(options: AgentResponderOptions, turn: RespondOptions): ResponderExecution {
+  const events = new EventQueue<ResponderEvent>();
+  const streamStep = options.stream?.step;
+  const announced = new Set<string>();
+  let handle: RunHandle | undefined;
+  let latestTree: TraceNode | undefined;
+  let streamed = "";
+  let streamError: StreamMismatchError | undefined;
+  let recheck: ReturnType<typeof setTimeout> | undefined;
+  let settled = false;
+
+  /** Announces the requests the latest snapshot shows pending, each once, after that snapshot's run-update. */
+  const announceRequests = (): void => {
+    if (!handle || !latestTree || settled) return;
+    const pending = pendingApprovalIds(latestTree);
+    for (const request of handle.requests) {
+      if (announced.has(request.id) || !pending.has(request.id)) continue;
+      announced.add(request.id);
+      events.push({ type: "approval-request", request });
+    }
+    // A call the tree shows waiting whose request the run has not listed yet: look again shortly, so the
+    // announcement is never lost waiting for a commit that will not come while the step waits.
+    const missing = [...pending].some((requestId) => !announced.has(requestId));
+    if (missing && recheck === undefined) {
+      recheck = setTimeout(() => {
+        recheck = undefined;
+        announceRequests();
+      }, 5);
+    }
+  };
+
+  const streamFrom = (tree: TraceNode): void => {
+    if (streamStep === undefined || streamError || turn.signal.aborted) return;
+    const node = findStep(tree, streamStep);
+    if (!node || node.partialText.length <= streamed.length) return;
+    const text = node.partialText;
+    if (!text.startsWith(streamed)) {
+      streamError = new StreamMismatchError({
+        stepId: streamStep,
+        streamedChars: streamed.length,
+        mismatchAt: firstDifference(streamed, text),
+        during: "stream",
+      });
+      handle?.cancel(streamError.message);
+      return;
+    }
+    events.push({ type: "text-delta", text: text.slice(streamed.length) });
+    streamed = text;
+  };
+
+  const onUpdate = (tree: TraceNode): void => {
+    if (settled) return;
+    latestTree = tree;
+    events.push({ type: "run-update", tree });
+    streamFrom(tree);
+    announceRequests();
+  };
+
+  const finish = (): void => {
+    settled = true;
+    if (recheck !== undefined) clearTimeout(recheck);
+    recheck = undefined;
+    events.end();
+  };
+
+  const result = (async (): Promise<ResponderResult> => {
+    try {
+      const element = options.render({ input: turn.input, messages: turn.messages, sessionId: turn.sessionId, turnId: turn.turnId });
+      const startRun = options.startRun ?? start;
+      const runOptions: StartOptions = { signal: turn.signal, onUpdate };
+      if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
+      if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
+      handle = startRun(element, runOptions, { sessionId: turn.sessionId, turnId: turn.turnId });
+      if (typeof handle !== "object" || handle === null || typeof handle.result?.then !== "function") {
+        throw new TypeError("agentResponder: startRun must return the RunHandle that start() returned");
+      }
+      announceRequests();
+      let run: RunResult;
+      try {
+        run = await handle.result;
+      } catch (error) {
+        throw streamError ?? error;
+      }
+      if (streamError) throw streamError;
+
+      const text: unknown = options.reply(run);
+      if (typeof text !== "string") throw new AgentReplyError({ received: describe(text), responderId: options.id });
+      if (streamStep !== undefined && !turn.signal.aborted) {
+        if (!text.startsWith(streamed)) {
+          throw new StreamMismatchError({ stepId: streamStep, streamedChars: streamed.length, mismatchAt: firstDifference(streamed, text) });
+        }
+        if (text.length > streamed.length) events.push({ type: "text-delta", text: text.slice(streamed.length) });
+        streamed = text;
+      }
+      const metadata: ResponderMetadata = { usage: { ...run.usage } };
+      const model = singleModel(run.trace);
+      if (model) metadata.model = model;
+      return { text, metadata, run };
+    } finally {
+      finish();
+    }
+  })();
+
+  return {
+    result,
+    events,
+    get requests(): readonly ApprovalRequest[] {
+      return handle?.requests ?? [];
+    },
+    approve: (requestId) => handle?.approve(requestId) ?? false,
+    deny: (requestId, reason) => handle?.deny(requestId, reason) ?? false,
+    steer: (input) => {
+      if (!handle) throw new TypeError("agentResponder: the turn's run has not started, so it cannot be steered");
+      handle.steer(input);
+    },
+  };
+}
+
+function firstDifference(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return n;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object" && typeof (value as { then?: unknown }).then === "function") return "promise";
+  return typeof value === "object" ? "an object" : typeof value;
+}
+
+function validate(options: AgentResponderOptions): void {
+  if (typeof options !== "object" || options === null) throw new TypeError("agentResponder: expected an options object");
+  if (typeof options.render !== "function") throw new TypeError("agentResponder: `render` must be a function that returns the turn's workflow");
+  if (typeof options.reply !== "function") throw new TypeError("agentResponder: `reply` must be a function that picks the reply text from the RunResult");
+  if (options.startRun !== undefined && typeof options.startRun !== "function") throw new TypeError("agentResponder: `startRun` must be a function");
+  if (options.id !== undefined && typeof options.id !== "string") throw new TypeError("agentResponder: `id` must be a string");
+  if (options.version !== undefined && typeof options.version !== "string") throw new TypeError("agentResponder: `version` must be a string");
+  if (options.stream !== undefined && (typeof options.stream?.step !== "string" || options.stream.step.length === 0)) {
+    throw new TypeError("agentResponder: `stream.step` must be the id of the step that writes the reply");
+  }
+  const run = options.run;
+  if (run !== undefined) {
+    if (typeof run !== "object" || run === null) throw new TypeError("agentResponder: `run` must be an object of `concurrency` and `timeout`");
+    if (run.concurrency !== undefined && !(Number.isInteger(run.concurrency) && run.concurrency > 0)) {
+      throw new TypeError(`agentResponder: \`run.concurrency\` must be a positive integer, got ${String(run.concurrency)}`);
+    }
+    if (run.timeout !== undefined && !(typeof run.timeout === "number" && run.timeout > 0)) {
+      throw new TypeError(`agentResponder: \`run.timeout\` must be a positive number of milliseconds, got ${String(run.timeout)}`);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import type { ModelMessage } from "ai";
+import type { TurnRecord } from "../types.js";
+
+/**
+ * A completed turn as model messages: its input, then its reply. A steered turn puts each steer back
+ * where it arrived: the reply up to the steer's `atChar`, the steer's input, the rest of the reply.
+ */
+export function turnMessages(record: TurnRecord): ModelMessage[] {
+  const text = record.text ?? "";
+  const messages: ModelMessage[] = [{ role: "user", content: record.input }];
+  if (record.steers.length === 0) {
+    messages.push({ role: "assistant", content: text });
+    return messages;
+  }
+  let from = 0;
+  for (const steer of record.steers) {
+    const at = Math.min(Math.max(steer.atChar, from), text.length);
+    if (at > from) messages.push({ role: "assistant", content: text.slice(from, at) });
+    messages.push({ role: "user", content: steer.input });
+    from = at;
+  }
+  // Always end on the assistant, even when the steer came after the last character.
+  messages.push({ role: "assistant", content: text.slice(from) });
+  return messages;
+}
+
+/** True for the turns every built-in builder sends: completed ones (not failed, canceled, interrupted or running). */
+export function isCompleted(record: TurnRecord): boolean {
+  return record.status === "completed";
+}

@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import type { LanguageModel } from "ai";
+import type { CallSettings } from "../runtime/types.js";
+import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
+import { memoryStore } from "../stores/index.js";
+import type { ChatStore, ListSessionsOptions, SessionInfo } from "../stores/types.js";
+import { fullContext } from "./context/full-context.js";
+import { DEFAULT_MAX_INPUT_CHARS } from "./input.js";
+import { modelResponder } from "./model-responder.js";
+import { ChatSession, type SessionHost } from "./session.js";
+import { SessionJournal } from "./session-journal.js";
+import type { TurnController } from "./turn.js";
+import { responderProvenance } from "./turn-metadata.js";
+import type { Chat, ContextBuilder, Responder, Session } from "./types.js";
+
+/** Options every chat takes, whatever answers it. */
+export interface ChatOptions {
+  /** Where sessions live. Default: `memoryStore()`. */
+  store?: ChatStore;
+  /** What earlier turns every responder sees. Default: `fullContext()`. */
+  context?: ContextBuilder;
+  /** Makes session and turn ids. Default: random UUIDs. Session ids must be 1 to 128 letters, digits, `-` or `_`. */
+  idGenerator?: (kind: "session" | "turn") => string;
+  /** The longest input a turn (or a steer) takes, in characters. Default: 1,000,000. */
+  maxInputChars?: number;
+}
+
+/** A chat answered by any responder. */
+export interface ResponderChatOptions extends ChatOptions {
+  responder: Responder;
+  model?: never;
+}
+
+/** A model chat: shorthand for `{ responder: modelResponder({ model, instructions, ...settings }) }`. */
+export interface ModelChatOptions extends ChatOptions, CallSettings {
+  model: LanguageModel;
+  /** The system prompt, sent with every turn and never stored. */
+  instructions?: string;
+  /** Recorded on each turn's provenance. */
+  id?: string;
+  version?: string;
+  responder?: never;
+}
+
+export type CreateChatOptions = ResponderChatOptions | ModelChatOptions;
+
+/**
+ * Turns a responder into a conversation: sessions in a store, a journal, the context each turn sees.
+ *
+ * @example
+ * const chat = createChat({ model: openai("gpt-5-mini"), instructions: "Be brief." });
+ * const session = await chat.createSession();
+ * const turn = session.send("Hi");
+ * for await (const event of turn) if (event.type === "text-delta") process.stdout.write(event.text);
+ */
+export function createChat(options: CreateChatOptions): Chat {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("createChat(options): options must be an object with `responder`, or `model` and `instructions`");
+  }
+  const { store = memoryStore(), context = fullContext(), idGenerator, maxInputChars = DEFAULT_MAX_INPUT_CHARS } = options;
+  const responder = responderOf(options);
+  if (!isStore(store)) throw new TypeError("createChat({ store }): store must be a ChatStore");
+  if (typeof context !== "function") throw new TypeError("createChat({ context }): context must be a context builder function");
+  if (idGenerator !== undefined && typeof idGenerator !== "function") {
+    throw new TypeError("createChat({ idGenerator }): idGenerator must be a function returning an id");
+  }
+  if (!Number.isInteger(maxInputChars) || maxInputChars < 1) {
+    throw new TypeError(`createChat({ maxInputChars }): must be a whole number of characters, 1 or more, got ${String(maxInputChars)}`);
+  }
+
+  const newId = (kind: "session" | "turn"): string => {
+    const id = idGenerator ? idGenerator(kind) : randomUUID();
+    if (typeof id !== "string" || id.length === 0) {
+      throw new TypeError(`createChat({ idGenerator }): must return a non-empty string, got ${typeof id}`);
+    }
+    return id;
+  };
+  const host: SessionHost = {
+    store,
+    responder,
+    provenance: responderProvenance(responder),
+    context,
+    maxInputChars,
+    newId,
+    running: new Map<string, TurnController>(),
+  };
+
+  const open = async (id: string): Promise<Session> => {
+    const entries = await store.read(id);
+    return new ChatSession(host, new SessionJournal(store, id, entries));
+  };
+
+  return {
+    responder,
+    store,
+    async createSession(sessionOptions = {}) {
+      const id = sessionOptions.id ?? newId("session");
+      assertSessionId(id);
+      await store.createSession({ id, ...(sessionOptions.metadata !== undefined ? { metadata: sessionOptions.metadata } : {}) });
+      return open(id);
+    },
+    async openSession(id) {
+      assertSessionId(id);
+      if (!(await store.getSession(id))) throw new SessionNotFoundError(id);
+      return open(id);
+    },
+    listSessions(listOptions?: ListSessionsOptions): Promise<SessionInfo[]> {
+      return store.listSessions(listOptions);
+    },
+    async deleteSession(id) {
+      assertSessionId(id);
+      return store.deleteSession(id);
+    },
+  };
+}
+
+function responderOf(options: CreateChatOptions): Responder {
+  const hasResponder = options.responder !== undefined;
+  const hasModel = options.model !== undefined;
+  if (hasResponder && hasModel) {
+    throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
+  }
+  if (hasModel) {
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, ...modelOptions } = options as ModelChatOptions;
+    return modelResponder(modelOptions);
+  }
+  const responder = options.responder;
+  if (!hasResponder || typeof responder !== "object" || responder === null || typeof responder.respond !== "function") {
+    throw new TypeError("createChat(options): pass `responder` (an object with respond()) or `model`");
+  }
+  for (const key of ["kind", "id", "version"] as const) {
+    const value = responder[key];
+    if (value !== undefined && typeof value !== "string") {
+      throw new TypeError(`createChat({ responder }): responder.${key} must be a string, got ${typeof value}`);
+    }
+  }
+  return responder;
+}
+
+function isStore(store: unknown): store is ChatStore {
+  if (typeof store !== "object" || store === null) return false;
+  const s = store as Record<string, unknown>;
+  return ["createSession", "getSession", "listSessions", "deleteSession", "append", "read", "acquireTurn", "releaseTurn"].every(
+    (method) => typeof s[method] === "function",
+  );
+}

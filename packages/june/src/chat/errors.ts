@@ -1,0 +1,52 @@
+import { JuneError } from "../errors/june-error.js";
+
+/** `turn.steer(input)` on a turn whose responder's execution has no `steer`. */
+export class SteerNotSupportedError extends JuneError {
+  override readonly name = "SteerNotSupportedError";
+  readonly turnId: string;
+  constructor(turnId: string) {
+    super(`Turn "${turnId}" cannot be steered: its responder's execution has no steer()`);
+    this.turnId = turnId;
+  }
+}
+
+/** A control (`steer`) used on a turn that is already over. */
+export class TurnEndedError extends JuneError {
+  override readonly name = "TurnEndedError";
+  readonly turnId: string;
+  constructor(turnId: string, detail = "it has already ended") {
+    super(`Turn "${turnId}" cannot take more input: ${detail}`);
+    this.turnId = turnId;
+  }
+}
+
+/** An input longer than the chat's `maxInputChars`. Nothing was journaled. */
+export class InputTooLargeError extends JuneError {
+  override readonly name = "InputTooLargeError";
+  /** The input's length, in characters. */
+  readonly length: number;
+  readonly maxInputChars: number;
+  constructor(length: number, maxInputChars: number) {
+    super(`Input is too large: ${length} characters, the chat allows at most ${maxInputChars} (maxInputChars)`);
+    this.length = length;
+    this.maxInputChars = maxInputChars;
+  }
+}
+
+/** A responder whose execution broke the contract: `respond()` threw or returned no `result`, or `result` had no string `text`. */
+export class ResponderContractError extends JuneError {
+  override readonly name = "ResponderContractError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A context builder that threw or returned something other than `ModelMessage[]` or a `ContextResult`. */
+export class ContextBuildError extends JuneError {
+  override readonly name = "ContextBuildError";
+  readonly builder: string;
+  constructor(builder: string, message: string, options?: { cause?: unknown }) {
+    super(`Context builder "${builder}" failed: ${message}`, options);
+    this.builder = builder;
+  }
+}

@@ -1,0 +1,203 @@
+import { streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage } from "ai";
+import { CanceledError } from "../runtime/errors.js";
+import type { CallSettings, ModelInfo, Usage } from "../runtime/types.js";
+import { TurnEndedError } from "./errors.js";
+import { DeltaQueue } from "./internal/delta-queue.js";
+import type { Responder, ResponderExecution, ResponderResult, RespondOptions, TextDeltaEvent } from "./types.js";
+
+/** What `modelResponder` takes: the model, its instructions and `streamText`'s call settings. */
+export interface ModelResponderOptions extends CallSettings {
+  /** An AI SDK model, passed straight to `streamText`. A string id resolves through the AI SDK gateway. */
+  model: LanguageModel;
+  /** The system prompt: sent with every turn, never stored. */
+  instructions?: string;
+  /** Recorded on each turn's provenance. */
+  id?: string;
+  /** Recorded on each turn's provenance: change it when the prompt or the model changes. */
+  version?: string;
+}
+
+const SETTINGS = [
+  "maxOutputTokens",
+  "temperature",
+  "topP",
+  "topK",
+  "presencePenalty",
+  "frequencyPenalty",
+  "stopSequences",
+  "seed",
+  "maxRetries",
+  "headers",
+  "providerOptions",
+] as const satisfies readonly (keyof CallSettings)[];
+
+/**
+ * Answers turns with an AI SDK model through `streamText`: `instructions` as the system prompt, then the
+ * context's messages, then the input. Text streams as `text-delta` events; the turn records the model
+ * (`provider`, `modelId`), usage and finish reason. A provider error (after the SDK's own retries) fails
+ * the turn; canceling aborts the request. Steering stops the current call, keeping what it wrote, and calls
+ * the model again with that text and the new input, so the reply is everything written in the turn.
+ *
+ * @example
+ * createChat({ responder: modelResponder({ model: openai("gpt-5-mini"), instructions: "Be brief.", temperature: 0.2 }) });
+ */
+export function modelResponder(options: ModelResponderOptions): Responder {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("modelResponder(options): options must be an object with `model`");
+  }
+  const { model, instructions } = options;
+  if (model === undefined || model === null || (typeof model !== "string" && typeof model !== "object")) {
+    throw new TypeError("modelResponder({ model }): model must be an AI SDK LanguageModel or a gateway model id string");
+  }
+  if (instructions !== undefined && typeof instructions !== "string") {
+    throw new TypeError("modelResponder({ instructions }): instructions must be a string");
+  }
+  const settings: CallSettings = {};
+  for (const key of SETTINGS) {
+    if (options[key] !== undefined) (settings as Record<string, unknown>)[key] = options[key];
+  }
+  const info = modelInfo(model);
+  const responder: Responder = {
+    kind: "model",
+    respond: (respondOptions) => new ModelTurn(model, instructions, settings, info, respondOptions).execution,
+  };
+  if (options.id !== undefined) responder.id = options.id;
+  if (options.version !== undefined) responder.version = options.version;
+  return responder;
+}
+
+/** Which model answers: the `LanguageModel`'s `provider` and `modelId`; a string id goes through the gateway. */
+export function modelInfo(model: LanguageModel): ModelInfo {
+  if (typeof model === "string") return { provider: "gateway", modelId: model };
+  return { provider: String(model.provider), modelId: String(model.modelId) };
+}
+
+/** One turn of a model chat: one model call, and one more per steer. */
+class ModelTurn {
+  readonly execution: ResponderExecution;
+  readonly #queue = new DeltaQueue<TextDeltaEvent>();
+  readonly #signal: AbortSignal;
+  #conversation: ModelMessage[];
+  #steers: string[] = [];
+  #call: AbortController | undefined;
+  #done = false;
+  /** Everything written in the turn, and what the current call wrote. */
+  #written = "";
+  #segment = "";
+  readonly #turnId: string;
+  readonly #model: LanguageModel;
+  readonly #instructions: string | undefined;
+  readonly #settings: CallSettings;
+  readonly #info: ModelInfo;
+
+  constructor(model: LanguageModel, instructions: string | undefined, settings: CallSettings, info: ModelInfo, options: RespondOptions) {
+    this.#model = model;
+    this.#instructions = instructions;
+    this.#settings = settings;
+    this.#info = info;
+    this.#turnId = options.turnId;
+    this.#signal = options.signal;
+    this.#conversation = [...options.messages, { role: "user", content: options.input }];
+    const result = this.#run();
+    this.execution = {
+      result,
+      events: this.#queue,
+      steer: (input: string) => this.#steer(input),
+    };
+  }
+
+  #steer(input: string): void {
+    if (this.#done) throw new TurnEndedError(this.#turnId, "the model's reply is already complete");
+    this.#steers.push(input);
+    this.#call?.abort();
+    // The reply so far is what was handed out: text still queued is dropped, so the next call continues
+    // from exactly where the steer arrived and the deltas still add up to the result.
+    const dropped = this.#queue.dropPending();
+    if (dropped > 0) {
+      this.#written = this.#written.slice(0, this.#written.length - dropped);
+      this.#segment = this.#segment.slice(0, this.#segment.length - dropped);
+    }
+    this.#queue.interrupt();
+  }
+
+  async #run(): Promise<ResponderResult> {
+    const onCancel = () => this.#queue.interrupt();
+    this.#signal.addEventListener("abort", onCancel, { once: true });
+    let usage: Partial<Usage> | undefined;
+    let finishReason: string | undefined;
+    try {
+      for (;;) {
+        this.#signal.throwIfAborted();
+        const call = new AbortController();
+        this.#call = call;
+        const onAbort = () => call.abort();
+        this.#signal.addEventListener("abort", onAbort, { once: true });
+        this.#segment = "";
+        try {
+          const stream = streamText({
+            ...this.#settings,
+            model: this.#model,
+            ...(this.#instructions !== undefined ? { system: this.#instructions } : {}),
+            messages: this.#conversation,
+            abortSignal: call.signal,
+            // The error reaches the turn through the stream's `error` part; no console output.
+            onError: () => {},
+          });
+          for await (const part of stream.fullStream) {
+            // A steered or canceled call's late text is not part of the reply.
+            if (call.signal.aborted) break;
+            if (part.type === "text-delta") {
+              this.#segment += part.text;
+              this.#written += part.text;
+              this.#queue.push({ type: "text-delta", text: part.text });
+            } else if (part.type === "finish") {
+              finishReason = part.finishReason;
+              usage = addUsage(usage, part.totalUsage);
+            } else if (part.type === "error") {
+              throw part.error;
+            }
+          }
+        } catch (error) {
+          if (!call.signal.aborted) throw error;
+        } finally {
+          this.#signal.removeEventListener("abort", onAbort);
+          this.#call = undefined;
+        }
+        this.#signal.throwIfAborted();
+        if (this.#steers.length === 0) {
+          if (call.signal.aborted) throw new CanceledError("The model call was aborted");
+          // The reply ends once its reader has seen all of it: until then a steer can still come in.
+          await this.#queue.drained();
+          this.#signal.throwIfAborted();
+          if (this.#steers.length === 0) break;
+        }
+        // Steered: keep what this call wrote, then the new input, and call the model again.
+        const steers = this.#steers;
+        this.#steers = [];
+        this.#conversation = [
+          ...this.#conversation,
+          ...(this.#segment.length > 0 ? [{ role: "assistant" as const, content: this.#segment }] : []),
+          ...steers.map((content) => ({ role: "user" as const, content })),
+        ];
+      }
+      const metadata: ResponderResult["metadata"] = { model: this.#info };
+      if (usage) metadata.usage = usage;
+      if (finishReason !== undefined) metadata.finishReason = finishReason;
+      return { text: this.#written, metadata };
+    } finally {
+      this.#done = true;
+      this.#signal.removeEventListener("abort", onCancel);
+      this.#queue.close();
+    }
+  }
+}
+
+function addUsage(total: Partial<Usage> | undefined, usage: LanguageModelUsage | undefined): Partial<Usage> | undefined {
+  if (!usage) return total;
+  const next: Partial<Usage> = { ...total };
+  for (const key of ["inputTokens", "outputTokens", "totalTokens"] as const) {
+    const n = usage[key];
+    if (typeof n === "number") next[key] = (next[key] ?? 0) + n;
+  }
+  return next;
+}

@@ -1,0 +1,319 @@
+import type {
+  ApprovalRequest,
+  ApprovalState,
+  ModelCallNode,
+  ModelInfo,
+  NodeStatus,
+  StepNode,
+  ToolCallNode,
+  TraceError,
+  TraceNode,
+  Usage,
+} from "../runtime/types.js";
+import { redactText } from "./redact.js";
+import { DEFAULT_SUMMARY_CHARS, summarize, truncate } from "./trace/summarize.js";
+
+/** A row's state: `done` once it finished, `error` when it failed or was canceled. */
+export type ChatTraceRowStatus = "running" | "error" | "pending" | "done";
+
+interface ChatTraceRowBase {
+  /** Stable from one snapshot to the next (derived from the trace node's id). */
+  id: string;
+  /** Says the row's state: "Running research", "fetch failed", "Waiting for approval: deploy". */
+  title: string;
+  status: ChatTraceRowStatus;
+  children: ChatTraceRow[];
+  /** The failure, as `Name: message`, bounded and redacted. */
+  error?: string;
+  /** True when the row ended because its run was canceled (its status is then `error`). */
+  canceled?: boolean;
+}
+
+/** A `<Step>`: the top rows, whatever `Parallel`, `Catch` or `Agent` they sit in. */
+export interface ChatTraceStepRow extends ChatTraceRowBase {
+  kind: "step";
+  /** The step's `id` in the workflow. */
+  stepId: string;
+  /** What the step wrote so far, bounded and redacted. */
+  text?: string;
+  model?: ModelInfo;
+  usage?: Usage;
+}
+
+/** One model call of a step. */
+export interface ChatTraceModelRow extends ChatTraceRowBase {
+  kind: "model";
+  model: ModelInfo;
+  usage?: Usage;
+  finishReason?: string;
+}
+
+/** One tool call of a step. */
+export interface ChatTraceToolRow extends ChatTraceRowBase {
+  kind: "tool";
+  toolName: string;
+  toolCallId: string;
+  /** A bounded, redacted summary of the tool's input. */
+  input: string;
+  /** A bounded, redacted summary of the tool's output, once it has one. */
+  output?: string;
+  approval?: { state: ApprovalState; reason?: string };
+}
+
+/** A tool call waiting for a decision: pass `approvalId` to `turn.approve` or `turn.deny`. */
+export interface ChatTraceApprovalRow extends ChatTraceRowBase {
+  kind: "approval";
+  approvalId: string;
+  toolName: string;
+  /** A bounded, redacted summary of the input the tool would run with. */
+  input: string;
+}
+
+/** A row of a projected chat trace, discriminated on `kind`. */
+export type ChatTraceRow = ChatTraceStepRow | ChatTraceModelRow | ChatTraceToolRow | ChatTraceApprovalRow;
+export type ChatTraceRowKind = ChatTraceRow["kind"];
+
+/** Options for `projectChatTrace`. */
+export interface ProjectChatTraceOptions {
+  /** The pending approval requests (`turn.requests`); an approval row shows only while its request is here. */
+  requests?: readonly ApprovalRequest[];
+  /** Longest tool input/output summary (default 300 characters). */
+  maxSummaryChars?: number;
+  /** Longest step text kept on a row (default 600 characters). */
+  maxTextChars?: number;
+}
+
+const DEFAULT_TEXT_CHARS = 600;
+
+/**
+ * Projects a run's trace tree into plain rows for a UI: steps (the top rows, wherever they nest), under each
+ * its model calls and tool calls in order, and under a tool call waiting for approval an `approval` row while
+ * its request is still pending. Titles say the state, tool inputs and outputs become bounded, redacted
+ * summaries, errors are redacted, and each row's `id` stays the same from one snapshot to the next. Pure and
+ * React-free: replace your rows with each new snapshot's.
+ *
+ * @example
+ * for await (const event of turn) {
+ *   if (event.type === "run-update") rows = projectChatTrace(event.tree, { requests: turn.requests });
+ * }
+ */
+export function projectChatTrace(tree: TraceNode, options: ProjectChatTraceOptions = {}): ChatTraceRow[] {
+  const context: Context = {
+    requests: options.requests ?? [],
+    maxSummaryChars: options.maxSummaryChars ?? DEFAULT_SUMMARY_CHARS,
+    maxTextChars: options.maxTextChars ?? DEFAULT_TEXT_CHARS,
+  };
+  const rows: ChatTraceRow[] = [];
+  collectSteps(tree, context, rows);
+  return rows;
+}
+
+interface Context {
+  requests: readonly ApprovalRequest[];
+  maxSummaryChars: number;
+  maxTextChars: number;
+}
+
+function collectSteps(node: TraceNode, context: Context, rows: ChatTraceRow[]): void {
+  switch (node.kind) {
+    case "step":
+      rows.push(stepRow(node, context));
+      return;
+    case "run":
+    case "agent":
+    case "parallel":
+    case "catch":
+    case "model-call":
+    case "tool-call":
+      for (const child of node.children) collectSteps(child, context, rows);
+      return;
+    default: {
+      const unreachable: never = node;
+      throw new TypeError(`projectChatTrace: unknown trace node kind ${String((unreachable as TraceNode).kind)}`);
+    }
+  }
+}
+
+function stepRow(node: StepNode, context: Context): ChatTraceStepRow {
+  const children: ChatTraceRow[] = [];
+  for (const child of node.children) collectCalls(child, context, children);
+  const name = node.name;
+  const row: ChatTraceStepRow = {
+    kind: "step",
+    id: `step:${node.id}`,
+    stepId: name,
+    title: redactText(stepTitle(node.status, name)),
+    status: rowStatus(node.status),
+    children,
+  };
+  if (node.partialText) row.text = truncate(redactText(node.partialText), context.maxTextChars);
+  if (node.model) row.model = { provider: node.model.provider, modelId: node.model.modelId };
+  if (node.usage) row.usage = { ...node.usage };
+  return withFailure(row, node.status, node.error, context);
+}
+
+/** A step's model and tool calls, in order, flat under the step wherever the runtime nests them. */
+function collectCalls(node: TraceNode, context: Context, rows: ChatTraceRow[]): void {
+  switch (node.kind) {
+    case "model-call":
+      rows.push(modelRow(node, context));
+      break;
+    case "tool-call":
+      rows.push(toolRow(node, context));
+      break;
+    case "step":
+      // A step never nests in a step; if one ever does, it is still a step row of its own.
+      rows.push(stepRow(node, context));
+      return;
+    case "run":
+    case "agent":
+    case "parallel":
+    case "catch":
+      break;
+    default: {
+      const unreachable: never = node;
+      throw new TypeError(`projectChatTrace: unknown trace node kind ${String((unreachable as TraceNode).kind)}`);
+    }
+  }
+  for (const child of node.children) collectCalls(child, context, rows);
+}
+
+function modelRow(node: ModelCallNode, context: Context): ChatTraceModelRow {
+  const row: ChatTraceModelRow = {
+    kind: "model",
+    id: `model:${node.id}`,
+    title: redactText(modelTitle(node.status, node.model.modelId)),
+    status: rowStatus(node.status),
+    children: [],
+    model: { provider: node.model.provider, modelId: node.model.modelId },
+  };
+  if (node.usage) row.usage = { ...node.usage };
+  if (node.finishReason) row.finishReason = node.finishReason;
+  return withFailure(row, node.status, node.error, context);
+}
+
+function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
+  const approval = node.approval;
+  const waiting = approval?.state === "pending" && !isFinished(node.status);
+  const request = waiting ? context.requests.find((candidate) => candidate.id === approval.id) : undefined;
+  const input = summarize(node.input, context.maxSummaryChars);
+  const children: ChatTraceRow[] = [];
+  if (request) {
+    children.push({
+      kind: "approval",
+      id: `approval:${request.id}`,
+      approvalId: request.id,
+      toolName: request.toolName,
+      title: redactText(`Approval needed: ${request.toolName}`),
+      status: "pending",
+      input,
+      children: [],
+    });
+  }
+  const row: ChatTraceToolRow = {
+    kind: "tool",
+    id: `tool:${node.id}`,
+    toolName: node.toolName,
+    toolCallId: node.toolCallId,
+    title: redactText(toolTitle(node.status, node.toolName, approval?.state, waiting)),
+    status: waiting ? "pending" : rowStatus(node.status),
+    children,
+    input,
+  };
+  if (node.output !== undefined) row.output = summarize(node.output, context.maxSummaryChars);
+  if (approval) {
+    row.approval = { state: approval.state };
+    if (approval.reason !== undefined) row.approval.reason = truncate(redactText(approval.reason), context.maxSummaryChars);
+  }
+  return withFailure(row, node.status, node.error, context);
+}
+
+function withFailure<R extends ChatTraceRow>(row: R, status: NodeStatus, error: TraceError | undefined, context: Context): R {
+  if (status === "canceled") row.canceled = true;
+  if (error && (status === "error" || status === "canceled")) {
+    const text = error.message ? `${error.name}: ${error.message}` : error.name;
+    row.error = truncate(redactText(text), context.maxSummaryChars);
+  }
+  return row;
+}
+
+function isFinished(status: NodeStatus): boolean {
+  return status === "done" || status === "error" || status === "canceled";
+}
+
+function rowStatus(status: NodeStatus): ChatTraceRowStatus {
+  switch (status) {
+    case "pending":
+      return "pending";
+    case "running":
+      return "running";
+    case "done":
+      return "done";
+    case "error":
+    case "canceled":
+      return "error";
+    default: {
+      const unreachable: never = status;
+      throw new TypeError(`projectChatTrace: unknown node status ${String(unreachable)}`);
+    }
+  }
+}
+
+function stepTitle(status: NodeStatus, name: string): string {
+  switch (status) {
+    case "pending":
+      return `Waiting to run ${name}`;
+    case "running":
+      return `Running ${name}`;
+    case "done":
+      return `Done ${name}`;
+    case "error":
+      return `${name} failed`;
+    case "canceled":
+      return `${name} canceled`;
+    default: {
+      const unreachable: never = status;
+      return String(unreachable);
+    }
+  }
+}
+
+function modelTitle(status: NodeStatus, modelId: string): string {
+  switch (status) {
+    case "pending":
+      return `Waiting for ${modelId}`;
+    case "running":
+      return `Calling ${modelId}`;
+    case "done":
+      return `Called ${modelId}`;
+    case "error":
+      return `${modelId} failed`;
+    case "canceled":
+      return `${modelId} canceled`;
+    default: {
+      const unreachable: never = status;
+      return String(unreachable);
+    }
+  }
+}
+
+function toolTitle(status: NodeStatus, toolName: string, approval: ApprovalState | undefined, waiting: boolean): string {
+  if (waiting) return `Waiting for approval: ${toolName}`;
+  if (approval === "denied" && status !== "error" && status !== "canceled") return `${toolName} denied`;
+  switch (status) {
+    case "pending":
+      return `Waiting to call ${toolName}`;
+    case "running":
+      return `Calling ${toolName}`;
+    case "done":
+      return `Called ${toolName}`;
+    case "error":
+      return `${toolName} failed`;
+    case "canceled":
+      return `${toolName} canceled`;
+    default: {
+      const unreachable: never = status;
+      return String(unreachable);
+    }
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The one redaction June applies wherever data leaves the process: trace rows, HTTP responses,
+ * `june sessions export` and datasets. A value is masked when its key looks like a credential, or when
+ * the value itself looks like one, wherever it sits in a string.
+ */
+
+/** What a masked value becomes. */
+export const REDACTED = "[redacted]";
+
+const CIRCULAR = "[circular]";
+const TOO_DEEP = "[truncated]";
+const DEFAULT_MAX_DEPTH = 32;
+
+/** Single words that make any key a credential's (`dbPassword`, `client_secret`, `set-cookie`). */
+const CREDENTIAL_WORDS = new Set([
+  "apikey",
+  "secret",
+  "secrets",
+  "password",
+  "passwords",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "authorization",
+  "cookie",
+  "cookies",
+  "credential",
+  "credentials",
+  "privatekey",
+  "accesstoken",
+  "refreshtoken",
+  "idtoken",
+  "authtoken",
+  "sessiontoken",
+  "bearer",
+]);
+
+/** The word before a trailing `key` that makes it a credential (`api_key`, `privateKey`, `x-api-key`). */
+const KEY_QUALIFIERS = new Set(["api", "private", "secret", "access", "signing", "encryption", "client", "master", "auth", "session"]);
+
+/** Splits `apiKey`, `API_KEY`, `x-api-key`, `clientSecret2` into lower-case words. */
+function words(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0);
+}
+
+/**
+ * Whether a key names a credential: `apiKey`, `api_key`, `token`, `secret`, `password`, `authorization`,
+ * `cookie`, `access_token`, `client_secret`, `private_key` and the like, in any case. Counts such as
+ * `inputTokens` or `maxOutputTokens` are not credentials.
+ */
+export function isCredentialKey(key: string): boolean {
+  const parts = words(key);
+  if (parts.length === 0) return false;
+  const joined = parts.join("");
+  if (CREDENTIAL_WORDS.has(joined)) return true;
+  const last = parts[parts.length - 1];
+  // `token` singular names a credential (`githubToken`, `csrf_token`); `tokens` are counts.
+  if (last === "token" || last === "auth") return true;
+  if (last === "key" && parts.length >= 2 && KEY_QUALIFIERS.has(parts[parts.length - 2])) return true;
+  for (let i = 0; i < parts.length; i++) {
+    if (CREDENTIAL_WORDS.has(parts[i])) return true;
+    if (i + 1 < parts.length && CREDENTIAL_WORDS.has(parts[i] + parts[i + 1])) return true;
+  }
+  return false;
+}
+
+/** Key names that, written as `key=value` or `"key": "value"` inside a string, mark a credential. */
+const KEY_IN_TEXT =
+  "(?:api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|session[_-]?token|client[_-]?secret|private[_-]?key|secret[_-]?key|secret|password|passwd|token|apikey)";
+
+/** Patterns for values that look like credentials wherever they sit in a string. Order matters. */
+const TEXT_PATTERNS: readonly { pattern: RegExp; replace: string | ((match: string, ...groups: string[]) => string) }[] = [
+  // PEM private key blocks, also a block cut off before its END line.
+  {
+    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----|$)/g,
+    replace: REDACTED,
+  },
+  // JWTs: header.payload.signature, base64url, the header starting `{"` (eyJ).
+  { pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, replace: REDACTED },
+  // `Bearer <token>` (Authorization headers).
+  { pattern: /\b(Bearer|BEARER)\s+[A-Za-z0-9\-._~+/]{8,}=*/g, replace: (_match, scheme) => `${scheme} ${REDACTED}` },
+  // OpenAI / Anthropic style keys: sk-…, sk-proj-…, sk-ant-api03-…
+  { pattern: /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
+  // Stripe-style secret and restricted keys.
+  { pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g, replace: REDACTED },
+  // AWS access key ids.
+  { pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g, replace: REDACTED },
+  // GitHub tokens.
+  { pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replace: REDACTED },
+  // Slack tokens.
+  { pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, replace: REDACTED },
+  // Google API keys.
+  { pattern: /\bAIza[0-9A-Za-z_-]{35}/g, replace: REDACTED },
+  // `"password": "…"` inside JSON text.
+  {
+    pattern: new RegExp(`("[A-Za-z0-9_-]*${KEY_IN_TEXT}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, "gi"),
+    replace: (_match, prefix) => `${prefix}"${REDACTED}"`,
+  },
+  // `api_key=…` in query strings, env files and command lines.
+  {
+    pattern: new RegExp(`(\\b[A-Za-z0-9_-]*${KEY_IN_TEXT}=)(?!\\[redacted\\])[^\\s&;,"'\\]})]+`, "gi"),
+    replace: (_match, prefix) => `${prefix}${REDACTED}`,
+  },
+  // `Authorization: …` and `Cookie: …` header lines.
+  {
+    pattern: /(\b(?:proxy-)?(?:authorization|cookie|set-cookie|x-api-key)\s*:\s*)(?![ \t]*(?:\[redacted\]|Bearer \[redacted\]))[^\s'"][^\r\n'"]*/gi,
+    replace: (_match, prefix) => `${prefix}${REDACTED}`,
+  },
+];
+
+/**
+ * Masks everything in a string that looks like a credential: `sk-…` keys (including `sk-proj-` and
+ * `sk-ant-`), `Bearer …` tokens, JWTs, AWS access key ids, PEM private key blocks, GitHub and Slack tokens,
+ * and `key=value` / `"key": "value"` pairs whose key names a credential. Each becomes `[redacted]`.
+ *
+ * @example
+ * redactText("curl -H 'Authorization: Bearer abc.def.ghi'"); // "curl -H 'Authorization: Bearer [redacted]'"
+ */
+export function redactText(text: string): string {
+  let out = text;
+  for (const { pattern, replace } of TEXT_PATTERNS) {
+    pattern.lastIndex = 0;
+    out = typeof replace === "string" ? out.replace(pattern, replace) : out.replace(pattern, replace as (m: string, ...g: string[]) => string);
+  }
+  return out;
+}
+
+/** Options for `redact`. */
+export interface RedactOptions {
+  /** Nesting past this depth becomes `"[truncated]"` (default 32). */
+  maxDepth?: number;
+}
+
+/**
+ * Returns a copy of `value` with credentials masked as `"[redacted]"`: any value whose key looks like a
+ * credential (see `isCredentialKey`), at any depth, in objects, arrays, `Map`s and `Set`s, and every
+ * credential-looking piece of every string (see `redactText`). Cycles become `"[circular]"`, nesting past
+ * `maxDepth` becomes `"[truncated]"`. Errors become `{ name, message, ... }`; objects with `toJSON` are
+ * redacted as their JSON form; class instances as plain objects of their own enumerable fields. The input
+ * is never changed.
+ *
+ * @example
+ * redact({ headers: { Authorization: "Bearer abc" }, note: "key sk-proj-0123456789abcdefghij" });
+ * // { headers: { Authorization: "[redacted]" }, note: "key [redacted]" }
+ */
+export function redact<T>(value: T, options: RedactOptions = {}): T {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  return walk(value, new WeakSet<object>(), 0, maxDepth) as T;
+}
+
+function walk(value: unknown, ancestors: WeakSet<object>, depth: number, maxDepth: number): unknown {
+  switch (typeof value) {
+    case "string":
+      return redactText(value);
+    case "number":
+    case "boolean":
+    case "bigint":
+    case "undefined":
+    case "symbol":
+    case "function":
+      return value;
+    case "object":
+      break;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (object instanceof Date || ArrayBuffer.isView(object) || object instanceof ArrayBuffer || object instanceof RegExp) return object;
+  if (ancestors.has(object)) return CIRCULAR;
+  if (depth >= maxDepth) return TOO_DEEP;
+  ancestors.add(object);
+  try {
+    const next = (child: unknown) => walk(child, ancestors, depth + 1, maxDepth);
+    const entry = (key: unknown, child: unknown) =>
+      typeof key === "string" && isCredentialKey(key) && child !== null && child !== undefined ? REDACTED : next(child);
+
+    if (Array.isArray(object)) return object.map(next);
+    if (object instanceof Map) {
+      const out = new Map<unknown, unknown>();
+      for (const [key, child] of object) out.set(typeof key === "string" ? redactText(key) : next(key), entry(key, child));
+      return out;
+    }
+    if (object instanceof Set) {
+      const out = new Set<unknown>();
+      for (const child of object) out.add(next(child));
+      return out;
+    }
+    if (object instanceof Error) {
+      const out: Record<string, unknown> = { name: object.name, message: redactText(object.message) };
+      for (const [key, child] of Object.entries(object)) out[key] = entry(key, child);
+      if (object.cause !== undefined) out.cause = next(object.cause);
+      return out;
+    }
+    const toJSON = (object as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") {
+      let json: unknown;
+      try {
+        json = toJSON.call(object);
+      } catch {
+        return "[unserializable]";
+      }
+      if (json !== object) return walk(json, ancestors, depth, maxDepth);
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(object)) out[key] = entry(key, child);
+    return out;
+  } finally {
+    ancestors.delete(object);
+  }
+}

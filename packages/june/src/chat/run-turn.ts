@@ -1,0 +1,197 @@
+import { redactText } from "./redact.js";
+import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
+import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
+import { ResponderContractError } from "./errors.js";
+import type { SessionJournal } from "./session-journal.js";
+import type { TurnController, TurnOutcome } from "./turn.js";
+import { turnMetadata } from "./turn-metadata.js";
+import type { ContextBuilder, Responder, ResponderExecution, ResponderResult, TurnRecord } from "./types.js";
+
+/** Everything one turn's run needs from its chat and session. */
+export interface RunTurnOptions {
+  turn: TurnController;
+  input: string;
+  responder: Responder;
+  provenance: ResponderProvenance;
+  context: ContextBuilder;
+  journal: SessionJournal;
+  store: ChatStore;
+  /** Called once the journal and the lease are done, right before the turn's result settles. */
+  onDone(): void;
+}
+
+/**
+ * Runs one turn: takes the session's lease (`SessionBusyError` if another process holds it: nothing is
+ * journaled, the responder is not called), builds the context, journals `turn-start`, runs the responder
+ * until its `result` resolves and its `events` end (or the turn is canceled, or either fails), journals
+ * `turn-end` durably, releases the lease, and only then settles the turn's result.
+ */
+export async function runTurn(options: RunTurnOptions): Promise<void> {
+  const { turn, journal, store } = options;
+  let lease: TurnLease | undefined;
+  let started = false;
+  let outcome: TurnOutcome;
+  try {
+    lease = await store.acquireTurn(journal.sessionId);
+    let context = await buildContext(options);
+    await journal.append([startEntry(options, context)], {
+      // Another writer moved the journal: rebuild the context from the fresh history.
+      onConflict: async () => {
+        context = await buildContext(options);
+        return [startEntry(options, context)];
+      },
+    });
+    started = true;
+    outcome = turn.cancelRequested ? { status: "canceled" } : await respond(options, context);
+  } catch (error) {
+    outcome = turn.cancelRequested && started ? { status: "canceled" } : { status: "failed", error };
+  }
+  turn.ending = true;
+
+  const writeError = await turn.settleWrites();
+  if (writeError !== undefined && outcome.status === "completed") outcome = { status: "failed", error: writeError };
+  if (started) {
+    try {
+      await journal.append([endEntry(turn.id, outcome)], { sync: true });
+    } catch (error) {
+      if (outcome.status !== "failed") outcome = { status: "failed", error };
+    }
+  }
+  if (lease) {
+    try {
+      await store.releaseTurn(lease);
+    } catch {
+      // A lease that cannot be released expires; the turn's outcome stands.
+    }
+  }
+  options.onDone();
+  turn.finish(outcome);
+}
+
+async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
+  const { journal } = options;
+  // A copy of the record list (not of the records): a builder cannot reorder the session's history.
+  const history = journal.records.slice() as TurnRecord[];
+  return resolveContext(options.context, history, {
+    sessionId: journal.sessionId,
+    input: options.input,
+    entries: journal.entries,
+  });
+}
+
+function startEntry(options: RunTurnOptions, context: ResolvedContext): NewJournalEntry {
+  return { type: "turn-start", turnId: options.turn.id, input: options.input, context: context.provenance };
+}
+
+function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry {
+  switch (outcome.status) {
+    case "completed":
+      return { type: "turn-end", turnId, status: "completed", text: outcome.result.text, metadata: outcome.metadata };
+    case "failed":
+      return { type: "turn-end", turnId, status: "failed", error: errorInfo(outcome.error) };
+    case "canceled":
+      return { type: "turn-end", turnId, status: "canceled" };
+    default: {
+      const unknown: never = outcome;
+      return unknown;
+    }
+  }
+}
+
+/** An error as the journal keeps it: name and message only, credentials masked. */
+export function errorInfo(error: unknown): { name: string; message: string } {
+  if (error instanceof Error) return { name: error.name || "Error", message: redactText(error.message) };
+  if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
+    const e = error as { name?: unknown; message: string };
+    return { name: typeof e.name === "string" ? e.name : "Error", message: redactText(e.message) };
+  }
+  return { name: "Error", message: redactText(String(error)) };
+}
+
+/** Calls the responder and waits for its result and events, a failure of either, or the turn's cancel. */
+async function respond(options: RunTurnOptions, context: ResolvedContext): Promise<TurnOutcome> {
+  const { turn, responder } = options;
+  let execution: ResponderExecution;
+  try {
+    execution = responder.respond({
+      input: options.input,
+      messages: context.messages,
+      signal: turn.abort.signal,
+      sessionId: turn.sessionId,
+      turnId: turn.id,
+    });
+  } catch (error) {
+    return { status: "failed", error };
+  }
+  if (typeof execution !== "object" || execution === null || !isThenable(execution.result)) {
+    return {
+      status: "failed",
+      error: new ResponderContractError("respond() must return an execution with a `result` promise"),
+    };
+  }
+  turn.attach(execution);
+
+  const iterator = execution.events?.[Symbol.asyncIterator]();
+  let decided = false;
+  const outcome = await new Promise<TurnOutcome>((resolve) => {
+    let result: ResponderResult | undefined;
+    let eventsDone = iterator === undefined;
+    const decide = (value: TurnOutcome) => {
+      if (decided) return;
+      decided = true;
+      turn.ending = true;
+      resolve(value);
+    };
+    const completeIfDone = () => {
+      if (result && eventsDone) {
+        decide({ status: "completed", result, metadata: turnMetadata(options.provenance, result.metadata) });
+      }
+    };
+    void turn.canceled.then(() => decide({ status: "canceled" }));
+    Promise.resolve(execution.result).then(
+      (value) => {
+        if (typeof value !== "object" || value === null || typeof value.text !== "string") {
+          decide({
+            status: "failed",
+            error: new ResponderContractError("The responder's result must be an object with a string `text`"),
+          });
+          return;
+        }
+        result = value;
+        completeIfDone();
+      },
+      (error: unknown) => decide({ status: "failed", error }),
+    );
+    if (iterator) {
+      void (async () => {
+        try {
+          for (;;) {
+            const next = await iterator.next();
+            if (decided) return;
+            if (next.done) break;
+            turn.push(next.value);
+          }
+          eventsDone = true;
+          completeIfDone();
+        } catch (error) {
+          decide({ status: "failed", error });
+        }
+      })();
+    }
+  });
+  if (outcome.status !== "completed" && iterator?.return) {
+    // Stop a stream we no longer read; do not wait for a responder that ignores it.
+    void Promise.resolve()
+      .then(() => iterator.return!())
+      .catch(() => {});
+  }
+  return outcome;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}

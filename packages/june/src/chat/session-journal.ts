@@ -1,0 +1,157 @@
+import { JuneError } from "../errors/june-error.js";
+import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry } from "../stores/types.js";
+import type { TurnRecord } from "./types.js";
+
+const MAX_CONFLICT_RETRIES = 5;
+
+/**
+ * A session's journal as this process knows it: the entries, the turn records folded from them and the
+ * last `seq`. Read once when the session opens, then kept up to date incrementally: every append folds
+ * its own entries, and a `ConflictError` (another writer moved the journal) reads only what is new.
+ * Appends and catch-ups run one at a time, so `expectedSeq` is always the last entry seen.
+ */
+export class SessionJournal {
+  readonly sessionId: string;
+  readonly #store: ChatStore;
+  readonly #entries: JournalEntry[] = [];
+  readonly #records: TurnRecord[] = [];
+  readonly #byId = new Map<string, TurnRecord>();
+  /** Tools approved with `remember: "session"` (and not revoked since). */
+  readonly rememberedTools = new Set<string>();
+  #lastSeq = 0;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(store: ChatStore, sessionId: string, entries: readonly JournalEntry[] = []) {
+    this.#store = store;
+    this.sessionId = sessionId;
+    this.#fold(entries);
+  }
+
+  get lastSeq(): number {
+    return this.#lastSeq;
+  }
+
+  /** Every entry, oldest first. Live and read-only: not a copy. */
+  get entries(): readonly JournalEntry[] {
+    return this.#entries;
+  }
+
+  /** Every turn, oldest first. Live: the session hands out copies. A turn-start with no turn-end reads `interrupted`. */
+  get records(): readonly TurnRecord[] {
+    return this.#records;
+  }
+
+  record(turnId: string): TurnRecord | undefined {
+    return this.#byId.get(turnId);
+  }
+
+  /** Reads the entries appended since the last one seen (by other writers). */
+  catchUp(): Promise<void> {
+    return this.#serialize(() => this.#catchUp());
+  }
+
+  /**
+   * Appends entries atomically after the last one seen and folds them in. When another writer moved the
+   * journal, reads what is new and, unless `onConflict` says otherwise, tries again.
+   * `onConflict` may return replacement entries (built from the fresh state) or `undefined` to keep them.
+   */
+  append(
+    entries: NewJournalEntry[],
+    options: Omit<AppendOptions, "expectedSeq"> & { onConflict?: () => Promise<NewJournalEntry[] | undefined> | NewJournalEntry[] | undefined } = {},
+  ): Promise<JournalEntry[]> {
+    return this.#serialize(async () => {
+      let pending = entries;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const written = await this.#store.append(this.sessionId, pending, {
+            expectedSeq: this.#lastSeq,
+            ...(options.sync ? { sync: true } : {}),
+          });
+          this.#fold(written);
+          return written;
+        } catch (error) {
+          if (!JuneError.hasName(error, "ConflictError") || attempt >= MAX_CONFLICT_RETRIES) throw error;
+          await this.#catchUp();
+          pending = (await options.onConflict?.()) ?? pending;
+        }
+      }
+    });
+  }
+
+  async #catchUp(): Promise<void> {
+    const fresh = await this.#store.read(this.sessionId, { fromSeq: this.#lastSeq + 1 });
+    this.#fold(fresh);
+  }
+
+  #serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  #fold(entries: readonly JournalEntry[]): void {
+    for (const entry of entries) {
+      if (entry.seq <= this.#lastSeq) continue;
+      this.#lastSeq = entry.seq;
+      this.#entries.push(entry);
+      this.#apply(entry);
+    }
+  }
+
+  #apply(entry: JournalEntry): void {
+    switch (entry.type) {
+      case "session":
+      case "summary":
+        return;
+      case "turn-start": {
+        if (this.#byId.has(entry.turnId)) return;
+        const record: TurnRecord = {
+          id: entry.turnId,
+          input: entry.input,
+          steers: [],
+          status: "interrupted",
+          context: entry.context,
+          startedAt: entry.at,
+        };
+        if (entry.parentTurnId !== undefined) record.parentTurnId = entry.parentTurnId;
+        this.#records.push(record);
+        this.#byId.set(entry.turnId, record);
+        return;
+      }
+      case "steer": {
+        this.#byId.get(entry.turnId)?.steers.push({ input: entry.input, atChar: entry.atChar });
+        return;
+      }
+      case "turn-end": {
+        const record = this.#byId.get(entry.turnId);
+        if (!record) return;
+        record.status = entry.status;
+        record.endedAt = entry.at;
+        if (entry.text !== undefined) record.text = entry.text;
+        if (entry.metadata !== undefined) record.metadata = entry.metadata;
+        if (entry.error !== undefined) record.error = entry.error;
+        return;
+      }
+      case "feedback": {
+        const record = this.#byId.get(entry.turnId);
+        if (!record) return;
+        const feedback: NonNullable<TurnRecord["feedback"]> = { score: entry.score };
+        if (entry.comment !== undefined) feedback.comment = entry.comment;
+        if (entry.tags !== undefined) feedback.tags = entry.tags;
+        record.feedback = feedback;
+        return;
+      }
+      case "approval": {
+        if (entry.remember !== "session") return;
+        if (entry.approved) this.rememberedTools.add(entry.toolName);
+        else this.rememberedTools.delete(entry.toolName);
+        return;
+      }
+      default: {
+        // An entry type this version does not know: skip it rather than break the session.
+        const unknown: never = entry;
+        void unknown;
+      }
+    }
+  }
+}

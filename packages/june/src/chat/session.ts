@@ -1,0 +1,99 @@
+import type { ModelMessage } from "ai";
+import { SessionBusyError } from "../stores/errors.js";
+import type { ChatStore, ResponderProvenance } from "../stores/types.js";
+import { resolveContext } from "./context/resolve-context.js";
+import { validateInput } from "./input.js";
+import { runTurn } from "./run-turn.js";
+import type { SessionJournal } from "./session-journal.js";
+import { TurnController } from "./turn.js";
+import type { ContextBuilder, Responder, Session, Turn, TurnRecord } from "./types.js";
+
+/** What a session shares with its chat. */
+export interface SessionHost {
+  readonly store: ChatStore;
+  readonly responder: Responder;
+  readonly provenance: ResponderProvenance;
+  readonly context: ContextBuilder;
+  readonly maxInputChars: number;
+  newId(kind: "turn"): string;
+  /** The chat's turns running in this process, by session id. */
+  readonly running: Map<string, TurnController>;
+}
+
+/**
+ * A conversation: its history (kept in memory after it opens and updated as turns are journaled), the
+ * journal and each turn's lifecycle.
+ */
+export class ChatSession implements Session {
+  readonly id: string;
+  readonly #host: SessionHost;
+  readonly #journal: SessionJournal;
+
+  constructor(host: SessionHost, journal: SessionJournal) {
+    this.#host = host;
+    this.#journal = journal;
+    this.id = journal.sessionId;
+  }
+
+  get currentTurn(): Turn | undefined {
+    return this.#host.running.get(this.id)?.turn;
+  }
+
+  /**
+   * Starts a turn at once and returns it. Throws `TypeError` for an input that is not a non-empty string,
+   * `InputTooLargeError` past the chat's `maxInputChars`, and `SessionBusyError` while a turn of this
+   * process runs in the session. When another process holds the session, the turn fails with
+   * `SessionBusyError` before anything is journaled.
+   */
+  send(input: string): Turn {
+    const host = this.#host;
+    validateInput(input, host.maxInputChars);
+    const running = host.running.get(this.id);
+    if (running) throw new SessionBusyError(this.id, `turn "${running.id}" is running in this process`);
+    const controller = new TurnController({
+      id: host.newId("turn"),
+      sessionId: this.id,
+      journal: this.#journal,
+      maxInputChars: host.maxInputChars,
+    });
+    host.running.set(this.id, controller);
+    void runTurn({
+      turn: controller,
+      input,
+      responder: host.responder,
+      provenance: host.provenance,
+      context: host.context,
+      journal: this.#journal,
+      store: host.store,
+      onDone: () => {
+        if (host.running.get(this.id) === controller) host.running.delete(this.id);
+      },
+    });
+    return controller.turn;
+  }
+
+  /**
+   * The journaled turns, oldest first. A turn that started and never ended reads `interrupted`, unless it
+   * is the turn running now in this process (`running`).
+   */
+  async turns(): Promise<TurnRecord[]> {
+    await this.#journal.catchUp();
+    const runningId = this.#host.running.get(this.id)?.id;
+    return this.#journal.records.map((record) => ({
+      ...record,
+      steers: record.steers.map((steer) => ({ ...steer })),
+      status: record.status === "interrupted" && record.id === runningId ? "running" : record.status,
+    }));
+  }
+
+  /** What the chat's context would send for the next turn. */
+  async messages(): Promise<ModelMessage[]> {
+    await this.#journal.catchUp();
+    const { messages } = await resolveContext(this.#host.context, this.#journal.records.slice() as TurnRecord[], {
+      sessionId: this.id,
+      input: "",
+      entries: this.#journal.entries,
+    });
+    return messages;
+  }
+}

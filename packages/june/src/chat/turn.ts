@@ -1,0 +1,268 @@
+import type { ApprovalRequest } from "../runtime/types.js";
+import { CanceledError } from "../runtime/errors.js";
+import type { TurnMetadata } from "../stores/types.js";
+import { SteerNotSupportedError, TurnEndedError } from "./errors.js";
+import { validateInput } from "./input.js";
+import { EventBuffer } from "./internal/event-buffer.js";
+import { deferred, quiet, type Deferred } from "./internal/deferred.js";
+import type { SessionJournal } from "./session-journal.js";
+import type {
+  ApproveOptions,
+  ResponderExecution,
+  ResponderResult,
+  Turn,
+  TurnEvent,
+  TurnResult,
+  TurnStatus,
+} from "./types.js";
+
+const NO_REQUESTS: readonly ApprovalRequest[] = Object.freeze([]);
+
+/** How a turn ended, as the runner decided it. */
+export type TurnOutcome =
+  | { status: "completed"; result: ResponderResult; metadata: TurnMetadata }
+  | { status: "failed"; error: unknown }
+  | { status: "canceled" };
+
+/**
+ * The state of one turn and its controls. The session's runner drives it (attach the execution, push
+ * events, finish); the public `Turn` (`controller.turn`) reads it.
+ */
+export class TurnController {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly turn: Turn;
+  /** Aborts when the turn is canceled: the responder's `signal`. */
+  readonly abort = new AbortController();
+  readonly events = new EventBuffer<TurnEvent>();
+  status: TurnStatus = "running";
+  /** Set once the runner decided the outcome: the controls are closed from then on. */
+  ending = false;
+  cancelRequested = false;
+  /** Characters of reply streamed so far (sum of `text-delta`s): a steer's `atChar`. */
+  streamedChars = 0;
+  execution: ResponderExecution | undefined;
+
+  readonly #journal: SessionJournal;
+  readonly #maxInputChars: number;
+  readonly #result: Deferred<TurnResult> = deferred();
+  readonly #canceled: Deferred<void> = deferred();
+  readonly #executionReady: Deferred<ResponderExecution> = deferred();
+  readonly #decided = new Set<string>();
+  /** Steer and approval journal writes not yet done; the turn-end waits for them. */
+  readonly #writes = new Set<Promise<unknown>>();
+  #writeError: unknown;
+
+  constructor(options: { id: string; sessionId: string; journal: SessionJournal; maxInputChars: number }) {
+    this.id = options.id;
+    this.sessionId = options.sessionId;
+    this.#journal = options.journal;
+    this.#maxInputChars = options.maxInputChars;
+    quiet(this.#result.promise);
+    quiet(this.#executionReady.promise);
+    this.turn = new ChatTurn(this, this.#result.promise);
+  }
+
+  /** Resolves when `cancel()` is called. */
+  get canceled(): Promise<void> {
+    return this.#canceled.promise;
+  }
+
+  get requests(): readonly ApprovalRequest[] {
+    return this.execution?.requests ?? NO_REQUESTS;
+  }
+
+  attach(execution: ResponderExecution): void {
+    this.execution = execution;
+    this.#executionReady.resolve(execution);
+  }
+
+  /** Buffers one of the responder's events; anything but the three turn events is dropped. */
+  push(event: unknown): void {
+    if (typeof event !== "object" || event === null) return;
+    const e = event as TurnEvent;
+    switch (e.type) {
+      case "text-delta":
+        if (typeof e.text !== "string") return;
+        this.streamedChars += e.text.length;
+        this.events.push(e);
+        return;
+      case "run-update":
+        this.events.push(e);
+        return;
+      case "approval-request":
+        // A tool the user approved for the whole session is approved again without asking.
+        if (this.#journal.rememberedTools.has(e.request?.toolName) && this.#decide(e.request.id, true, {}, e.request.toolName)) return;
+        this.events.push(e);
+        return;
+      default: {
+        const unknown: never = e;
+        void unknown;
+      }
+    }
+  }
+
+  approve(id: string, options: ApproveOptions = {}): boolean {
+    return this.#decide(id, true, options);
+  }
+
+  deny(id: string, reason?: string): boolean {
+    return this.#decide(id, false, { reason });
+  }
+
+  cancel(): void {
+    if (this.status !== "running" || this.ending || this.cancelRequested) return;
+    this.cancelRequested = true;
+    this.#canceled.resolve();
+    this.abort.abort(new CanceledError(`Turn "${this.id}" was canceled`));
+  }
+
+  async steer(input: string): Promise<void> {
+    validateInput(input, this.#maxInputChars, "steer input");
+    if (this.ending || this.status !== "running") throw new TurnEndedError(this.id);
+    const atChar = this.streamedChars;
+    const execution = await this.#executionReady.promise;
+    if (!execution.steer) throw new SteerNotSupportedError(this.id);
+    if (this.ending) throw new TurnEndedError(this.id);
+    const write = (async () => {
+      // The responder refusing the input is the steer's failure, not the turn's; a lost journal entry is both.
+      await execution.steer!(input);
+      try {
+        await this.#journal.append([{ type: "steer", turnId: this.id, input, atChar }]);
+      } catch (error) {
+        this.#writeError ??= error;
+        throw error;
+      }
+    })();
+    this.#track(write);
+    await write;
+  }
+
+  /** Waits for the steer and approval entries in flight; a failed one is returned. */
+  async settleWrites(): Promise<unknown> {
+    this.#executionReady.reject(new TurnEndedError(this.id));
+    while (this.#writes.size > 0) await Promise.allSettled([...this.#writes]);
+    return this.#writeError;
+  }
+
+  /** Ends the turn: status, events, result. Call after the journal and the lease are done. */
+  finish(outcome: TurnOutcome): void {
+    this.ending = true;
+    this.status = outcome.status;
+    this.events.close();
+    switch (outcome.status) {
+      case "completed": {
+        const result: TurnResult = { text: outcome.result.text, metadata: outcome.metadata };
+        if (outcome.result.run !== undefined) result.run = outcome.result.run;
+        this.#result.resolve(result);
+        return;
+      }
+      case "failed":
+        this.#result.reject(outcome.error);
+        return;
+      case "canceled":
+        this.#result.reject(new CanceledError(`Turn "${this.id}" was canceled`));
+        return;
+      default: {
+        const unknown: never = outcome;
+        void unknown;
+      }
+    }
+  }
+
+  /** One decision per request id; `rememberedTool` marks an automatic approval of a tool approved for the session. */
+  #decide(id: string, approved: boolean, options: ApproveOptions & { reason?: string }, rememberedTool?: string): boolean {
+    const execution = this.execution;
+    if (this.ending || this.status !== "running" || !execution || this.#decided.has(id)) return false;
+    const decide = approved ? execution.approve : execution.deny;
+    if (typeof decide !== "function") return false;
+    const toolName = rememberedTool ?? this.#toolName(id);
+    const ok = approved ? decide.call(execution, id) : decide.call(execution, id, options.reason);
+    if (!ok) return false;
+    this.#decided.add(id);
+    const remember = approved && options.remember === "session" ? ("session" as const) : undefined;
+    if (remember && toolName !== undefined) this.#journal.rememberedTools.add(toolName);
+    this.#track(
+      this.#journalWrite([
+        {
+          type: "approval",
+          turnId: this.id,
+          requestId: id,
+          toolName: toolName ?? "unknown",
+          approved,
+          ...(options.reason !== undefined ? { reason: options.reason } : {}),
+          ...(rememberedTool !== undefined ? { reason: "approved for the session" } : {}),
+          ...(remember ? { remember } : {}),
+        },
+      ]),
+    );
+    return true;
+  }
+
+  #toolName(id: string): string | undefined {
+    const pending = this.execution?.requests?.find((request) => request.id === id);
+    if (pending) return pending.toolName;
+    const items = this.events.items;
+    for (let i = items.length - 1; i >= 0; i--) {
+      const event = items[i]!;
+      if (event.type === "approval-request" && event.request.id === id) return event.request.toolName;
+    }
+    return undefined;
+  }
+
+  #journalWrite(entries: Parameters<SessionJournal["append"]>[0]): Promise<unknown> {
+    return this.#journal.append(entries).catch((error: unknown) => {
+      this.#writeError ??= error;
+      throw error;
+    });
+  }
+
+  #track(write: Promise<unknown>): void {
+    const tracked = write.then(
+      () => {},
+      () => {},
+    );
+    this.#writes.add(tracked);
+    void tracked.then(() => this.#writes.delete(tracked));
+    quiet(write);
+  }
+}
+
+/** The public face of a turn. Every `for await` over it starts from its first event. */
+class ChatTurn implements Turn {
+  readonly #controller: TurnController;
+  readonly result: Promise<TurnResult>;
+
+  constructor(controller: TurnController, result: Promise<TurnResult>) {
+    this.#controller = controller;
+    this.result = result;
+  }
+
+  get id(): string {
+    return this.#controller.id;
+  }
+  get sessionId(): string {
+    return this.#controller.sessionId;
+  }
+  get status(): TurnStatus {
+    return this.#controller.status;
+  }
+  get requests(): readonly ApprovalRequest[] {
+    return this.#controller.requests;
+  }
+  approve(id: string, options?: ApproveOptions): boolean {
+    return this.#controller.approve(id, options);
+  }
+  deny(id: string, reason?: string): boolean {
+    return this.#controller.deny(id, reason);
+  }
+  cancel(): void {
+    this.#controller.cancel();
+  }
+  steer(input: string): Promise<void> {
+    return this.#controller.steer(input);
+  }
+  [Symbol.asyncIterator](): AsyncIterator<TurnEvent> {
+    return this.#controller.events[Symbol.asyncIterator]();
+  }
+}

@@ -1,0 +1,68 @@
+import type { ApprovalRequest } from "../runtime/types.js";
+import type { ApprovalMode } from "./args.js";
+import type { CliIO } from "./io.js";
+import type { LineReader } from "./line-reader.js";
+import { isApproval, renderApprovalDecision, renderApprovalPrompt } from "./render.js";
+import type { Screen } from "./screen.js";
+
+/** How a tool approval was answered. */
+export interface ApprovalDecision {
+  approved: boolean;
+  reason?: string;
+}
+
+/** Answers tool approval requests for a turn or a run. */
+export interface Approver {
+  /** The decision, or `undefined` when `signal` aborted first (the turn was canceled). */
+  decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | undefined>;
+}
+
+/** The reason given when no one is there to approve. */
+export const NO_ONE_TO_APPROVE = "no one to approve";
+
+export interface CreateApproverOptions {
+  mode: ApprovalMode;
+  io: CliIO;
+  screen: Screen;
+  /** The terminal's line reader, made when first needed. */
+  reader: () => LineReader;
+}
+
+/**
+ * `--yes` approves every request and `--deny` denies every one; otherwise each is asked on stderr and
+ * answered from the terminal (`y` approves, anything else denies). With no terminal to ask, every request
+ * is denied with the reason "no one to approve", never approved.
+ */
+export function createApprover(options: CreateApproverOptions): Approver {
+  const { mode, io, screen } = options;
+  const decided = (request: ApprovalRequest, decision: ApprovalDecision): ApprovalDecision => {
+    screen.note(renderApprovalDecision({ toolName: request.toolName, ...decision }, screen.err));
+    return decision;
+  };
+  return {
+    async decide(request, signal) {
+      switch (mode) {
+        case "yes":
+          return decided(request, { approved: true });
+        case "deny":
+          return decided(request, { approved: false, reason: "denied with --deny" });
+        case "ask": {
+          if (!io.stdin.isTTY) return decided(request, { approved: false, reason: NO_ONE_TO_APPROVE });
+          const prompt = renderApprovalPrompt(request, screen.err);
+          screen.note(prompt.header);
+          screen.beforePrompt();
+          const answer = await options.reader().question(prompt.question, { signal, fresh: true });
+          if (answer === undefined) {
+            if (signal.aborted) return undefined;
+            return decided(request, { approved: false, reason: NO_ONE_TO_APPROVE });
+          }
+          return isApproval(answer) ? { approved: true } : { approved: false, reason: "denied by the user" };
+        }
+        default: {
+          const unreachable: never = mode;
+          throw new TypeError(`Unknown approval mode ${String(unreachable)}`);
+        }
+      }
+    },
+  };
+}

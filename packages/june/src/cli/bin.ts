@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+/**
+ * The `june` executable: the one place the CLI touches `process`. It builds the `CliIO` every command
+ * gets (streams, environment, working directory, Ctrl-C, exit) and exits with `runCli`'s code.
+ */
+import { spawn } from "node:child_process";
+import type { CliIO } from "./io.js";
+import { runCli } from "./main.js";
+
+const interruptListeners: (() => boolean)[] = [];
+
+function interrupt(): void {
+  for (const listener of [...interruptListeners].reverse()) {
+    if (listener()) return;
+  }
+  exit(130);
+}
+
+function exit(code: number): never {
+  process.exit(code);
+}
+
+process.on("SIGINT", interrupt);
+
+const io: CliIO = {
+  stdout: {
+    write: (text) => void process.stdout.write(text),
+    get isTTY() {
+      return process.stdout.isTTY === true;
+    },
+    get columns() {
+      return process.stdout.columns;
+    },
+    stream: process.stdout,
+  },
+  stderr: {
+    write: (text) => void process.stderr.write(text),
+    get isTTY() {
+      return process.stderr.isTTY === true;
+    },
+    get columns() {
+      return process.stderr.columns;
+    },
+    stream: process.stderr,
+  },
+  stdin: {
+    isTTY: process.stdin.isTTY === true,
+    stream: process.stdin,
+  },
+  env: process.env,
+  cwd: process.cwd(),
+  onInterrupt(listener) {
+    interruptListeners.push(listener);
+    return () => {
+      const index = interruptListeners.lastIndexOf(listener);
+      if (index !== -1) interruptListeners.splice(index, 1);
+    };
+  },
+  interrupt,
+  exit,
+  openUrl(url) {
+    const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
+    try {
+      spawn(command, [url], { stdio: "ignore", detached: true }).on("error", () => {}).unref();
+    } catch {
+      // Best effort: the URL is printed anyway.
+    }
+  },
+};
+
+const code = await runCli({ argv: process.argv.slice(2), io });
+// Let stdout and stderr drain before exiting (a pipe may still hold the reply).
+await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+await new Promise<void>((resolve) => process.stderr.write("", () => resolve()));
+process.exit(code);

@@ -1,0 +1,50 @@
+/** A stream the CLI writes to: stdout or stderr. */
+export interface CliOutput {
+  write(text: string): void;
+  /** True when the stream is a terminal. */
+  readonly isTTY: boolean;
+  /** The terminal's width, when it is one. */
+  readonly columns?: number;
+  /** The underlying stream, for `node:readline`'s echo (stderr on a terminal). */
+  readonly stream?: NodeJS.WritableStream;
+}
+
+/** Where the CLI reads from: stdin. */
+export interface CliInput {
+  readonly isTTY: boolean;
+  /** The raw stream, read line by line with `node:readline`. */
+  readonly stream: NodeJS.ReadableStream;
+}
+
+/**
+ * Everything the CLI takes from its process, passed down to every command, so commands never touch
+ * `process` and run in tests with fake streams. `bin.ts` builds the real one; it is the only place that
+ * touches `process`.
+ */
+export interface CliIO {
+  readonly stdout: CliOutput;
+  readonly stderr: CliOutput;
+  readonly stdin: CliInput;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The working directory: relative paths (files, `--store`) resolve against it. */
+  readonly cwd: string;
+  /**
+   * Listens for Ctrl-C (SIGINT). Listeners run newest first; the first that returns `true` handled it.
+   * When none does, the process quits with 130. Returns a function that stops listening.
+   */
+  onInterrupt(listener: () => boolean): () => void;
+  /** Raises an interrupt as if SIGINT arrived (readline traps Ctrl-C on a terminal and calls this). */
+  interrupt(): void;
+  /** Quits at once with `code` (a second Ctrl-C). */
+  exit(code: number): never;
+  /** Opens a URL in the user's browser, best effort (`june studio --open`). */
+  openUrl?(url: string): void;
+}
+
+/** Whether colors may be used on `output`: a terminal, `NO_COLOR` unset or empty, `TERM` not `dumb`. */
+export function colorEnabled(env: CliIO["env"], output: CliOutput): boolean {
+  if (!output.isTTY) return false;
+  const noColor = env.NO_COLOR;
+  if (noColor !== undefined && noColor !== "") return false;
+  return env.TERM !== "dumb";
+}

@@ -1,0 +1,168 @@
+import { readFileSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { register } from "node:module";
+import { basename, isAbsolute, resolve as resolvePath } from "node:path";
+import { pathToFileURL } from "node:url";
+import { register as registerTsx } from "tsx/esm/api";
+import type { Chat, Responder } from "../chat/types.js";
+import { isElement, type JuneElement } from "../jsx/element.js";
+import { looksLikeModule, MODULE_EXTENSIONS } from "./args.js";
+import { ModuleLoadError } from "./errors.js";
+import { hookUrl, JSX_PRAGMA_HOOK, JUNE_RESOLVE_HOOK, type JuneResolveHookData } from "./module-hooks.js";
+
+let hooksInstalled = false;
+
+/**
+ * Installs, once per process, what loads a user's module as it is: tsx (TypeScript, JSX), the JSX pragma
+ * hook and the `june` resolve hook (see `module-hooks.ts`). The order matters: hooks registered later run
+ * first.
+ */
+export function installModuleHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  const data: JuneResolveHookData = { exports: packageExports(), anchorUrl: new URL("../index.js", import.meta.url).href };
+  register(hookUrl(JSX_PRAGMA_HOOK));
+  registerTsx();
+  register(hookUrl(JUNE_RESOLVE_HOOK), { data });
+}
+
+/** `june`, `june/chat`, ... resolved from this package (a self-reference), before any hook is registered. */
+function packageExports(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    name: string;
+    exports?: Record<string, unknown>;
+  };
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(pkg.exports ?? {})) {
+    if (key.includes("*") || !key.startsWith(".")) continue;
+    const specifier = key === "." ? pkg.name : `${pkg.name}${key.slice(1)}`;
+    try {
+      out[specifier] = import.meta.resolve(specifier);
+    } catch {
+      // An entry that does not resolve (not built yet): the hook falls back to a self-reference.
+    }
+  }
+  return out;
+}
+
+export interface ImportModuleOptions {
+  /** The file as given on the command line. */
+  file: string;
+  cwd: string;
+}
+
+/**
+ * Imports a `.ts`, `.tsx`, `.js` or `.mjs` module with no build step. A missing file, a wrong extension or
+ * a module that throws while loading is a `ModuleLoadError` with one line that names the file.
+ */
+export async function importModule(options: ImportModuleOptions): Promise<Record<string, unknown>> {
+  const { file } = options;
+  if (!looksLikeModule(file)) {
+    throw new ModuleLoadError(`${file}: expected a ${MODULE_EXTENSIONS.join(", ")} module`, { file });
+  }
+  const path = isAbsolute(file) ? file : resolvePath(options.cwd, file);
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new ModuleLoadError(`${file}: no such file`, { file });
+  if (!info.isFile()) throw new ModuleLoadError(`${file}: not a file`, { file });
+  installModuleHooks();
+  try {
+    return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new ModuleLoadError(`${file} failed to load: ${firstLine(error)}`, { file, cause: error });
+  }
+}
+
+/** The first informative line of a load error (esbuild's own first line is only "Transform failed"). */
+export function firstLine(error: unknown): string {
+  const name = error instanceof Error && error.name !== "Error" ? `${error.name}: ` : "";
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = message.split("\n").map((line) => line.trim()).filter((line) => line.length > 0);
+  const esbuild = lines.find((line) => /\bERROR: /.test(line));
+  if (esbuild) {
+    const located = /^(.*?):(\d+):(\d+): ERROR: (.*)$/.exec(esbuild);
+    if (located) return `${located[4]} (${basename(located[1]!)}:${located[2]}:${located[3]})`;
+    return esbuild.replace(/^.*?\bERROR: /, "");
+  }
+  return `${name}${lines[0] ?? "unknown error"}`;
+}
+
+/** What `june chat`, `ask` and `studio` accept as a module's default export. */
+export type ChatModuleExport = { kind: "chat"; chat: Chat } | { kind: "responder"; responder: Responder };
+
+/** What `june run` accepts as a module's default export. */
+export type RunModuleExport =
+  | { kind: "element"; element: JuneElement }
+  | { kind: "component"; component: (props: { input: string }) => unknown };
+
+const CHAT_EXPECTED = "a Chat (createChat(...)) or a Responder (an object with respond())";
+const RUN_EXPECTED = "a workflow element (<Agent>...</Agent>) or a component that takes { input }";
+
+/** Loads a chat module: its default export must be a `Chat` or a `Responder`. */
+export async function loadChatModule(options: ImportModuleOptions): Promise<ChatModuleExport> {
+  const value = await defaultExport(options, CHAT_EXPECTED);
+  if (isChat(value)) return { kind: "chat", chat: value };
+  if (isResponder(value)) return { kind: "responder", responder: value };
+  throw new ModuleLoadError(`${options.file}: the default export is ${describe(value)}; expected ${CHAT_EXPECTED}`, {
+    file: options.file,
+  });
+}
+
+/** Loads a workflow module: its default export must be an element or a component taking `{ input }`. */
+export async function loadRunModule(options: ImportModuleOptions): Promise<RunModuleExport> {
+  const value = await defaultExport(options, RUN_EXPECTED);
+  if (isElement(value)) return { kind: "element", element: value };
+  if (typeof value === "function") {
+    return { kind: "component", component: value as (props: { input: string }) => unknown };
+  }
+  throw new ModuleLoadError(`${options.file}: the default export is ${describe(value)}; expected ${RUN_EXPECTED}`, {
+    file: options.file,
+  });
+}
+
+async function defaultExport(options: ImportModuleOptions, expected: string): Promise<unknown> {
+  const module = await importModule(options);
+  if (!("default" in module) || module.default === undefined) {
+    throw new ModuleLoadError(`${options.file} has no default export; expected ${expected}`, { file: options.file });
+  }
+  let value: unknown = module.default;
+  if (isThenable(value)) {
+    try {
+      value = await value;
+    } catch (error) {
+      throw new ModuleLoadError(`${options.file}: the default export rejected: ${firstLine(error)}`, {
+        file: options.file,
+        cause: error,
+      });
+    }
+  }
+  return value;
+}
+
+/** A `Chat` as `createChat` makes it (checked by shape, so any copy of June works). */
+export function isChat(value: unknown): value is Chat {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Chat).createSession === "function" &&
+    typeof (value as Chat).openSession === "function" &&
+    typeof (value as Chat).listSessions === "function"
+  );
+}
+
+/** A `Responder`: anything with a `respond()` method. */
+export function isResponder(value: unknown): value is Responder {
+  return typeof value === "object" && value !== null && typeof (value as Responder).respond === "function";
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (isElement(value)) return "a workflow element";
+  if (typeof value === "function") return "a function";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object with neither respond() nor createSession()";
+  return `a ${typeof value}`;
+}

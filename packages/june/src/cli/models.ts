@@ -1,0 +1,156 @@
+import type { LanguageModel } from "ai";
+import { createAnthropic } from "../sdk/anthropic.js";
+import { createGoogleGenerativeAI } from "../sdk/google.js";
+import { createOpenAI } from "../sdk/openai.js";
+import { createOpenAICompatible } from "../sdk/openai-compatible.js";
+import { CliConfigError } from "./errors.js";
+
+/** The providers `--model PROVIDER:ID` knows. */
+export const MODEL_PROVIDERS = ["openai", "anthropic", "google", "ollama", "openai-compatible"] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** A parsed `PROVIDER:ID`. */
+export interface ModelSpec {
+  provider: ModelProvider;
+  /** Everything after the first colon: `ollama:llama3.2:3b` has the id `llama3.2:3b`. */
+  modelId: string;
+}
+
+const EXAMPLE = "e.g. openai:gpt-5-mini";
+
+/** Parses `PROVIDER:ID`; a `CliConfigError` names what is wrong. */
+export function parseModelSpec(text: string): ModelSpec {
+  const trimmed = text.trim();
+  const colon = trimmed.indexOf(":");
+  if (colon <= 0 || colon === trimmed.length - 1) {
+    throw new CliConfigError(`Bad model "${text}": expected PROVIDER:ID (${EXAMPLE})`);
+  }
+  const provider = trimmed.slice(0, colon).toLowerCase();
+  const modelId = trimmed.slice(colon + 1);
+  if (!isProvider(provider)) {
+    throw new CliConfigError(
+      `Unknown model provider "${provider}" in "${text}": use one of ${MODEL_PROVIDERS.join(", ")}`,
+    );
+  }
+  return { provider, modelId };
+}
+
+function isProvider(name: string): name is ModelProvider {
+  return (MODEL_PROVIDERS as readonly string[]).includes(name);
+}
+
+/** Where a provider's key and base URL come from. */
+interface ProviderEnv {
+  key?: string;
+  baseUrl?: string;
+}
+
+/** The environment variables each provider reads; shown in `--help`. */
+export const PROVIDER_ENV: Record<ModelProvider, ProviderEnv> = {
+  openai: { key: "OPENAI_API_KEY", baseUrl: "OPENAI_BASE_URL" },
+  anthropic: { key: "ANTHROPIC_API_KEY", baseUrl: "ANTHROPIC_BASE_URL" },
+  google: { key: "GOOGLE_GENERATIVE_AI_API_KEY", baseUrl: "GOOGLE_GENERATIVE_AI_BASE_URL" },
+  ollama: { baseUrl: "OLLAMA_BASE_URL" },
+  "openai-compatible": { key: "OPENAI_COMPATIBLE_API_KEY", baseUrl: "OPENAI_COMPATIBLE_BASE_URL" },
+};
+
+export interface CreateModelOptions {
+  spec: ModelSpec;
+  /** The environment to read keys and base URLs from. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** `--base-url`: wins over the environment. */
+  baseUrl?: string;
+}
+
+/**
+ * Makes the AI SDK model a `ModelSpec` names, with keys and base URLs from `env` (never from anywhere
+ * else). A missing key or base URL is a `CliConfigError` naming the variable to set.
+ */
+export function createModel(options: CreateModelOptions): LanguageModel {
+  const { spec, env } = options;
+  const baseURL = options.baseUrl ? checkUrl(options.baseUrl, "--base-url") : undefined;
+  switch (spec.provider) {
+    case "openai":
+      return createOpenAI({
+        apiKey: requireKey(env, "OPENAI_API_KEY", spec),
+        baseURL: baseURL ?? optionalUrl(env, "OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
+      })(spec.modelId);
+    case "anthropic":
+      return createAnthropic({
+        apiKey: requireKey(env, "ANTHROPIC_API_KEY", spec),
+        baseURL: baseURL ?? optionalUrl(env, "ANTHROPIC_BASE_URL") ?? "https://api.anthropic.com/v1",
+      })(spec.modelId);
+    case "google":
+      return createGoogleGenerativeAI({
+        apiKey: requireKey(env, "GOOGLE_GENERATIVE_AI_API_KEY", spec),
+        baseURL: baseURL ?? optionalUrl(env, "GOOGLE_GENERATIVE_AI_BASE_URL") ?? "https://generativelanguage.googleapis.com/v1beta",
+      })(spec.modelId);
+    case "ollama":
+      return createOpenAICompatible({
+        name: "ollama",
+        baseURL: baseURL ?? ollamaBaseUrl(env),
+      })(spec.modelId);
+    case "openai-compatible": {
+      const url = baseURL ?? optionalUrl(env, "OPENAI_COMPATIBLE_BASE_URL");
+      if (!url) {
+        throw new CliConfigError(
+          `Model "openai-compatible:${spec.modelId}" needs a server: pass --base-url URL (e.g. http://127.0.0.1:1234/v1) or set OPENAI_COMPATIBLE_BASE_URL`,
+          { envVar: "OPENAI_COMPATIBLE_BASE_URL" },
+        );
+      }
+      const apiKey = nonEmpty(env.OPENAI_COMPATIBLE_API_KEY);
+      return createOpenAICompatible({ name: "openai-compatible", baseURL: url, ...(apiKey ? { apiKey } : {}) })(
+        spec.modelId,
+      );
+    }
+    default: {
+      const unreachable: never = spec.provider;
+      throw new CliConfigError(`Unknown model provider "${String(unreachable)}"`);
+    }
+  }
+}
+
+/**
+ * The OpenAI-compatible endpoint of a local Ollama: `OLLAMA_BASE_URL` as given, else `OLLAMA_HOST`
+ * (`host:port` or a URL) plus `/v1`, else `http://127.0.0.1:11434/v1`.
+ */
+export function ollamaBaseUrl(env: Readonly<Record<string, string | undefined>>): string {
+  const base = optionalUrl(env, "OLLAMA_BASE_URL");
+  if (base) return base;
+  const host = nonEmpty(env.OLLAMA_HOST);
+  if (!host) return "http://127.0.0.1:11434/v1";
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`;
+  const url = checkUrl(withScheme, "OLLAMA_HOST");
+  return `${url.replace(/\/+$/, "")}/v1`;
+}
+
+function requireKey(env: Readonly<Record<string, string | undefined>>, name: string, spec: ModelSpec): string {
+  const key = nonEmpty(env[name]);
+  if (!key) {
+    throw new CliConfigError(`Model "${spec.provider}:${spec.modelId}" needs an API key: set ${name}`, { envVar: name });
+  }
+  return key;
+}
+
+function optionalUrl(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const value = nonEmpty(env[name]);
+  return value === undefined ? undefined : checkUrl(value, name);
+}
+
+function checkUrl(value: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliConfigError(`${source} is not a URL: "${value}"`, source.startsWith("-") ? {} : { envVar: source });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new CliConfigError(`${source} must be an http(s) URL: "${value}"`);
+  }
+  return value.replace(/\/+$/, "");
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}

@@ -1,0 +1,114 @@
+import type { ChatTraceRow } from "../chat/project-chat-trace.js";
+import { redact } from "../chat/redact.js";
+import type { ApprovalRequest } from "../runtime/types.js";
+import type { Colors } from "./colors.js";
+
+/**
+ * Pure renderers: what the CLI shows, as strings. Printing them is `screen.ts`'s job, so both can be
+ * tested apart.
+ */
+
+/** Rows still at work: running or waiting, depth first. */
+function activeRows(rows: readonly ChatTraceRow[]): ChatTraceRow[] {
+  const out: ChatTraceRow[] = [];
+  for (const row of rows) {
+    if (row.status === "running" || row.status === "pending") out.push(row);
+  }
+  return out;
+}
+
+/** The deepest running or waiting descendant of a row, if any. */
+function activeLeaf(row: ChatTraceRow): ChatTraceRow | undefined {
+  let leaf: ChatTraceRow | undefined;
+  for (const child of row.children) {
+    if (child.status === "running" || child.status === "pending") leaf = activeLeaf(child) ?? child;
+  }
+  return leaf;
+}
+
+export interface ProgressLineOptions {
+  colors: Colors;
+  /** The terminal's width: the line is cut to fit. */
+  columns?: number;
+}
+
+/**
+ * The one live progress line of a turn or run: each running step's title and what it is doing now
+ * ("Running draft · Calling search"), or `""` when nothing runs.
+ */
+export function renderProgressLine(rows: readonly ChatTraceRow[], options: ProgressLineOptions): string {
+  const parts = activeRows(rows).map((step) => {
+    const leaf = activeLeaf(step);
+    return leaf ? `${step.title} · ${leaf.title}` : step.title;
+  });
+  if (parts.length === 0) return "";
+  const text = oneLine(parts.join("  |  "));
+  const columns = options.columns !== undefined && options.columns >= 20 ? options.columns : 80;
+  const max = columns - 3;
+  const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return `${options.colors.cyan("›")} ${options.colors.dim(cut)}`;
+}
+
+/** Longest input shown in an approval prompt. */
+const MAX_PROMPT_INPUT_CHARS = 2_000;
+
+/** A tool's input for an approval prompt: redacted, as JSON, bounded. */
+export function formatToolInput(input: unknown, maxChars = MAX_PROMPT_INPUT_CHARS): string {
+  let text: string;
+  try {
+    const safe = redact(input);
+    text = typeof safe === "string" ? safe : (JSON.stringify(safe, null, 2) ?? String(safe));
+  } catch {
+    text = "[unserializable]";
+  }
+  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+}
+
+/** The approval question on stderr: the tool and its redacted input (`header`), then `approve? [y/N] `. */
+export function renderApprovalPrompt(
+  request: Pick<ApprovalRequest, "toolName" | "input">,
+  colors: Colors,
+): { header: string; question: string } {
+  const input = formatToolInput(request.input)
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+  return {
+    header: `${colors.yellow("?")} ${colors.bold(request.toolName)} wants to run with\n${input}`,
+    question: `${colors.yellow("approve? [y/N]")} `,
+  };
+}
+
+/** `y` or `yes` (any case) approves; anything else, an empty line included, denies. */
+export function isApproval(answer: string | undefined): boolean {
+  return answer !== undefined && /^\s*y(es)?\s*$/i.test(answer);
+}
+
+/** One line about an approval decided without asking (`--yes`, `--deny`, no terminal). */
+export function renderApprovalDecision(
+  decision: { toolName: string; approved: boolean; reason?: string },
+  colors: Colors,
+): string {
+  return decision.approved
+    ? `${colors.green("✓")} approved ${decision.toolName}`
+    : `${colors.red("✗")} denied ${decision.toolName}${decision.reason ? ` (${decision.reason})` : ""}`;
+}
+
+/** One error line: `june: message` with the message on one line. */
+export function renderErrorLine(message: string, colors: Colors): string {
+  return `${colors.red("june:")} ${oneLine(message)}`;
+}
+
+/** A turn or run that failed: `name: message`, redacted, on one line. */
+export function describeFailure(error: unknown): string {
+  const safe = redact(error) as { name?: unknown; message?: unknown } | string;
+  if (typeof safe === "string") return oneLine(safe);
+  const name = typeof safe?.name === "string" ? safe.name : "Error";
+  const message = typeof safe?.message === "string" ? safe.message : String(error);
+  return oneLine(name === "Error" ? message : `${name}: ${message}`);
+}
+
+/** Collapses whitespace runs (newlines included) to single spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").trim();
+}

@@ -1,0 +1,109 @@
+import { colorEnabled, type CliIO } from "./io.js";
+import { createColors, type Colors } from "./colors.js";
+
+const CLEAR_LINE = "\r\u001B[2K";
+
+export interface ScreenOptions {
+  /** Show the live progress line (on a terminal stderr only). */
+  progress?: boolean;
+}
+
+/**
+ * Prints what the renderers made: the reply on stdout, everything else on stderr. It keeps the two from
+ * garbling each other on one terminal: the live progress line is cleared before anything else is
+ * printed, hidden while a reply streams to the same terminal, and a note never starts mid-reply.
+ */
+export class Screen {
+  readonly err: Colors;
+  readonly out: Colors;
+  private readonly io: CliIO;
+  private readonly progress: boolean;
+  private statusText = "";
+  private statusShown = false;
+  /** The reply's last character was not a newline. */
+  private replyMidLine = false;
+  /** A reply is streaming to the terminal that also shows stderr. */
+  private replyStreaming = false;
+
+  constructor(io: CliIO, options: ScreenOptions = {}) {
+    this.io = io;
+    this.err = createColors(colorEnabled(io.env, io.stderr));
+    this.out = createColors(colorEnabled(io.env, io.stdout));
+    this.progress = (options.progress ?? true) && io.stderr.isTTY;
+  }
+
+  /** stdout and stderr are the same terminal (as far as anyone can tell). */
+  private get shared(): boolean {
+    return this.io.stdout.isTTY && this.io.stderr.isTTY;
+  }
+
+  /** Writes a piece of the reply to stdout. */
+  reply(text: string): void {
+    if (text.length === 0) return;
+    if (this.shared) {
+      this.clearStatus();
+      this.replyStreaming = true;
+    }
+    this.io.stdout.write(text);
+    this.replyMidLine = !text.endsWith("\n");
+  }
+
+  /**
+   * Ends a reply. On a terminal, or when `always`, a reply that did not end in a newline gets one, so the
+   * next prompt starts on its own line; piped output is otherwise left exactly as the reply was.
+   */
+  endReply(options: { always?: boolean } = {}): void {
+    if (this.replyMidLine && (options.always || this.io.stdout.isTTY)) this.io.stdout.write("\n");
+    this.replyMidLine = false;
+    this.replyStreaming = false;
+  }
+
+  /** Writes raw text to stdout (JSON lines). */
+  data(text: string): void {
+    this.io.stdout.write(text);
+  }
+
+  /** Sets the live progress line (stderr, on a terminal only); `""` clears it. */
+  status(line: string): void {
+    this.statusText = line;
+    if (!this.progress) return;
+    if (this.replyStreaming) return;
+    if (line === "") return this.clearStatus();
+    this.io.stderr.write(CLEAR_LINE + line);
+    this.statusShown = true;
+  }
+
+  /** Removes the progress line from the terminal (it comes back with the next `status`). */
+  clearStatus(): void {
+    if (!this.statusShown) return;
+    this.io.stderr.write(CLEAR_LINE);
+    this.statusShown = false;
+  }
+
+  /** Makes room on stderr for a line or a prompt: no progress line, not in the middle of a reply. */
+  private makeRoom(): void {
+    this.clearStatus();
+    if (this.shared && this.replyMidLine) {
+      this.io.stdout.write("\n");
+      this.replyMidLine = false;
+    }
+  }
+
+  /** Writes one line to stderr, then puts the progress line back. */
+  note(line: string): void {
+    this.makeRoom();
+    this.io.stderr.write(`${line}\n`);
+    if (this.statusText && !this.replyStreaming) this.status(this.statusText);
+  }
+
+  /** Prepares stderr for a question read from the terminal. */
+  beforePrompt(): void {
+    this.makeRoom();
+  }
+
+  /** Forgets the progress line (a turn ended). */
+  resetStatus(): void {
+    this.clearStatus();
+    this.statusText = "";
+  }
+}

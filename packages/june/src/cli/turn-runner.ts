@@ -1,0 +1,132 @@
+import { projectChatTrace, type ChatTraceRow } from "../chat/project-chat-trace.js";
+import type { Turn, TurnResult } from "../chat/types.js";
+import type { Approver } from "./approvals.js";
+import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
+import type { CliIO } from "./io.js";
+import { jsonApprovalRequest, jsonError, jsonLine, type CliJsonEvent } from "./json-events.js";
+import { describeFailure, renderErrorLine, renderProgressLine } from "./render.js";
+import type { Screen } from "./screen.js";
+
+/** How a turn ended, as the CLI reports it. */
+export type TurnOutcome =
+  | { status: "completed"; result: TurnResult }
+  | { status: "failed"; error: unknown }
+  | { status: "canceled" };
+
+/** The exit code for a turn's outcome: 0 completed, 1 failed, 130 canceled. */
+export function exitCodeOf(outcome: TurnOutcome): number {
+  switch (outcome.status) {
+    case "completed":
+      return 0;
+    case "failed":
+      return 1;
+    case "canceled":
+      return EXIT_CANCELED;
+    default: {
+      const unreachable: never = outcome;
+      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnOutcome).status)}`);
+    }
+  }
+}
+
+export interface ShowTurnOptions {
+  io: CliIO;
+  screen: Screen;
+  turn: Turn;
+  input: string;
+  approver: Approver;
+  /** Print every event as a JSON line on stdout instead of the reply. */
+  json: boolean;
+  /** End the reply with a newline even when stdout is not a terminal (replies of a piped `june chat`). */
+  newlineAfterReply?: boolean;
+}
+
+/**
+ * Shows one turn as it runs: the reply streamed to stdout, the progress line and approvals on stderr (or,
+ * with `json`, every event as a JSON line), and answers approvals with `approver`. The first Ctrl-C cancels
+ * the turn, a second quits. Resolves with how the turn ended; never rejects for the turn's own failure.
+ */
+export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
+  const { io, screen, turn, approver, json } = options;
+  const emit = (event: CliJsonEvent) => screen.data(jsonLine(event));
+  const interrupt = cancelOnInterrupt({ io, screen, cancel: () => turn.cancel() });
+
+  if (json) emit({ type: "turn-start", sessionId: turn.sessionId, turnId: turn.id, input: options.input });
+  let outcome: TurnOutcome;
+  try {
+    for await (const event of turn) {
+      switch (event.type) {
+        case "text-delta":
+          if (json) emit(event);
+          else screen.reply(event.text);
+          break;
+        case "run-update": {
+          const rows: ChatTraceRow[] = projectChatTrace(event.tree, { requests: turn.requests });
+          if (json) emit({ type: "run-update", rows });
+          screen.status(renderProgressLine(rows, { colors: screen.err, columns: io.stderr.columns }));
+          break;
+        }
+        case "approval-request": {
+          const { request } = event;
+          // Events are buffered: skip a request the run has since withdrawn or that was decided.
+          if (!turn.requests.some((pending) => pending.id === request.id)) break;
+          if (json) emit({ type: "approval-request", request: jsonApprovalRequest(request) });
+          const decision = await approver.decide(request, interrupt.signal);
+          if (!decision) break;
+          const taken = decision.approved ? turn.approve(request.id) : turn.deny(request.id, decision.reason);
+          if (json && taken) {
+            emit({
+              type: "approval",
+              id: request.id,
+              toolName: request.toolName,
+              approved: decision.approved,
+              ...(decision.reason ? { reason: decision.reason } : {}),
+            });
+          }
+          break;
+        }
+        default: {
+          const unreachable: never = event;
+          throw new TypeError(`Unknown turn event ${String((unreachable as { type: unknown }).type)}`);
+        }
+      }
+    }
+    outcome = { status: "completed", result: await turn.result };
+  } catch (error) {
+    outcome = turn.status === "canceled" || interrupt.signal.aborted ? { status: "canceled" } : { status: "failed", error };
+  } finally {
+    interrupt.dispose();
+    screen.resetStatus();
+  }
+
+  if (!json) screen.endReply({ always: options.newlineAfterReply });
+  switch (outcome.status) {
+    case "completed":
+      if (json) {
+        emit({
+          type: "turn-end",
+          sessionId: turn.sessionId,
+          turnId: turn.id,
+          status: "completed",
+          text: outcome.result.text,
+          metadata: outcome.result.metadata,
+        });
+      }
+      break;
+    case "failed":
+      if (json) {
+        emit({ type: "turn-end", sessionId: turn.sessionId, turnId: turn.id, status: "failed", error: jsonError(outcome.error) });
+      }
+      screen.note(renderErrorLine(`the turn failed: ${describeFailure(outcome.error)}`, screen.err));
+      break;
+    case "canceled":
+      if (json) emit({ type: "turn-end", sessionId: turn.sessionId, turnId: turn.id, status: "canceled" });
+      screen.note(screen.err.yellow("canceled"));
+      break;
+    default: {
+      const unreachable: never = outcome;
+      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnOutcome).status)}`);
+    }
+  }
+  return outcome;
+}

@@ -1,0 +1,118 @@
+import type { FlexibleSchema, LanguageModel, OutputInterface, Tool as AITool } from "ai";
+import type { JuneElement } from "../jsx/element.js";
+import type { CallSettings, Prompt, RunContext } from "./types.js";
+
+/**
+ * What a workflow component may hold as children or return: elements, arrays of them, `null`/booleans
+ * (ignored), or a render function `(ctx) => node`, rendered when the sequence reaches it.
+ */
+export type WorkflowNode =
+  | JuneElement<any>
+  | ((ctx: RunContext) => WorkflowNode | Promise<WorkflowNode>)
+  | readonly WorkflowNode[]
+  | null
+  | undefined
+  | boolean;
+
+/** A `<Step output>`: an AI SDK `Output` spec (`Output.object(...)`) or a schema (zod, `jsonSchema()`, Standard Schema). */
+export type StepOutput = OutputInterface | FlexibleSchema<any>;
+
+/** Props of `<Agent>`: the model, system prompt and call settings for every `Step` below it. */
+export interface AgentProps extends CallSettings {
+  /** An AI SDK `LanguageModel`, passed to `streamText` unchanged. */
+  model: LanguageModel;
+  /** The system prompt of every step below. */
+  instructions?: string;
+  /** The trace node's name (default `"Agent"`). */
+  name?: string;
+  children?: WorkflowNode;
+}
+
+/** Props of `<Step>`: one model call loop, or a plain async function with `run`. */
+export interface StepProps {
+  /** Unique in the run; the key of the step's result in `ctx.steps` and `RunResult.steps`. */
+  id: string;
+  /** A string, `ModelMessage[]`, or a function of the context called when the step starts. */
+  prompt?: Prompt;
+  /** Marks the step whose text is meant to be streamed (chat's `stream: { step }`). */
+  stream?: boolean;
+  /** Parse the reply with this schema or `Output` spec; the step's result is the parsed value. */
+  output?: StepOutput;
+  /** Most model calls in the tool loop (default 20). */
+  maxSteps?: number;
+  /** Milliseconds for this step; past it the step fails with a `TimeoutError`. */
+  timeout?: number;
+  /** A plain function step, no model: its (awaited) return value is the step's result. */
+  run?: (ctx: RunContext) => unknown;
+  /** `<Tool>`s that serve this step alone. */
+  children?: WorkflowNode;
+}
+
+/** Props of `<Tool>`. */
+export interface ToolProps {
+  /** The name the model calls the tool by. */
+  name: string;
+  /** An AI SDK `tool()`. */
+  value: AITool<any, any>;
+}
+
+/** Props of `<Parallel>`. */
+export interface ParallelProps {
+  /** Most children running at once (default: all). */
+  concurrency?: number;
+  children?: WorkflowNode;
+}
+
+/** Props of `<Catch>`. */
+export interface CatchProps {
+  /** Runs instead when a child fails: an element, or a function of the error returning one. */
+  fallback: JuneElement<any> | readonly WorkflowNode[] | null | ((error: unknown) => WorkflowNode);
+  children?: WorkflowNode;
+}
+
+/**
+ * Sets the model, instructions and call settings for every `Step` below it. A nested `Agent` overrides what
+ * it sets and inherits the rest, tools included. Its children run in sequence.
+ *
+ * @example
+ * <Agent model={openai("gpt-5-mini")} instructions="Be brief.">
+ *   <Step id="answer" prompt="Why is the sky blue?" />
+ * </Agent>
+ */
+export function Agent(_props: AgentProps): null {
+  return null;
+}
+
+/**
+ * One model call loop (`streamText` with the tools in scope, until the model stops or `maxSteps`), or a
+ * plain function step with `run`. Its result lands in `ctx.steps[id]`.
+ *
+ * @example
+ * <Step id="summary" prompt={(ctx) => `Summarize: ${ctx.steps.draft}`} />
+ */
+export function Step(_props: StepProps): null {
+  return null;
+}
+
+/**
+ * Makes an AI SDK tool callable by the steps of the enclosing `Agent`, or of the enclosing `Step` alone.
+ *
+ * @example
+ * <Tool name="weather" value={weatherTool} />
+ */
+export function Tool(_props: ToolProps): null {
+  return null;
+}
+
+/**
+ * Runs its children at the same time. When one fails (and no `Catch` inside handles it), the others are
+ * aborted and the `Parallel` fails with that error.
+ */
+export function Parallel(_props: ParallelProps): null {
+  return null;
+}
+
+/** When a child fails, records the error in the trace and runs `fallback` instead; the run goes on. */
+export function Catch(_props: CatchProps): null {
+  return null;
+}

@@ -1,0 +1,279 @@
+import {
+  stepCountIs,
+  streamText,
+  type FinishReason,
+  type LanguageModel,
+  type LanguageModelResponseMetadata,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type OutputInterface,
+  type TextStreamPart,
+  type ToolSet,
+} from "ai";
+import type { ApprovalOutcome } from "./approvals.js";
+import { endFields, toTraceError, type RunState } from "./run-state.js";
+import { raceAbort, type Release } from "./scheduler.js";
+import type { SteerInbox } from "./steer.js";
+import type { ApprovalState, CallSettings, ModelInfo } from "./types.js";
+import { addUsage, toUsage } from "./usage.js";
+
+/** What one `streamText` call of a step needs. */
+export interface CallInput {
+  readonly run: RunState;
+  readonly stepId: string;
+  readonly stepNodeId: string;
+  readonly model: LanguageModel;
+  readonly modelInfo: ModelInfo;
+  readonly system: string | undefined;
+  readonly settings: CallSettings;
+  readonly tools: ToolSet | undefined;
+  readonly output: OutputInterface | undefined;
+  /** The conversation so far (the prompt, earlier calls, approval responses). */
+  readonly history: ModelMessage[];
+  /** The step's signal. */
+  readonly signal: AbortSignal;
+  readonly inbox: SteerInbox;
+  /** Trace node of each tool call the step made, by `toolCallId` (a resumed call reports earlier calls). */
+  readonly toolNodes: Map<string, string>;
+}
+
+/** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
+export interface FinishInfo {
+  readonly response: LanguageModelResponseMetadata;
+  readonly usage: LanguageModelUsage;
+  readonly finishReason: FinishReason;
+}
+
+/** A tool call waiting for a decision. Its wait never rejects. */
+export interface OpenApproval {
+  readonly approvalId: string;
+  readonly wait: Promise<ApprovalOutcome>;
+}
+
+/** How one call ended: interrupted by steer input, or finished (maybe with tool calls or approvals). */
+export type CallOutcome =
+  | { readonly kind: "interrupted"; readonly messages: ModelMessage[]; readonly text: string }
+  | {
+      readonly kind: "finished";
+      readonly messages: ModelMessage[];
+      readonly text: string;
+      /** Every client tool call has a result: the tool loop goes on. */
+      readonly continues: boolean;
+      readonly approvals: readonly OpenApproval[];
+      readonly finish: FinishInfo | undefined;
+    };
+
+/**
+ * One model call: a `streamText` limited to one LLM call (the step loops itself, so it controls the messages
+ * between calls). Reads `fullStream` into the trace, rethrows `error` parts, opens approval requests (commit
+ * first, announce second), takes a concurrency slot right before the request and takes steer input then too.
+ * While the call is still writing text (no tool call yet), new steer input interrupts it.
+ */
+export async function callModel(input: CallInput): Promise<CallOutcome> {
+  const { run, signal, history, inbox } = input;
+  const { trace } = run;
+  const interrupt = new AbortController();
+  const callSignal = AbortSignal.any([signal, interrupt.signal]);
+  let prepared: ModelMessage[] | undefined;
+  let carried = 0;
+  let interruptible = false;
+  let release: Release | undefined;
+  inbox.onInput = () => {
+    if (interruptible) interrupt.abort(new Error("june: steer input interrupts this call"));
+  };
+
+  const result = streamText({
+    ...input.settings,
+    model: input.model,
+    system: input.system,
+    messages: history,
+    tools: input.tools,
+    output: input.output,
+    stopWhen: stepCountIs(1),
+    abortSignal: callSignal,
+    onError: () => {},
+    prepareStep: async ({ messages }) => {
+      release = await run.modelSlots.acquire(callSignal);
+      // The AI SDK reads approval responses from the last message only: never put input after them.
+      const steer = endsWithApprovalResponse(messages) ? [] : inbox.drain();
+      carried = messages.length - history.length;
+      prepared = [...messages, ...steer.map((text): ModelMessage => ({ role: "user", content: text }))];
+      interruptible = true;
+      return { messages: prepared };
+    },
+  });
+
+  let callNodeId: string | undefined;
+  let text = "";
+  let finish: FinishInfo | undefined;
+  const clientCalls = new Set<string>();
+  const answered = new Set<string>();
+  const approvals: OpenApproval[] = [];
+
+  const onPart = (part: TextStreamPart<ToolSet>): void => {
+    switch (part.type) {
+      case "start-step":
+        callNodeId = trace.add(input.stepNodeId, {
+          kind: "model-call",
+          name: input.modelInfo.modelId,
+          status: "running",
+          startedAt: Date.now(),
+          model: input.modelInfo,
+          partialText: "",
+        });
+        return;
+      case "text-delta":
+        text += part.text;
+        if (callNodeId) trace.appendText(callNodeId, part.text);
+        trace.appendText(input.stepNodeId, part.text);
+        return;
+      case "tool-input-start":
+        interruptible = false;
+        return;
+      case "tool-call": {
+        interruptible = false;
+        const nodeId = trace.add(input.stepNodeId, {
+          kind: "tool-call",
+          name: part.toolName,
+          status: "running",
+          startedAt: Date.now(),
+          toolName: part.toolName,
+          toolCallId: part.toolCallId,
+          input: part.input,
+        });
+        input.toolNodes.set(part.toolCallId, nodeId);
+        if (!part.providerExecuted) clientCalls.add(part.toolCallId);
+        return;
+      }
+      case "tool-approval-request":
+        approvals.push(openApproval(input, part.approvalId, part.toolCall));
+        return;
+      case "tool-result":
+        answered.add(part.toolCallId);
+        trace.update(toolNode(input, part), part.preliminary ? { output: part.output } : { output: part.output, status: "done", endedAt: Date.now() });
+        return;
+      case "tool-error":
+        answered.add(part.toolCallId);
+        trace.update(toolNode(input, part), { status: "error", endedAt: Date.now(), error: toTraceError(part.error) });
+        return;
+      case "tool-output-denied": {
+        answered.add(part.toolCallId);
+        const nodeId = toolNode(input, part);
+        const approval = trace.field(nodeId, "approval") as { id: string; reason?: string } | undefined;
+        trace.update(nodeId, {
+          status: "done",
+          endedAt: Date.now(),
+          ...(approval ? { approval: { ...approval, state: "denied" satisfies ApprovalState } } : {}),
+        });
+        return;
+      }
+      case "finish-step": {
+        interruptible = false;
+        const usage = toUsage(part.usage);
+        if (callNodeId) {
+          trace.update(callNodeId, { status: "done", endedAt: Date.now(), usage, finishReason: part.finishReason });
+        }
+        trace.update(input.stepNodeId, { usage: addUsage(trace.field(input.stepNodeId, "usage") as never, usage) });
+        run.usage = addUsage(run.usage, usage);
+        finish = { response: part.response, usage: part.usage, finishReason: part.finishReason };
+        release?.();
+        return;
+      }
+      case "error":
+        throw part.error;
+      default:
+        return;
+    }
+  };
+
+  const reader = result.fullStream.getReader();
+  let drained = false;
+  try {
+    for (;;) {
+      const next = await raceAbort(reader.read(), callSignal);
+      if (next.done) break;
+      onPart(next.value);
+    }
+    drained = true;
+  } catch (error) {
+    if (!callSignal.aborted) {
+      if (callNodeId) trace.update(callNodeId, endFields(error));
+      throw error;
+    }
+  } finally {
+    interruptible = false;
+    inbox.onInput = undefined;
+    release?.();
+    if (!drained) reader.cancel().catch(() => {});
+  }
+
+  signal.throwIfAborted();
+  if (interrupt.signal.aborted) {
+    if (callNodeId) trace.update(callNodeId, { status: "done", endedAt: Date.now(), finishReason: "interrupted" });
+    const written: ModelMessage[] = text ? [{ role: "assistant", content: text }] : [];
+    return { kind: "interrupted", messages: [...(prepared ?? history), ...written], text };
+  }
+  const response = await result.response;
+  const messages = prepared
+    ? [...prepared, ...response.messages.slice(carried)]
+    : [...history, ...response.messages];
+  const continues = approvals.length === 0 && clientCalls.size > 0 && [...clientCalls].every((id) => answered.has(id));
+  return { kind: "finished", messages, text, continues, approvals, finish };
+}
+
+/**
+ * Marks the call `pending` and commits, then adds the request to `requests` (so whoever hears of the request
+ * already has the row), then commits again so observers reading `requests` at each commit see it.
+ */
+function openApproval(input: CallInput, approvalId: string, toolCall: { toolCallId: string; toolName: string; input: unknown }): OpenApproval {
+  const { trace, approvals } = input.run;
+  const nodeId = toolNode(input, toolCall);
+  trace.update(nodeId, { status: "pending", approval: { id: approvalId, state: "pending" } });
+  trace.flush();
+  const wait = approvals.open(
+    { id: approvalId, stepId: input.stepId, toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, input: toolCall.input },
+    {
+      signal: input.signal,
+      onSettle: (outcome) => {
+        switch (outcome.kind) {
+          case "approved":
+            return trace.update(nodeId, { status: "running", approval: { id: approvalId, state: "approved" } });
+          case "denied": {
+            const approval = { id: approvalId, state: "denied" as const, ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}) };
+            return trace.update(nodeId, { status: "done", endedAt: Date.now(), approval });
+          }
+          case "withdrawn":
+            return trace.update(nodeId, { status: "canceled", endedAt: Date.now() });
+          default: {
+            const unreachable: never = outcome;
+            throw new Error(`june: unknown approval outcome ${String(unreachable)}`);
+          }
+        }
+      },
+    },
+  );
+  trace.touch();
+  return { approvalId, wait };
+}
+
+/** The trace node of a tool call, made in this call or an earlier one of the step (created if unseen). */
+function toolNode(input: CallInput, part: { toolCallId: string; toolName: string; input?: unknown }): string {
+  const existing = input.toolNodes.get(part.toolCallId);
+  if (existing) return existing;
+  const nodeId = input.run.trace.add(input.stepNodeId, {
+    kind: "tool-call",
+    name: part.toolName,
+    status: "running",
+    startedAt: Date.now(),
+    toolName: part.toolName,
+    toolCallId: part.toolCallId,
+    input: part.input,
+  });
+  input.toolNodes.set(part.toolCallId, nodeId);
+  return nodeId;
+}
+
+function endsWithApprovalResponse(messages: readonly ModelMessage[]): boolean {
+  const last = messages.at(-1);
+  return last?.role === "tool" && last.content.some((part) => part.type === "tool-approval-response");
+}

@@ -1,0 +1,144 @@
+import { Output, type ModelMessage, type OutputInterface, type Tool as AITool, type ToolApprovalResponse, type ToolSet } from "ai";
+import type { StepOutput } from "./components.js";
+import { CanceledError } from "./errors.js";
+import { callModel, type FinishInfo, type OpenApproval } from "./model-call.js";
+import { lookup, resolveSettings, resolveTools, type StepPlan } from "./render.js";
+import type { RunState } from "./run-state.js";
+import { raceAbort } from "./scheduler.js";
+import type { Prompt, RunContext } from "./types.js";
+import { modelInfo } from "./usage.js";
+
+const DEFAULT_MAX_STEPS = 20;
+
+export interface ModelStepInput {
+  readonly plan: StepPlan;
+  readonly run: RunState;
+  readonly stepNodeId: string;
+  readonly ctx: RunContext;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A model step's tool loop: one `callModel` per LLM call until the model stops (or `maxSteps` calls),
+ * pausing for approvals and resuming with their responses, taking steer input at each call. The result is
+ * the last call's text (an interrupted call's text followed by its continuation's), or the parsed `output`.
+ */
+export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: ModelStepInput): Promise<unknown> {
+  const model = lookup(plan.scope, (s) => s.model);
+  if (model === undefined) throw new Error(`june: step "${plan.id}" has no model`);
+  const tools = guardTools(resolveTools(plan.scope, plan.tools), plan.id, run);
+  const output = toOutput(plan.props.output);
+  const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
+  const inbox = run.steer.open();
+  const base = {
+    run,
+    stepId: plan.id,
+    stepNodeId,
+    model,
+    modelInfo: modelInfo(model),
+    system: lookup(plan.scope, (s) => s.instructions),
+    settings: resolveSettings(plan.scope),
+    tools: Object.keys(tools).length > 0 ? tools : undefined,
+    output,
+    signal,
+    inbox,
+    toolNodes: new Map<string, string>(),
+  };
+  try {
+    let history = await raceAbort(resolvePrompt(plan.props.prompt, ctx, plan.id), signal);
+    let calls = 0;
+    let carry = "";
+    for (;;) {
+      const outcome = await callModel({ ...base, history });
+      history = outcome.messages;
+      if (outcome.kind === "interrupted") {
+        carry += outcome.text;
+        continue;
+      }
+      calls++;
+      if (outcome.approvals.length > 0) {
+        history = [...history, { role: "tool", content: await decisions(outcome.approvals, signal) }];
+        carry = "";
+        continue;
+      }
+      if (outcome.continues && calls < maxSteps) {
+        carry = "";
+        continue;
+      }
+      // Input that arrived after the call stopped writing: the model answers it, continuing this reply.
+      if (!outcome.continues && inbox.size > 0) {
+        carry += outcome.text;
+        continue;
+      }
+      const text = carry + outcome.text;
+      return output ? await parseOutput(output, text, outcome.finish) : text;
+    }
+  } finally {
+    inbox.close();
+  }
+}
+
+/** Waits for every approval of a call (each wait already races the step's signal), as response parts. */
+async function decisions(approvals: readonly OpenApproval[], signal: AbortSignal): Promise<ToolApprovalResponse[]> {
+  const outcomes = await Promise.all(approvals.map((approval) => approval.wait));
+  signal.throwIfAborted();
+  return approvals.map((approval, index) => {
+    const outcome = outcomes[index]!;
+    if (outcome.kind === "withdrawn") throw new CanceledError("An approval request was withdrawn");
+    return {
+      type: "tool-approval-response",
+      approvalId: approval.approvalId,
+      approved: outcome.kind === "approved",
+      ...(outcome.kind === "denied" && outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    };
+  });
+}
+
+/** The prompt as messages: a string is one user message; a function is called with the context. */
+async function resolvePrompt(prompt: Prompt | undefined, ctx: RunContext, stepId: string): Promise<ModelMessage[]> {
+  const value = typeof prompt === "function" ? await prompt(ctx) : prompt;
+  if (typeof value === "string") return [{ role: "user", content: value }];
+  if (Array.isArray(value)) return [...value];
+  throw new TypeError(`Step "${stepId}": prompt must be a string or a ModelMessage[], got ${value === null ? "null" : typeof value}`);
+}
+
+/**
+ * Defense in depth for approvals: a tool that can ask for approval refuses to execute a call that was
+ * denied, whatever the messages say. (The AI SDK already never executes a denied call.)
+ */
+function guardTools(tools: Record<string, AITool<any, any>>, stepId: string, run: RunState): ToolSet {
+  const guarded: ToolSet = {};
+  for (const [name, value] of Object.entries(tools)) {
+    const execute = value.execute;
+    if (value.needsApproval === undefined || typeof execute !== "function") {
+      guarded[name] = value;
+      continue;
+    }
+    guarded[name] = {
+      ...value,
+      execute: (toolInput: unknown, options: { toolCallId: string }) => {
+        if (run.approvals.isDenied(stepId, options.toolCallId)) {
+          throw new Error(`Tool "${name}" was denied and must not execute`);
+        }
+        return execute.call(value, toolInput, options as never);
+      },
+    } as AITool<any, any>;
+  }
+  return guarded;
+}
+
+function toOutput(output: StepOutput | undefined): OutputInterface | undefined {
+  if (output === undefined) return undefined;
+  const candidate = output as Partial<OutputInterface>;
+  if (typeof candidate.parseCompleteOutput === "function" && "responseFormat" in candidate) return output as OutputInterface;
+  return Output.object({ schema: output as never });
+}
+
+async function parseOutput(output: OutputInterface, text: string, finish: FinishInfo | undefined): Promise<unknown> {
+  const context = finish ?? {
+    response: { id: "", timestamp: new Date(0), modelId: "" },
+    usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
+    finishReason: "other",
+  };
+  return output.parseCompleteOutput({ text }, context as FinishInfo);
+}

@@ -1,0 +1,53 @@
+import { JuneError } from "../errors/june-error.js";
+import type { ApprovalRegistry } from "./approvals.js";
+import type { Semaphore } from "./scheduler.js";
+import type { SteerHub } from "./steer.js";
+import type { TraceStore } from "./trace-store.js";
+import type { NodeStatus, RunContext, TraceError, Usage } from "./types.js";
+
+/** Everything one run shares across its nodes. Passed explicitly; never global. */
+export interface RunState {
+  readonly id: string;
+  readonly trace: TraceStore;
+  readonly approvals: ApprovalRegistry;
+  readonly steer: SteerHub;
+  /** Model calls in flight (the run's `concurrency`). */
+  readonly modelSlots: Semaphore;
+  /** Results of finished steps, by id. */
+  readonly steps: Record<string, unknown>;
+  /** Every step id rendered so far (static and from render functions). */
+  readonly stepIds: Set<string>;
+  usage: Usage;
+}
+
+/** Where a node executes: its run, its parent trace node and the signal that aborts it. */
+export interface Env {
+  readonly run: RunState;
+  readonly parentId: string;
+  readonly signal: AbortSignal;
+}
+
+/** The context handed to prompt functions, `run` steps and render functions. */
+export function makeContext(run: RunState, signal: AbortSignal): RunContext {
+  return Object.freeze({ runId: run.id, steps: Object.freeze({ ...run.steps }), signal });
+}
+
+/** An error as the trace keeps it: name and message only. */
+export function toTraceError(error: unknown): TraceError {
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  if (typeof error === "object" && error !== null && "message" in error) {
+    const { name, message } = error as { name?: unknown; message?: unknown };
+    return { name: typeof name === "string" ? name : "Error", message: String(message) };
+  }
+  return { name: "Error", message: String(error) };
+}
+
+/** A cancellation (not a failure): `cancel()`, the run's signal, or a failed sibling aborting this branch. */
+export function isCanceled(error: unknown): boolean {
+  return JuneError.hasName(error, "CanceledError");
+}
+
+/** The fields that end a node that failed with `error`. */
+export function endFields(error: unknown, at = Date.now()): { status: NodeStatus; endedAt: number; error?: TraceError } {
+  return isCanceled(error) ? { status: "canceled", endedAt: at } : { status: "error", endedAt: at, error: toTraceError(error) };
+}

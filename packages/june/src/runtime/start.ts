@@ -1,0 +1,129 @@
+import { JuneError } from "../errors/june-error.js";
+import { ApprovalRegistry } from "./approvals.js";
+import type { WorkflowNode } from "./components.js";
+import { CanceledError, RunError, TimeoutError } from "./errors.js";
+import { executeAll } from "./execute.js";
+import { renderWorkflow, rootScope } from "./render.js";
+import { isCanceled, toTraceError, type RunState } from "./run-state.js";
+import { Semaphore } from "./scheduler.js";
+import { SteerHub } from "./steer.js";
+import { TraceStore } from "./trace-store.js";
+import type { RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
+import { ZERO_USAGE } from "./usage.js";
+
+/**
+ * Renders a workflow, starts running it and returns its handle at once. The whole static tree is rendered and
+ * validated first: a duplicate step id, a `Step` with no model in scope, a `Tool` without `name` or `value` or
+ * an unknown element type throws a `RenderError` here, and nothing runs.
+ *
+ * @param element The workflow: a JSX element (or array, or render function).
+ * @param options `concurrency` (model calls in flight), `timeout` (ms), `signal`, `onUpdate(tree)`.
+ * @returns The `RunHandle`: `result`, `requests`, `approve`, `deny`, `cancel`, `steer`.
+ * @throws RenderError when the workflow cannot be rendered.
+ *
+ * @example
+ * const run = start(
+ *   <Agent model={model}>
+ *     <Step id="answer" prompt="Hello" />
+ *   </Agent>,
+ *   { onUpdate: (tree) => console.log(tree.status) },
+ * );
+ * const { steps } = await run.result;
+ */
+export function start(element: WorkflowNode, options: StartOptions = {}): RunHandle {
+  checkOptions(options);
+  const stepIds = new Set<string>();
+  const plan = renderWorkflow(element, rootScope(), stepIds);
+
+  const id = `run_${crypto.randomUUID()}`;
+  const trace = new TraceStore(id, { kind: "run", name: "run", status: "running", startedAt: Date.now() }, options.onUpdate);
+  const run: RunState = {
+    id,
+    trace,
+    approvals: new ApprovalRegistry(),
+    steer: new SteerHub(),
+    modelSlots: new Semaphore(options.concurrency),
+    steps: {},
+    stepIds,
+    usage: ZERO_USAGE,
+  };
+  const controller = new AbortController();
+  let finished = false;
+
+  const onSignal = () => controller.abort(new CanceledError("The run was canceled by its signal", { cause: options.signal?.reason }));
+  if (options.signal?.aborted) onSignal();
+  else options.signal?.addEventListener("abort", onSignal, { once: true });
+  const timeout = options.timeout;
+  const timer =
+    timeout === undefined
+      ? undefined
+      : setTimeout(() => controller.abort(new TimeoutError(`The run timed out after ${timeout} ms`, { timeout })), timeout);
+
+  const drive = async (): Promise<RunResult> => {
+    // Nothing runs (and nothing is committed) inside start().
+    await Promise.resolve();
+    let failure: { error: unknown } | undefined;
+    try {
+      await executeAll(plan, { run, parentId: id, signal: controller.signal });
+      controller.signal.throwIfAborted();
+    } catch (error) {
+      failure = { error };
+    }
+    finished = true;
+    if (timer !== undefined) clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onSignal);
+    run.approvals.withdrawAll();
+    const endedAt = Date.now();
+    if (!failure) {
+      trace.update(id, { status: "done", endedAt });
+      return result("done");
+    }
+    const cause = controller.signal.aborted ? controller.signal.reason : failure.error;
+    const status: RunStatus = isCanceled(cause) ? "canceled" : "error";
+    trace.closeOpen(id, status === "canceled" ? "canceled" : "error", toTraceError(cause), endedAt);
+    throw new RunError(runErrorMessage(cause, status), { result: result(status), cause });
+  };
+
+  const result = (status: RunStatus): RunResult =>
+    Object.freeze({ id, status, steps: { ...run.steps }, trace: trace.close(), usage: { ...run.usage } });
+
+  const promise = drive();
+  // A caller that never reads `result` must not crash the process; whoever awaits it still sees the error.
+  promise.catch(() => {});
+
+  return {
+    id,
+    result: promise,
+    get requests() {
+      return run.approvals.requests;
+    },
+    approve: (requestId) => run.approvals.approve(requestId),
+    deny: (requestId, reason) => run.approvals.deny(requestId, reason),
+    cancel: (reason) => {
+      if (finished || controller.signal.aborted) return;
+      controller.abort(new CanceledError(reason ?? "The run was canceled"));
+    },
+    steer: (input) => {
+      if (typeof input !== "string") throw new TypeError("steer(input): input must be a string");
+      if (!finished) run.steer.steer(input);
+    },
+  };
+}
+
+function checkOptions(options: StartOptions): void {
+  const { concurrency, timeout, onUpdate, signal } = options;
+  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
+    throw new RangeError(`start(): concurrency must be a positive integer, got ${String(concurrency)}`);
+  }
+  if (timeout !== undefined && !(typeof timeout === "number" && timeout > 0 && Number.isFinite(timeout))) {
+    throw new RangeError(`start(): timeout must be a positive number of milliseconds, got ${String(timeout)}`);
+  }
+  if (onUpdate !== undefined && typeof onUpdate !== "function") throw new TypeError("start(): onUpdate must be a function");
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError("start(): signal must be an AbortSignal");
+}
+
+function runErrorMessage(cause: unknown, status: RunStatus): string {
+  if (status === "canceled") return cause instanceof Error ? cause.message : "The run was canceled";
+  if (JuneError.hasName<TimeoutError>(cause, "TimeoutError")) return cause.message;
+  return `The run failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+}

@@ -1,0 +1,54 @@
+import { TimeoutError } from "./errors.js";
+import { runModelStep } from "./model-step.js";
+import { lookup, type StepPlan } from "./render.js";
+import { endFields, isCanceled, makeContext, toTraceError, type Env } from "./run-state.js";
+import { linkedController, raceAbort } from "./scheduler.js";
+import { modelInfo } from "./usage.js";
+
+/**
+ * Runs one `<Step>`: adds its trace node, arms its timeout, runs its `run` function or its model loop, and
+ * records its result in `ctx.steps`. On failure the step's pending approvals are withdrawn and its open trace
+ * nodes end with it.
+ */
+export async function executeStep(node: StepPlan, env: Env): Promise<void> {
+  const { run } = env;
+  const { props } = node;
+  const model = props.run ? undefined : lookup(node.scope, (s) => s.model);
+  const nodeId = run.trace.add(env.parentId, {
+    kind: "step",
+    name: node.id,
+    status: "running",
+    startedAt: Date.now(),
+    partialText: "",
+    ...(model !== undefined ? { model: modelInfo(model) } : {}),
+    ...(props.stream !== undefined ? { stream: props.stream } : {}),
+  });
+  const { controller, dispose } = linkedController(env.signal);
+  const timer =
+    props.timeout === undefined
+      ? undefined
+      : setTimeout(() => {
+          const message = `Step "${node.id}" timed out after ${props.timeout} ms`;
+          controller.abort(new TimeoutError(message, { timeout: props.timeout!, stepId: node.id }));
+        }, props.timeout);
+  const signal = controller.signal;
+  try {
+    const ctx = makeContext(run, signal);
+    const result = props.run
+      ? await raceAbort(props.run(ctx), signal)
+      : await runModelStep({ plan: node, run, stepNodeId: nodeId, ctx, signal });
+    signal.throwIfAborted();
+    run.steps[node.id] = result;
+    run.trace.update(nodeId, { status: "done", endedAt: Date.now(), result });
+  } catch (error) {
+    const cause = signal.aborted ? signal.reason : error;
+    run.approvals.withdrawStep(node.id);
+    const end = endFields(cause);
+    run.trace.closeOpen(nodeId, isCanceled(cause) ? "canceled" : "error", toTraceError(cause), end.endedAt);
+    run.trace.update(nodeId, end);
+    throw cause;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    dispose();
+  }
+}

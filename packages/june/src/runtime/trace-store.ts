@@ -1,0 +1,166 @@
+import type { TraceError, TraceNode } from "./types.js";
+
+/** Every field of a node but `children`, which the store owns. Mutable inside the store only. */
+type NodeFields = Record<string, unknown> & { id: string; kind: TraceNode["kind"] };
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A node to add: its kind-specific fields, without `id` and `children`. */
+export type NewNode = DistributiveOmit<TraceNode, "id" | "children">;
+
+/** A change to a node's fields (never `id`, `kind` or `children`). */
+export type NodePatch = Partial<Record<string, unknown>>;
+
+interface Entry {
+  fields: NodeFields;
+  childIds: string[];
+  parentId: string | undefined;
+}
+
+/**
+ * The run's trace: a mutable working copy plus the last committed immutable snapshot. Changes mark their node
+ * and its ancestors dirty and schedule one commit on a macrotask, so changes that arrive together (a burst of
+ * text deltas) cost one snapshot. A commit rebuilds only the dirty path and reuses every untouched subtree
+ * (structural sharing); snapshots are deeply frozen nodes with stable ids.
+ */
+export class TraceStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly cache = new Map<string, TraceNode>();
+  private readonly dirty = new Set<string>();
+  private counter = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private changed = false;
+  private closed = false;
+  /** How many commits were delivered. */
+  commits = 0;
+
+  constructor(
+    readonly rootId: string,
+    root: NewNode,
+    private readonly onUpdate: ((tree: TraceNode) => void) | undefined,
+  ) {
+    this.entries.set(rootId, { fields: { ...(root as object), id: rootId } as NodeFields, childIds: [], parentId: undefined });
+    this.markDirty(rootId);
+  }
+
+  /** Adds a node as the last child of `parentId` and returns its id (`<kind>-<n>`, stable for the run). */
+  add(parentId: string, node: NewNode): string {
+    const parent = this.entry(parentId);
+    const id = `${node.kind}-${++this.counter}`;
+    this.entries.set(id, { fields: { ...(node as object), id } as NodeFields, childIds: [], parentId });
+    parent.childIds.push(id);
+    this.markDirty(id);
+    return id;
+  }
+
+  /** Merges `patch` into a node's fields. */
+  update(id: string, patch: NodePatch): void {
+    const entry = this.entry(id);
+    entry.fields = { ...entry.fields, ...patch, id: entry.fields.id, kind: entry.fields.kind };
+    this.markDirty(id);
+  }
+
+  /** Appends to a node's `partialText` without copying the node until the next commit. */
+  appendText(id: string, delta: string): void {
+    const entry = this.entry(id);
+    entry.fields.partialText = String(entry.fields.partialText ?? "") + delta;
+    this.markDirty(id);
+  }
+
+  /** Reads one field of a node's working copy. */
+  field(id: string, name: string): unknown {
+    return (this.entry(id).fields as Record<string, unknown>)[name];
+  }
+
+  /** Ends every node below (and including) `id` that is still `pending` or `running`. */
+  closeOpen(id: string, status: "canceled" | "error", error?: TraceError, at = Date.now()): void {
+    const entry = this.entry(id);
+    for (const childId of entry.childIds) this.closeOpen(childId, status, error, at);
+    const current = entry.fields.status;
+    if (current === "pending" || current === "running") {
+      this.update(id, { status, endedAt: at, ...(error && status === "error" ? { error } : {}) });
+    }
+  }
+
+  /** The current state as a frozen tree (rebuilding only what changed). Does not notify. */
+  snapshot(): TraceNode {
+    const tree = this.build(this.rootId);
+    this.dirty.clear();
+    return tree;
+  }
+
+  /** Schedules a commit even when nothing changed (observers re-read state that lives beside the tree). */
+  touch(): void {
+    this.changed = true;
+    this.schedule();
+  }
+
+  /** Commits now when anything changed (or a commit was forced): builds the snapshot and calls `onUpdate`. */
+  flush(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.changed) return;
+    this.changed = false;
+    const tree = this.snapshot();
+    this.commits++;
+    try {
+      this.onUpdate?.(tree);
+    } catch {
+      // An observer's failure must not break the run it observes.
+    }
+  }
+
+  /** Final commit; later changes are ignored by observers. */
+  close(): TraceNode {
+    this.flush();
+    this.closed = true;
+    return this.snapshot();
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.closed) return;
+    // A macrotask, not a microtask: a stream delivers a burst of deltas across microtasks.
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, 0);
+  }
+
+  private markDirty(id: string): void {
+    this.changed = true;
+    let current: string | undefined = id;
+    while (current !== undefined) {
+      this.dirty.add(current);
+      current = this.entries.get(current)?.parentId;
+    }
+    if (!this.closed) this.schedule();
+  }
+
+  private entry(id: string): Entry {
+    const entry = this.entries.get(id);
+    if (!entry) throw new Error(`june: no trace node ${id}`);
+    return entry;
+  }
+
+  private build(id: string): TraceNode {
+    const cached = this.cache.get(id);
+    if (cached && !this.dirty.has(id)) return cached;
+    const entry = this.entry(id);
+    const children = Object.freeze(entry.childIds.map((childId) => this.build(childId)));
+    const node = Object.freeze({ ...freezeFields(entry.fields), children }) as unknown as TraceNode;
+    this.cache.set(id, node);
+    return node;
+  }
+}
+
+/** Freezes the small structural objects a node holds (model, usage, approval, error); values stay as given. */
+function freezeFields(fields: NodeFields): NodeFields {
+  const out = { ...fields } as Record<string, unknown>;
+  for (const key of ["model", "usage", "approval", "error"]) {
+    const value = out[key];
+    if (value && typeof value === "object" && !Object.isFrozen(value)) out[key] = Object.freeze({ ...value });
+  }
+  return out as NodeFields;
+}

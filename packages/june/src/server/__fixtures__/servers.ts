@@ -1,0 +1,22 @@
+import { afterEach } from "vitest";
+import { serve, type FetchHandler } from "../node.js";
+
+const open: (() => Promise<void>)[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((close) => close()));
+});
+
+/** Serves `handler` on a free loopback port for the current test; closed after it. */
+export async function listen(handler: FetchHandler): Promise<string> {
+  const server = await serve({ handler });
+  open.push(() => server.close());
+  return server.url;
+}
+
+/** Registers cleanup to run after the current test. */
+export function onCleanup(close: () => Promise<void> | void): void {
+  open.push(async () => {
+    await close();
+  });
+}

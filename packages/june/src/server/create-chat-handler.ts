@@ -1,0 +1,274 @@
+import { redact } from "../chat/redact.js";
+import type { Chat, Session } from "../chat/types.js";
+import type { ListSessionsOptions } from "../stores/types.js";
+import {
+  type JsonObject,
+  optionalObject,
+  optionalString,
+  readJsonObject,
+  rejectUnknownFields,
+  requireString,
+} from "./body.js";
+import { errorResponse, HttpError, json, withInputErrors } from "./http-error.js";
+import { type RouteContext, Router } from "./router.js";
+import { turnEventsResponse } from "./sse.js";
+import { type LiveTurn, TurnRegistry } from "./turn-registry.js";
+import { handleUiChat } from "./ui-chat.js";
+
+/** A Fetch-API request handler. */
+export type ChatHandler = (request: Request) => Promise<Response>;
+
+/** Options for `createChatHandler`. */
+export interface ChatHandlerOptions {
+  /** Guards every route: return `false` (or a promise of it) to answer 401. */
+  authorize?: (request: Request) => boolean | Promise<boolean>;
+  /** The path the routes live under, such as `"/api"` (default: the root). */
+  basePath?: string;
+  /** Largest request body accepted, in bytes (default 4 MiB); past it, 413. */
+  maxBodyBytes?: number;
+  /** Longest `input` accepted, in characters (default 1,000,000); past it, 413. */
+  maxInputChars?: number;
+  /** Milliseconds between SSE keep-alive comments (default 15,000; 0 turns them off). */
+  keepAliveMs?: number;
+  /** Most ended turns kept for replay (default 200). */
+  maxEndedTurns?: number;
+  /** How long an ended turn's events stay available for replay, in ms (default 15 minutes). */
+  endedTurnTtlMs?: number;
+}
+
+/** What the route handlers share. */
+export interface HandlerContext {
+  chat: Chat;
+  registry: TurnRegistry;
+  maxBodyBytes: number;
+  maxInputChars: number;
+  keepAliveMs: number;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_INPUT_CHARS = 1_000_000;
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const MAX_LIST_LIMIT = 1_000;
+
+/**
+ * Serves one `Chat` over HTTP as a Fetch-API handler, `(request) => Promise<Response>`, so it runs under
+ * Node's `http` (see `toNodeListener`), Hono, Next.js route handlers, Bun and Deno alike.
+ *
+ * Routes (under `basePath`): `GET|POST /sessions`, `GET|DELETE /sessions/:id`, `POST /sessions/:id/turns`
+ * `{ input }` (the turn's events as Server-Sent Events), `GET /turns/:id/events` (again, from the start or
+ * after `Last-Event-ID`), `POST /turns/:id/approve|deny|cancel|steer`,
+ * `POST /sessions/:id/turns/:turnId/feedback`, and `POST /ui-chat` (the AI SDK UI message stream protocol,
+ * for `useChat`). Every response is redacted: `run-update` events go out as `projectChatTrace` rows, never
+ * the raw tree. A client that disconnects never cancels its turn; only `/cancel` does. Bad bodies get a 4xx
+ * with a JSON `{ error }`.
+ *
+ * @param chat The chat to serve.
+ * @param options `authorize`, `basePath` and limits.
+ * @example
+ * const handler = createChatHandler(chat, { basePath: "/api", authorize: (req) => req.headers.get("x-key") === key });
+ * await serve({ handler, port: 3000 });
+ */
+export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}): ChatHandler {
+  const basePath = normalizeBasePath(options.basePath);
+  const context: HandlerContext = {
+    chat,
+    registry: new TurnRegistry({ maxEndedTurns: options.maxEndedTurns, endedTurnTtlMs: options.endedTurnTtlMs }),
+    maxBodyBytes: positive(options.maxBodyBytes, "maxBodyBytes") ?? DEFAULT_MAX_BODY_BYTES,
+    maxInputChars: positive(options.maxInputChars, "maxInputChars") ?? DEFAULT_MAX_INPUT_CHARS,
+    keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+  };
+  const router = createRoutes(context);
+
+  return async (request) => {
+    try {
+      if (options.authorize && !(await options.authorize(request))) throw new HttpError(401, "Unauthorized");
+      const url = new URL(request.url);
+      const path = stripBasePath(url.pathname, basePath);
+      if (path === undefined) throw new HttpError(404, `No route for ${request.method} ${url.pathname}`);
+      const match = router.match(request.method, path);
+      switch (match.kind) {
+        case "found":
+          return await match.handler({ request, url, params: match.params });
+        case "method-not-allowed":
+          throw new HttpError(405, `${request.method} is not allowed on ${url.pathname}`, {
+            headers: { allow: match.allowed.join(", ") },
+          });
+        case "not-found":
+          throw new HttpError(404, `No route for ${request.method} ${url.pathname}`);
+        default: {
+          const unreachable: never = match;
+          throw new Error(`unknown route match ${String(unreachable)}`);
+        }
+      }
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+function createRoutes(context: HandlerContext): Router {
+  const { chat, registry } = context;
+  const body = (request: Request, allowEmpty = false) =>
+    readJsonObject(request, { maxBytes: context.maxBodyBytes, allowEmpty });
+
+  return new Router()
+    .on("GET", "/sessions", async ({ url }) => {
+      const sessions = await chat.listSessions(listOptions(url));
+      return json(200, { sessions: redact(sessions) });
+    })
+    .on("POST", "/sessions", async ({ request }) => {
+      const input = await body(request, true);
+      rejectUnknownFields(input, ["id", "metadata"]);
+      const id = optionalString(input, "id");
+      const metadata = optionalObject(input, "metadata");
+      const session = await chat.createSession({ ...(id !== undefined && { id }), ...(metadata && { metadata }) });
+      const info = await chat.store.getSession(session.id);
+      return json(201, redact(info ?? { id: session.id }));
+    })
+    .on("GET", "/sessions/:id", async ({ params }) => {
+      const session = await chat.openSession(params.id);
+      const turns = await session.turns();
+      const running = runningTurn(session, registry);
+      return json(200, redact({ id: session.id, turns, ...(running && { runningTurnId: running.id }) }));
+    })
+    .on("DELETE", "/sessions/:id", async ({ params }) => {
+      const deleted = await chat.deleteSession(params.id);
+      if (!deleted) throw new HttpError(404, `No session "${params.id}"`);
+      registry.forgetSession(params.id);
+      return json(200, { deleted: true });
+    })
+    .on("POST", "/sessions/:id/turns", async ({ request, params }) => {
+      const fields = await body(request);
+      rejectUnknownFields(fields, ["input"]);
+      const input = requireString(fields, "input", { nonEmpty: true, maxChars: context.maxInputChars });
+      const session = await chat.openSession(params.id);
+      const turn = await withInputErrors(() => session.send(input));
+      const live = registry.track(turn);
+      return turnEventsResponse(live, { from: 0, signal: request.signal, keepAliveMs: context.keepAliveMs });
+    })
+    .on("POST", "/sessions/:id/turns/:turnId/feedback", async ({ request, params }) => {
+      const fields = await body(request);
+      rejectUnknownFields(fields, ["score", "comment", "tags"]);
+      const feedback = feedbackFields(fields);
+      const session = await chat.openSession(params.id);
+      const give = (session as Session & { feedback?: (turnId: string, feedback: unknown) => unknown }).feedback;
+      if (typeof give !== "function") throw new HttpError(501, "This chat's sessions do not take feedback");
+      await withInputErrors(() => give.call(session, params.turnId, feedback));
+      return json(200, { ok: true });
+    })
+    .on("GET", "/turns/:id/events", async ({ request, url, params }) => {
+      const live = liveTurn(registry, params.id);
+      const from = replayStart(request, url);
+      return turnEventsResponse(live, { from, signal: request.signal, keepAliveMs: context.keepAliveMs });
+    })
+    .on("POST", "/turns/:id/approve", async ({ request, params }) => {
+      const live = liveTurn(registry, params.id);
+      const fields = await body(request);
+      rejectUnknownFields(fields, ["approvalId", "remember"]);
+      const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
+      const remember = optionalString(fields, "remember");
+      if (remember !== undefined && remember !== "session") throw new HttpError(400, `"remember" must be "session"`);
+      const ok = live.turn.approve(approvalId, remember ? { remember } : undefined);
+      return decided(ok, live, approvalId);
+    })
+    .on("POST", "/turns/:id/deny", async ({ request, params }) => {
+      const live = liveTurn(registry, params.id);
+      const fields = await body(request);
+      rejectUnknownFields(fields, ["approvalId", "reason"]);
+      const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
+      const reason = optionalString(fields, "reason", { maxChars: 10_000 });
+      const ok = live.turn.deny(approvalId, reason);
+      return decided(ok, live, approvalId);
+    })
+    .on("POST", "/turns/:id/cancel", async ({ request, params }) => {
+      const live = liveTurn(registry, params.id);
+      rejectUnknownFields(await body(request, true), []);
+      if (live.ended || live.turn.status !== "running") throw new HttpError(409, `Turn "${live.id}" has already ended`);
+      live.turn.cancel();
+      return json(200, { ok: true });
+    })
+    .on("POST", "/turns/:id/steer", async ({ request, params }) => {
+      const live = liveTurn(registry, params.id);
+      const fields = await body(request);
+      rejectUnknownFields(fields, ["input"]);
+      const input = requireString(fields, "input", { nonEmpty: true, maxChars: context.maxInputChars });
+      await withInputErrors(() => live.turn.steer(input));
+      return json(200, { ok: true });
+    })
+    .on("POST", "/ui-chat", (route: RouteContext) => handleUiChat(route, context));
+}
+
+/** The session's running turn, tracked so its events can be rejoined (started here or elsewhere in-process). */
+function runningTurn(session: Session, registry: TurnRegistry): LiveTurn | undefined {
+  const turn = session.currentTurn;
+  return turn && turn.status === "running" ? registry.track(turn) : undefined;
+}
+
+function liveTurn(registry: TurnRegistry, turnId: string): LiveTurn {
+  const live = registry.get(turnId);
+  if (!live) throw new HttpError(404, `No live or recent turn "${turnId}"`);
+  return live;
+}
+
+function decided(ok: boolean, live: LiveTurn, approvalId: string): Response {
+  if (!ok) throw new HttpError(409, `No pending approval "${approvalId}" in turn "${live.id}" (unknown, withdrawn or already decided)`);
+  return json(200, { ok: true });
+}
+
+/** The index after `Last-Event-ID` (header, or `lastEventId` query for clients that cannot set headers). */
+function replayStart(request: Request, url: URL): number {
+  const raw = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId");
+  if (raw === null || raw.trim() === "") return 0;
+  if (!/^\d{1,9}$/.test(raw.trim())) throw new HttpError(400, `Last-Event-ID must be an event index, got "${raw.slice(0, 32)}"`);
+  return Number(raw.trim()) + 1;
+}
+
+function listOptions(url: URL): ListSessionsOptions {
+  const options: ListSessionsOptions = {};
+  const limit = url.searchParams.get("limit");
+  if (limit !== null) {
+    const n = Number(limit);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_LIST_LIMIT) {
+      throw new HttpError(400, `"limit" must be an integer from 1 to ${MAX_LIST_LIMIT}, got "${limit.slice(0, 32)}"`);
+    }
+    options.limit = n;
+  }
+  const before = url.searchParams.get("before");
+  if (before !== null) {
+    if (Number.isNaN(Date.parse(before))) throw new HttpError(400, `"before" must be an ISO time, got "${before.slice(0, 64)}"`);
+    options.before = before;
+  }
+  return options;
+}
+
+function feedbackFields(fields: JsonObject): { score: number; comment?: string; tags?: string[] } {
+  const score = fields.score;
+  if (typeof score !== "number" || !Number.isFinite(score)) throw new HttpError(400, `"score" must be a number`);
+  const feedback: { score: number; comment?: string; tags?: string[] } = { score };
+  const comment = optionalString(fields, "comment", { maxChars: 10_000 });
+  if (comment !== undefined) feedback.comment = comment;
+  const tags = fields.tags;
+  if (tags !== undefined && tags !== null) {
+    if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === "string")) throw new HttpError(400, `"tags" must be an array of strings`);
+    feedback.tags = tags;
+  }
+  return feedback;
+}
+
+function normalizeBasePath(basePath: string | undefined): string {
+  if (basePath === undefined || basePath === "" || basePath === "/") return "";
+  if (!basePath.startsWith("/")) throw new TypeError(`createChatHandler: basePath must start with "/", got "${basePath}"`);
+  return basePath.replace(/\/+$/, "");
+}
+
+function stripBasePath(pathname: string, basePath: string): string | undefined {
+  if (basePath === "") return pathname;
+  if (pathname === basePath) return "/";
+  return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined;
+}
+
+function positive(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`createChatHandler: ${name} must be a positive number, got ${value}`);
+  return value;
+}

@@ -1,0 +1,17 @@
+export { createChatHandler } from "./create-chat-handler.js";
+export type { ChatHandler, ChatHandlerOptions } from "./create-chat-handler.js";
+export { HttpError } from "./http-error.js";
+export { serve, toNodeListener } from "./node.js";
+export type { FetchHandler, NodeListener, NodeListenerOptions, RunningServer, ServeOptions } from "./node.js";
+export { DEFAULT_STUDIO_DIR, serveStudio } from "./serve-studio.js";
+export type { ServeStudioOptions, StudioServer } from "./serve-studio.js";
+export type {
+  ApprovalRequestStreamEvent,
+  RunUpdateStreamEvent,
+  StreamApprovalRequest,
+  TextDeltaStreamEvent,
+  TurnEndStreamEvent,
+  TurnStartStreamEvent,
+  TurnStreamEvent,
+  TurnStreamEventType,
+} from "./turn-stream-event.js";

@@ -1,0 +1,210 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import type { TLSSocket } from "node:tls";
+
+/** A Fetch-API request handler, such as `createChatHandler` returns. */
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** A Node `http` request listener. */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Options for `toNodeListener`. */
+export interface NodeListenerOptions {
+  /** Called with anything the handler throws (the client gets a 500 JSON without it). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Adapts a Fetch-API handler to Node's `http`: builds the `Request` (its body streamed, its `signal`
+ * aborted when the client disconnects), and streams the `Response` back with backpressure (Server-Sent
+ * Events go out as they are written). A handler that throws gets a 500 with a JSON `{ error }`, never a
+ * crash and never the error's details.
+ *
+ * @example
+ * http.createServer(toNodeListener(createChatHandler(chat))).listen(3000);
+ */
+export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
+  return (req, res) => {
+    handle(handler, req, res, options).catch((error: unknown) => {
+      // Writing the response failed past the point of answering: drop the connection.
+      options.onError?.(error);
+      res.destroy();
+    });
+  };
+}
+
+async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, options: NodeListenerOptions): Promise<void> {
+  const disconnected = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) disconnected.abort();
+  };
+  res.once("close", onClose);
+  let response: Response;
+  try {
+    response = await handler(toRequest(req, disconnected.signal));
+    if (!(response instanceof Response)) throw new TypeError("The handler did not return a Response");
+  } catch (error) {
+    options.onError?.(error);
+    response = new Response(JSON.stringify({ error: "Internal server error" }), {
+      status: 500,
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+  }
+  await writeResponse(response, req, res, disconnected.signal);
+}
+
+/** The Fetch `Request` for a Node request. */
+export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
+  const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true;
+  const url = requestUrl(req, encrypted ? "https" : "http");
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i], raw[i + 1]);
+    } catch {
+      // A header the Fetch API refuses (invalid characters): the handler never sees it.
+    }
+  }
+  const method = req.method ?? "GET";
+  const init: RequestInit & { duplex?: "half" } = { method, headers };
+  if (signal) init.signal = signal;
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+    init.duplex = "half";
+  }
+  return new Request(url, init);
+}
+
+function requestUrl(req: IncomingMessage, protocol: string): URL {
+  const path = req.url ?? "/";
+  try {
+    return new URL(path, `${protocol}://${req.headers.host ?? "localhost"}`);
+  } catch {
+    // A malformed Host header: keep the path, not the host.
+    try {
+      return new URL(path, `${protocol}://localhost`);
+    } catch {
+      return new URL(`${protocol}://localhost/`);
+    }
+  }
+}
+
+async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  const cookies = response.headers.getSetCookie();
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") res.setHeader(name, value);
+  });
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+
+  const body = response.body;
+  if (!body || req.method === "HEAD") {
+    await body?.cancel().catch(() => {});
+    res.end();
+    return;
+  }
+  // A streamed body (no length, such as Server-Sent Events): send the headers now, not with the first event.
+  if (!response.headers.has("content-length")) res.flushHeaders();
+
+  const reader = body.getReader();
+  const stop = () => {
+    reader.cancel().catch(() => {});
+  };
+  if (signal.aborted) stop();
+  else signal.addEventListener("abort", stop, { once: true });
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      if (res.destroyed) {
+        stop();
+        return;
+      }
+      if (!res.write(next.value)) await drained(res);
+    }
+    res.end();
+  } catch {
+    // The body stream failed mid-way: the status is sent already, so end the connection abruptly.
+    res.destroy();
+  } finally {
+    signal.removeEventListener("abort", stop);
+  }
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+}
+
+/** Options for `serve`. */
+export interface ServeOptions {
+  handler: FetchHandler;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default `"127.0.0.1"`: this machine only. */
+  host?: string;
+  /** Aborting it closes the server. */
+  signal?: AbortSignal;
+  onError?: (error: unknown) => void;
+}
+
+/** A listening server. */
+export interface RunningServer {
+  /** `http://host:port` (a wildcard host shows as the loopback address). */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly server: Server;
+  /** Stops listening and drops open connections (streams in flight end). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a Fetch-API handler with Node's `http` on `host:port` (default `127.0.0.1`, a free port).
+ *
+ * @example
+ * const server = await serve({ handler: createChatHandler(chat), port: 3000 });
+ * console.log(server.url);
+ */
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const host = options.host ?? "127.0.0.1";
+  const server = createServer(toNodeListener(options.handler, { onError: options.onError }));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      options.signal?.removeEventListener("abort", onAbort);
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closing;
+  };
+  const onAbort = () => void close();
+  if (options.signal?.aborted) await close();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+  return { url: `http://${urlHost(host)}:${port}`, port, host, server, close };
+}
+
+/** The host as a URL shows it: IPv6 in brackets, a wildcard as loopback. */
+export function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}

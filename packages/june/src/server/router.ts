@@ -1,0 +1,80 @@
+import { HttpError } from "./http-error.js";
+
+/** What a route's handler receives. */
+export interface RouteContext {
+  request: Request;
+  url: URL;
+  /** The pattern's `:name` segments, URI-decoded. */
+  params: Record<string, string>;
+}
+
+export type RouteHandler = (context: RouteContext) => Promise<Response>;
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+interface Route {
+  method: HttpMethod;
+  segments: readonly string[];
+  handler: RouteHandler;
+}
+
+/** The result of matching a path: a handler, a 405 with the allowed methods, or nothing (404). */
+export type RouteMatch =
+  | { kind: "found"; handler: RouteHandler; params: Record<string, string> }
+  | { kind: "method-not-allowed"; allowed: HttpMethod[] }
+  | { kind: "not-found" };
+
+/**
+ * A small path router: patterns such as `/sessions/:id/turns`, one handler per method and pattern.
+ * A path that matches a pattern under another method is a 405, not a 404.
+ */
+export class Router {
+  readonly #routes: Route[] = [];
+
+  /** Adds a route; returns the router for chaining. */
+  on(method: HttpMethod, pattern: string, handler: RouteHandler): this {
+    this.#routes.push({ method, segments: split(pattern), handler });
+    return this;
+  }
+
+  match(method: string, path: string): RouteMatch {
+    const segments = split(path);
+    const allowed: HttpMethod[] = [];
+    for (const route of this.#routes) {
+      const params = matchSegments(route.segments, segments);
+      if (!params) continue;
+      if (route.method === method || (method === "HEAD" && route.method === "GET")) {
+        return { kind: "found", handler: route.handler, params };
+      }
+      if (!allowed.includes(route.method)) allowed.push(route.method);
+    }
+    return allowed.length > 0 ? { kind: "method-not-allowed", allowed } : { kind: "not-found" };
+  }
+}
+
+function split(path: string): string[] {
+  return path.split("/").filter((segment) => segment !== "");
+}
+
+function matchSegments(pattern: readonly string[], path: readonly string[]): Record<string, string> | undefined {
+  if (pattern.length !== path.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i];
+    const actual = path[i];
+    if (expected.startsWith(":")) {
+      params[expected.slice(1)] = decodeSegment(actual);
+    } else if (expected !== actual) {
+      return undefined;
+    }
+  }
+  return params;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, `Malformed path segment "${segment.slice(0, 64)}"`);
+  }
+}

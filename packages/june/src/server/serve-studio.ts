@@ -1,0 +1,142 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import type { Chat } from "../chat/types.js";
+import { type ChatHandlerOptions, createChatHandler } from "./create-chat-handler.js";
+import { errorResponse, HttpError, json } from "./http-error.js";
+import { serve, urlHost } from "./node.js";
+import { serveStaticFile } from "./static-files.js";
+
+/** Options for `serveStudio`. */
+export interface ServeStudioOptions {
+  /** The chat Studio talks to. */
+  chat: Chat;
+  /** Default `"127.0.0.1"`: this machine only. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** The access token (URL-safe, at least 16 characters); default: 32 random bytes, base64url. */
+  token?: string;
+  /** Aborting it closes the server. */
+  signal?: AbortSignal;
+  /** The built Studio app; default: the `studio-dist` directory shipped in the `june` package. */
+  staticDir?: string;
+  /** Limits for the chat handler under `/api`. */
+  handler?: Omit<ChatHandlerOptions, "basePath" | "authorize">;
+  /** Called with anything a request handler throws (the client gets a 500). */
+  onError?: (error: unknown) => void;
+}
+
+/** A running Studio. */
+export interface StudioServer {
+  /** `http://127.0.0.1:PORT/?token=TOKEN`: the URL to open. */
+  readonly url: string;
+  /** `http://127.0.0.1:PORT`: the only origin whose requests are served. */
+  readonly origin: string;
+  readonly port: number;
+  readonly token: string;
+  /** Stops the server and drops its connections. Turns in flight run on. */
+  close(): Promise<void>;
+}
+
+/** The built Studio app: `packages/june/studio-dist`, two levels up from both `src/server` and `dist/server`. */
+export const DEFAULT_STUDIO_DIR = fileURLToPath(new URL("../../studio-dist/", import.meta.url));
+
+const TOKEN_HEADER = "x-june-token";
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", ""]);
+
+/**
+ * Serves June Studio for one chat: the web app's static files, and `createChatHandler(chat)` under `/api`.
+ * Listens on 127.0.0.1 by default and requires a random token on every request: as the `token` query
+ * parameter (the printed URL carries it, and that page load sets an HttpOnly cookie for the rest), the
+ * `x-june-token` header, or that cookie; without it, 401. A request whose `Origin` is not Studio's own is
+ * refused with 403, and so is one whose `Host` is not Studio's (DNS rebinding).
+ *
+ * @example
+ * const studio = await serveStudio({ chat });
+ * console.error(`June Studio: ${studio.url}`);
+ */
+export async function serveStudio(options: ServeStudioOptions): Promise<StudioServer> {
+  const host = options.host ?? "127.0.0.1";
+  const token = options.token ?? randomBytes(32).toString("base64url");
+  if (!/^[A-Za-z0-9._~-]{16,512}$/.test(token)) {
+    throw new TypeError("serveStudio: token must be 16 to 512 URL-safe characters (letters, digits, . _ ~ -)");
+  }
+  const staticDir = options.staticDir ?? DEFAULT_STUDIO_DIR;
+  const api = createChatHandler(options.chat, { ...options.handler, basePath: "/api" });
+  const expected = digest(token);
+  let port = 0;
+  let cookieName = "june_studio";
+  let allowed: { origins: Set<string>; hosts: Set<string> | undefined } = { origins: new Set(), hosts: new Set() };
+
+  const handler = async (request: Request): Promise<Response> => {
+    try {
+      const url = new URL(request.url);
+      const hostHeader = request.headers.get("host") ?? url.host;
+      if (allowed.hosts && !allowed.hosts.has(hostHeader.toLowerCase())) {
+        throw new HttpError(403, `Host "${hostHeader.slice(0, 100)}" is not this Studio's`);
+      }
+      const origin = request.headers.get("origin");
+      if (origin !== null && !allowed.origins.has(origin) && !(allowed.hosts === undefined && origin === `${url.protocol}//${hostHeader}`)) {
+        throw new HttpError(403, "Cross-origin requests are refused");
+      }
+      const fromQuery = url.searchParams.get("token");
+      const supplied = fromQuery ?? request.headers.get(TOKEN_HEADER) ?? readCookie(request, cookieName);
+      if (supplied === null || supplied === undefined || !timingSafeEqual(digest(supplied), expected)) {
+        throw new HttpError(401, "Missing or wrong token: open the URL `june studio` printed");
+      }
+      const path = url.pathname;
+      if (path === "/api" || path.startsWith("/api/")) return await api(request);
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        throw new HttpError(405, `${request.method} is not allowed on ${path}`, { headers: { allow: "GET, HEAD" } });
+      }
+      const headers: Record<string, string> = {};
+      if (fromQuery !== null) headers["set-cookie"] = `${cookieName}=${token}; Path=/; HttpOnly; SameSite=Strict`;
+      return await serveStaticFile(path, { root: staticDir, headers });
+    } catch (error) {
+      if (error instanceof HttpError) return errorResponse(error);
+      options.onError?.(error);
+      return json(500, { error: "Internal server error" });
+    }
+  };
+
+  const server = await serve({ handler, host, port: options.port ?? 0, signal: options.signal, onError: options.onError });
+  port = server.port;
+  // Cookies are per host, not per port: name this Studio's after its port so two Studios do not collide.
+  cookieName = `june_studio_${port}`;
+  allowed = allowedFor(host, port);
+  const origin = `http://${urlHost(host)}:${port}`;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port,
+    token,
+    close: () => server.close(),
+  };
+}
+
+/** The origins and `Host` headers Studio answers: its own, and the loopback names when bound to loopback. */
+function allowedFor(host: string, port: number): { origins: Set<string>; hosts: Set<string> | undefined } {
+  // Bound to every interface: any host may be Studio's, so only same-origin requests (Origin = Host) pass.
+  if (WILDCARD_HOSTS.has(host)) return { origins: new Set(), hosts: undefined };
+  const names = LOOPBACK_HOSTS.has(host.toLowerCase()) ? ["127.0.0.1", "localhost", "[::1]"] : [urlHost(host).toLowerCase()];
+  return {
+    origins: new Set(names.map((name) => `http://${name}:${port}`)),
+    hosts: new Set(names.map((name) => `${name}:${port}`)),
+  };
+}
+
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}
+
+function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  for (const pair of header.split(";")) {
+    const index = pair.indexOf("=");
+    if (index === -1) continue;
+    if (pair.slice(0, index).trim() === name) return pair.slice(index + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,304 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { jsonSchema, tool, type ModelMessage } from "ai";
+import { Agent, Step, Tool } from "june";
+import { agentResponder, createChat, fileStore } from "june/chat";
+import { scriptedModel } from "june/testing";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveStudio, type StudioServer } from "./serve-studio.js";
+
+/**
+ * June Studio end to end: the real Studio app (built from packages/studio with Vite), served by the real
+ * `serveStudio` over a real `createChat` whose `agentResponder` runs a workflow on a scripted model, driven
+ * in Debian's headless Chromium.
+ */
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+/** How long to wait for the page to catch up: generous, since the machine may be busy; never a timing assertion. */
+const WAIT = { timeout: 20_000 };
+const STUDIO_SOURCE = fileURLToPath(new URL("../../../studio/", import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL("../../../../artifacts/", import.meta.url));
+
+const REPLY_DELTAS = ["Staging ", "is ", "deployed. ", "The ", "build ", "passed ", "its ", "checks, ", "and ", "the ", "new ", "version ", "is ", "live."];
+const REPLY = REPLY_DELTAS.join("");
+const DENIED_DELTAS = ["Nothing ", "was ", "deployed: ", "you ", "said ", "no."];
+const DENIED_REPLY = DENIED_DELTAS.join("");
+
+let tmp: string;
+let staticDir: string;
+let browser: Browser;
+const servers: StudioServer[] = [];
+
+/** What one Studio's scripted model does on a turn: call `deploy`, note the outcome, then stream the reply. */
+interface TurnScript {
+  env: string;
+  /** The `work` step's text once the tool ran or was denied. */
+  outcome: string;
+  replyDeltas: string[];
+}
+
+/**
+ * A Studio over a real chat: an `agentResponder` whose workflow calls a tool that needs approval (in
+ * a `work` step), then streams its reply (the `reply` step), on a scripted model with small delays, kept in
+ * a `fileStore`. Each test gets its own, so one test's leftovers never reach another's script.
+ */
+async function startStudio(name: string, script: TurnScript): Promise<{ studio: StudioServer; deployed: string[] }> {
+  const deployed: string[] = [];
+  const model = scriptedModel([
+    { text: [{ text: "Deploying now.", delay: 150 }], toolCalls: [{ toolName: "deploy", input: { env: script.env } }] },
+    { text: [{ text: script.outcome, delay: 50 }] },
+    { text: script.replyDeltas, delay: 60 },
+  ]);
+  const deploy = tool({
+    description: "Deploy to an environment",
+    inputSchema: jsonSchema<{ env: string }>({
+      type: "object",
+      properties: { env: { type: "string" } },
+      required: ["env"],
+    }),
+    needsApproval: true,
+    execute: async ({ env }) => {
+      deployed.push(env);
+      return `deployed to ${env}`;
+    },
+  });
+
+  function Engineer({ messages, input }: { messages: ModelMessage[]; input: string }) {
+    return (
+      <Agent model={model} instructions="You ship code.">
+        <Tool name="deploy" value={deploy} />
+        <Step id="work" prompt={[...messages, { role: "user", content: input }]} />
+        <Step id="reply" stream prompt={(ctx) => `Tell the user briefly: ${String(ctx.steps.work)}`} />
+      </Agent>
+    );
+  }
+
+  const chat = createChat({
+    responder: agentResponder({
+      id: "engineer",
+      version: "1",
+      render: ({ messages, input }) => <Engineer messages={messages} input={input} />,
+      reply: (result) => String(result.steps.reply),
+      stream: { step: "reply" },
+    }),
+    store: fileStore(join(tmp, name)),
+  });
+  const studio = await serveStudio({ chat, staticDir });
+  servers.push(studio);
+  return { studio, deployed };
+}
+
+/** Builds the Studio app from its source into `outDir`, so the test always drives the current code. */
+async function buildStudio(outDir: string): Promise<void> {
+  const { build } = await import("vite");
+  await build({
+    configFile: join(STUDIO_SOURCE, "vite.config.ts"),
+    root: STUDIO_SOURCE,
+    logLevel: "warn",
+    build: { outDir, emptyOutDir: true },
+  });
+}
+
+/** Where the screenshot goes: artifacts/ at the repository root, or the system's temp dir when that is read-only. */
+async function screenshotPath(name: string): Promise<string> {
+  try {
+    await mkdir(ARTIFACTS, { recursive: true });
+    return join(ARTIFACTS, name);
+  } catch {
+    return join(tmpdir(), name);
+  }
+}
+
+async function screenshot(page: Page, selector: string, name: string): Promise<string> {
+  const first = await screenshotPath(name);
+  try {
+    await page.locator(selector).screenshot({ path: first });
+    return first;
+  } catch (error) {
+    if (first.startsWith(tmpdir())) throw error;
+    const fallback = join(tmpdir(), name);
+    await page.locator(selector).screenshot({ path: fallback });
+    return fallback;
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`The Studio e2e test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
+  }
+  tmp = await mkdtemp(join(tmpdir(), "june-studio-e2e-"));
+  staticDir = join(tmp, "studio-dist");
+  await buildStudio(staticDir);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((server) => server.close()));
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe("June Studio", () => {
+  it("refuses requests without the token", async () => {
+    const { studio } = await startStudio("token", { env: "staging", outcome: "-", replyDeltas: ["-"] });
+    expect((await fetch(`${studio.origin}/api/sessions`)).status).toBe(401);
+    expect((await fetch(`${studio.origin}/`)).status).toBe(401);
+    expect((await fetch(`${studio.origin}/api/sessions`, { headers: { "x-june-token": "not-the-token-at-all" } })).status).toBe(401);
+    const allowed = await fetch(`${studio.origin}/api/sessions`, { headers: { "x-june-token": studio.token } });
+    expect(allowed.status).toBe(200);
+  });
+
+  it("streams a reply, shows its trace, approves a tool from its row and keeps the session on reload", async () => {
+    const { studio, deployed } = await startStudio("approve", { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS });
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(studio.url);
+      await expect.poll(() => page.locator(".sidebar").isVisible(), WAIT).toBe(true);
+
+      // Every value the live reply shows, so the test can tell a streamed reply from one that arrived whole.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { replySnapshots: string[] }).replySnapshots = seen;
+        new MutationObserver(() => {
+          const text = document.querySelector('article[data-status="running"] .reply:not(.reply--waiting)')?.textContent;
+          if (text && seen.at(-1) !== text) seen.push(text);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+
+      await page.getByLabel("Message", { exact: true }).fill("Deploy the latest build to staging, please.");
+      await page.keyboard.press("Enter");
+
+      // The workflow pauses on the tool: its step, model call, tool call and approval rows are drawn.
+      const approval = page.locator('[data-kind="approval"]');
+      await approval.waitFor();
+      await expect.poll(() => approval.locator(".jt-row__title").textContent(), WAIT).toBe("Approval needed: deploy");
+      expect(await approval.getAttribute("data-status")).toBe("pending");
+      const toolRow = page.locator('[data-kind="tool"]');
+      expect(await toolRow.locator(".jt-row__title").first().textContent()).toBe("Waiting for approval: deploy");
+      expect(await toolRow.locator(".jt-io").first().textContent()).toContain('"env":"staging"');
+      const workStep = page.locator('[data-kind="step"][data-row-id^="step:"]').first();
+      expect(await workStep.locator(".jt-row__title").first().textContent()).toBe("Running work");
+      expect(await workStep.locator(".jt-badge").first().textContent()).toBe("Running");
+      expect(await page.locator('[data-kind="model"]').count()).toBeGreaterThan(0);
+      expect(deployed).toEqual([]);
+
+      // While the turn runs, the composer steers it and Cancel is offered.
+      expect(await page.getByLabel("Steer the running turn").isVisible()).toBe(true);
+      expect(await page.getByRole("button", { name: "Cancel the running turn" }).isEnabled()).toBe(true);
+
+      // The sidebar lists the new session with its title.
+      const session = page.locator(".session").first();
+      await expect.poll(() => session.locator(".session__title").textContent(), WAIT).toBe("Deploy the latest build to staging, please.");
+
+      await screenshot(page, "main.chat", "studio-approval.png");
+      await approval.getByRole("button", { name: "Approve" }).click();
+
+      // The run goes on: the tool runs, the reply streams in, and the turn completes.
+      const turn = page.locator("article.turn").first();
+      await expect.poll(() => turn.getAttribute("data-status"), WAIT).toBe("completed");
+      expect(deployed).toEqual(["staging"]);
+      expect(await turn.locator(".reply").textContent()).toBe(REPLY);
+
+      const snapshots = await page.evaluate(() => (window as unknown as { replySnapshots: string[] }).replySnapshots);
+      expect(snapshots.length).toBeGreaterThan(2);
+      for (const snapshot of snapshots) expect(REPLY.startsWith(snapshot)).toBe(true);
+      expect(snapshots[0]!.length).toBeLessThan(REPLY.length);
+
+      // The finished trace: both steps done, the tool called with its output, no approval left.
+      const titles = await page.locator(".jt-row__title").allTextContents();
+      expect(titles).toContain("Done work");
+      expect(titles).toContain("Done reply");
+      expect(titles).toContain("Called deploy");
+      expect(await page.locator('[data-kind="approval"]').count()).toBe(0);
+      expect(await toolRow.locator(".jt-io").first().textContent()).toContain("deployed to staging");
+      const statuses = await page.locator(".jt-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
+      expect(new Set(statuses)).toEqual(new Set(["done"]));
+      expect(await page.getByLabel("Message", { exact: true }).isVisible()).toBe(true);
+      await expect.poll(() => session.locator(".session__meta").textContent(), WAIT).toMatch(/^1 turn/);
+
+      const saved = await screenshot(page, "main.chat", "studio-chat.png");
+      expect(existsSync(saved)).toBe(true);
+      console.info(`Studio screenshot: ${saved}`);
+
+      // The session is in the URL: a reload opens it again with its past turn from the journal.
+      const sessionId = await session.getAttribute("data-session-id");
+      expect(new URL(page.url()).hash).toBe(`#session=${sessionId}`);
+      await page.reload();
+      const restored = page.locator("article.turn").first();
+      await restored.waitFor();
+      expect(await restored.getAttribute("data-status")).toBe("completed");
+      expect(await restored.locator(".bubble").first().textContent()).toBe("Deploy the latest build to staging, please.");
+      expect(await restored.locator(".reply").textContent()).toBe(REPLY);
+      expect(await page.locator(`.session[data-session-id="${sessionId}"]`).getAttribute("class")).toContain("session--selected");
+      await expect.poll(() => page.locator(".chat__title").textContent(), WAIT).toBe("Deploy the latest build to staging, please.");
+
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it("rejoins a running turn after a reload, denies from the row, and deletes a session", async () => {
+    const { studio, deployed } = await startStudio("deny", { env: "production", outcome: "The deploy was denied.", replyDeltas: DENIED_DELTAS });
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(studio.url);
+      await page.getByRole("button", { name: "New session" }).click();
+      await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#session=/);
+      const sessionId = decodeURIComponent(new URL(page.url()).hash.slice("#session=".length));
+      await page.getByLabel("Message", { exact: true }).fill("Ship it to production.");
+      await page.keyboard.press("Enter");
+      await page.locator('[data-kind="approval"]').waitFor();
+
+      // A reload mid-turn reads the session, sees its running turn and rejoins its events.
+      await page.reload();
+      const approval = page.locator('[data-kind="approval"]');
+      await approval.waitFor();
+      const turn = page.locator("article.turn").first();
+      expect(await turn.getAttribute("data-status")).toBe("running");
+      expect(await turn.locator(".bubble").first().textContent()).toBe("Ship it to production.");
+
+      await approval.getByRole("button", { name: "Deny…" }).click();
+      await approval.getByLabel("Reason for denying").fill("Not on a Friday");
+      await approval.getByRole("button", { name: "Deny", exact: true }).click();
+
+      await expect.poll(() => turn.getAttribute("data-status"), WAIT).toBe("completed");
+      expect(await turn.locator(".reply").textContent()).toBe(DENIED_REPLY);
+      expect(deployed).toEqual([]);
+      const toolTitles = await page.locator('[data-kind="tool"] > .jt-row__line .jt-row__title').allTextContents();
+      expect(toolTitles).toEqual(["deploy denied"]);
+      expect(await page.locator('[data-kind="tool"] .jt-io').textContent()).toContain("Not on a Friday");
+
+      // Deleting asks once more in place, then the session is gone from the sidebar and the server.
+      const item = page.locator(`.session[data-session-id="${sessionId}"]`);
+      await item.getByRole("button", { name: "Delete session" }).click();
+      await item.getByRole("button", { name: "Confirm delete session" }).click();
+      await item.waitFor({ state: "detached" });
+      expect(new URL(page.url()).hash).toBe("");
+      const listed = await fetch(`${studio.origin}/api/sessions`, { headers: { "x-june-token": studio.token } });
+      const { sessions } = (await listed.json()) as { sessions: { id: string }[] };
+      expect(sessions.map((session) => session.id)).not.toContain(sessionId);
+
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,234 @@
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import { link, mkdir, open, readdir, stat, unlink, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join, resolve } from "node:path";
+import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId, isSessionId } from "./errors.js";
+import { appendToJournal, readJournal, syncDirectory } from "./file-journal.js";
+import { encodeBatch } from "./journal-codec.js";
+import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
+import { hasCode, tryLock, unlock } from "./lock-file.js";
+import { checkListOptions, foldEntry, pageSessions, startSummary, toSessionInfo } from "./session-summary.js";
+import { checkFromSeq, checkTtl } from "./store-helpers.js";
+import { SummaryCache, fileKey, summarizeFile, type CachedSummary } from "./summary-cache.js";
+import type {
+  AppendOptions,
+  ChatStore,
+  JournalEntry,
+  ListSessionsOptions,
+  NewJournalEntry,
+  SessionInfo,
+  TurnLease,
+} from "./types.js";
+
+export interface FileStoreOptions {
+  /** Flush appends made with `sync: true` (a turn's end) and new sessions to disk. Default true. */
+  fsync?: boolean;
+}
+
+const JOURNAL_EXT = ".jsonl";
+/** Sessions summarized per slice of `listSessions` before yielding to the event loop. */
+const LIST_SLICE = 256;
+
+/**
+ * A store that keeps one JSONL journal per session in `dir` (created on demand), safe to share between
+ * processes: appends are whole lines written at once under a short per-session lock, a torn last line (a
+ * crash mid-write) is skipped on read and cut off at the next append, and turn leases are lock files
+ * (`<id>.lock`) holding the owner's pid, taken over when that process is gone.
+ *
+ * Session ids are letters, digits, `-` and `_` (at most 128); anything else is refused with
+ * `InvalidSessionIdError` before any file is touched.
+ *
+ * @param dir The directory of the journals, e.g. `.june/chat`.
+ * @example
+ * const chat = createChat({ model, store: fileStore(".june/chat") });
+ */
+export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStore {
+  if (typeof dir !== "string" || dir === "") throw new TypeError("fileStore: `dir` must be a non-empty path");
+  const root = resolve(dir);
+  const fsync = options.fsync ?? true;
+  const cache = new SummaryCache(root);
+  const queues = new Map<string, Promise<unknown>>();
+
+  const journalPath = (id: string) => join(root, `${id}${JOURNAL_EXT}`);
+  const leasePath = (id: string) => join(root, `${id}.lock`);
+
+  /** Runs this process's appends to one session one at a time (the lock file orders processes). */
+  function queued<T>(id: string, task: () => Promise<T>): Promise<T> {
+    const result = (queues.get(id) ?? Promise.resolve()).then(task, task);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    queues.set(id, settled);
+    void settled.then(() => queues.get(id) === settled && queues.delete(id));
+    return result;
+  }
+
+  async function exists(id: string): Promise<void> {
+    try {
+      await stat(journalPath(id));
+    } catch (error) {
+      if (hasCode(error, "ENOENT")) throw new SessionNotFoundError(id);
+      throw error;
+    }
+  }
+
+  return {
+    async createSession(opts: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
+      const id = opts?.id;
+      assertSessionId(id);
+      const { entries, lines } = prepareSessionEntry(id, opts.metadata, new Date());
+      await mkdir(root, { recursive: true });
+      const bytes = encodeBatch(lines);
+      const path = journalPath(id);
+      // Written aside then linked into place: the journal never exists half-written, and link fails if it exists.
+      const tmp = join(root, `.${id}.${randomUUID()}.tmp`);
+      try {
+        await writeFile(tmp, bytes, { flag: "wx", flush: fsync });
+        try {
+          await link(tmp, path);
+        } catch (error) {
+          if (hasCode(error, "EEXIST")) throw new ConflictError(id, `Session "${id}" exists already`);
+          if (!["EPERM", "ENOTSUP", "ENOSYS", "EXDEV"].some((code) => hasCode(error, code))) throw error;
+          // A file system without hard links: exclusive create, then write.
+          await writeFile(path, bytes, { flag: "wx", flush: fsync }).catch((e: unknown) => {
+            throw hasCode(e, "EEXIST") ? new ConflictError(id, `Session "${id}" exists already`) : e;
+          });
+        }
+      } finally {
+        await unlink(tmp).catch(() => undefined);
+      }
+      if (fsync) await syncDirectory(root);
+      const summary = startSummary(entries[0]);
+      // Known already: spare the next listing a read of this journal.
+      const stats = await stat(path).catch(() => undefined);
+      if (stats?.size === bytes.length) cache.set(id, { summary, validBytes: bytes.length, ...fileKey(stats) });
+      return toSessionInfo(id, summary);
+    },
+
+    async getSession(id: string): Promise<SessionInfo | undefined> {
+      assertSessionId(id);
+      let cached: CachedSummary;
+      try {
+        cached = await summarizeFile(cache, id, journalPath(id));
+      } catch (error) {
+        if (hasCode(error, "ENOENT")) return undefined;
+        throw error;
+      }
+      return toSessionInfo(id, cached.summary);
+    },
+
+    async listSessions(opts?: ListSessionsOptions): Promise<SessionInfo[]> {
+      checkListOptions(opts);
+      let names: string[];
+      try {
+        names = await readdir(root);
+      } catch (error) {
+        if (hasCode(error, "ENOENT")) return [];
+        throw error;
+      }
+      await cache.load();
+      const ids = names.filter((n) => n.endsWith(JOURNAL_EXT)).map((n) => n.slice(0, -JOURNAL_EXT.length));
+      const seen = new Set<string>();
+      const candidates: { info: SessionInfo; tie: string }[] = [];
+      // Blocking calls in slices: a stat and (for changed journals only) a read each, between event-loop turns.
+      for (let i = 0; i < ids.length; i += LIST_SLICE) {
+        if (i > 0) await yieldToLoop();
+        for (const id of ids.slice(i, i + LIST_SLICE)) {
+          if (!isSessionId(id)) continue;
+          const info = describeSync(id);
+          if (info) {
+            seen.add(id);
+            candidates.push({ info, tie: `${info.createdAt} ${id}` });
+          }
+        }
+      }
+      cache.retain(seen);
+      await cache.save();
+      return pageSessions(candidates, opts);
+    },
+
+    async deleteSession(id: string): Promise<boolean> {
+      assertSessionId(id);
+      let existed = true;
+      try {
+        await unlink(journalPath(id));
+      } catch (error) {
+        if (!hasCode(error, "ENOENT")) throw error;
+        existed = false;
+      }
+      await unlink(leasePath(id)).catch(() => undefined);
+      await unlink(`${journalPath(id)}.append.lock`).catch(() => undefined);
+      cache.delete(id);
+      return existed;
+    },
+
+    async append(sessionId: string, entries: NewJournalEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
+      assertSessionId(sessionId);
+      const expectedSeq = opts?.expectedSeq;
+      const prepared = prepareEntries(entries, expectedSeq, new Date());
+      return queued(sessionId, async () => {
+        const written = await appendToJournal({
+          sessionId,
+          path: journalPath(sessionId),
+          expectedSeq,
+          lines: prepared.lines,
+          sync: fsync && opts.sync === true,
+          lastState: (fh, key) => cache.refresh(sessionId, fh, key),
+        });
+        const summary = { ...written.before.summary };
+        for (const entry of prepared.entries) foldEntry(summary, entry);
+        cache.set(sessionId, { summary, validBytes: written.validBytes, ...written.key });
+        return prepared.entries;
+      });
+    },
+
+    async read(sessionId: string, opts?: { fromSeq?: number }): Promise<JournalEntry[]> {
+      assertSessionId(sessionId);
+      const fromSeq = checkFromSeq(opts?.fromSeq);
+      const { decoded, key } = await readJournal(sessionId, journalPath(sessionId), fromSeq);
+      if (fromSeq === 1) {
+        // The whole journal was parsed: keep its summary, so that the next append need not read it again.
+        const [first, ...rest] = decoded.entries;
+        const summary = startSummary(first);
+        for (const entry of rest) foldEntry(summary, entry);
+        cache.set(sessionId, { summary, validBytes: decoded.validBytes, ...key });
+      }
+      return decoded.entries;
+    },
+
+    async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {
+      assertSessionId(sessionId);
+      const ttlMs = checkTtl(opts?.ttlMs);
+      await exists(sessionId);
+      const attempt = await tryLock(leasePath(sessionId), { ttlMs });
+      if (!attempt.acquired) {
+        const owner = attempt.owner;
+        const where = owner && owner.host !== hostname() ? ` on ${owner.host}` : "";
+        throw new SessionBusyError(sessionId, owner ? `its lease is held by process ${owner.pid}${where}` : "its lease is being taken");
+      }
+      return Object.freeze({ sessionId, token: attempt.token });
+    },
+
+    async releaseTurn(lease: TurnLease): Promise<void> {
+      assertSessionId(lease?.sessionId);
+      await unlock(leasePath(lease.sessionId), lease.token);
+    },
+  };
+
+  /** A session's description from a stat (and a read of what changed); undefined when it is gone. */
+  function describeSync(id: string): SessionInfo | undefined {
+    const path = journalPath(id);
+    try {
+      return toSessionInfo(id, cache.refreshSync(id, path, fileKey(statSync(path))).summary);
+    } catch (error) {
+      if (hasCode(error, "ENOENT")) return undefined;
+      // A journal that cannot be summarized is still listed (opening it names the problem).
+      const stats = statSync(path, { throwIfNoEntry: false });
+      if (!stats) return undefined;
+      return { id, createdAt: stats.birthtime.toISOString(), updatedAt: stats.mtime.toISOString(), turnCount: 0 };
+    }
+  }
+}

@@ -1,0 +1,32 @@
+export { memoryStore } from "./memory-store.js";
+export { fileStore } from "./file-store.js";
+export type { FileStoreOptions } from "./file-store.js";
+export {
+  ConflictError,
+  InvalidSessionIdError,
+  JournalCorruptError,
+  SessionBusyError,
+  SessionNotFoundError,
+  assertSessionId,
+} from "./errors.js";
+export type {
+  AppendOptions,
+  ApprovalEntry,
+  ChatStore,
+  ContextProvenance,
+  FeedbackEntry,
+  JournalEntry,
+  JournalEntryType,
+  ListSessionsOptions,
+  NewJournalEntry,
+  ResponderProvenance,
+  SessionEntry,
+  SessionInfo,
+  SteerEntry,
+  SummaryEntry,
+  TurnEndEntry,
+  TurnEndStatus,
+  TurnLease,
+  TurnMetadata,
+  TurnStartEntry,
+} from "./types.js";

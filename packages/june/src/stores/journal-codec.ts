@@ -1,0 +1,118 @@
+import { JournalCorruptError } from "./errors.js";
+import type { JournalEntry } from "./types.js";
+
+/**
+ * The JSONL form of a journal. One entry per line. An append of several entries is one write of whole
+ * lines in which every line but the last carries `"_more":true`: a write cut short (a killed process, a
+ * full disk) leaves either a partial last line or a batch whose last line is still marked, and both are
+ * left out on read and cut off by the next append, so a batch is all or nothing even on disk.
+ */
+export const MORE_KEY = "_more";
+
+const NEWLINE = 0x0a;
+
+/** The bytes of one append: whole lines, all but the last marked as continued. */
+export function encodeBatch(lines: readonly string[]): Buffer {
+  let text = "";
+  const last = lines.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const line = lines[i];
+    text += i < last ? `${line.slice(0, -1)},"${MORE_KEY}":true}\n` : `${line}\n`;
+  }
+  return Buffer.from(text, "utf8");
+}
+
+type StoredEntry = JournalEntry & { [MORE_KEY]?: true };
+
+function parseLine(text: string): StoredEntry | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as StoredEntry) : undefined;
+}
+
+function isStoredEntry(value: StoredEntry): boolean {
+  return typeof value.type === "string" && typeof value.at === "string" && Number.isInteger(value.seq);
+}
+
+/** Where the readable part of a journal ends, and its last entry. */
+export interface JournalTail {
+  /** Bytes of whole, complete entries (relative to the analyzed buffer); anything after is torn. */
+  validBytes: number;
+  last?: JournalEntry;
+}
+
+/**
+ * Finds the end of the readable journal by looking at its last lines only. `buf` holds journal bytes from a
+ * line boundary (the whole file, or what follows a known readable part) to the end of the file.
+ * Returns "corrupt" when the tail is not a torn write (a full decode then names the line).
+ */
+export function analyzeTail(buf: Buffer): JournalTail | "corrupt" {
+  let lineEnd = buf.lastIndexOf(NEWLINE);
+  if (lineEnd === -1) return { validBytes: 0 };
+  // One torn line at most: a partial line after the last newline, or else an unreadable last line.
+  let mayBeTorn = lineEnd === buf.length - 1;
+  for (;;) {
+    const start = lineEnd === 0 ? 0 : buf.lastIndexOf(NEWLINE, lineEnd - 1) + 1;
+    const entry = parseLine(buf.toString("utf8", start, lineEnd));
+    if (entry === undefined) {
+      if (!mayBeTorn) return "corrupt";
+    } else if (!isStoredEntry(entry)) {
+      return "corrupt";
+    } else if (entry[MORE_KEY] !== true) {
+      return { validBytes: lineEnd + 1, last: stripMarker(entry) };
+    }
+    mayBeTorn = false;
+    if (start === 0) return { validBytes: 0 };
+    lineEnd = start - 1;
+  }
+}
+
+/** A journal as read back. */
+export interface DecodedJournal {
+  entries: JournalEntry[];
+  /** Bytes of the readable journal; the file may hold a torn tail after them. */
+  validBytes: number;
+  lastSeq: number;
+}
+
+/**
+ * Decodes a whole journal file: entries with `seq >= fromSeq`, a torn tail left out.
+ * Throws `JournalCorruptError` (with the 1-based line) for an unreadable line before the tail, a seq out of
+ * order, or a journal that does not start with its `session` entry. Entries before `fromSeq` are not parsed.
+ */
+export function decodeJournal(buf: Buffer, sessionId: string, fromSeq = 1): DecodedJournal {
+  const tail = analyzeTail(buf);
+  // A corrupt tail: decode every complete line so that the error names the first bad one.
+  const strict = tail === "corrupt";
+  const validBytes = strict ? buf.lastIndexOf(NEWLINE) + 1 : tail.validBytes;
+  const lines = buf.toString("utf8", 0, validBytes).split("\n");
+  lines.pop();
+  if (lines.length === 0) throw new JournalCorruptError(sessionId, 1, "no session entry");
+  const entries: JournalEntry[] = [];
+  const start = strict ? 0 : Math.min(Math.max(0, fromSeq - 1), lines.length);
+  for (let i = start; i < lines.length; i++) {
+    const entry = checkLine(parseLine(lines[i]), i, sessionId);
+    if (i + 1 >= fromSeq) entries.push(entry);
+  }
+  return { entries, validBytes, lastSeq: lines.length };
+}
+
+function checkLine(entry: StoredEntry | undefined, index: number, sessionId: string): JournalEntry {
+  const line = index + 1;
+  if (entry === undefined) throw new JournalCorruptError(sessionId, line, "not a JSON object");
+  if (!isStoredEntry(entry)) throw new JournalCorruptError(sessionId, line, "not a journal entry");
+  if (entry.seq !== line) throw new JournalCorruptError(sessionId, line, `seq ${entry.seq} where ${line} was expected`);
+  if (index === 0 && entry.type !== "session") {
+    throw new JournalCorruptError(sessionId, line, `the first entry is "${entry.type}", not "session"`);
+  }
+  return stripMarker(entry);
+}
+
+function stripMarker(entry: StoredEntry): JournalEntry {
+  if (MORE_KEY in entry) delete entry[MORE_KEY];
+  return entry;
+}

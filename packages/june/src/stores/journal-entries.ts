@@ -1,0 +1,87 @@
+import type { JournalEntry, JournalEntryType, NewJournalEntry } from "./types.js";
+
+// A record (not an array) so that adding a member to the union without listing it here fails to compile.
+const ENTRY_TYPES: Record<JournalEntryType, true> = {
+  session: true,
+  "turn-start": true,
+  steer: true,
+  "turn-end": true,
+  approval: true,
+  feedback: true,
+  summary: true,
+};
+
+/** True when `type` names a journal entry. */
+export function isEntryType(type: unknown): type is JournalEntryType {
+  return typeof type === "string" && Object.prototype.hasOwnProperty.call(ENTRY_TYPES, type);
+}
+
+/** Entries ready to store: `seq` and `at` assigned, as JSON lines and as their parsed (JSON-safe) form. */
+export interface PreparedEntries {
+  entries: JournalEntry[];
+  /** One JSON text per entry, no newline; the stored form of `entries`. */
+  lines: string[];
+}
+
+/**
+ * Validates what a writer hands to `append` and gives each entry its `seq` (from `expectedSeq + 1`) and
+ * `at` (now, unless given). Every field goes through JSON, so what a store keeps is what it reads back.
+ * Throws `TypeError` naming the entry before anything is written.
+ */
+export function prepareEntries(entries: readonly NewJournalEntry[], expectedSeq: number, now: Date): PreparedEntries {
+  if (!Array.isArray(entries)) throw new TypeError("append: `entries` must be an array of journal entries");
+  assertSeq(expectedSeq);
+  const at = now.toISOString();
+  const lines: string[] = [];
+  const out: JournalEntry[] = [];
+  entries.forEach((entry, i) => {
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      throw new TypeError(`append: entry ${i} is not an object`);
+    }
+    if (!isEntryType(entry.type)) {
+      throw new TypeError(`append: entry ${i} has an unknown type ${JSON.stringify(String(entry.type))}`);
+    }
+    if (entry.type === "session") {
+      throw new TypeError(`append: entry ${i} is a "session" entry; those are written by createSession`);
+    }
+    if (entry.at !== undefined && (typeof entry.at !== "string" || Number.isNaN(Date.parse(entry.at)))) {
+      throw new TypeError(`append: entry ${i} (${entry.type}) has an invalid \`at\`: use an ISO time`);
+    }
+    const line = encodeEntry({ ...entry, at: entry.at ?? at, seq: expectedSeq + i + 1 } as JournalEntry, `append: entry ${i}`);
+    lines.push(line);
+    out.push(JSON.parse(line) as JournalEntry);
+  });
+  return { entries: out, lines };
+}
+
+/** The `session` entry that opens a journal. */
+export function prepareSessionEntry(id: string, metadata: unknown, now: Date): PreparedEntries {
+  if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata))) {
+    throw new TypeError("createSession: `metadata` must be a plain object");
+  }
+  const entry = { type: "session", at: now.toISOString(), seq: 1, id, metadata } as JournalEntry;
+  const line = encodeEntry(entry, "createSession: the session entry");
+  return { entries: [JSON.parse(line) as JournalEntry], lines: [line] };
+}
+
+/**
+ * The stored JSON of one entry, keys `type`, `at`, `seq` first (file summaries count turns by that prefix).
+ * JSON.stringify never emits a raw newline, so one entry is always one line.
+ */
+export function encodeEntry(entry: JournalEntry, what: string): string {
+  const { type, at, seq, ...rest } = entry;
+  try {
+    return JSON.stringify({ type, at, seq, ...rest });
+  } catch (error) {
+    throw new TypeError(`${what} (${type}) is not JSON-serializable: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Throws `TypeError` unless `seq` is a whole number >= 0. */
+export function assertSeq(seq: unknown, what = "expectedSeq"): asserts seq is number {
+  if (typeof seq !== "number" || !Number.isInteger(seq) || seq < 0) {
+    throw new TypeError(`append: \`${what}\` must be a whole number >= 0 (the seq of the last entry seen)`);
+  }
+}

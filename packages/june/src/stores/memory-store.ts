@@ -1,0 +1,117 @@
+import { randomUUID } from "node:crypto";
+import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
+import { checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
+import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
+import { foldEntry, pageSessions, startSummary, toSessionInfo, type SessionSummary } from "./session-summary.js";
+import type {
+  AppendOptions,
+  ChatStore,
+  JournalEntry,
+  ListSessionsOptions,
+  NewJournalEntry,
+  SessionInfo,
+  TurnLease,
+} from "./types.js";
+
+interface MemorySession {
+  /** Deep-frozen, so what `read` hands out cannot change the journal. */
+  entries: JournalEntry[];
+  summary: SessionSummary;
+  /** Order of the last write, to order sessions updated in the same millisecond. */
+  touched: number;
+  lease?: { token: string; expiresAt: number };
+}
+
+/**
+ * A store that keeps sessions in this process's memory: for tests and throwaway chats. Same contract as
+ * every store (ids checked, entries JSON-safe, atomic appends, leases), nothing survives the process.
+ *
+ * @example
+ * const chat = createChat({ model, store: memoryStore() });
+ */
+export function memoryStore(): ChatStore {
+  const sessions = new Map<string, MemorySession>();
+  let clock = 0;
+
+  function get(id: unknown): MemorySession {
+    assertSessionId(id);
+    const session = sessions.get(id);
+    if (!session) throw new SessionNotFoundError(id);
+    return session;
+  }
+
+  return {
+    async createSession(options: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
+      const id = options?.id;
+      assertSessionId(id);
+      const { entries } = prepareSessionEntry(id, options.metadata, new Date());
+      if (sessions.has(id)) throw new ConflictError(id, `Session "${id}" exists already`);
+      const frozen = entries.map(deepFreeze);
+      const summary = startSummary(frozen[0]);
+      sessions.set(id, { entries: frozen, summary, touched: ++clock });
+      return toSessionInfo(id, summary);
+    },
+
+    async getSession(id: string): Promise<SessionInfo | undefined> {
+      assertSessionId(id);
+      const session = sessions.get(id);
+      return session && toSessionInfo(id, session.summary);
+    },
+
+    async listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]> {
+      const candidates = [...sessions].map(([id, s]) => ({ info: toSessionInfo(id, s.summary), tie: s.touched }));
+      return pageSessions(candidates, options);
+    },
+
+    async deleteSession(id: string): Promise<boolean> {
+      assertSessionId(id);
+      return sessions.delete(id);
+    },
+
+    async append(sessionId: string, entries: NewJournalEntry[], options: AppendOptions): Promise<JournalEntry[]> {
+      const session = get(sessionId);
+      const expectedSeq = options?.expectedSeq;
+      const prepared = prepareEntries(entries, expectedSeq, new Date());
+      const lastSeq = session.summary.lastSeq;
+      if (lastSeq !== expectedSeq) throw conflict(sessionId, expectedSeq, lastSeq);
+      for (const entry of prepared.entries) {
+        const stored = deepFreeze(entry);
+        session.entries.push(stored);
+        foldEntry(session.summary, stored);
+      }
+      if (prepared.entries.length > 0) session.touched = ++clock;
+      return prepared.entries.map((e) => structuredClone(e));
+    },
+
+    async read(sessionId: string, options?: { fromSeq?: number }): Promise<JournalEntry[]> {
+      const session = get(sessionId);
+      const from = checkFromSeq(options?.fromSeq);
+      return session.entries.slice(from - 1);
+    },
+
+    async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {
+      const session = get(sessionId);
+      const ttlMs = checkTtl(options?.ttlMs);
+      const now = Date.now();
+      if (session.lease && session.lease.expiresAt > now) {
+        throw new SessionBusyError(sessionId, "another turn holds its lease");
+      }
+      const token = randomUUID();
+      session.lease = { token, expiresAt: now + ttlMs };
+      return Object.freeze({ sessionId, token });
+    },
+
+    async releaseTurn(lease: TurnLease): Promise<void> {
+      const session = sessions.get(lease?.sessionId);
+      if (session?.lease?.token === lease.token) session.lease = undefined;
+    },
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,86 @@
+import type { JournalEntry, ListSessionsOptions, SessionInfo } from "./types.js";
+
+/** The longest title `listSessions` returns, marker included. */
+export const TITLE_MAX_CHARS = 80;
+
+/** What a store keeps about a session to describe it without reading its journal again. JSON-safe. */
+export interface SessionSummary {
+  createdAt: string;
+  updatedAt: string;
+  title?: string;
+  turnCount: number;
+  metadata?: Record<string, unknown>;
+  /** The seq of the last entry. */
+  lastSeq: number;
+}
+
+/** A session's first input as a one-line title: whitespace collapsed, cut with "…" past 80 characters. */
+export function makeTitle(input: string): string {
+  const flat = input.replace(/\s+/g, " ").trim();
+  if (flat.length <= TITLE_MAX_CHARS) return flat;
+  // Do not cut a surrogate pair in half.
+  let cut = TITLE_MAX_CHARS - 1;
+  const code = flat.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+  return `${flat.slice(0, cut)}…`;
+}
+
+/** A summary from a journal's `session` entry. */
+export function startSummary(entry: JournalEntry): SessionSummary {
+  const summary: SessionSummary = { createdAt: entry.at, updatedAt: entry.at, turnCount: 0, lastSeq: entry.seq };
+  if (entry.type === "session" && entry.metadata !== undefined) summary.metadata = entry.metadata;
+  return summary;
+}
+
+/** Folds one entry (after the `session` entry) into a summary, in place. */
+export function foldEntry(summary: SessionSummary, entry: JournalEntry): void {
+  summary.updatedAt = entry.at;
+  summary.lastSeq = entry.seq;
+  if (entry.type === "turn-start") {
+    summary.turnCount += 1;
+    if (summary.title === undefined) summary.title = makeTitle(entry.input);
+  }
+}
+
+/** The public description of a session. */
+export function toSessionInfo(id: string, summary: SessionSummary): SessionInfo {
+  const info: SessionInfo = {
+    id,
+    createdAt: summary.createdAt,
+    updatedAt: summary.updatedAt,
+    turnCount: summary.turnCount,
+  };
+  if (summary.title !== undefined) info.title = summary.title;
+  if (summary.metadata !== undefined) info.metadata = structuredClone(summary.metadata);
+  return info;
+}
+
+/** Checks `listSessions` options; throws `TypeError` naming the bad one. */
+export function checkListOptions(options: ListSessionsOptions | undefined): { limit: number; before: number } {
+  const limit = options?.limit ?? Infinity;
+  if (limit !== Infinity && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0)) {
+    throw new TypeError("listSessions: `limit` must be a whole number >= 0");
+  }
+  let before = Infinity;
+  if (options?.before !== undefined) {
+    before = typeof options.before === "string" ? Date.parse(options.before) : Number.NaN;
+    if (Number.isNaN(before)) throw new TypeError("listSessions: `before` must be an ISO time");
+  }
+  return { limit, before };
+}
+
+/** A session in a listing, with a tie-breaker for equal `updatedAt` (higher is newer). */
+export interface ListCandidate {
+  info: SessionInfo;
+  tie: number | string;
+}
+
+/** Newest `updatedAt` first, then by tie-breaker; `before` and `limit` applied. */
+export function pageSessions(candidates: ListCandidate[], options: ListSessionsOptions | undefined): SessionInfo[] {
+  const { limit, before } = checkListOptions(options);
+  const keyed = candidates
+    .map((c) => ({ c, time: Date.parse(c.info.updatedAt) }))
+    .filter(({ time }) => !(time >= before));
+  keyed.sort((a, b) => b.time - a.time || (a.c.tie < b.c.tie ? 1 : a.c.tie > b.c.tie ? -1 : 0));
+  return keyed.slice(0, limit).map(({ c }) => c.info);
+}

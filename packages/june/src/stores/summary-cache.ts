@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { open, readFile, rename, unlink, writeFile, type FileHandle } from "node:fs/promises";
+import { join } from "node:path";
+import { JuneError } from "../errors/june-error.js";
+import { scanSummary, type ScannedSummary } from "./summary-scan.js";
+import type { SessionSummary } from "./session-summary.js";
+
+/** What identifies one state of a journal file: it only grows, so a size change means new entries. */
+export interface FileKey {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/** A session's summary and the state of the file it was computed from. */
+export interface CachedSummary extends ScannedSummary, FileKey {}
+
+/** The file that keeps summaries across processes: a cache, rebuilt from the journals when missing. */
+export const INDEX_FILE = ".sessions-index.json";
+const INDEX_VERSION = 1;
+
+export function fileKey(stats: Stats): FileKey {
+  return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+/**
+ * Per-session summaries (`listSessions`, `getSession`, the last seq for `append`) of a file store,
+ * checked against each journal's inode, size and mtime before use and brought up to date by reading only the
+ * bytes appended since (by any process). Persisted in `dir/.sessions-index.json` so that a new process
+ * lists thousands of sessions with one stat each.
+ */
+export class SummaryCache {
+  private readonly entries = new Map<string, CachedSummary>();
+  private dirty = false;
+  private loaded = false;
+
+  constructor(private readonly dir: string) {}
+
+  get(id: string): CachedSummary | undefined {
+    return this.entries.get(id);
+  }
+
+  set(id: string, cached: CachedSummary): void {
+    this.entries.set(id, cached);
+    this.dirty = true;
+  }
+
+  delete(id: string): void {
+    if (this.entries.delete(id)) this.dirty = true;
+  }
+
+  /** Drops the summaries of sessions that are not in `ids`. */
+  retain(ids: ReadonlySet<string>): void {
+    for (const id of this.entries.keys()) if (!ids.has(id)) this.delete(id);
+  }
+
+  /** The summary of the journal in state `key`, reading through `fh` only what the cache lacks. */
+  async refresh(id: string, fh: FileHandle, key: FileKey): Promise<CachedSummary> {
+    const fresh = this.fresh(id, key);
+    if (fresh) return fresh;
+    const read = async (from: number) => {
+      const buf = Buffer.allocUnsafe(Math.max(0, key.size - from));
+      let n = 0;
+      while (n < buf.length) {
+        const { bytesRead } = await fh.read(buf, n, buf.length - n, from + n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      return buf.subarray(0, n);
+    };
+    const base = this.incrementalBase(id, key);
+    if (base) {
+      const scanned = this.scan(id, key, await read(base.validBytes), base);
+      if (scanned) return scanned;
+    }
+    return this.scan(id, key, await read(0))!;
+  }
+
+  /** `refresh` with blocking reads, for listing many small files (each async call is a thread-pool round trip). */
+  refreshSync(id: string, path: string, key: FileKey): CachedSummary {
+    const fresh = this.fresh(id, key);
+    if (fresh) return fresh;
+    const fd = openSync(path, "r");
+    try {
+      const actual = fileKey(fstatSync(fd));
+      const read = (from: number) => {
+        const buf = Buffer.allocUnsafe(Math.max(0, actual.size - from));
+        let n = 0;
+        while (n < buf.length) {
+          const bytesRead = readSync(fd, buf, n, buf.length - n, from + n);
+          if (bytesRead === 0) break;
+          n += bytesRead;
+        }
+        return buf.subarray(0, n);
+      };
+      const base = this.incrementalBase(id, actual);
+      if (base) {
+        const scanned = this.scan(id, actual, read(base.validBytes), base);
+        if (scanned) return scanned;
+      }
+      return this.scan(id, actual, read(0))!;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private fresh(id: string, key: FileKey): CachedSummary | undefined {
+    const c = this.entries.get(id);
+    const same = c && c.ino === key.ino && c.size === key.size && c.mtimeMs === key.mtimeMs;
+    // A journal with a torn tail may be cut and appended to in the same mtime tick: always look again.
+    return same && c.validBytes === c.size ? c : undefined;
+  }
+
+  /** A summary to extend with the bytes appended since: same file, not shorter. */
+  private incrementalBase(id: string, key: FileKey): CachedSummary | undefined {
+    const c = this.entries.get(id);
+    return c && c.ino === key.ino && key.size >= c.size ? c : undefined;
+  }
+
+  /** Scans `buf` (after `base`, or the whole journal) and caches the result. With `base`, undefined when the
+   *  appended part cannot be read on its own (the caller then scans the whole journal, which names the error). */
+  private scan(id: string, key: FileKey, buf: Buffer, base?: CachedSummary): CachedSummary | undefined {
+    let scanned: ScannedSummary;
+    try {
+      scanned = scanSummary(buf, id, base && { summary: base.summary, validBytes: base.validBytes });
+    } catch (error) {
+      if (base && JuneError.hasName(error, "JournalCorruptError")) return undefined;
+      throw error;
+    }
+    const cached: CachedSummary = { ...scanned, ...key };
+    this.set(id, cached);
+    return cached;
+  }
+
+  /** Loads the persisted summaries once; a missing or unreadable index is rebuilt from the journals. */
+  async load(): Promise<void> {
+    if (this.loaded) return;
+    this.loaded = true;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(join(this.dir, INDEX_FILE), "utf8"));
+    } catch {
+      return;
+    }
+    const sessions = (parsed as { version?: unknown; sessions?: unknown })?.sessions;
+    if ((parsed as { version?: unknown }).version !== INDEX_VERSION || typeof sessions !== "object" || !sessions) return;
+    for (const [id, value] of Object.entries(sessions)) {
+      if (!this.entries.has(id) && isCachedSummary(value)) this.entries.set(id, value);
+    }
+  }
+
+  /** Writes the summaries if they changed (atomically: a temp file renamed over the index). Best effort. */
+  async save(): Promise<void> {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const tmp = join(this.dir, `.sessions-index.${randomUUID()}.tmp`);
+    try {
+      await writeFile(tmp, JSON.stringify({ version: INDEX_VERSION, sessions: Object.fromEntries(this.entries) }));
+      await rename(tmp, join(this.dir, INDEX_FILE));
+    } catch {
+      this.dirty = true;
+      await unlink(tmp).catch(() => undefined);
+    }
+  }
+}
+
+/** Opens `path` read-only and returns the summary of its current state. */
+export async function summarizeFile(cache: SummaryCache, id: string, path: string): Promise<CachedSummary> {
+  const fh = await open(path, "r");
+  try {
+    return await cache.refresh(id, fh, fileKey(await fh.stat()));
+  } finally {
+    await fh.close();
+  }
+}
+
+function isCachedSummary(value: unknown): value is CachedSummary {
+  const v = value as Partial<CachedSummary> | null;
+  const s = v?.summary as Partial<SessionSummary> | undefined;
+  return (
+    typeof v?.ino === "number" &&
+    typeof v.size === "number" &&
+    typeof v.mtimeMs === "number" &&
+    typeof v.validBytes === "number" &&
+    typeof s?.createdAt === "string" &&
+    typeof s.updatedAt === "string" &&
+    typeof s.turnCount === "number" &&
+    typeof s.lastSeq === "number"
+  );
+}

@@ -1,0 +1,398 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { JuneError } from "../errors/june-error.js";
+import type { ChatStore, NewJournalEntry } from "../stores/types.js";
+
+/** One case of the store conformance suite: `run()` throws (node:assert) when the store fails it. */
+export interface StoreConformanceCase {
+  name: string;
+  run: () => Promise<void>;
+}
+
+/**
+ * The cases every `ChatStore` passes, for any test runner. Each case makes a fresh store (and closes it)
+ * and uses its own random session ids, so a store backed by a shared database may be reused.
+ *
+ * @param makeStore Returns the store to check (a fresh one per case, or one that is shared).
+ * @example
+ * for (const c of storeConformanceCases(() => myStore())) it(c.name, c.run);
+ */
+export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatStore>): StoreConformanceCase[] {
+  const def = (name: string, body: (store: ChatStore) => Promise<void>): StoreConformanceCase => ({
+    name: `store: ${name}`,
+    run: async () => {
+      const store = await makeStore();
+      try {
+        await body(store);
+      } finally {
+        await store.close?.();
+      }
+    },
+  });
+
+  return [
+    def("createSession journals a session entry with seq 1 and describes the session", async (store) => {
+      const id = newId();
+      const info = await store.createSession({ id, metadata: { owner: "ada", tags: ["x"] } });
+      assert.equal(info.id, id);
+      assert.equal(info.turnCount, 0);
+      assert.equal(info.title, undefined);
+      assert.deepEqual(info.metadata, { owner: "ada", tags: ["x"] });
+      assert.ok(!Number.isNaN(Date.parse(info.createdAt)), "createdAt is an ISO time");
+      const entries = await store.read(id);
+      assert.equal(entries.length, 1);
+      assert.equal(entries[0].type, "session");
+      assert.equal(entries[0].seq, 1);
+      assert.equal(entries[0].at, info.createdAt);
+      assert.deepEqual(await store.getSession(id), info);
+    }),
+
+    def("createSession of an existing id fails with ConflictError and keeps the journal", async (store) => {
+      const id = newId();
+      await store.createSession({ id, metadata: { n: 1 } });
+      await store.append(id, [turnStart("t1", "hi")], { expectedSeq: 1 });
+      await assertJuneError(() => store.createSession({ id }), "ConflictError");
+      assert.equal((await store.read(id)).length, 2);
+      assert.deepEqual((await store.getSession(id))?.metadata, { n: 1 });
+    }),
+
+    def("getSession of an unknown id is undefined", async (store) => {
+      assert.equal(await store.getSession(newId()), undefined);
+    }),
+
+    def("append numbers entries from expectedSeq + 1, sets `at`, and read returns them", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      const first = await store.append(id, [turnStart("t1", "hello")], { expectedSeq: 1 });
+      assert.equal(first.length, 1);
+      assert.equal(first[0].seq, 2);
+      assert.ok(!Number.isNaN(Date.parse(first[0].at)));
+      const given = "2001-02-03T04:05:06.007Z";
+      const more = await store.append(
+        id,
+        [
+          { type: "steer", turnId: "t1", input: "shorter", atChar: 3 },
+          { type: "turn-end", turnId: "t1", status: "completed", text: "hi!", at: given },
+        ],
+        { expectedSeq: 2, sync: true },
+      );
+      assert.deepEqual(
+        more.map((e) => e.seq),
+        [3, 4],
+      );
+      assert.equal(more[1].at, given, "a given `at` is kept");
+      const all = await store.read(id);
+      assert.deepEqual(
+        all.map((e) => [e.seq, e.type]),
+        [
+          [1, "session"],
+          [2, "turn-start"],
+          [3, "steer"],
+          [4, "turn-end"],
+        ],
+      );
+      assert.deepEqual(all.slice(1), [...first, ...more]);
+      assert.deepEqual(all[1], { ...turnStart("t1", "hello"), at: first[0].at, seq: 2 });
+    }),
+
+    def("append is atomic: an invalid entry in a batch writes none of it", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      const bad = [
+        turnStart("t1", "a"),
+        { type: "nonsense", turnId: "t1" } as unknown as NewJournalEntry,
+      ];
+      await assert.rejects(store.append(id, bad, { expectedSeq: 1 }), TypeError);
+      const cyclic: Record<string, unknown> = { type: "feedback", turnId: "t1", score: 1 };
+      cyclic.self = cyclic;
+      await assert.rejects(
+        store.append(id, [turnStart("t1", "a"), cyclic as unknown as NewJournalEntry], { expectedSeq: 1 }),
+        TypeError,
+      );
+      await assert.rejects(
+        store.append(id, [{ type: "session", id } as NewJournalEntry], { expectedSeq: 1 }),
+        TypeError,
+        "session entries come from createSession only",
+      );
+      assert.equal((await store.read(id)).length, 1);
+      const ok = await store.append(id, [turnStart("t1", "a"), turnEnd("t1")], { expectedSeq: 1 });
+      assert.deepEqual(
+        ok.map((e) => e.seq),
+        [2, 3],
+      );
+    }),
+
+    def("append with a stale or future expectedSeq fails with ConflictError and writes nothing", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      await store.append(id, [turnStart("t1", "a")], { expectedSeq: 1 });
+      const stale = await assertJuneError(
+        () => store.append(id, [turnEnd("t1")], { expectedSeq: 1 }),
+        "ConflictError",
+      );
+      assert.equal((stale as JuneError & { sessionId?: string }).sessionId, id);
+      await assertJuneError(() => store.append(id, [turnEnd("t1")], { expectedSeq: 5 }), "ConflictError");
+      await assertJuneError(() => store.append(id, [turnEnd("t1")], { expectedSeq: 0 }), "ConflictError");
+      assert.equal((await store.read(id)).length, 2);
+      await store.append(id, [turnEnd("t1")], { expectedSeq: 2 });
+      assert.equal((await store.read(id)).length, 3);
+    }),
+
+    def("concurrent appends with the same expectedSeq: exactly one wins", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, i) =>
+          store.append(id, [turnStart(`t${i}`, `input ${i}`), turnEnd(`t${i}`)], { expectedSeq: 1 }),
+        ),
+      );
+      const won = results.filter((r) => r.status === "fulfilled");
+      assert.equal(won.length, 1);
+      for (const r of results) {
+        if (r.status === "rejected") assert.ok(JuneError.hasName(r.reason, "ConflictError"), String(r.reason));
+      }
+      const entries = await store.read(id);
+      assert.deepEqual(
+        entries.map((e) => e.seq),
+        [1, 2, 3],
+      );
+    }),
+
+    def("an empty append checks expectedSeq and writes nothing", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      assert.deepEqual(await store.append(id, [], { expectedSeq: 1 }), []);
+      await assertJuneError(() => store.append(id, [], { expectedSeq: 3 }), "ConflictError");
+      assert.equal((await store.read(id)).length, 1);
+    }),
+
+    def("read fromSeq returns the entries from that seq on", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      await store.append(id, [turnStart("t1", "a"), turnEnd("t1"), turnStart("t2", "b"), turnEnd("t2")], {
+        expectedSeq: 1,
+      });
+      assert.deepEqual(
+        (await store.read(id, { fromSeq: 3 })).map((e) => e.seq),
+        [3, 4, 5],
+      );
+      assert.deepEqual(
+        (await store.read(id, { fromSeq: 5 })).map((e) => e.type),
+        ["turn-end"],
+      );
+      assert.deepEqual(await store.read(id, { fromSeq: 6 }), []);
+      assert.equal((await store.read(id, { fromSeq: 1 })).length, 5);
+      assert.equal((await store.read(id, { fromSeq: 0 })).length, 5);
+      await assert.rejects(store.read(id, { fromSeq: 2.5 }), TypeError);
+    }),
+
+    def("stored entries do not change when the caller mutates what it passed or got back", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      const entry = turnStart("t1", "original");
+      const [stored] = await store.append(id, [entry], { expectedSeq: 1 });
+      entry.input = "changed";
+      entry.context.turnIds.push("x");
+      try {
+        (stored as { input: string }).input = "changed too";
+      } catch {
+        // frozen: fine
+      }
+      const [, read] = await store.read(id);
+      assert.equal((read as { input: string }).input, "original");
+      assert.deepEqual((read as { context: { turnIds: string[] } }).context.turnIds, []);
+    }),
+
+    def("unknown sessions: append, read and acquireTurn fail with SessionNotFoundError", async (store) => {
+      const id = newId();
+      const err = await assertJuneError(() => store.append(id, [turnStart("t", "a")], { expectedSeq: 1 }), "SessionNotFoundError");
+      assert.equal((err as JuneError & { sessionId?: string }).sessionId, id);
+      await assertJuneError(() => store.read(id), "SessionNotFoundError");
+      await assertJuneError(() => store.acquireTurn(id), "SessionNotFoundError");
+      assert.equal(await store.deleteSession(id), false);
+      assert.equal(await store.getSession(id), undefined);
+    }),
+
+    def("invalid session ids are refused with InvalidSessionIdError", async (store) => {
+      const bad: unknown[] = ["../x", "a/b", "", "x".repeat(129), "a.b", "a b", "..", "a\u0000b", "é", 42, null, undefined];
+      for (const id of bad) {
+        const sid = id as string;
+        await assertJuneError(() => store.createSession({ id: sid }), "InvalidSessionIdError", `createSession(${String(id)})`);
+        await assertJuneError(() => store.getSession(sid), "InvalidSessionIdError");
+        await assertJuneError(() => store.deleteSession(sid), "InvalidSessionIdError");
+        await assertJuneError(() => store.append(sid, [turnStart("t", "a")], { expectedSeq: 1 }), "InvalidSessionIdError");
+        await assertJuneError(() => store.read(sid), "InvalidSessionIdError");
+        await assertJuneError(() => store.acquireTurn(sid), "InvalidSessionIdError");
+      }
+      const longest = `${newId()}${"a".repeat(128)}`.slice(0, 128);
+      const info = await store.createSession({ id: longest });
+      assert.equal(info.id, longest);
+      assert.equal(await store.deleteSession(longest), true);
+    }),
+
+    def("a turn lease is exclusive until released, then can be taken again", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      const lease = await store.acquireTurn(id);
+      assert.equal(lease.sessionId, id);
+      const busy = await assertJuneError(() => store.acquireTurn(id), "SessionBusyError");
+      assert.equal((busy as JuneError & { sessionId?: string }).sessionId, id);
+      await store.releaseTurn(lease);
+      const again = await store.acquireTurn(id);
+      assert.notEqual(again.token, lease.token);
+      // Releasing the old lease a second time must not free the new holder's.
+      await store.releaseTurn(lease);
+      await assertJuneError(() => store.acquireTurn(id), "SessionBusyError");
+      await store.releaseTurn(again);
+      await store.releaseTurn(await store.acquireTurn(id));
+    }),
+
+    def("leases are per session", async (store) => {
+      const a = newId();
+      const b = newId();
+      await store.createSession({ id: a });
+      await store.createSession({ id: b });
+      const la = await store.acquireTurn(a);
+      const lb = await store.acquireTurn(b);
+      await store.releaseTurn(la);
+      await store.releaseTurn(lb);
+    }),
+
+    def("a lease with ttlMs expires and can be taken over", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      const lease = await store.acquireTurn(id, { ttlMs: 30 });
+      await sleep(80);
+      const next = await store.acquireTurn(id, { ttlMs: 60_000 });
+      await store.releaseTurn(lease); // the expired holder's release leaves the new lease alone
+      await assertJuneError(() => store.acquireTurn(id), "SessionBusyError");
+      await store.releaseTurn(next);
+    }),
+
+    def("listSessions: newest updatedAt first, with title, turn count and metadata", async (store) => {
+      const [a, b, c] = [newId(), newId(), newId()];
+      const base = Date.UTC(2190, 0, 1) + Math.floor(Math.random() * 1e9);
+      const at = (s: number) => new Date(base + s * 1000).toISOString();
+      for (const id of [a, b, c]) await store.createSession({ id, metadata: { name: id } });
+      const long = `  A long   first\ninput ${"word ".repeat(40)}`;
+      await store.append(c, [{ ...turnStart("c1", long), at: at(1) }], { expectedSeq: 1 });
+      await store.append(a, [{ ...turnStart("a1", "first of a"), at: at(2) }], { expectedSeq: 1 });
+      await store.append(b, [{ ...turnStart("b1", "only b"), at: at(3) }], { expectedSeq: 1 });
+      await store.append(
+        a,
+        [
+          { ...turnEnd("a1"), at: at(4) },
+          { ...turnStart("a2", "second of a"), at: at(5) },
+        ],
+        { expectedSeq: 2 },
+      );
+      const listed = (await store.listSessions()).filter((s) => [a, b, c].includes(s.id));
+      assert.deepEqual(
+        listed.map((s) => s.id),
+        [a, b, c],
+      );
+      const [la, lb, lc] = listed;
+      assert.equal(la.turnCount, 2);
+      assert.equal(la.title, "first of a");
+      assert.equal(la.updatedAt, at(5));
+      assert.deepEqual(la.metadata, { name: a });
+      assert.equal(lb.turnCount, 1);
+      assert.equal(lc.updatedAt, at(1));
+      assert.ok(lc.title && lc.title.length <= 80, `title cut: ${lc.title}`);
+      assert.ok(lc.title.startsWith("A long first input word"), `whitespace collapsed: ${lc.title}`);
+      assert.deepEqual(await store.getSession(a), la);
+    }),
+
+    def("listSessions: limit and before page through sessions", async (store) => {
+      const ids = [newId(), newId(), newId(), newId()];
+      const base = Date.UTC(2150, 0, 1) + Math.floor(Math.random() * 1e9);
+      const at = (s: number) => new Date(base + s * 1000).toISOString();
+      for (const [i, id] of ids.entries()) {
+        await store.createSession({ id });
+        await store.append(id, [{ ...turnStart("t", `session ${i}`), at: at(i) }], { expectedSeq: 1 });
+      }
+      // ids[3] newest .. ids[0] oldest, all in (base - 1s, base + 4s)
+      const page1 = await store.listSessions({ before: at(4), limit: 2 });
+      assert.deepEqual(
+        page1.map((s) => s.id),
+        [ids[3], ids[2]],
+      );
+      const page2 = await store.listSessions({ before: page1[1].updatedAt, limit: 2 });
+      assert.deepEqual(
+        page2.map((s) => s.id),
+        [ids[1], ids[0]],
+      );
+      const page3 = (await store.listSessions({ before: page2[1].updatedAt })).filter((s) => ids.includes(s.id));
+      assert.deepEqual(page3, []);
+      assert.deepEqual(await store.listSessions({ limit: 0 }), []);
+      await assert.rejects(store.listSessions({ limit: -1 }), TypeError);
+      await assert.rejects(store.listSessions({ before: "not a time" }), TypeError);
+    }),
+
+    def("deleteSession removes the session and its journal; the id can be used again", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      await store.append(id, [turnStart("t1", "a")], { expectedSeq: 1 });
+      const lease = await store.acquireTurn(id);
+      assert.equal(await store.deleteSession(id), true);
+      assert.equal(await store.getSession(id), undefined);
+      await assertJuneError(() => store.read(id), "SessionNotFoundError");
+      assert.ok(!(await store.listSessions()).some((s) => s.id === id));
+      assert.equal(await store.deleteSession(id), false);
+      await store.releaseTurn(lease);
+      const info = await store.createSession({ id });
+      assert.equal(info.turnCount, 0);
+      assert.equal((await store.read(id)).length, 1);
+      const fresh = await store.acquireTurn(id);
+      await store.releaseTurn(fresh);
+    }),
+
+    def("getSession and listSessions follow appends", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      const before = await store.getSession(id);
+      assert.equal(before?.turnCount, 0);
+      let seq = 1;
+      for (let i = 0; i < 3; i++) {
+        const written = await store.append(id, [turnStart(`t${i}`, `q${i}`), turnEnd(`t${i}`)], { expectedSeq: seq });
+        seq = written[written.length - 1].seq;
+        const info = await store.getSession(id);
+        assert.equal(info?.turnCount, i + 1);
+        assert.equal(info?.title, "q0");
+        assert.equal(info?.updatedAt, written[1].at);
+        const listed = (await store.listSessions()).find((s) => s.id === id);
+        assert.deepEqual(listed, info);
+      }
+    }),
+  ];
+}
+
+function newId(): string {
+  return `conf-${randomUUID()}`;
+}
+
+function turnStart(turnId: string, input: string): Extract<NewJournalEntry, { type: "turn-start" }> {
+  return { type: "turn-start", turnId, input, context: { builder: "full", turnIds: [] } };
+}
+
+function turnEnd(turnId: string): NewJournalEntry {
+  return {
+    type: "turn-end",
+    turnId,
+    status: "completed",
+    text: "ok",
+    metadata: { responder: { kind: "custom" }, usage: { inputTokens: 3 } },
+  };
+}
+
+async function assertJuneError(fn: () => Promise<unknown>, name: string, what?: string): Promise<unknown> {
+  try {
+    await fn();
+  } catch (error) {
+    assert.ok(JuneError.hasName(error, name), `${what ?? "call"}: expected ${name}, got ${String(error)}`);
+    return error;
+  }
+  assert.fail(`${what ?? "call"}: expected ${name}, but it succeeded`);
+}
+

@@ -1,0 +1,135 @@
+import type { SessionDetail, SessionSummary, StreamEvent } from "./types";
+import { readEventStream } from "./event-stream";
+
+/** An HTTP error from the chat API, with the server's `{ error }` message when it sent one. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the stream of one turn tells its reader, besides the events. */
+export interface TurnStream {
+  /** The turn's id, from the `x-june-turn-id` header when the server sent it. */
+  turnId?: string;
+  events: AsyncIterable<{ id?: string; event: StreamEvent }>;
+}
+
+/**
+ * Talks to June's chat HTTP API under `base` (Studio's own `/api`), sending Studio's token with every
+ * request. The token comes from the page URL, where `june studio` puts it.
+ */
+export class StudioClient {
+  constructor(
+    private readonly base: string,
+    private readonly token: string | null,
+  ) {}
+
+  async listSessions(): Promise<SessionSummary[]> {
+    const body = await this.json<{ sessions: SessionSummary[] } | SessionSummary[]>("GET", "/sessions");
+    return Array.isArray(body) ? body : body.sessions;
+  }
+
+  createSession(): Promise<SessionSummary> {
+    return this.json("POST", "/sessions", {});
+  }
+
+  getSession(id: string): Promise<SessionDetail> {
+    return this.json("GET", `/sessions/${encodeURIComponent(id)}`);
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.request("DELETE", `/sessions/${encodeURIComponent(id)}`);
+  }
+
+  /** Starts a turn and reads its events as they come. */
+  async sendTurn(sessionId: string, input: string, signal?: AbortSignal): Promise<TurnStream> {
+    const response = await this.request("POST", `/sessions/${encodeURIComponent(sessionId)}/turns`, { input }, signal);
+    return this.stream(response);
+  }
+
+  /** Rejoins a running turn: its events again from the start, or after `lastEventId`. */
+  async turnEvents(turnId: string, lastEventId?: string, signal?: AbortSignal): Promise<TurnStream> {
+    const headers: Record<string, string> = lastEventId ? { "last-event-id": lastEventId } : {};
+    const response = await this.request("GET", `/turns/${encodeURIComponent(turnId)}/events`, undefined, signal, headers);
+    return this.stream(response);
+  }
+
+  approve(turnId: string, approvalId: string): Promise<unknown> {
+    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/approve`, { approvalId });
+  }
+
+  deny(turnId: string, approvalId: string, reason: string): Promise<unknown> {
+    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/deny`, { approvalId, reason });
+  }
+
+  cancel(turnId: string): Promise<unknown> {
+    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/cancel`, {});
+  }
+
+  steer(turnId: string, input: string): Promise<unknown> {
+    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/steer`, { input });
+  }
+
+  private stream(response: Response): TurnStream {
+    if (!response.body) throw new ApiError(response.status, "The server sent no event stream");
+    return {
+      turnId: response.headers.get("x-june-turn-id") ?? undefined,
+      events: readEventStream(response.body),
+    };
+  }
+
+  private async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await this.request(method, path, body);
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  private async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { ...extraHeaders };
+    if (this.token) headers["x-june-token"] = this.token;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+      signal,
+    });
+    if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
+    return response;
+  }
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  if (response.status === 401) {
+    return "This Studio link has no valid token. Open the exact URL `june studio` printed.";
+  }
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === "string") return body.error;
+    if (body.error && typeof body.error === "object" && "message" in body.error) {
+      return String((body.error as { message: unknown }).message);
+    }
+  } catch {
+    // Not JSON: fall through to the status line.
+  }
+  return `${response.status} ${response.statusText || "request failed"}`;
+}
+
+/** The client for this page: the API beside it, with the token from the page's URL. */
+export function clientForPage(location: Location = window.location): StudioClient {
+  const token = new URLSearchParams(location.search).get("token");
+  const base = new URL("api", new URL(".", location.href)).pathname.replace(/\/$/, "");
+  return new StudioClient(base, token);
+}

@@ -1,0 +1,73 @@
+import type { TraceRow } from "../trace/types";
+
+/**
+ * The shapes June's chat HTTP API sends, as the browser sees them (JSON). They mirror `june/chat`'s
+ * `SessionInfo`, `TurnRecord` and `ChatTraceRow`; Studio keeps its own copy so the web app never pulls
+ * the Node library into the bundle.
+ */
+
+export type { TraceRow };
+
+export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "interrupted";
+
+export interface SessionSummary {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  title?: string;
+  turnCount: number;
+}
+
+export interface TurnError {
+  name: string;
+  message: string;
+}
+
+export interface TurnMetadata {
+  responder?: { kind: string; id?: string; version?: string };
+  model?: { provider: string; modelId: string };
+  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  finishReason?: string;
+}
+
+export interface TurnRecord {
+  id: string;
+  input: string;
+  steers: { input: string; atChar: number }[];
+  status: TurnStatus;
+  text?: string;
+  error?: TurnError;
+  metadata?: TurnMetadata;
+  startedAt: string;
+  endedAt?: string;
+}
+
+export interface SessionDetail {
+  id: string;
+  turns: TurnRecord[];
+  /** The turn running in the session now, when the server runs one: rejoin it with `/turns/:id/events`. */
+  runningTurnId?: string;
+}
+
+/** An approval request as the server sends it: the input is a bounded, redacted summary. */
+export interface ApprovalRequest {
+  id: string;
+  stepId: string;
+  toolName: string;
+  toolCallId: string;
+  input: string;
+}
+
+/** The turn's events as the server streams them, discriminated on `type`. */
+export type StreamEvent =
+  | { type: "turn-start"; turnId: string; sessionId?: string }
+  | { type: "text-delta"; text: string }
+  | { type: "run-update"; rows: TraceRow[] }
+  | { type: "approval-request"; request: ApprovalRequest }
+  | {
+      type: "turn-end";
+      status: Exclude<TurnStatus, "running" | "interrupted">;
+      text?: string;
+      error?: TurnError;
+      metadata?: TurnMetadata;
+    };

@@ -1,0 +1,93 @@
+import { useEffect, useRef } from "react";
+import type { ChatSession } from "../state/use-chat-session";
+import { summarizeTrace, type TraceActions } from "../trace";
+import { Composer } from "./composer";
+import { ErrorBanner } from "./error-banner";
+import { TurnView } from "./turn-view";
+
+export interface ChatPaneProps {
+  chat: ChatSession;
+  sessionId: string | null;
+  title?: string;
+  error: string | null;
+  onDismissError(): void;
+  /** With no session open, the first message makes one. */
+  onSendFirst(input: string): Promise<void>;
+}
+
+/** The open session: its turns, each with its trace, and the composer. */
+export function ChatPane({ chat, sessionId, title, error, onDismissError, onSendFirst }: ChatPaneProps) {
+  const { detail, live, traces } = chat;
+  const running = live?.status === "running";
+  const waiting = running && summarizeTrace(live.rows).status === "pending";
+  const scroller = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+
+  const actions: TraceActions = { approve: chat.approve, deny: chat.deny };
+
+  // Follow the reply as it is written, unless the reader scrolled up.
+  useEffect(() => {
+    const element = scroller.current;
+    if (element && stick.current) element.scrollTop = element.scrollHeight;
+  });
+
+  const records = detail?.turns ?? [];
+  const liveIsNew = live !== null && !records.some((record) => record.id === live.turnId);
+
+  return (
+    <main className="chat" aria-label="Chat">
+      <header className="chat__header">
+        <h1 className="chat__title">{sessionId ? title || "New session" : "June Studio"}</h1>
+        {running ? <span className="chat__status">{waiting ? "Waiting for approval" : "Replying…"}</span> : null}
+      </header>
+      {error ? <ErrorBanner message={error} onDismiss={onDismissError} /> : null}
+      <div
+        className="chat__scroll"
+        ref={scroller}
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
+        }}
+      >
+        <div className="chat__turns">
+          {!sessionId ? (
+            <div className="chat__empty">
+              <p className="chat__empty-title">Start a conversation</p>
+              <p>Send a message to open a new session, or pick one from the sidebar.</p>
+            </div>
+          ) : chat.loading ? (
+            <p className="chat__loading">Loading session…</p>
+          ) : records.length === 0 && !live ? (
+            <div className="chat__empty">
+              <p className="chat__empty-title">No turns yet</p>
+              <p>Send a message to start. Tool calls, steps and approvals will show under each reply.</p>
+            </div>
+          ) : null}
+          {records.map((record) =>
+            live && live.turnId === record.id ? (
+              <TurnView key={live.key} turn={live} rows={live.rows} actions={actions} live />
+            ) : (
+              <TurnView
+                key={record.id}
+                turn={{ ...record, steers: record.steers.map((steer) => steer.input), text: record.text ?? "" }}
+                rows={traces[record.id] ?? []}
+                metadata={record.metadata}
+              />
+            ),
+          )}
+          {live && liveIsNew ? <TurnView key={live.key} turn={live} rows={live.rows} actions={actions} live /> : null}
+        </div>
+      </div>
+      <Composer
+        running={running}
+        canSteer={running && live?.turnId !== undefined}
+        onSend={(input) => {
+          stick.current = true;
+          return sessionId ? chat.send(input) : onSendFirst(input);
+        }}
+        onSteer={chat.steer}
+        onCancel={chat.cancel}
+      />
+    </main>
+  );
+}

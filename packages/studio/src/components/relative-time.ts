@@ -1,0 +1,21 @@
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 24 * 3600],
+  ["month", 30 * 24 * 3600],
+  ["week", 7 * 24 * 3600],
+  ["day", 24 * 3600],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+const format = new Intl.RelativeTimeFormat(undefined, { numeric: "auto", style: "short" });
+
+/** "just now", "5 min. ago", "yesterday": how long ago an ISO time was. */
+export function relativeTime(iso: string, now: number = Date.now()): string {
+  const seconds = (new Date(iso).getTime() - now) / 1000;
+  if (!Number.isFinite(seconds)) return "";
+  if (Math.abs(seconds) < 45) return "just now";
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return format.format(Math.round(seconds / 60), "minute");
+}

@@ -1,0 +1,75 @@
+import type { TurnError, TurnMetadata, TurnStatus } from "../api/types";
+import { describeTrace, summarizeTrace, TraceList, type TraceActions, type TraceRow } from "../trace";
+
+export interface TurnViewProps {
+  turn: { id?: string; turnId?: string; input: string; steers: string[]; text: string; status: TurnStatus; error?: TurnError };
+  rows: TraceRow[];
+  metadata?: TurnMetadata;
+  /** Approve and deny, for a turn that is running. */
+  actions?: TraceActions;
+  live?: boolean;
+}
+
+/** One turn: the user's input, its trace rows, then the reply as it is written. */
+export function TurnView({ turn, rows, metadata, actions, live = false }: TurnViewProps) {
+  const running = turn.status === "running";
+  const id = turn.turnId ?? turn.id;
+  return (
+    <article className="turn" data-turn-id={id} data-status={turn.status}>
+      <div className="turn__input">
+        <p className="bubble">{turn.input}</p>
+      </div>
+      {turn.steers.map((steer, index) => (
+        <div className="turn__input" key={index}>
+          <p className="bubble bubble--steer">
+            <span className="bubble__label">Steer</span>
+            {steer}
+          </p>
+        </div>
+      ))}
+      {rows.length > 0 ? (
+        <details className="turn__trace" open aria-label="Trace">
+          <summary className="turn__trace-summary">
+            <span className="turn__trace-label">Trace</span>
+            <span>{describeTrace(summarizeTrace(rows))}</span>
+          </summary>
+          <TraceList rows={rows} actions={running ? actions : undefined} />
+        </details>
+      ) : null}
+      <div className="turn__reply" aria-live={live ? "polite" : undefined}>
+        {turn.text ? <p className="reply">{turn.text}</p> : null}
+        {running && !turn.text ? <p className="reply reply--waiting">{rows.some(isPending) ? "Waiting for approval…" : "Thinking…"}</p> : null}
+        {running && turn.text ? <span className="caret" aria-hidden="true" /> : null}
+      </div>
+      <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+    </article>
+  );
+}
+
+function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: TurnError; metadata?: TurnMetadata }) {
+  switch (status) {
+    case "running":
+      return null;
+    case "failed":
+      return <p className="turn__note turn__note--error">{error ? `${error.name}: ${error.message}` : "The turn failed."}</p>;
+    case "canceled":
+      return <p className="turn__note">Canceled.</p>;
+    case "interrupted":
+      return <p className="turn__note">Interrupted: the process running this turn stopped.</p>;
+    case "completed": {
+      const parts: string[] = [];
+      if (metadata?.model) parts.push(metadata.model.modelId);
+      const tokens = metadata?.usage?.totalTokens;
+      if (tokens !== undefined) parts.push(`${tokens.toLocaleString()} tokens`);
+      return parts.length > 0 ? <p className="turn__note">{parts.join(" · ")}</p> : null;
+    }
+    default: {
+      const never: never = status;
+      return never;
+    }
+  }
+}
+
+function isPending(row: TraceRow): boolean {
+  return row.status === "pending" || row.children.some(isPending);
+}

@@ -1,0 +1,14 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { clientForPage } from "./api/client";
+import { App } from "./components/app";
+import "./styles.css";
+
+const root = document.getElementById("root");
+if (!root) throw new Error("June Studio: index.html has no #root element");
+
+createRoot(root).render(
+  <StrictMode>
+    <App client={clientForPage()} />
+  </StrictMode>,
+);

@@ -1,0 +1,282 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { StudioClient, TurnStream } from "../api/client";
+import type { SessionDetail, StreamEvent, TraceRow, TurnError, TurnRecord } from "../api/types";
+import { message } from "./use-sessions";
+
+/** A turn as it runs: built from its event stream, replaced by its journaled record once it ends. */
+export interface LiveTurn {
+  /** A React key that holds before the turn id is known. */
+  key: string;
+  turnId?: string;
+  input: string;
+  steers: string[];
+  text: string;
+  rows: TraceRow[];
+  status: "running" | "completed" | "failed" | "canceled";
+  error?: TurnError;
+}
+
+export interface ChatSession {
+  detail: SessionDetail | null;
+  loading: boolean;
+  error: string | null;
+  live: LiveTurn | null;
+  /** Trace rows of this page's turns, by turn id. Traces are never journaled, so past turns have none. */
+  traces: Readonly<Record<string, TraceRow[]>>;
+  send(input: string): Promise<void>;
+  /** Sends `input` as soon as `sessionId` is open (a new session's first message). */
+  queue(sessionId: string, input: string): void;
+  cancel(): Promise<void>;
+  steer(input: string): Promise<void>;
+  approve(approvalId: string): Promise<void>;
+  deny(approvalId: string, reason: string): Promise<void>;
+  dismissError(): void;
+}
+
+const RESUME_ATTEMPTS = 3;
+/** How many recent ended turns get their trace back from the server's replay after a reload. */
+const REPLAYED_TRACES = 10;
+
+/** One open session: its journaled turns, the turn running now, and the controls of that turn. */
+export function useChatSession(client: StudioClient, sessionId: string | null, onChanged: () => void): ChatSession {
+  const [detail, setDetail] = useState<SessionDetail | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [live, setLiveState] = useState<LiveTurn | null>(null);
+  const [traces, setTraces] = useState<Record<string, TraceRow[]>>({});
+
+  const liveRef = useRef<LiveTurn | null>(null);
+  const pageSignal = useRef<AbortSignal | null>(null);
+  const queued = useRef<{ sessionId: string; input: string } | null>(null);
+  // Traces live only in this page: keep each session's, so switching away and back keeps them.
+  const traceCache = useRef(new Map<string, Record<string, TraceRow[]>>());
+  const onChangedRef = useRef(onChanged);
+  onChangedRef.current = onChanged;
+
+  const setLive = useCallback((update: LiveTurn | null | ((current: LiveTurn) => LiveTurn)) => {
+    const next = typeof update === "function" ? (liveRef.current ? update(liveRef.current) : null) : update;
+    liveRef.current = next;
+    setLiveState(next);
+  }, []);
+
+  const keepTrace = useCallback((session: string, turnId: string, rows: TraceRow[]) => {
+    const all = { ...(traceCache.current.get(session) ?? {}), [turnId]: rows };
+    traceCache.current.set(session, all);
+    setTraces(all);
+  }, []);
+
+  /** Reads a turn's stream into `live` until `turn-end`, rejoining from the last event id if it drops. */
+  const follow = useCallback(
+    async (session: string, open: () => Promise<TurnStream>, signal: AbortSignal) => {
+      let lastEventId: string | undefined;
+      let ended = false;
+      // The sidebar's title and turn count change once the turn is journaled: by its first event after `turn-start`.
+      let listed = false;
+      let stream: TurnStream | undefined = await open();
+      for (let attempt = 0; stream && !ended && !signal.aborted; attempt++) {
+        if (stream.turnId) setLive((turn) => ({ ...turn, turnId: stream!.turnId }));
+        for await (const { id, event } of stream.events) {
+          if (signal.aborted) return;
+          if (id) lastEventId = id;
+          ended = apply(event) || ended;
+          if (!listed && event.type !== "turn-start") {
+            listed = true;
+            onChangedRef.current();
+          }
+        }
+        const turnId = liveRef.current?.turnId;
+        stream = undefined;
+        if (!ended && !signal.aborted && turnId && attempt < RESUME_ATTEMPTS) {
+          stream = await client.turnEvents(turnId, lastEventId, signal).catch(() => undefined);
+        }
+      }
+      if (signal.aborted) return;
+      const finished = liveRef.current;
+      if (finished?.turnId) keepTrace(session, finished.turnId, finished.rows);
+      if (!ended) setLive((turn) => ({ ...turn, status: "failed", error: { name: "Disconnected", message: "Lost the turn's event stream." } }));
+      const next = await client.getSession(session).catch(() => null);
+      if (signal.aborted) return;
+      if (next) {
+        setDetail(next);
+        if (ended || next.turns.some((turn) => turn.id === finished?.turnId)) setLive(null);
+      }
+      onChangedRef.current();
+
+      function apply(event: StreamEvent): boolean {
+        switch (event.type) {
+          case "turn-start":
+            setLive((turn) => ({ ...turn, turnId: event.turnId ?? turn.turnId }));
+            return false;
+          case "text-delta":
+            setLive((turn) => ({ ...turn, text: turn.text + event.text }));
+            return false;
+          case "run-update":
+            setLive((turn) => ({ ...turn, rows: event.rows }));
+            return false;
+          case "approval-request":
+            // The next run-update's approval row carries the buttons; nothing else to do.
+            return false;
+          case "turn-end":
+            setLive((turn) => ({
+              ...turn,
+              status: event.status,
+              text: event.text ?? turn.text,
+              error: event.error,
+            }));
+            return true;
+          default: {
+            const never: never = event;
+            void never;
+            return false;
+          }
+        }
+      }
+    },
+    [client, keepTrace, setLive],
+  );
+
+  const start = useCallback(
+    async (session: string, input: string) => {
+      const signal = pageSignal.current;
+      if (!signal) return;
+      setError(null);
+      setLive({ key: `live-${Date.now()}`, input, steers: [], text: "", rows: [], status: "running" });
+      try {
+        await follow(session, () => client.sendTurn(session, input, signal), signal);
+      } catch (caught) {
+        if (signal.aborted) return;
+        setLive(null);
+        setError(message(caught));
+        onChangedRef.current();
+      }
+    },
+    [client, follow, setLive],
+  );
+
+  const rejoin = useCallback(
+    async (session: string, record: TurnRecord, signal: AbortSignal) => {
+      setLive({
+        key: record.id,
+        turnId: record.id,
+        input: record.input,
+        steers: record.steers.map((steer) => steer.input),
+        text: "",
+        rows: [],
+        status: "running",
+      });
+      try {
+        await follow(session, () => client.turnEvents(record.id, undefined, signal), signal);
+      } catch {
+        // The server no longer has the turn: show the journaled record as it is.
+        if (!signal.aborted) setLive(null);
+      }
+    },
+    [client, follow, setLive],
+  );
+
+  /**
+   * Traces are never journaled, but the server keeps recently ended turns' events for replay: after a
+   * reload, take each recent turn's last `run-update` from there. Turns it no longer has keep no trace.
+   */
+  const recoverTraces = useCallback(
+    async (session: string, loaded: SessionDetail, signal: AbortSignal) => {
+      const known = traceCache.current.get(session) ?? {};
+      const missing = loaded.turns
+        .filter((turn) => turn.id !== loaded.runningTurnId && turn.status !== "running" && !known[turn.id])
+        .slice(-REPLAYED_TRACES);
+      for (const turn of missing) {
+        if (signal.aborted) return;
+        try {
+          const stream = await client.turnEvents(turn.id, undefined, signal);
+          let rows: TraceRow[] | undefined;
+          for await (const { event } of stream.events) if (event.type === "run-update") rows = event.rows;
+          if (rows && !signal.aborted) keepTrace(session, turn.id, rows);
+        } catch {
+          // Gone from the server (or the page moved on): this turn shows no trace.
+        }
+      }
+    },
+    [client, keepTrace],
+  );
+
+  useEffect(() => {
+    const controller = new AbortController();
+    pageSignal.current = controller.signal;
+    setLive(null);
+    setDetail(null);
+    setError(null);
+    setTraces(sessionId ? (traceCache.current.get(sessionId) ?? {}) : {});
+    if (!sessionId) {
+      setLoading(false);
+      return () => controller.abort();
+    }
+    setLoading(true);
+    client
+      .getSession(sessionId)
+      .then((loaded) => {
+        if (controller.signal.aborted) return;
+        setDetail(loaded);
+        setLoading(false);
+        const pending = queued.current;
+        const running = loaded.runningTurnId
+          ? loaded.turns.find((turn) => turn.id === loaded.runningTurnId)
+          : undefined;
+        if (pending && pending.sessionId === sessionId) {
+          queued.current = null;
+          void start(sessionId, pending.input);
+        } else if (running) {
+          void rejoin(sessionId, running, controller.signal);
+        }
+        void recoverTraces(sessionId, loaded, controller.signal);
+      })
+      .catch((caught) => {
+        if (controller.signal.aborted) return;
+        setLoading(false);
+        setError(message(caught));
+      });
+    return () => controller.abort();
+  }, [client, sessionId, start, rejoin, recoverTraces, setLive]);
+
+  const send = useCallback(
+    async (input: string) => {
+      if (!sessionId || liveRef.current?.status === "running") return;
+      await start(sessionId, input);
+    },
+    [sessionId, start],
+  );
+
+  const queue = useCallback((session: string, input: string) => {
+    queued.current = { sessionId: session, input };
+  }, []);
+
+  /** Runs one control of the running turn; its failure shows as the pane's error. */
+  const control = useCallback(async (run: (turnId: string) => Promise<unknown>, rethrow = false) => {
+    const turnId = liveRef.current?.turnId;
+    if (!turnId) return;
+    try {
+      await run(turnId);
+    } catch (caught) {
+      if (rethrow) throw caught;
+      setError(message(caught));
+    }
+  }, []);
+
+  return {
+    detail,
+    loading,
+    error,
+    live,
+    traces,
+    send,
+    queue,
+    cancel: () => control((turnId) => client.cancel(turnId)),
+    steer: (input) =>
+      control(async (turnId) => {
+        await client.steer(turnId, input);
+        setLive((turn) => ({ ...turn, steers: [...turn.steers, input] }));
+      }, true),
+    approve: (approvalId) => control((turnId) => client.approve(turnId, approvalId), true),
+    deny: (approvalId, reason) => control((turnId) => client.deny(turnId, approvalId, reason), true),
+    dismissError: () => setError(null),
+  };
+}

@@ -1,0 +1,54 @@
+import type { ReactNode } from "react";
+import { StatusBadge } from "./status-badge";
+import type { TraceRow } from "./types";
+
+export interface RowFrameProps {
+  row: TraceRow;
+  /** A short mark for the row's kind, drawn before the title. */
+  icon: ReactNode;
+  /** A quiet note after the title: a token count, a tool's name. */
+  meta?: ReactNode;
+  /** Content under the title line: summaries, buttons. */
+  body?: ReactNode;
+  /** Nested rows. */
+  nested?: ReactNode;
+  /** Content after the nested rows: what a step wrote. */
+  after?: ReactNode;
+}
+
+/** The layout every row kind shares: icon, title, meta and status on one line; body and nested rows under it. */
+export function RowFrame({ row, icon, meta, body, nested, after }: RowFrameProps) {
+  return (
+    <li
+      className={`jt-row jt-row--${row.kind} jt-row--${row.status}`}
+      data-row-id={row.id}
+      data-kind={row.kind}
+      data-status={row.status}
+    >
+      <div className="jt-row__line">
+        <span className="jt-row__icon" aria-hidden="true">
+          {icon}
+        </span>
+        <span className="jt-row__title" title={row.title}>
+          {row.title}
+        </span>
+        {meta ? <span className="jt-row__meta">{meta}</span> : null}
+        <StatusBadge status={row.status} canceled={row.canceled} />
+      </div>
+      {body ? <div className="jt-row__body">{body}</div> : null}
+      {nested}
+      {after ? <div className="jt-row__after">{after}</div> : null}
+    </li>
+  );
+}
+
+/** A row's failure, unless it is the cancel every row of a canceled run shares. */
+export function RowError({ row }: { row: TraceRow }) {
+  if (!row.error || row.canceled) return null;
+  return <p className="jt-error">{row.error}</p>;
+}
+
+/** "1,234 tokens", from a row's usage. */
+export function tokens(usage: { totalTokens: number } | undefined): string | undefined {
+  return usage ? `${usage.totalTokens.toLocaleString()} tokens` : undefined;
+}

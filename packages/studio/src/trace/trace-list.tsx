@@ -1,0 +1,56 @@
+import "./trace.css";
+import { ApprovalRow } from "./approval-row";
+import { ModelRow } from "./model-row";
+import { StepRow } from "./step-row";
+import { ToolRow } from "./tool-row";
+import type { TraceActions, TraceRow } from "./types";
+
+export interface TraceListProps {
+  rows: readonly TraceRow[];
+  /** What approval rows call; without it they show no buttons. */
+  actions?: TraceActions;
+  /** How a nested list sits under its row: `guide` with a line on its left, `inset` under the row's body. */
+  nested?: "guide" | "inset";
+}
+
+/** A trace as a list of rows, nested as the workflow nests them. Replace `rows` with each new snapshot's. */
+export function TraceList({ rows, actions, nested }: TraceListProps) {
+  if (rows.length === 0) return null;
+  return (
+    <ul className={nested ? `jt-list jt-list--${nested}` : "jt-list"}>
+      {rows.map((row) => (
+        <TraceRowView key={row.id} row={row} actions={actions} />
+      ))}
+    </ul>
+  );
+}
+
+/** One row, drawn by the composition for its kind. */
+export function TraceRowView({ row, actions }: { row: TraceRow; actions?: TraceActions }) {
+  const kind = row.kind;
+  switch (row.kind) {
+    case "step":
+      return <StepRow row={row} actions={actions} />;
+    case "model":
+      return <ModelRow row={row} />;
+    case "tool":
+      return <ToolRow row={row} actions={actions} />;
+    case "approval":
+      return <ApprovalRow row={row} actions={actions} />;
+    default: {
+      // A kind newer than these components: draw its title, never crash the trace.
+      const unknown: never = row;
+      return <UnknownRow row={unknown as { id: string; title: string }} kind={String(kind)} />;
+    }
+  }
+}
+
+function UnknownRow({ row, kind }: { row: { id: string; title: string }; kind: string }) {
+  return (
+    <li className="jt-row" data-row-id={row.id} data-kind={kind}>
+      <div className="jt-row__line">
+        <span className="jt-row__title">{row.title}</span>
+      </div>
+    </li>
+  );
+}
