@@ -147,22 +147,6 @@ describe("agentResponder", () => {
     expect((await collect(execution.events)).map((e) => e.type)).toEqual(["run-update", "run-update", "approval-request", "run-update", "run-update"]);
   });
 
-  it("announces a request listed only after the snapshot that shows it pending", async () => {
-    const run = fakeRun();
-    const execution = agentResponder({ render: element, reply: () => "ok", startRun: run.startRun }).respond(turnOptions());
-    await Promise.resolve();
-    run.commit(tree(step("reply", "", [waitingTool("ap-2")])));
-    run.requests.push({ id: "ap-2", stepId: "reply", toolName: "deploy", toolCallId: "call-ap-2", input: {} });
-    const events: ResponderEvent[] = [];
-    for await (const event of execution.events!) {
-      events.push(event);
-      if (event.type === "approval-request") break;
-    }
-    expect(events.map((e) => e.type)).toEqual(["run-update", "approval-request"]);
-    run.done({}, tree());
-    await execution.result;
-  });
-
   it("streams the named step's new text after each run-update and sends the leftover of the reply last", async () => {
     const run = fakeRun();
     const execution = agentResponder({

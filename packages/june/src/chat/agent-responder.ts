@@ -103,7 +103,6 @@ function runTurn(options: AgentResponderOptions, turn: RespondOptions): Responde
   let latestTree: TraceNode | undefined;
   let streamed = "";
   let streamError: StreamMismatchError | undefined;
-  let recheck: ReturnType<typeof setTimeout> | undefined;
   let settled = false;
 
   /** Announces the requests the latest snapshot shows pending, each once, after that snapshot's run-update. */
@@ -114,15 +113,6 @@ function runTurn(options: AgentResponderOptions, turn: RespondOptions): Responde
       if (announced.has(request.id) || !pending.has(request.id)) continue;
       announced.add(request.id);
       events.push({ type: "approval-request", request });
-    }
-    // A call the tree shows waiting whose request the run has not listed yet: look again shortly, so the
-    // announcement is never lost waiting for a commit that will not come while the step waits.
-    const missing = [...pending].some((requestId) => !announced.has(requestId));
-    if (missing && recheck === undefined) {
-      recheck = setTimeout(() => {
-        recheck = undefined;
-        announceRequests();
-      }, 5);
     }
   };
 
@@ -155,8 +145,6 @@ function runTurn(options: AgentResponderOptions, turn: RespondOptions): Responde
 
   const finish = (): void => {
     settled = true;
-    if (recheck !== undefined) clearTimeout(recheck);
-    recheck = undefined;
     events.end();
   };
 

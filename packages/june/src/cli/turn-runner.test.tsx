@@ -85,7 +85,8 @@ describe("showTurn", () => {
     expect(outcome.status).toBe("completed");
     expect(exitCodeOf(outcome)).toBe(0);
     expect(executed).toEqual(["staging"]);
-    expect(io.stdoutText()).toBe("");
+    // The step does not stream: the reply arrives whole, from the result, and is printed all the same.
+    expect(io.stdoutText()).toBe("Deployed.");
   });
 
   it("does not run the tool when the answer is n", async () => {

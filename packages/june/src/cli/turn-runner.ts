@@ -53,10 +53,12 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
 
   if (json) emit({ type: "turn-start", sessionId: turn.sessionId, turnId: turn.id, input: options.input });
   let outcome: TurnOutcome;
+  let streamed = "";
   try {
     for await (const event of turn) {
       switch (event.type) {
         case "text-delta":
+          streamed += event.text;
           if (json) emit(event);
           else screen.reply(event.text);
           break;
@@ -92,6 +94,9 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
       }
     }
     outcome = { status: "completed", result: await turn.result };
+    // A reply that did not stream (an agent with no `stream` step) arrives whole, in the result.
+    const { text } = outcome.result;
+    if (!json && text.startsWith(streamed)) screen.reply(text.slice(streamed.length));
   } catch (error) {
     outcome = turn.status === "canceled" || interrupt.signal.aborted ? { status: "canceled" } : { status: "failed", error };
   } finally {

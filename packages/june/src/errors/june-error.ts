@@ -12,9 +12,13 @@ export class JuneError extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
   }
 
-  /** True when `error` is a June error (of this class or a subclass, matched by name for subclasses). */
-  static isInstance(error: unknown): error is JuneError {
-    return typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  /**
+   * True when `error` is an error of this class, safe across bundles: `JuneError.isInstance(e)` matches every
+   * June error; `SessionBusyError.isInstance(e)` matches by the subclass's stable `name`.
+   */
+  static isInstance<T extends JuneError>(this: abstract new (...args: any[]) => T, error: unknown): error is T {
+    if (typeof error !== "object" || error === null || (error as Record<symbol, unknown>)[marker] !== true) return false;
+    return (this as unknown) === JuneError || error instanceof this || (error as Error).name === this.name;
   }
 
   /** Matches a subclass by its stable `name`, safe across bundles. */

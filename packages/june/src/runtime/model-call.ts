@@ -222,14 +222,14 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
 }
 
 /**
- * Marks the call `pending` and commits, then adds the request to `requests` (so whoever hears of the request
- * already has the row), then commits again so observers reading `requests` at each commit see it.
+ * Marks the call `pending`, adds the request to `requests`, then commits: the commit that shows the row
+ * pending is the first moment anyone can see the request (an observer reads `requests` in `onUpdate`), so a UI
+ * that hears of a request already has its row.
  */
 function openApproval(input: CallInput, approvalId: string, toolCall: { toolCallId: string; toolName: string; input: unknown }): OpenApproval {
   const { trace, approvals } = input.run;
   const nodeId = toolNode(input, toolCall);
   trace.update(nodeId, { status: "pending", approval: { id: approvalId, state: "pending" } });
-  trace.flush();
   const wait = approvals.open(
     { id: approvalId, stepId: input.stepId, toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, input: toolCall.input },
     {
@@ -252,7 +252,7 @@ function openApproval(input: CallInput, approvalId: string, toolCall: { toolCall
       },
     },
   );
-  trace.touch();
+  trace.flush();
   return { approvalId, wait };
 }
 

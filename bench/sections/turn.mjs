@@ -1,0 +1,65 @@
+/**
+ * 1. Turn overhead: the same scripted model (60 text deltas, no delay) driven by a raw `streamText` call over a
+ * message array (the floor), by a model chat over memoryStore, over fileStore (fsync on and off), and by an
+ * agentResponder with a one-step workflow. Fresh session per round, variants interleaved, medians over rounds.
+ */
+import { benchModel, chatTurn, inputOf, rawTurn, tempDir, variantChat } from "../lib/fixtures.mjs";
+import { section } from "../lib/section.mjs";
+import { interleave, measure, round } from "../lib/stats.mjs";
+
+export const VARIANTS = [
+  { key: "raw", label: "(a) raw streamText" },
+  { key: "memory", label: "(b) createChat + memoryStore" },
+  { key: "file", label: "(c) createChat + fileStore, fsync on" },
+  { key: "file-nosync", label: "(c) createChat + fileStore, fsync off" },
+  { key: "agent", label: "(d) agentResponder, one step" },
+];
+
+await section("turn", async ({ quick, log }) => {
+  const rounds = quick ? 3 : 15;
+  const turnsPerRound = quick ? 8 : 20;
+  const model = benchModel();
+  const dir = tempDir();
+  const variants = VARIANTS.map(({ key }) => {
+    if (key === "raw") {
+      return {
+        name: key,
+        async round() {
+          const history = [];
+          const m = await measure(async () => {
+            for (let i = 0; i < turnsPerRound; i++) await rawTurn(model, history, inputOf(i));
+          });
+          return { ...m, items: turnsPerRound };
+        },
+      };
+    }
+    const chat = variantChat(key, { model, dir: `${dir}/${key}` });
+    return {
+      name: key,
+      async round() {
+        const session = await chat.createSession();
+        const m = await measure(async () => {
+          for (let i = 0; i < turnsPerRound; i++) await chatTurn(session, inputOf(i), model);
+        });
+        return { ...m, items: turnsPerRound };
+      },
+    };
+  });
+  log(`${rounds} rounds of ${turnsPerRound} turns per variant (+2 warm-up rounds)`);
+  const results = await interleave(variants, { rounds, warmupRounds: 2 });
+  const floor = results.raw;
+  return {
+    turnsPerRound,
+    rounds,
+    deltas: 60,
+    rows: VARIANTS.map(({ key, label }) => ({
+      variant: key,
+      label,
+      cpuMs: round(results[key].cpuMs),
+      wallMs: round(results[key].wallMs),
+      cpuRatio: round(results[key].cpuMs / floor.cpuMs),
+      wallRatio: round(results[key].wallMs / floor.wallMs),
+      cpuOverFloorMs: round(results[key].cpuMs - floor.cpuMs),
+    })),
+  };
+});
