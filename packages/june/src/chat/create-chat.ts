@@ -94,7 +94,11 @@ export function createChat(options: CreateChatOptions): Chat {
     responder,
     store,
     async createSession(sessionOptions = {}) {
-      const id = sessionOptions.id ?? newId("session");
+      if (typeof sessionOptions !== "object" || sessionOptions === null) {
+        throw new TypeError("createSession(options): options must be an object of `id?` and `metadata?`");
+      }
+      // Only a missing id is generated: `null` or any other non-string is refused like a bad string.
+      const id = sessionOptions.id === undefined ? newId("session") : sessionOptions.id;
       assertSessionId(id);
       await store.createSession({ id, ...(sessionOptions.metadata !== undefined ? { metadata: sessionOptions.metadata } : {}) });
       return open(id);

@@ -49,9 +49,14 @@ export function createApprover(options: CreateApproverOptions): Approver {
         case "ask": {
           if (!io.stdin.isTTY) return decided(request, { approved: false, reason: NO_ONE_TO_APPROVE });
           const prompt = renderApprovalPrompt(request, screen.err);
-          screen.note(prompt.header);
           screen.beforePrompt();
-          const answer = await options.reader().question(prompt.question, { signal, fresh: true });
+          screen.note(prompt.header);
+          let answer: string | undefined;
+          try {
+            answer = await options.reader().question(prompt.question, { signal, fresh: true });
+          } finally {
+            screen.afterPrompt();
+          }
           if (answer === undefined) {
             if (signal.aborted) return undefined;
             return decided(request, { approved: false, reason: NO_ONE_TO_APPROVE });

@@ -21,6 +21,13 @@ function exit(code: number): never {
 }
 
 process.on("SIGINT", interrupt);
+// A reader that went away (`june ask … | head -1`) is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
+}
 
 const io: CliIO = {
   stdout: {

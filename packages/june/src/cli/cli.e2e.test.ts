@@ -105,7 +105,7 @@ const touchScript: FakeOpenAIScript = ({ index }) =>
     ? { toolCalls: [{ toolName: "touch", input: { note: "ran", apiKey: "sk-live-0123456789abcdefghijklmn" } }] }
     : { text: ["All ", "done."] };
 
-describe("june (built) against a fake OpenAI server", () => {
+describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () => {
   it("june ask --model prints exactly the reply on stdout and nothing else", async () => {
     const fake = await fakeOpenAI([{ text: ["Hello", ", ", "world", "!"], delay: 5 }]);
     const result = await june(["ask", "--model", "openai:gpt-5-mini", "Say", "hello"], { env: openaiEnv(fake.url) });
@@ -277,6 +277,38 @@ describe("june (built) against a fake OpenAI server", () => {
     });
     const last = JSON.parse(json.stdout.trimEnd().split("\n").at(-1)!) as { type: string; steps: unknown };
     expect(last).toMatchObject({ type: "run-end", status: "done", steps: { notes: "n", summary: "s" } });
+  });
+
+  it("june run asks for approvals like a turn: --yes runs the tool, --deny and no terminal do not", async () => {
+    const cwd = tempDir();
+    const marker = join(cwd, "marker");
+    const env = { JUNE_TEST_MARKER: marker };
+    const denied = await june(["run", fixture("approval-flow.tsx"), "--deny"], { cwd, env });
+    expect(denied).toMatchObject({ code: 0, stdout: "denied: denied with --deny" });
+    const nobody = await june(["run", fixture("approval-flow.tsx")], { cwd, env });
+    expect(nobody).toMatchObject({ code: 0, stdout: "denied: no one to approve" });
+    expect(existsSync(marker)).toBe(false);
+    const approved = await june(["run", fixture("approval-flow.tsx"), "--yes"], { cwd, env });
+    expect(approved).toMatchObject({ code: 0, stdout: "touched" });
+    expect(readFileSync(marker, "utf8")).toBe("ran");
+  });
+
+  it("june studio serves a chat on 127.0.0.1 behind a token until Ctrl-C", async () => {
+    const fake = await fakeOpenAI(["hi"]);
+    const run = start(process.execPath, [bin, "studio", "--model", "openai:gpt-5-mini"], {
+      cwd: tempDir(),
+      env: openaiEnv(fake.url),
+      stdin: "",
+    });
+    await until(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.test(run.stderr()), "the Studio URL");
+    const url = new URL(/http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(run.stderr())![0]);
+    const token = url.searchParams.get("token")!;
+    const sessions = await fetch(new URL("/api/sessions", url), { headers: { "x-june-token": token } });
+    expect(sessions.status).toBe(200);
+    expect((await fetch(new URL("/api/sessions", url))).status).toBe(401);
+    run.kill("SIGINT");
+    expect(await run.code).toBe(0);
+    expect(run.stdout()).toBe("");
   });
 
   it("the offline example runs with no key and no network", async () => {

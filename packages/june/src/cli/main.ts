@@ -103,7 +103,7 @@ function wantsHelp(rest: readonly string[]): boolean {
   return false;
 }
 
-async function usageOf(io: CliIO, found: Found, colors: boolean): Promise<string> {
+async function usageOf(found: Found, colors: boolean): Promise<string> {
   const usage = await renderUsage(found.command, found.parent);
   const name = found.path.at(-1) ?? "june";
   const epilog = EPILOGS[name];
@@ -122,7 +122,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
   try {
     const found = await findCommand(root, options.argv);
     if (wantsHelp(found.rest)) {
-      io.stdout.write(await usageOf(io, found, colorEnabled(io.env, io.stdout)));
+      io.stdout.write(await usageOf(found, colorEnabled(io.env, io.stdout)));
       return 0;
     }
     if (found.path.length === 0 && found.rest.length === 1 && ["--version", "-v"].includes(found.rest[0]!)) {
@@ -133,7 +133,9 @@ export async function runCli(options: RunCliOptions): Promise<number> {
       const where = ["june", ...found.path].join(" ");
       const names = Object.keys((await resolved(found.command.subCommands)) ?? {}).join(", ");
       const extra = found.rest[0];
-      if (found.path.length === 0 && extra === undefined) io.stderr.write(await usageOf(io, found, colorEnabled(io.env, io.stderr)));
+      if (found.path.length === 0 && extra === undefined) {
+        io.stderr.write(await usageOf(found, colorEnabled(io.env, io.stderr)));
+      }
       const problem = extra ? `Unknown option ${extra} for "${where}"` : `${where}: pass a command (${names})`;
       io.stderr.write(`${renderErrorLine(`${problem}; see ${where} --help`, errColors)}\n`);
       return 2;

@@ -8,7 +8,8 @@
  * - `JUNE_RESOLVE_HOOK` (registered after tsx, so it runs first): resolves `june` and `june/*` to the
  *   package running the CLI, from any directory, so the module and the CLI share one copy of June; and
  *   loads TypeScript and JSX files outside `node_modules` as ES modules even where the nearest
- *   `package.json` says CommonJS (a file in /tmp, say), since June itself is ESM-only.
+ *   `package.json` says CommonJS (a file in /tmp, say), since June itself is ESM-only. A bare import the
+ *   module's directory cannot resolve (`ai` from a file in /tmp) falls back to June's own dependencies.
  */
 
 /** Data passed to `JUNE_RESOLVE_HOOK`'s `initialize`. */
@@ -47,13 +48,26 @@ export function initialize(data) {
   exportsMap = data.exports;
 }
 const SOURCE_FILE = /\\.(ts|tsx|mts|jsx)$/;
+const BARE = /^(?![./]|[a-z][a-z0-9+.-]*:)/i;
 export async function resolve(specifier, context, nextResolve) {
   if (specifier === "june" || specifier.startsWith("june/")) {
     const url = exportsMap[specifier];
     if (url) return { url, format: url.endsWith(".json") ? "json" : "module", shortCircuit: true };
     return nextResolve(specifier, { ...context, parentURL: anchorUrl });
   }
-  const result = await nextResolve(specifier, context);
+  let result;
+  try {
+    result = await nextResolve(specifier, context);
+  } catch (error) {
+    // A bare import the module's own directory cannot resolve (\`ai\` in a file in /tmp, say): June's own
+    // dependencies are the ones it was written against.
+    if (error?.code !== "ERR_MODULE_NOT_FOUND" || !BARE.test(specifier)) throw error;
+    try {
+      result = await nextResolve(specifier, { ...context, parentURL: anchorUrl });
+    } catch {
+      throw error;
+    }
+  }
   if (
     result.url.startsWith("file:") &&
     !result.url.includes("/node_modules/") &&

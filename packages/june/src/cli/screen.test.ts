@@ -51,6 +51,19 @@ describe("Screen", () => {
     expect(tty.stdoutText()).toBe("hi\n");
   });
 
+  it("keeps the progress line off a question until it is answered", () => {
+    const io = createFakeIO({ stderrTTY: true, env: { NO_COLOR: "1" } });
+    const screen = new Screen(io);
+    screen.status("› a");
+    screen.beforePrompt();
+    screen.note("? deploy wants to run with");
+    screen.status("› b");
+    expect(io.stderrText()).toBe("\r\u001B[2K› a\r\u001B[2K? deploy wants to run with\n");
+    screen.afterPrompt();
+    screen.status("› c");
+    expect(io.stderrText().endsWith("\r\u001B[2K› c")).toBe(true);
+  });
+
   it("respects NO_COLOR and TERM=dumb", () => {
     const tty = { write() {}, isTTY: true };
     expect(colorEnabled({}, tty)).toBe(true);

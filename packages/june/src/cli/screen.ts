@@ -24,6 +24,8 @@ export class Screen {
   private replyMidLine = false;
   /** A reply is streaming to the terminal that also shows stderr. */
   private replyStreaming = false;
+  /** A question waits for an answer on the terminal: the progress line must not draw over it. */
+  private prompting = false;
 
   constructor(io: CliIO, options: ScreenOptions = {}) {
     this.io = io;
@@ -67,7 +69,7 @@ export class Screen {
   status(line: string): void {
     this.statusText = line;
     if (!this.progress) return;
-    if (this.replyStreaming) return;
+    if (this.replyStreaming || this.prompting) return;
     if (line === "") return this.clearStatus();
     this.io.stderr.write(CLEAR_LINE + line);
     this.statusShown = true;
@@ -96,9 +98,15 @@ export class Screen {
     if (this.statusText && !this.replyStreaming) this.status(this.statusText);
   }
 
-  /** Prepares stderr for a question read from the terminal. */
+  /** Prepares stderr for a question read from the terminal; the progress line waits until `afterPrompt`. */
   beforePrompt(): void {
     this.makeRoom();
+    this.prompting = true;
+  }
+
+  /** The question was answered (or withdrawn): the progress line may come back. */
+  afterPrompt(): void {
+    this.prompting = false;
   }
 
   /** Forgets the progress line (a turn ended). */

@@ -10,6 +10,8 @@ export interface LockOwner {
   acquiredAt: string;
   /** Past this time the lock may be taken over even if its owner lives. */
   expiresAt?: string;
+  /** The owning thread's id: tells this process's locks from those an earlier process with the same pid left. */
+  instance?: string;
 }
 
 export type LockAttempt = { acquired: true; token: string } | { acquired: false; owner?: LockOwner };
@@ -17,9 +19,18 @@ export type LockAttempt = { acquired: true; token: string } | { acquired: false;
 /** A lock file that cannot be read is being written, unless it is older than this (its writer died). */
 const UNREADABLE_GRACE_MS = 5_000;
 
+const INSTANCE_KEY = Symbol.for("june.lockFile.instance");
+
+/** This thread's lock-owner id, shared by every copy of this module loaded in it. */
+function instanceId(): string {
+  const scope = globalThis as unknown as Record<symbol, string | undefined>;
+  return (scope[INSTANCE_KEY] ??= randomUUID());
+}
+
 /**
  * Tries once to take the lock at `path`: the file is created exclusively (`wx`) holding our pid and a
- * fresh token. A lock whose owner is dead (same host, `kill(pid, 0)` says ESRCH) or expired is taken over.
+ * fresh token. A lock whose owner is dead (same host, `kill(pid, 0)` says ESRCH, or our own pid in a lock taken
+ * before this process started) or expired is taken over.
  */
 export async function tryLock(path: string, options: { ttlMs?: number } = {}): Promise<LockAttempt> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -29,6 +40,7 @@ export async function tryLock(path: string, options: { ttlMs?: number } = {}): P
       host: hostname(),
       token: randomUUID(),
       acquiredAt: new Date(now).toISOString(),
+      instance: instanceId(),
     };
     if (options.ttlMs !== undefined && Number.isFinite(options.ttlMs)) {
       owner.expiresAt = new Date(now + options.ttlMs).toISOString();
@@ -77,7 +89,20 @@ async function isStale(path: string, owner: LockOwner | undefined, now: number):
     return info !== undefined && now - info.mtimeMs > UNREADABLE_GRACE_MS;
   }
   if (owner.expiresAt !== undefined && Date.parse(owner.expiresAt) <= now) return true;
-  return owner.host === hostname() && owner.pid !== process.pid && !isProcessAlive(owner.pid);
+  if (owner.host !== hostname()) return false;
+  if (owner.pid === process.pid) return leftByEarlierProcess(owner);
+  return !isProcessAlive(owner.pid);
+}
+
+/**
+ * A lock holding our own pid is ours (any thread's) unless no thread of ours wrote it and it was taken
+ * before this process started: then a dead process with the same pid left it (a restarted container's pid 1).
+ */
+function leftByEarlierProcess(owner: LockOwner): boolean {
+  if (owner.instance === instanceId()) return false;
+  const acquiredAt = Date.parse(owner.acquiredAt);
+  const processStartedAt = Date.now() - process.uptime() * 1000;
+  return Number.isFinite(acquiredAt) && acquiredAt < processStartedAt;
 }
 
 /**

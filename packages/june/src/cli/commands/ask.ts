@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { approvalMode, splitAskPositionals } from "../args.js";
+import { approvalMode, looksLikeModule, splitAskPositionals } from "../args.js";
 import { createApprover } from "../approvals.js";
 import type { CliIO } from "../io.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
@@ -31,7 +31,7 @@ export function askCommand(io: CliIO) {
     },
     async run({ args }) {
       const positionals = [...args._];
-      if (positionals.length === 0 || (positionals.length === 1 && /\.(m?[jt]sx?)$/i.test(positionals[0]!))) {
+      if (positionals.length === 0 || (positionals.length === 1 && looksLikeModule(positionals[0]!))) {
         const piped = io.stdin.isTTY ? "" : (await readAll(io.stdin.stream)).trim();
         if (piped) positionals.push(piped);
       }

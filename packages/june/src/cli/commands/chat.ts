@@ -86,7 +86,8 @@ export function chatCommand(io: CliIO) {
         stopListening();
         reader.close();
       }
-      if (reader.terminal && !quit) screen.note("");
+      // Ctrl-C or Ctrl-D left the cursor on the prompt's line.
+      if (reader.terminal) screen.note("");
       screen.note(screen.err.dim(`session ${session.id}`));
       return quit ? EXIT_CANCELED : failed ? 1 : 0;
     },

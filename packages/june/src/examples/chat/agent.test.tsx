@@ -1,5 +1,8 @@
 import { scriptedModel } from "june/testing";
-import { describe, expect, it, vi } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // The example is run as written; only the model behind `openai(...)` is swapped for a scripted one.
 const models = vi.hoisted(() => ({ created: [] as string[] }));
@@ -17,6 +20,15 @@ vi.mock("june/sdk/openai", () => ({
 }));
 
 describe("examples/chat/agent", () => {
+  // The example keeps its sessions in `.june/chat` under the working directory: use a throwaway one.
+  const home = process.cwd();
+  const dir = mkdtempSync(join(tmpdir(), "june-agent-example-"));
+  beforeAll(() => process.chdir(dir));
+  afterAll(() => {
+    process.chdir(home);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("drafts, then streams the review as the reply", async () => {
     const { default: chat } = await import("./agent.js");
     expect(chat.responder).toMatchObject({ kind: "agent", id: "draft-and-review", version: "1" });

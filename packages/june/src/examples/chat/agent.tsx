@@ -1,10 +1,11 @@
 /**
  * A two-step workflow chat: a draft step writes an answer, then a review step rewrites it into the reply,
- * which streams as it is written. Run it with `june chat src/examples/chat/agent.tsx`.
+ * which streams as it is written. Run it with `june chat src/examples/chat/agent.tsx`
+ * (OPENAI_API_KEY set); its sessions live in `.june/chat`, like the CLI's.
  */
 import type { ModelMessage } from "ai";
 import { Agent, Step } from "june";
-import { agentResponder, createChat } from "june/chat";
+import { agentResponder, createChat, fileStore } from "june/chat";
 import { openai } from "june/sdk/openai";
 
 function DraftAndReview({ messages, input }: { messages: ModelMessage[]; input: string }) {
@@ -37,4 +38,5 @@ export default createChat({
     reply: (result) => String(result.steps.review),
     stream: { step: "review" },
   }),
+  store: fileStore(".june/chat"),
 });

@@ -1,0 +1,42 @@
+/**
+ * Child of the sessions benchmark: in a fresh process, opens a fileStore session and reads its turns, and (as
+ * the floor) reads the same journal and parses every line. Prints one JSON line of figures.
+ * Usage: node open-session.mjs DIR SESSION_ID EXPECTED_TURNS FLOOR_FIRST(0|1)
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
+const [dir, id, expected, floorFirst] = process.argv.slice(2);
+const t0 = performance.now();
+const { createChat, fileStore } = await import("june/chat");
+const { scriptedModel } = await import("june/testing");
+const importMs = performance.now() - t0;
+
+async function floor() {
+  const start = performance.now();
+  const text = await readFile(join(dir, `${id}.jsonl`), "utf8");
+  const entries = [];
+  for (const line of text.split("\n")) if (line) entries.push(JSON.parse(line));
+  return { ms: performance.now() - start, entries: entries.length };
+}
+
+async function june() {
+  const start = performance.now();
+  const chat = createChat({ model: scriptedModel("unused"), store: fileStore(dir) });
+  const session = await chat.openSession(id);
+  const openMs = performance.now() - start;
+  const turns = await session.turns();
+  const turnsMs = performance.now() - start;
+  if (turns.length !== Number(expected)) throw new Error(`expected ${expected} turns, read ${turns.length}`);
+  return { openMs, turnsMs };
+}
+
+let f, j;
+if (floorFirst === "1") {
+  f = await floor();
+  j = await june();
+} else {
+  j = await june();
+  f = await floor();
+}
+process.stdout.write(`${JSON.stringify({ importMs, floorMs: f.ms, entries: f.entries, ...j })}\n`);

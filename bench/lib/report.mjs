@@ -1,0 +1,89 @@
+/** The tables `npm run bench` prints, one per section, from the sections' JSON figures. */
+import { fmt, table } from "./table.mjs";
+
+const ms = (v) => fmt(v, " ms");
+const x = (v) => fmt(v, "×");
+
+const GROWTH_LABELS = { raw: "raw", memory: "memoryStore", "file-nosync": "fileStore", agent: "agent" };
+
+export const REPORTS = {
+  turn(f) {
+    return [
+      `1. Turn overhead: one turn of a ${f.deltas}-delta scripted reply, median over ${f.rounds} rounds of ${f.turnsPerRound} turns (fresh session per round)`,
+      table(
+        ["driver", "CPU/turn", "wall/turn", "CPU ratio", "wall ratio", "CPU over (a)"],
+        f.rows.map((r) => [r.label, ms(r.cpuMs), ms(r.wallMs), x(r.cpuRatio), x(r.wallRatio), ms(r.cpuOverFloorMs)]),
+      ),
+    ].join("\n");
+  },
+  growth(f) {
+    const parts = [`2. Growth with history: CPU per turn at each history size (median of ${f.reps} × ${f.turnsPerRep} turns); in brackets June's CPU over raw streamText with the same messages (fileStore with fsync off)`];
+    for (const context of [...new Set(f.rows.map((r) => r.context))]) {
+      const rows = f.rows.filter((r) => r.context === context);
+      const variants = [...new Set(rows.map((r) => r.variant))];
+      parts.push(
+        table(
+          [context, ...variants.map((v) => GROWTH_LABELS[v] ?? v)],
+          f.sizes.map((size) => [
+            `${size.toLocaleString("en-US")} turns`,
+            ...variants.map((v) => {
+              const r = rows.find((row) => row.size === size && row.variant === v);
+              return v === "raw" ? ms(r.cpuMs) : `${ms(r.cpuMs)} (${r.cpuOverFloorMs >= 0 ? "+" : ""}${fmt(r.cpuOverFloorMs)})`;
+            }),
+          ]),
+        ),
+      );
+    }
+    return parts.join("\n\n");
+  },
+  sessions(f) {
+    const rows = [
+      [`open a ${f.open.turns.toLocaleString("en-US")}-turn fileStore session, fresh process`, ms(f.open.openMs), `read + JSON.parse the journal: ${ms(f.open.floorMs)}`, x(f.open.ratio)],
+      ["  … and read its turns()", ms(f.open.openAndTurnsMs), "", ""],
+      ["  (import june/chat in that process)", ms(f.open.importMs), "", ""],
+      [`list ${f.listFile.sessions.toLocaleString("en-US")} fileStore sessions, fresh process`, ms(f.listFile.freshProcessMs), `readdir + stat each: ${ms(f.listFile.floorMs)}`, x(f.listFile.freshProcessRatio)],
+      ["  … with no index file (reads every journal)", ms(f.listFile.noIndexMs), "", x(f.listFile.noIndexRatio)],
+      ["  … again in the same process", ms(f.listFile.sameProcessMs), "", ""],
+      ["  … a page of 20", ms(f.listFile.pageOf20Ms), "", ""],
+      [`list ${f.listMemory.sessions.toLocaleString("en-US")} memoryStore sessions`, ms(f.listMemory.listMs), `copy + sort the infos: ${ms(f.listMemory.floorMs)}`, x(f.listMemory.ratio)],
+      [
+        `heap per idle open session (${f.heap.sessions.toLocaleString("en-US")} × ${f.heap.turnsEach} turns, ${fmt(f.heap.journalBytesEach)} B journal)`,
+        fmt(f.heap.bytesPerSession, " B"),
+        `journal as parsed JSON: ${fmt(f.heap.floorBytesPerSession, " B")}`,
+        x(f.heap.ratio),
+      ],
+    ];
+    return ["3. Sessions (medians over fresh processes)", table(["figure", "June", "baseline", "ratio"], rows)].join("\n");
+  },
+  streaming(f) {
+    const names = { raw: "raw streamText", model: "createChat (modelResponder)", agent: "agentResponder turn", start: "bare start()" };
+    const long = table(
+      ["driver", "CPU", "wall", "CPU ratio", "commits", "text-delta events"],
+      f.long.rows.map((r) => [names[r.variant], ms(r.cpuMs), ms(r.wallMs), x(r.cpuRatio), fmt(r.commits), fmt(r.textDeltaEvents)]),
+    );
+    const chunked = f.long.chunked
+      ? `The same reply in ${f.long.chunked.chunks} chunks 1 ms apart: bare start() ${f.long.chunked.startCommits} commits; agentResponder turn ${f.long.chunked.agentCommits} run-updates, ${f.long.chunked.agentTextDeltaEvents} text-deltas.`
+      : "";
+    const first = table(
+      ["driver", "first delta → first text-delta", "max", "over raw"],
+      f.firstDelta.rows.map((r) => [names[r.variant], ms(r.ms), ms(r.maxMs), ms(r.overFloorMs)]),
+    );
+    return [
+      `4. Streaming: one ${f.long.deltas.toLocaleString("en-US")}-delta reply, all deltas at once (medians)`,
+      long,
+      chunked,
+      "",
+      `Latency: the model waits ${f.firstDelta.firstDelayMs} ms, then streams; time from its first delta to the consumer's first text-delta (median)`,
+      first,
+    ].join("\n");
+  },
+  startup(f) {
+    return [
+      `5. Start-up: median of ${f.runs} runs each`,
+      table(
+        ["command", "first stdout byte", "exit", "exit over node -e 0", "exit / bare script"],
+        f.rows.map((r) => [r.label, ms(r.firstByteMs), ms(r.exitMs), ms(r.exitOverNodeMs), x(r.exitRatioToBare)]),
+      ),
+    ].join("\n");
+  },
+};
