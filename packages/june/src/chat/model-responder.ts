@@ -1,5 +1,6 @@
 import { streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage } from "ai";
 import { CanceledError } from "../runtime/errors.js";
+import { pickCallSettings } from "../runtime/call-settings.js";
 import type { CallSettings, ModelInfo, Usage } from "../runtime/types.js";
 import { TurnEndedError } from "./errors.js";
 import { DeltaQueue } from "./internal/delta-queue.js";
@@ -17,19 +18,6 @@ export interface ModelResponderOptions extends CallSettings {
   version?: string;
 }
 
-const SETTINGS = [
-  "maxOutputTokens",
-  "temperature",
-  "topP",
-  "topK",
-  "presencePenalty",
-  "frequencyPenalty",
-  "stopSequences",
-  "seed",
-  "maxRetries",
-  "headers",
-  "providerOptions",
-] as const satisfies readonly (keyof CallSettings)[];
 
 /**
  * Answers turns with an AI SDK model through `streamText`: `instructions` as the system prompt, then the
@@ -52,10 +40,7 @@ export function modelResponder(options: ModelResponderOptions): Responder {
   if (instructions !== undefined && typeof instructions !== "string") {
     throw new TypeError("modelResponder({ instructions }): instructions must be a string");
   }
-  const settings: CallSettings = {};
-  for (const key of SETTINGS) {
-    if (options[key] !== undefined) (settings as Record<string, unknown>)[key] = options[key];
-  }
+  const settings = pickCallSettings(options as unknown as Record<string, unknown>);
   const info = modelInfo(model);
   const responder: Responder = {
     kind: "model",

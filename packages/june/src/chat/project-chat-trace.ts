@@ -142,7 +142,7 @@ function stepRow(node: StepNode, context: Context): ChatTraceStepRow {
     kind: "step",
     id: `step:${node.id}`,
     stepId: name,
-    title: redactText(stepTitle(node.status, name)),
+    title: redactText(titleFor("step", node.status, name)),
     status: rowStatus(node.status),
     children,
   };
@@ -182,7 +182,7 @@ function modelRow(node: ModelCallNode, context: Context): ChatTraceModelRow {
   const row: ChatTraceModelRow = {
     kind: "model",
     id: `model:${node.id}`,
-    title: redactText(modelTitle(node.status, node.model.modelId)),
+    title: redactText(titleFor("model", node.status, node.model.modelId)),
     status: rowStatus(node.status),
     children: [],
     model: { provider: node.model.provider, modelId: node.model.modelId },
@@ -259,14 +259,19 @@ function rowStatus(status: NodeStatus): ChatTraceRowStatus {
   }
 }
 
-function stepTitle(status: NodeStatus, name: string): string {
+/** What a row that is still underway or done says before its name; failed and canceled read the same for all. */
+const STATE_WORDS = {
+  step: { pending: "Waiting to run", running: "Running", done: "Done" },
+  model: { pending: "Waiting for", running: "Calling", done: "Called" },
+  tool: { pending: "Waiting to call", running: "Calling", done: "Called" },
+} as const;
+
+function titleFor(kind: keyof typeof STATE_WORDS, status: NodeStatus, name: string): string {
   switch (status) {
     case "pending":
-      return `Waiting to run ${name}`;
     case "running":
-      return `Running ${name}`;
     case "done":
-      return `Done ${name}`;
+      return `${STATE_WORDS[kind][status]} ${name}`;
     case "error":
       return `${name} failed`;
     case "canceled":
@@ -278,42 +283,8 @@ function stepTitle(status: NodeStatus, name: string): string {
   }
 }
 
-function modelTitle(status: NodeStatus, modelId: string): string {
-  switch (status) {
-    case "pending":
-      return `Waiting for ${modelId}`;
-    case "running":
-      return `Calling ${modelId}`;
-    case "done":
-      return `Called ${modelId}`;
-    case "error":
-      return `${modelId} failed`;
-    case "canceled":
-      return `${modelId} canceled`;
-    default: {
-      const unreachable: never = status;
-      return String(unreachable);
-    }
-  }
-}
-
 function toolTitle(status: NodeStatus, toolName: string, approval: ApprovalState | undefined, waiting: boolean): string {
   if (waiting) return `Waiting for approval: ${toolName}`;
   if (approval === "denied" && status !== "error" && status !== "canceled") return `${toolName} denied`;
-  switch (status) {
-    case "pending":
-      return `Waiting to call ${toolName}`;
-    case "running":
-      return `Calling ${toolName}`;
-    case "done":
-      return `Called ${toolName}`;
-    case "error":
-      return `${toolName} failed`;
-    case "canceled":
-      return `${toolName} canceled`;
-    default: {
-      const unreachable: never = status;
-      return String(unreachable);
-    }
-  }
+  return titleFor("tool", status, toolName);
 }

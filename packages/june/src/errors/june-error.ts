@@ -5,7 +5,8 @@ const marker = Symbol.for("june.error");
  * the package, where `instanceof` may not.
  */
 export class JuneError extends Error {
-  private readonly [marker] = true;
+  /** The cross-bundle marker `isInstance` checks. */
+  readonly [marker]: true = true;
   override readonly name: string = "JuneError";
 
   constructor(message: string, options?: { cause?: unknown }) {

@@ -2,6 +2,7 @@ import type { LanguageModel, Tool as AITool } from "ai";
 import { Fragment, isElement, type JuneElement } from "../jsx/element.js";
 import { Agent, Catch, Parallel, Step, Tool, type AgentProps, type StepProps, type WorkflowNode } from "./components.js";
 import { RenderError } from "./errors.js";
+import { pickCallSettings } from "./call-settings.js";
 import type { CallSettings, RunContext } from "./types.js";
 
 /** What an `Agent` sets for the steps below it; a nested scope inherits what it does not set. */
@@ -53,19 +54,6 @@ export interface RenderPlan {
   readonly scope: Scope;
 }
 
-const SETTING_KEYS = [
-  "maxOutputTokens",
-  "temperature",
-  "topP",
-  "topK",
-  "presencePenalty",
-  "frequencyPenalty",
-  "stopSequences",
-  "seed",
-  "maxRetries",
-  "headers",
-  "providerOptions",
-] as const satisfies readonly (keyof CallSettings)[];
 
 /** The scope at the top of a run: no model, no tools. */
 export function rootScope(): Scope {
@@ -119,8 +107,7 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
   if (type === Agent) {
     const p = props as unknown as AgentProps;
     if (p.model !== undefined && !isModel(p.model)) fail("`model` is not an AI SDK LanguageModel");
-    const settings: CallSettings = {};
-    for (const key of SETTING_KEYS) if (p[key] !== undefined) (settings as Record<string, unknown>)[key] = p[key];
+    const settings = pickCallSettings(props);
     const agentScope: Scope = { parent: scope, model: p.model, instructions: p.instructions, settings, tools: {} };
     const children = renderWorkflow(p.children, agentScope, ids);
     out.push({ kind: "agent", name: p.name ?? "Agent", scope: agentScope, children });
