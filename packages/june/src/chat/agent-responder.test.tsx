@@ -3,7 +3,8 @@ import { RunError } from "../runtime/errors.js";
 import type { ApprovalRequest, RunHandle, RunResult, StartOptions, StepNode, ToolCallNode, TraceNode } from "../runtime/types.js";
 import { AgentReplyError, StreamMismatchError } from "./agent/errors.js";
 import { agentResponder, type AgentTurnInfo } from "./agent-responder.js";
-import type { RespondOptions, ResponderEvent } from "./types.js";
+import type { RespondOptions } from "./types.js";
+import { collect } from "../testing/streams.js";
 
 const MODEL = { provider: "june-test", modelId: "scripted" };
 const USAGE = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
@@ -71,11 +72,6 @@ function turnOptions(partial: Partial<RespondOptions> = {}): RespondOptions {
   return { input: "hi", messages: [], signal: new AbortController().signal, sessionId: "s1", turnId: "t1", ...partial };
 }
 
-async function collect(events: AsyncIterable<ResponderEvent> | undefined): Promise<ResponderEvent[]> {
-  const out: ResponderEvent[] = [];
-  for await (const event of events ?? []) out.push(event);
-  return out;
-}
 
 function Noop(_props: { label?: string }): null {
   return null;

@@ -6,6 +6,7 @@ import { memoryStore } from "../stores/memory-store.js";
 import type { ChatStore, JournalEntry } from "../stores/types.js";
 import { createChat } from "./create-chat.js";
 import { contextTurnIds } from "./context/resolve-context.js";
+import { collect } from "../testing/streams.js";
 import { InputTooLargeError, ResponderContractError, SteerNotSupportedError, TurnEndedError } from "./errors.js";
 import type { Responder, ResponderEvent, ResponderExecution, ResponderResult, RespondOptions, Turn, TurnEvent } from "./types.js";
 
@@ -77,11 +78,6 @@ function manualResponder(extra: Partial<ResponderExecution> = {}, identity: Part
   return { responder, turns, last: () => turns[turns.length - 1]! };
 }
 
-async function collect(turn: AsyncIterable<TurnEvent>): Promise<TurnEvent[]> {
-  const events: TurnEvent[] = [];
-  for await (const event of turn) events.push(event);
-  return events;
-}
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 

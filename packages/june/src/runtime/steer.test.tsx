@@ -1,13 +1,8 @@
 import { jsonSchema, tool } from "ai";
 import { describe, expect, it, vi } from "vitest";
-import { Agent, Parallel, Step, Tool, start, type ModelCallNode, type RunHandle, type StepNode, type TraceNode } from "june";
-import { scriptedModel } from "june/testing";
+import { Agent, Parallel, Step, Tool, start, type RunHandle } from "june";
+import { findNodes, scriptedModel } from "june/testing";
 
-function collect<T extends TraceNode>(tree: TraceNode, kind: T["kind"]): T[] {
-  const found: T[] = tree.kind === kind ? [tree as T] : [];
-  for (const child of tree.children) found.push(...collect<T>(child, kind));
-  return found;
-}
 
 /** The role and text of each message the model received (system and tool parts summarized). */
 function transcript(prompt: readonly { role: string; content: unknown }[]): string[] {
@@ -32,7 +27,7 @@ describe("steer", () => {
       </Agent>,
       {
         onUpdate: (tree) => {
-          const step = collect<StepNode>(tree, "step")[0];
+          const step = findNodes(tree, "step")[0];
           if (!steered && step && step.partialText.length > 0) {
             steered = true;
             handle.steer("Make it short.");
@@ -50,9 +45,9 @@ describe("steer", () => {
     expect(story.endsWith(" a short story.")).toBe(true);
     const continuation = transcript(model.doStreamCalls[1]!.prompt as never);
     expect(continuation.slice(-3)).toEqual(["user: Tell a long story", `assistant: ${written}`, "user: Make it short."]);
-    const step = collect<StepNode>(result.trace, "step")[0]!;
+    const step = findNodes(result.trace, "step")[0]!;
     expect(step.partialText).toBe(story);
-    const calls = collect<ModelCallNode>(result.trace, "model-call");
+    const calls = findNodes(result.trace, "model-call");
     expect(calls.map((call) => call.finishReason)).toEqual(["interrupted", "stop"]);
   });
 
@@ -139,7 +134,7 @@ describe("steer", () => {
       </Agent>,
       {
         onUpdate: (tree) => {
-          if (!steered && collect<ModelCallNode>(tree, "model-call").length === 2) {
+          if (!steered && findNodes(tree, "model-call").length === 2) {
             steered = true;
             handle.steer("Hurry.");
           }

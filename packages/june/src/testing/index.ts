@@ -23,3 +23,5 @@ export type {
 } from "./fake-openai-server.js";
 export { storeConformanceCases } from "./store-conformance.js";
 export type { StoreConformanceCase } from "./store-conformance.js";
+export { collect, findNodes, readSse, sseEvents, textDeltas } from "./streams.js";
+export type { ServerSentEvent } from "./streams.js";
