@@ -51,12 +51,13 @@ interface ChildLine {
   message?: string;
   status?: string;
   modelCalls?: number;
-  turns?: string[];
+  turns?: unknown[];
+  busy?: number;
 }
 
 /** Starts `__fixtures__/chat-turn.mjs` in a new Node process running the chat's TypeScript source through tsx. */
-function child(mode: "slow" | "contend", dir: string, sessionId: string) {
-  const proc = spawn(process.execPath, ["--import", "tsx", fixture, dir, sessionId, mode], {
+function child(mode: "slow" | "contend" | "race", dir: string, sessionId: string, ...extra: string[]) {
+  const proc = spawn(process.execPath, ["--import", "tsx", fixture, dir, sessionId, mode, ...extra], {
     cwd: packageDir,
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -149,7 +150,11 @@ describe("chat sessions across processes (fileStore)", () => {
     expect(JSON.parse(readFileSync(join(dir, "s.lock"), "utf8"))).toMatchObject({ pid: killed.proc.pid });
 
     // A fresh chat over the same directory.
-    const next = scriptedModel([{ text: ["After ", "the crash."] }]);
+    let lockDuringTurn: unknown;
+    const next = scriptedModel(() => {
+      lockDuringTurn = JSON.parse(readFileSync(join(dir, "s.lock"), "utf8"));
+      return { text: ["After ", "the crash."] };
+    });
     const fresh = createChat({ model: next, id: "helper", version: "3", store: fileStore(dir) });
     const reopened = await fresh.openSession("s");
     const after = await reopened.turns();
@@ -175,7 +180,8 @@ describe("chat sessions across processes (fileStore)", () => {
       ["assistant", "Second reply."],
       ["user", "after the crash"],
     ]);
-    // The lease was taken over and released at the turn's end.
+    // The lease was taken over (this process held it while the model answered) and released at the turn's end.
+    expect(lockDuringTurn).toMatchObject({ pid: process.pid });
     expect(existsSync(join(dir, "s.lock"))).toBe(false);
 
     const entries = journalOnDisk(dir, "s");
@@ -250,6 +256,44 @@ describe("chat sessions across processes (fileStore)", () => {
     ]);
     journalOnDisk(dir, "shared");
   }, 60_000);
+
+  it("two processes racing turn after turn: every turn runs alone and sees every turn before it", async () => {
+    const dir = join(root, "race");
+    const chat = createChat({ model: scriptedModel([]), store: fileStore(dir) });
+    await chat.createSession({ id: "race" });
+    const perChild = 5;
+    const racers = [child("race", dir, "race", String(perChild)), child("race", dir, "race", String(perChild))];
+    for (const racer of racers) expect((await racer.next()).event).toBe("ready");
+    for (const racer of racers) racer.send("go");
+    const reports = await Promise.all(racers.map((racer) => racer.next()));
+    await Promise.all(racers.map((racer) => racer.exited));
+    const sent = new Map<string, { input: string; prompt: string[] }>();
+    for (const report of reports) {
+      expect(report.event).toBe("done");
+      for (const turn of report.turns as { turnId: string; input: string; prompt: string[] }[]) sent.set(turn.turnId, turn);
+    }
+    expect(sent.size).toBe(2 * perChild);
+
+    // No interleaving: each turn's start is followed by its own end, and nothing from a refused turn.
+    const entries = journalOnDisk(dir, "race").slice(1);
+    expect(entries).toHaveLength(4 * perChild);
+    const history = await (await chat.openSession("race")).turns();
+    const inputs: string[] = [];
+    for (let i = 0; i < entries.length; i += 2) {
+      const [start, end] = [entries[i], entries[i + 1]];
+      expect(start.type).toBe("turn-start");
+      expect(end).toMatchObject({ type: "turn-end", turnId: turnIdOf(start), status: "completed" });
+      const turn = sent.get(turnIdOf(start)!)!;
+      expect(turn.input).toBe((start as Extract<JournalEntry, { type: "turn-start" }>).input);
+      // Its context was every turn before it, whichever process ran them, and that is what its model got.
+      const context = contextTurnIds((start as Extract<JournalEntry, { type: "turn-start" }>).context, history);
+      expect(context).toEqual(history.slice(0, i / 2).map((t) => t.id));
+      expect(turn.prompt).toEqual([...inputs, turn.input]);
+      inputs.push(turn.input);
+    }
+    expect(history.every((t) => t.status === "completed")).toBe(true);
+    expect(existsSync(join(dir, "race.lock"))).toBe(false);
+  }, 90_000);
 });
 
 describe("leases left behind", () => {
@@ -401,6 +445,9 @@ describe("bad input writes nothing", () => {
       await expect(chat.openSession(id as string), label).rejects.toBeInstanceOf(InvalidSessionIdError);
       await expect(chat.deleteSession(id as string), label).rejects.toBeInstanceOf(InvalidSessionIdError);
     }
+    // A valid id with no session: SessionNotFoundError, and nothing created either.
+    await expect(chat.openSession("missing")).rejects.toMatchObject({ name: "SessionNotFoundError" });
+    expect(await chat.deleteSession("missing")).toBe(false);
     expect({ base: listing(base), store: listing(join(base, "store")), dir: listing(dir) }).toEqual(before);
     expect(readFileSync(join(dir, "good.jsonl")).equals(journal)).toBe(true);
     expect((await chat.listSessions()).map((s) => s.id)).toEqual(["good"]);
@@ -480,6 +527,12 @@ describe("responders that fail", () => {
             result: new Promise((resolve) => setTimeout(() => resolve({ text: "one two three" }), 50)),
           };
         }
+        if (input === "sync-events") {
+          // A plain array is not an async iterable: a contract mistake the turn names.
+          // Its result rejects later, unawaited: that must not surface as an unhandled rejection.
+          const result = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("late")), 5));
+          return { events: [{ type: "text-delta", text: "x" }] as unknown as AsyncIterable<ResponderEvent>, result };
+        }
         const text = `reply to ${input}`;
         return { events: deltas(text.split(/(?= )/)), result: Promise.resolve({ text }) };
       },
@@ -534,6 +587,7 @@ describe("responders that fail", () => {
     const streamed = await expectFailed(modelSession.send("model fails"), "ProviderDown", "connection reset mid-stream");
     expect(streamed.map((e) => (e.type === "text-delta" ? e.text : "")).join("")).toBe("Model starts then");
     await expectCompleted("fifth");
+    await expectFailed(session.send("sync-events"), "ResponderContractError", "The execution's `events` must be an async iterable of turn events, or left out");
     // The model chat goes on too, with the completed turns as its context.
     expect((await modelSession.send("model again").result).text).toBe("Model is back.");
     expect(promptPairs(model.doStreamCalls[1].prompt).filter(([role]) => role === "user").map(([, text]) => text)).toEqual([
@@ -556,6 +610,7 @@ describe("responders that fail", () => {
       ["completed", null],
       ["failed", "ProviderDown"],
       ["completed", null],
+      ["failed", "ResponderContractError"],
       ["completed", null],
     ]);
     for (const end of ends.filter((e) => e.status === "failed")) {

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
+import { JuneError } from "../errors/june-error.js";
 import type { CallSettings } from "../runtime/types.js";
 import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
 import { memoryStore } from "../stores/index.js";
-import type { ChatStore, ListSessionsOptions, SessionInfo } from "../stores/types.js";
+import type { ChatStore, JournalEntry, ListSessionsOptions, SessionInfo } from "../stores/types.js";
 import { fullContext } from "./context/full-context.js";
 import { DEFAULT_MAX_INPUT_CHARS } from "./input.js";
 import { modelResponder } from "./model-responder.js";
@@ -105,8 +106,17 @@ export function createChat(options: CreateChatOptions): Chat {
     },
     async openSession(id) {
       assertSessionId(id);
-      if (!(await store.getSession(id))) throw new SessionNotFoundError(id);
-      return open(id);
+      // One read of the journal: every store's `read` of an unknown session throws SessionNotFoundError (the
+      // conformance suite checks it), and a `getSession` first would make a fileStore scan the journal twice.
+      let entries: JournalEntry[];
+      try {
+        entries = await store.read(id);
+      } catch (error) {
+        if (JuneError.hasName(error, "SessionNotFoundError")) throw new SessionNotFoundError(id);
+        throw error;
+      }
+      if (entries.length === 0) throw new SessionNotFoundError(id);
+      return new ChatSession(host, new SessionJournal(store, id, entries));
     },
     listSessions(listOptions?: ListSessionsOptions): Promise<SessionInfo[]> {
       return store.listSessions(listOptions);

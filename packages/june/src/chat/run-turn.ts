@@ -129,9 +129,24 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
       error: new ResponderContractError("respond() must return an execution with a `result` promise"),
     };
   }
+  const events: unknown = execution.events;
+  if (events !== undefined && events !== null && !isAsyncIterable(events)) {
+    ignoreRejection(execution.result);
+    return {
+      status: "failed",
+      error: new ResponderContractError("The execution's `events` must be an async iterable of turn events, or left out"),
+    };
+  }
   turn.attach(execution);
 
-  const iterator = execution.events?.[Symbol.asyncIterator]();
+  let opened: AsyncIterator<unknown> | undefined;
+  try {
+    opened = execution.events?.[Symbol.asyncIterator]();
+  } catch (error) {
+    ignoreRejection(execution.result);
+    return { status: "failed", error };
+  }
+  const iterator = opened;
   let decided = false;
   const outcome = await new Promise<TurnOutcome>((resolve) => {
     let result: ResponderResult | undefined;
@@ -179,6 +194,10 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
       })();
     }
   });
+  if (outcome.status === "failed" && !turn.abort.signal.aborted) {
+    // The turn is over: stop whatever work the responder still has in flight (a run's other steps, a request).
+    turn.abort.abort(outcome.error);
+  }
   if (outcome.status !== "completed" && iterator?.return) {
     // Stop a stream we no longer read; do not wait for a responder that ignores it.
     void Promise.resolve()
@@ -186,6 +205,19 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
       .catch(() => {});
   }
   return outcome;
+}
+
+/** A result the turn no longer waits for must not become an unhandled rejection. */
+function ignoreRejection(result: PromiseLike<unknown>): void {
+  Promise.resolve(result).then(undefined, () => {});
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
+  );
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -256,6 +256,9 @@ describe("a custom responder's turn", () => {
     const [record] = await session.turns();
     expect(record).toMatchObject({ status: "failed", error: { name: "Error", message: "stream broke" } });
     expect(record!.text).toBeUndefined();
+    // The turn is over, so whatever work the responder still has in flight is told to stop.
+    expect(last().options.signal.aborted).toBe(true);
+    expect(last().options.signal.reason).toMatchObject({ message: "stream broke" });
   });
 
   test("a responder that breaks the contract fails the turn with a clear error", async () => {

@@ -9,9 +9,12 @@
 //   contend -> prints {"event":"ready"}, waits for a "go" line on stdin, then sends a turn. Its model, when
 //              called, prints {"event":"model-called","turnId"} and waits for a "finish" line before it
 //              answers. At the end prints {"event":"completed",...} or {"event":"failed","name","message",...}.
+//   race    -> prints {"event":"ready"}, waits for "go", then completes <count> turns (argv[5]), sending again
+//              after a SessionBusyError; prints {"event":"done","turns":[{turnId,input,prompt}],"busy":n}, where
+//              `prompt` is the user texts its model was sent.
 import { createInterface } from "node:readline";
 
-const [dir, sessionId, mode] = process.argv.slice(2);
+const [dir, sessionId, mode, count] = process.argv.slice(2);
 const { createChat, fileStore } = await import(new URL("../index.ts", import.meta.url).href);
 const { scriptedModel } = await import(new URL("../../testing/scripted-model.ts", import.meta.url).href);
 
@@ -78,6 +81,32 @@ if (mode === "slow") {
       turns: (await session.turns()).map((t) => t.id),
     });
   }
+  process.stdin.destroy();
+} else if (mode === "race") {
+  const prompts = [];
+  const model = scriptedModel(({ options }) => {
+    prompts.push(options.prompt.filter((m) => m.role === "user").map((m) => m.content.map((p) => p.text ?? "").join("")));
+    return { text: ["reply ", `${process.pid} `, String(prompts.length)], delay: 1 };
+  });
+  const chat = createChat({ model, store: fileStore(dir) });
+  const session = await chat.openSession(sessionId);
+  say({ event: "ready", pid: process.pid });
+  await waitFor("go");
+  const turns = [];
+  let busy = 0;
+  while (turns.length < Number(count)) {
+    const input = `race ${process.pid} ${turns.length}`;
+    const turn = session.send(input);
+    try {
+      await turn.result;
+      turns.push({ turnId: turn.id, input, prompt: prompts.at(-1) });
+    } catch (error) {
+      if (error?.name !== "SessionBusyError") throw error;
+      busy++;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+    }
+  }
+  say({ event: "done", pid: process.pid, turns, busy });
   process.stdin.destroy();
 } else {
   throw new Error(`chat-turn.mjs: unknown mode ${mode}`);
