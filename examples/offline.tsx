@@ -8,12 +8,18 @@
  *   npx june ask examples/offline.tsx "Deploy the docs to staging"
  *   npx june chat examples/offline.tsx
  *
+ * The default export is a chat factory, `({ model }) => Chat`, so the very same workflow runs on a real
+ * model too: `--model` passes one in place of the scripted model.
+ *
+ *   OPENAI_API_KEY=sk-... npx june ask examples/offline.tsx --model openai:gpt-5-mini "Deploy the docs to staging"
+ *   npx june chat examples/offline.tsx --model ollama:llama3.2     # a local Ollama
+ *
  * Answer `y` to run the tool, anything else to deny it; `--yes` / `--deny` answer for you, and with no
  * terminal to ask, the call is denied ("no one to approve").
  */
-import { jsonSchema, tool, type ModelMessage } from "ai";
+import { jsonSchema, tool, type LanguageModel, type ModelMessage } from "ai";
 import { Agent, Step, Tool } from "june";
-import { agentResponder, createChat, fileStore } from "june/chat";
+import { agentResponder, createChat, fileStore, type Chat, type ChatFactoryOptions } from "june/chat";
 import { scriptedModel, type ScriptCallInfo, type ScriptEntry } from "june/testing";
 
 const deploy = tool({
@@ -30,8 +36,12 @@ const deploy = tool({
   },
 });
 
-/** Marks the reply step's prompt, so the scripted model knows which step calls it. */
+/**
+ * The reply step's question. It reads well to a real model, and it opens the prompt the scripted model
+ * answers with the deploy step's report (what follows `REPORTED`).
+ */
 const REPORT = "Tell me, briefly, how the deployment went.";
+const REPORTED = "Here is what the deploy step reported:";
 
 type PromptMessage = ScriptCallInfo["options"]["prompt"][number];
 
@@ -41,10 +51,11 @@ function textOf(message: PromptMessage | undefined): string {
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-/** What the last tool call came to: its output, or why it was denied. */
+/** What the last tool call of this step came to (after the last user message): its output, or why it was denied. */
 function toolOutcome(prompt: readonly PromptMessage[]): { ran: boolean; text: string } | undefined {
   for (let i = prompt.length - 1; i >= 0; i--) {
     const message = prompt[i]!;
+    if (message.role === "user") return undefined;
     if (message.role !== "tool") continue;
     for (const part of message.content) {
       if (part.type !== "tool-result") continue;
@@ -67,7 +78,7 @@ function engineer({ options }: ScriptCallInfo): ScriptEntry {
   const users = prompt.filter((message) => message.role === "user");
   const last = textOf(users.at(-1));
   if (last.startsWith(REPORT)) {
-    const outcome = last.slice(REPORT.length).trim();
+    const outcome = last.slice(last.indexOf(REPORTED) + REPORTED.length).trim();
     return { text: words(`${outcome}\n\nAnything else you want shipped?`) };
   }
   const outcome = toolOutcome(prompt);
@@ -81,29 +92,38 @@ function engineer({ options }: ScriptCallInfo): ScriptEntry {
   return { text: [{ text: `Deploying ${project} to ${env}.`, delay: 400 }], toolCalls: [{ toolName: "deploy", input: { project, env } }] };
 }
 
-const model = scriptedModel(engineer, { provider: "offline", modelId: "scripted-engineer" });
+/** The scripted model: the chat's model unless `--model` names another. */
+const offlineModel = scriptedModel(engineer, { provider: "offline", modelId: "scripted-engineer" });
 
-function Deployer({ messages, input }: { messages: ModelMessage[]; input: string }) {
+function Deployer({ model, messages, input }: { model: LanguageModel; messages: ModelMessage[]; input: string }) {
+  const request: ModelMessage[] = [...messages, { role: "user", content: input }];
   return (
     <Agent model={model} instructions="You ship code. Deploy what the user asks for with the deploy tool.">
-      <Tool name="deploy" value={deploy} />
-      <Step id="deploy" prompt={[...messages, { role: "user", content: input }]} />
+      <Step id="deploy" prompt={request}>
+        <Tool name="deploy" value={deploy} />
+      </Step>
       <Step
         id="reply"
         stream
-        prompt={(ctx) => [...messages, { role: "user", content: `${REPORT} ${String(ctx.steps.deploy)}` }]}
+        prompt={(ctx) => [...request, { role: "user", content: `${REPORT} ${REPORTED}\n\n${String(ctx.steps.deploy)}` }]}
       />
     </Agent>
   );
 }
 
-export default createChat({
-  responder: agentResponder({
-    id: "offline-deployer",
-    version: "1",
-    render: ({ messages, input }) => <Deployer messages={messages} input={input} />,
-    reply: (result) => String(result.steps.reply),
-    stream: { step: "reply" },
-  }),
-  store: fileStore(".june/chat"),
-});
+/**
+ * A chat factory: `june` calls it with `{ model }` from `--model`, or with `{}`, so the scripted model is the
+ * default. Sessions live in `.june/chat`, like the CLI's.
+ */
+export default function offlineChat({ model = offlineModel }: ChatFactoryOptions = {}): Chat {
+  return createChat({
+    responder: agentResponder({
+      id: "offline-deployer",
+      version: "1",
+      render: ({ messages, input }) => <Deployer model={model} messages={messages} input={input} />,
+      reply: (result) => String(result.steps.reply),
+      stream: { step: "reply" },
+    }),
+    store: fileStore(".june/chat"),
+  });
+}

@@ -2,6 +2,8 @@ export type {
   ApprovalRequestEvent,
   ApproveOptions,
   Chat,
+  ChatFactory,
+  ChatFactoryOptions,
   Session,
   ContextBuilder,
   ContextOptions,

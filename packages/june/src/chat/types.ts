@@ -1,4 +1,4 @@
-import type { ModelMessage } from "ai";
+import type { LanguageModel, ModelMessage } from "ai";
 import type { ApprovalRequest, ModelInfo, RunResult, TraceNode, Usage } from "../runtime/types.js";
 import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
 
@@ -160,3 +160,23 @@ export interface Chat {
   /** Removes the session and its journal. */
   deleteSession(id: string): Promise<boolean>;
 }
+
+/** What a chat factory is called with. */
+export interface ChatFactoryOptions {
+  /**
+   * The model to use instead of the module's own: the CLI passes the one `--model PROVIDER:ID` (or
+   * `JUNE_MODEL`) names, and nothing when none is given.
+   */
+  model?: LanguageModel;
+}
+
+/**
+ * A chat module's default export when the chat should run on any model: a function of `{ model }` that
+ * returns a `Chat` or a `Responder` (or a promise of one). `june chat|ask|studio FILE --model P:ID` calls it
+ * with that model; with no `--model` it is called with `{}`, so a default keeps the module's own model.
+ *
+ * @example
+ * export default (({ model = openai("gpt-5-mini") } = {}) =>
+ *   createChat({ model, store: fileStore(".june/chat") })) satisfies ChatFactory;
+ */
+export type ChatFactory = (options: ChatFactoryOptions) => Chat | Responder | Promise<Chat | Responder>;

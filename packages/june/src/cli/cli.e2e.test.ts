@@ -229,6 +229,10 @@ describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () =>
     const cwd = tempDir();
     writeFileSync(join(cwd, "number.ts"), "export default 42;\n");
     writeFileSync(join(cwd, "broken.tsx"), "export default <Agent model={;\n");
+    writeFileSync(
+      join(cwd, "element.tsx"),
+      'import { Agent, Step } from "june";\nimport { scriptedModel } from "june/testing";\nexport default <Agent model={scriptedModel("x")}><Step id="a" prompt="a" /></Agent>;\n',
+    );
     const cases: [string[], RegExp][] = [
       [["ask", "--frobnicate", "hi"], /^june: Unknown option --frobnicate for "ask"/],
       [["chat", "--session"], /^june: Option --session needs a value$/],
@@ -238,7 +242,20 @@ describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () =>
       [["ask", "number.ts", "hi"], /^june: number\.ts: the default export is a number; expected a Chat/],
       [["ask", "broken.tsx", "hi"], /^june: broken\.tsx failed to load: .*broken\.tsx:1:\d+\)$/],
       [["run", "number.ts"], /^june: number\.ts: the default export is a number; expected a workflow element/],
-      [["ask", fixture("approval-chat.tsx"), "--model", "openai:x", "hi"], /^june: --model applies only without a file/],
+      [
+        ["ask", agentExample, "--model", "openai:x", "hi"],
+        /^june: \S+agent\.tsx exports a Chat, so --model cannot reach it: export a function \(\{ model \}\) => createChat\(\.\.\.\) instead$/,
+      ],
+      [
+        ["ask", fixture("approval-chat.tsx"), "--model", "openai:x", "hi"],
+        /^june: \S+approval-chat\.tsx exports a Responder, so --model cannot reach it: export a function \(\{ model \}\) => agentResponder\(\.\.\.\) instead$/,
+      ],
+      [["ask", offlineExample, "--base-url", "http://127.0.0.1:9/v1", "hi"], /^june: --base-url applies to a model: pass --model/],
+      [["ask", offlineExample, "--model", "anthropic:claude-sonnet-4-5", "hi"], /^june: .*set ANTHROPIC_API_KEY$/],
+      [
+        ["run", "element.tsx", "--model", "openai:x"],
+        /^june: element\.tsx exports a workflow element, so --model cannot reach it: export a component \(\{ input, model \}\) => /,
+      ],
     ];
     for (const [args, stderr] of cases) {
       const result = await june(args, { cwd });
@@ -277,6 +294,18 @@ describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () =>
     });
     const last = JSON.parse(json.stdout.trimEnd().split("\n").at(-1)!) as { type: string; steps: unknown };
     expect(last).toMatchObject({ type: "run-end", status: "done", steps: { notes: "n", summary: "s" } });
+  });
+
+  it("june run gives a component the --model model as { model }", async () => {
+    const fake = await fakeOpenAI(["Notes.", "Summary on llama."]);
+    const result = await june(["run", fixture("workflow.tsx"), "--input", "the meeting", "--model", "ollama:llama3.2"], {
+      env: { OLLAMA_BASE_URL: fake.url },
+    });
+    expect(result).toMatchObject({ code: 0, stdout: "Summary on llama." });
+    expect(fake.requests.map((request) => [request.path, request.body.model])).toEqual([
+      ["/v1/chat/completions", "llama3.2"],
+      ["/v1/chat/completions", "llama3.2"],
+    ]);
   });
 
   it("june run asks for approvals like a turn: --yes runs the tool, --deny and no terminal do not", async () => {
@@ -320,5 +349,51 @@ describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () =>
     expect(denied.code).toBe(0);
     expect(denied.stdout).toContain("I did not deploy");
     expect(denied.stderr).toContain("denied deploy (no one to approve)");
+  });
+
+  /** A real model's side of the offline example's turn: call deploy, say what happened, then the reply. */
+  const deployScript: FakeOpenAIScript = [
+    { toolCalls: [{ toolName: "deploy", input: { project: "docs", env: "staging" } }] },
+    "I deployed the docs to staging.",
+    { text: ["The docs ", "are live ", "on staging."], delay: 5 },
+  ];
+
+  it("the offline example runs the same workflow on a real provider with --model openai:ID", async () => {
+    const fake = await fakeOpenAI(deployScript);
+    const result = await june(["ask", offlineExample, "--model", "openai:gpt-5-mini", "--yes", "Deploy the docs to staging"], {
+      env: openaiEnv(fake.url),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("The docs are live on staging.");
+    expect(fake.requests).toHaveLength(3);
+    expect(fake.requests.map((request) => [request.api, request.body.model])).toEqual([
+      ["responses", "gpt-5-mini"],
+      ["responses", "gpt-5-mini"],
+      ["responses", "gpt-5-mini"],
+    ]);
+    // The deploy step offers the tool; the approved call ran, and its result went back to the model.
+    expect(JSON.stringify(fake.requests[0]!.body.tools)).toContain('"deploy"');
+    expect(JSON.stringify(fake.requests[0]!.body.input)).toContain("Deploy the docs to staging");
+    expect(JSON.stringify(fake.requests[1]!.body.input)).toContain("docs is live on staging (build 1f3c9e2, 42 files)");
+    // The reply step asks how it went, with the deploy step's report, and offers no tool.
+    const reply = JSON.stringify(fake.requests[2]!.body.input);
+    expect(reply).toContain("Tell me, briefly, how the deployment went.");
+    expect(reply).toContain("I deployed the docs to staging.");
+    expect(fake.requests[2]!.body.tools).toBeUndefined();
+  });
+
+  it("the offline example runs on a local Ollama with --model ollama:ID (its OpenAI-compatible endpoint)", async () => {
+    const fake = await fakeOpenAI(deployScript);
+    const result = await june(["ask", offlineExample, "--model", "ollama:llama3.2", "--yes", "Deploy the docs to staging"], {
+      env: { OLLAMA_HOST: new URL(fake.url).host },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("The docs are live on staging.");
+    expect(fake.requests.map((request) => [request.path, request.body.model])).toEqual([
+      ["/v1/chat/completions", "llama3.2"],
+      ["/v1/chat/completions", "llama3.2"],
+      ["/v1/chat/completions", "llama3.2"],
+    ]);
+    expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain("docs is live on staging");
   });
 });

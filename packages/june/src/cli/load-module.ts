@@ -4,7 +4,8 @@ import { register } from "node:module";
 import { basename, isAbsolute, resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
 import { register as registerTsx } from "tsx/esm/api";
-import type { Chat, Responder } from "../chat/types.js";
+import type { LanguageModel } from "ai";
+import type { Chat, ChatFactory, Responder } from "../chat/types.js";
 import { isElement, type JuneElement } from "../jsx/element.js";
 import { looksLikeModule, MODULE_EXTENSIONS } from "./args.js";
 import { ModuleLoadError } from "./errors.js";
@@ -87,32 +88,82 @@ export function firstLine(error: unknown): string {
 }
 
 /** What `june chat`, `ask` and `studio` accept as a module's default export. */
-export type ChatModuleExport = { kind: "chat"; chat: Chat } | { kind: "responder"; responder: Responder };
+export type ChatModuleExport =
+  | { kind: "chat"; chat: Chat }
+  | { kind: "responder"; responder: Responder }
+  | { kind: "factory"; factory: ChatFactory };
+
+/** What a chat factory made of its `{ model }`. */
+export type ChatFactoryResult = { kind: "chat"; chat: Chat } | { kind: "responder"; responder: Responder };
+
+/** The props `june run` gives a component: `--input`, and the `--model` model when one is given. */
+export interface RunComponentProps {
+  input: string;
+  model?: LanguageModel;
+}
 
 /** What `june run` accepts as a module's default export. */
 export type RunModuleExport =
   | { kind: "element"; element: JuneElement }
-  | { kind: "component"; component: (props: { input: string }) => unknown };
+  | { kind: "component"; component: (props: RunComponentProps) => unknown };
 
-const CHAT_EXPECTED = "a Chat (createChat(...)) or a Responder (an object with respond())";
-const RUN_EXPECTED = "a workflow element (<Agent>...</Agent>) or a component that takes { input }";
+const CHAT_EXPECTED =
+  "a Chat (createChat(...)), a Responder (an object with respond()) or a function ({ model }) => either";
+const FACTORY_EXPECTED = "a Chat (createChat(...)) or a Responder (an object with respond())";
+const RUN_EXPECTED = "a workflow element (<Agent>...</Agent>) or a component that takes { input, model }";
 
-/** Loads a chat module: its default export must be a `Chat` or a `Responder`. */
+/**
+ * Loads a chat module: its default export must be a `Chat`, a `Responder`, or a `ChatFactory` (a function
+ * of `{ model }` returning either; call it with `callChatFactory`).
+ */
 export async function loadChatModule(options: ImportModuleOptions): Promise<ChatModuleExport> {
   const value = await defaultExport(options, CHAT_EXPECTED);
   if (isChat(value)) return { kind: "chat", chat: value };
   if (isResponder(value)) return { kind: "responder", responder: value };
+  if (typeof value === "function") return { kind: "factory", factory: value as ChatFactory };
   throw new ModuleLoadError(`${options.file}: the default export is ${describe(value)}; expected ${CHAT_EXPECTED}`, {
     file: options.file,
   });
 }
 
-/** Loads a workflow module: its default export must be an element or a component taking `{ input }`. */
+export interface CallChatFactoryOptions {
+  /** The file as given on the command line, for messages. */
+  file: string;
+  factory: ChatFactory;
+  /** The `--model` model; the factory is called with `{}` without one. */
+  model?: LanguageModel;
+}
+
+/**
+ * Calls a chat module's factory with `{ model }` (or `{}`) and checks what it returns (awaited): a `Chat`
+ * or a `Responder`. A factory that throws, rejects or returns anything else is a `ModuleLoadError`.
+ */
+export async function callChatFactory(options: CallChatFactoryOptions): Promise<ChatFactoryResult> {
+  const { file } = options;
+  let value: unknown;
+  try {
+    value = await options.factory(options.model === undefined ? {} : { model: options.model });
+  } catch (error) {
+    throw new ModuleLoadError(`${file}: the chat factory (its default export) threw: ${firstLine(error)}`, {
+      file,
+      cause: error,
+    });
+  }
+  if (isChat(value)) return { kind: "chat", chat: value };
+  if (isResponder(value)) return { kind: "responder", responder: value };
+  const hint = isElement(value) ? " (to run a workflow once, use june run)" : "";
+  throw new ModuleLoadError(
+    `${file}: its default export, a function, was called as a chat factory ({ model }) and returned ${describe(value)}; expected ${FACTORY_EXPECTED}${hint}`,
+    { file },
+  );
+}
+
+/** Loads a workflow module: its default export must be an element or a component taking `{ input, model }`. */
 export async function loadRunModule(options: ImportModuleOptions): Promise<RunModuleExport> {
   const value = await defaultExport(options, RUN_EXPECTED);
   if (isElement(value)) return { kind: "element", element: value };
   if (typeof value === "function") {
-    return { kind: "component", component: value as (props: { input: string }) => unknown };
+    return { kind: "component", component: value as (props: RunComponentProps) => unknown };
   }
   throw new ModuleLoadError(`${options.file}: the default export is ${describe(value)}; expected ${RUN_EXPECTED}`, {
     file: options.file,

@@ -37,7 +37,8 @@ describe("runCli", () => {
     expect(root.stdout).not.toContain("\u001B[");
     const ask = await june(["ask", "--help"]);
     expect(ask.stdout).toContain("--model");
-    expect(ask.stdout).toContain("With a file, --model is an error");
+    expect(ask.stdout).toContain("({ model }) => Chat | Responder");
+    expect((await june(["run", "--help"])).stdout).toContain("a component taking { input, model } for run");
     expect((await june(["sessions", "export", "--help"])).stdout).toContain("redacted");
   });
 

@@ -19,13 +19,16 @@ export function juneVersion(): string {
 
 const MODELS_HELP = `MODELS
 
-  --model PROVIDER:ID (or JUNE_MODEL) chats with a model when no file is given:
+  --model PROVIDER:ID (or JUNE_MODEL) names a model:
     openai:gpt-5-mini              OPENAI_API_KEY (OPENAI_BASE_URL)
     anthropic:claude-sonnet-4-5    ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL)
     google:gemini-2.5-flash        GOOGLE_GENERATIVE_AI_API_KEY (GOOGLE_GENERATIVE_AI_BASE_URL)
     ollama:llama3.2                a local Ollama: OLLAMA_BASE_URL, or OLLAMA_HOST + /v1, or http://127.0.0.1:11434/v1
     openai-compatible:ID           --base-url URL (or OPENAI_COMPATIBLE_BASE_URL), OPENAI_COMPATIBLE_API_KEY if needed
-  With a file, --model is an error: the module chooses its own model.`;
+  With no file, chat, ask and studio talk to that model. With a file, the model reaches the module when its
+  default export is a function: ({ model }) => Chat | Responder for chat, ask and studio (called with {}
+  when no model is named), a component taking { input, model } for run. A module exporting a Chat, a
+  Responder or a workflow element chooses its own model: --model with it is an error.`;
 
 const EXIT_HELP = `EXIT CODES
 
@@ -44,7 +47,7 @@ const EPILOGS: Record<string, string> = {
   chat: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${EXIT_HELP}`,
   ask: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${EXIT_HELP}`,
   studio: MODELS_HELP,
-  run: `${OUTPUT_HELP}\n\n${EXIT_HELP}`,
+  run: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${EXIT_HELP}`,
 };
 
 /** The `june` command tree, with `io` given to every command. */

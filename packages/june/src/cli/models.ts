@@ -3,7 +3,7 @@ import { createAnthropic } from "../sdk/anthropic.js";
 import { createGoogleGenerativeAI } from "../sdk/google.js";
 import { createOpenAI } from "../sdk/openai.js";
 import { createOpenAICompatible } from "../sdk/openai-compatible.js";
-import { CliConfigError } from "./errors.js";
+import { CliConfigError, CliUsageError } from "./errors.js";
 
 /** The providers `--model PROVIDER:ID` knows. */
 export const MODEL_PROVIDERS = ["openai", "anthropic", "google", "ollama", "openai-compatible"] as const;
@@ -53,6 +53,26 @@ export const PROVIDER_ENV: Record<ModelProvider, ProviderEnv> = {
   ollama: { baseUrl: "OLLAMA_BASE_URL" },
   "openai-compatible": { key: "OPENAI_COMPATIBLE_API_KEY", baseUrl: "OPENAI_COMPATIBLE_BASE_URL" },
 };
+
+export interface ChosenModelOptions {
+  /** `--model`. */
+  model?: string;
+  /** `--base-url`. */
+  baseUrl?: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The `PROVIDER:ID` a command runs on: `--model`, else `JUNE_MODEL`, else none. `--base-url` with neither
+ * is a `CliUsageError`: it names no model.
+ */
+export function chosenModelSpec(options: ChosenModelOptions): string | undefined {
+  const spec = options.model ?? nonEmpty(options.env.JUNE_MODEL);
+  if (spec === undefined && options.baseUrl !== undefined) {
+    throw new CliUsageError("--base-url applies to a model: pass --model PROVIDER:ID too (or set JUNE_MODEL)");
+  }
+  return spec;
+}
 
 export interface CreateModelOptions {
   spec: ModelSpec;

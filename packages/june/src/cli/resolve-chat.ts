@@ -5,8 +5,8 @@ import { JuneError } from "../errors/june-error.js";
 import { fileStore } from "../stores/file-store.js";
 import { CliUsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
-import { loadChatModule } from "./load-module.js";
-import { createModel, parseModelSpec } from "./models.js";
+import { callChatFactory, loadChatModule, type ChatFactoryResult } from "./load-module.js";
+import { chosenModelSpec, createModel, parseModelSpec } from "./models.js";
 
 /** Where `june chat`, `ask`, `studio` and `sessions` keep sessions unless `--store` says otherwise. */
 export const DEFAULT_STORE_DIR = ".june/chat";
@@ -38,42 +38,68 @@ export interface ResolvedChat {
  * The chat for `june chat`, `ask` and `studio`:
  * - a module exporting a `Chat` is used as it is, with its own store (then `--store` is a usage error);
  * - a module exporting a `Responder` is made a chat with a `fileStore` in `--store` (default `.june/chat`);
+ * - a module exporting a `ChatFactory` (a function) is called with `{ model }` from `--model` (or
+ *   `JUNE_MODEL`), or `{}` with neither; what it returns is used as above;
  * - no module: a model chat with `--model` (or `JUNE_MODEL`), in the same store.
- * A file and `--model` together are a usage error: the module chooses its own model.
+ * `--model` with a module exporting a `Chat` or a `Responder` is a usage error: nothing can reach its model.
  */
 export async function resolveChat(options: ResolveChatOptions): Promise<ResolvedChat> {
   const { io, file, command } = options;
   const storeDir = resolvePath(io.cwd, options.store ?? DEFAULT_STORE_DIR);
+  const spec = chosenModelSpec({ model: options.model, baseUrl: options.baseUrl, env: io.env });
+  const modelOf = (text: string) => createModel({ spec: parseModelSpec(text), env: io.env, baseUrl: options.baseUrl });
   if (file !== undefined) {
-    if (options.model !== undefined || options.baseUrl !== undefined) {
-      const flag = options.model !== undefined ? "--model" : "--base-url";
-      throw new CliUsageError(`${flag} applies only without a file: ${file} chooses its own model`);
-    }
     const loaded = await loadChatModule({ file, cwd: io.cwd });
-    switch (loaded.kind) {
-      case "chat":
-        if (options.store !== undefined) {
-          throw new CliUsageError(
-            `--store applies only to a Responder or a --model chat: ${file} exports a Chat with its own store`,
-          );
-        }
-        return { chat: loaded.chat, label: file };
-      case "responder":
-        return { chat: createChat({ responder: loaded.responder, store: fileStore(storeDir) }), label: file, storeDir };
-      default: {
-        const unreachable: never = loaded;
-        throw new TypeError(`Unknown module export ${String((unreachable as { kind: unknown }).kind)}`);
-      }
+    if (loaded.kind !== "factory") {
+      // An explicit --model (or --base-url) that the module cannot take; JUNE_MODEL, set for every chat, is not one.
+      const flag = options.model !== undefined ? "--model" : options.baseUrl !== undefined ? "--base-url" : undefined;
+      if (flag !== undefined) throw modelUnreachable({ file, flag, exported: loaded.kind });
+      return fromExport({ made: loaded, file, label: file, store: options.store, storeDir });
     }
+    const made = await callChatFactory({ file, factory: loaded.factory, model: spec === undefined ? undefined : modelOf(spec) });
+    return fromExport({ made, file, label: spec === undefined ? file : `${file} on ${spec}`, store: options.store, storeDir });
   }
-  const spec = options.model ?? nonEmpty(io.env.JUNE_MODEL);
   if (spec === undefined) {
     throw new CliUsageError(
       `Nothing to ${command === "studio" ? "serve" : "talk to"}: pass a chat module (june ${command} chat.tsx) or a model (--model openai:gpt-5-mini, or set JUNE_MODEL)`,
     );
   }
-  const model = createModel({ spec: parseModelSpec(spec), env: io.env, baseUrl: options.baseUrl });
-  return { chat: createChat({ model, store: fileStore(storeDir) }), label: spec, storeDir };
+  return { chat: createChat({ model: modelOf(spec), store: fileStore(storeDir) }), label: spec, storeDir };
+}
+
+/** A module's `Chat` as it is, or its `Responder` made a chat in the store directory. */
+function fromExport(options: {
+  made: ChatFactoryResult;
+  file: string;
+  label: string;
+  store: string | undefined;
+  storeDir: string;
+}): ResolvedChat {
+  const { made, file, label, storeDir } = options;
+  switch (made.kind) {
+    case "chat":
+      if (options.store !== undefined) {
+        throw new CliUsageError(
+          `--store applies only to a Responder or a --model chat: ${file} makes a Chat with its own store`,
+        );
+      }
+      return { chat: made.chat, label };
+    case "responder":
+      return { chat: createChat({ responder: made.responder, store: fileStore(storeDir) }), label, storeDir };
+    default: {
+      const unreachable: never = made;
+      throw new TypeError(`Unknown module export ${String((unreachable as { kind: unknown }).kind)}`);
+    }
+  }
+}
+
+/** `--model` given with a module that exports a `Chat` or a `Responder`: says how to make it take one. */
+export function modelUnreachable(options: { file: string; flag: string; exported: "chat" | "responder" }): CliUsageError {
+  const { file, flag } = options;
+  const [what, make] = options.exported === "chat" ? ["a Chat", "createChat(...)"] : ["a Responder", "agentResponder(...)"];
+  return new CliUsageError(
+    `${file} exports ${what}, so ${flag} cannot reach it: export a function ({ model }) => ${make} instead`,
+  );
 }
 
 /** Opens `--session ID`, or creates a new session. An unknown id is a usage error. */
@@ -87,9 +113,4 @@ export async function openOrCreateSession(chat: Chat, sessionId: string | undefi
     }
     throw error;
   }
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
 }

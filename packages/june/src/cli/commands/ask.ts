@@ -17,7 +17,7 @@ export function askCommand(io: CliIO) {
       file: {
         type: "positional",
         required: false,
-        description: "A chat module (.ts, .tsx, .js, .mjs) whose default export is a Chat or a Responder",
+        description: "A chat module (.ts, .tsx, .js, .mjs) whose default export is a Chat, a Responder, or a function ({ model }) => either",
       },
       input: {
         type: "positional",

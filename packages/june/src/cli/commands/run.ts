@@ -13,9 +13,10 @@ import type { CliIO } from "../io.js";
 import { jsonApprovalRequest, jsonError, jsonLine, type CliJsonEvent } from "../json-events.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
 import { loadRunModule } from "../load-module.js";
+import { chosenModelSpec, createModel, parseModelSpec } from "../models.js";
 import { describeFailure, renderErrorLine, renderProgressLine } from "../render.js";
 import { Screen } from "../screen.js";
-import { turnArgs } from "./shared-args.js";
+import { runModelArgs, turnArgs } from "./shared-args.js";
 
 /**
  * `june run <file>`: runs a workflow once. Its output, the result of the step that finished last (a string
@@ -31,9 +32,10 @@ export function runCommand(io: CliIO) {
       file: {
         type: "positional",
         required: true,
-        description: "A module whose default export is a workflow element or a component that takes { input }",
+        description: "A module whose default export is a workflow element or a component that takes { input, model }",
       },
       input: { type: "string", valueHint: "text", description: "The input, passed to the component as { input }" },
+      ...runModelArgs,
       ...turnArgs,
     },
     async run({ args }) {
@@ -42,10 +44,23 @@ export function runCommand(io: CliIO) {
       if (file === undefined) throw new CliUsageError("Missing the workflow file: june run <file>");
       const mode = approvalMode(args);
       const loaded = await loadRunModule({ file, cwd: io.cwd });
-      if (loaded.kind === "element" && args.input !== undefined) {
-        throw new CliUsageError(`--input applies to a component: ${file} exports a workflow element, which takes no input`);
+      if (loaded.kind === "element") {
+        if (args.input !== undefined) {
+          throw new CliUsageError(`--input applies to a component: ${file} exports a workflow element, which takes no input`);
+        }
+        const flag = args.model !== undefined ? "--model" : args["base-url"] !== undefined ? "--base-url" : undefined;
+        if (flag !== undefined) {
+          throw new CliUsageError(
+            `${file} exports a workflow element, so ${flag} cannot reach it: export a component ({ input, model }) => <Agent model={model}>...</Agent> instead`,
+          );
+        }
       }
-      const element = loaded.kind === "element" ? loaded.element : jsx(loaded.component, { input: args.input ?? "" });
+      const spec = chosenModelSpec({ model: args.model, baseUrl: args["base-url"], env: io.env });
+      const model = spec === undefined ? undefined : createModel({ spec: parseModelSpec(spec), env: io.env, baseUrl: args["base-url"] });
+      const element =
+        loaded.kind === "element"
+          ? loaded.element
+          : jsx(loaded.component, { input: args.input ?? "", ...(model === undefined ? {} : { model }) });
       const json = args.json === true;
       const screen = new Screen(io);
       const emit = (event: CliJsonEvent) => screen.data(jsonLine(event));

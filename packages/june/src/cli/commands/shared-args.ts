@@ -1,18 +1,30 @@
 import type { ArgsDef } from "citty";
 
-/** `--model` and `--base-url`: a model chat with no module. */
+const MODEL_PROVIDERS_HINT = "openai:ID, anthropic:ID, google:ID, ollama:ID, openai-compatible:ID (default: JUNE_MODEL)";
+const BASE_URL = {
+  type: "string",
+  valueHint: "url",
+  description: "The provider's base URL (needed for openai-compatible:ID, e.g. http://127.0.0.1:1234/v1)",
+} as const;
+
+/** `--model` and `--base-url` for a chat: a model chat with no module, or the model a chat factory is given. */
 export const modelArgs = {
   model: {
     type: "string",
     valueHint: "provider:id",
-    description:
-      "Chat with a model, no module needed: openai:ID, anthropic:ID, google:ID, ollama:ID, openai-compatible:ID (default: JUNE_MODEL). Not with a file: the module chooses its own model",
+    description: `The model: ${MODEL_PROVIDERS_HINT}. With no file, a chat with it; with a file whose default export is a function ({ model }) => Chat | Responder, passed to it`,
   },
-  "base-url": {
+  "base-url": BASE_URL,
+} as const satisfies ArgsDef;
+
+/** `--model` and `--base-url` for `june run`: the model a component is given as `{ model }`. */
+export const runModelArgs = {
+  model: {
     type: "string",
-    valueHint: "url",
-    description: "The provider's base URL (needed for openai-compatible:ID, e.g. http://127.0.0.1:1234/v1)",
+    valueHint: "provider:id",
+    description: `The model, passed to the component as { model }: ${MODEL_PROVIDERS_HINT}`,
   },
+  "base-url": BASE_URL,
 } as const satisfies ArgsDef;
 
 /** `--store`: where sessions live. */
