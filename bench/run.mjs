@@ -9,6 +9,7 @@
  *   npm run bench -- --json --out FILE    … written to FILE
  *   npm run bench -- --quick              a small, fast run (a smoke test of every section)
  *   npm run bench -- --only turn,growth   some sections only (turn, growth, sessions, streaming, startup)
+ *   npm run bench -- --from FILE          the tables of figures saved earlier with --json --out FILE
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,13 +21,14 @@ import { REPORTS } from "./lib/report.mjs";
 const SECTIONS = ["turn", "growth", "sessions", "streaming", "startup"];
 
 function parseArgs(argv) {
-  const options = { quick: false, json: false, out: undefined, only: SECTIONS };
+  const options = { quick: false, json: false, out: undefined, only: SECTIONS, from: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--quick") options.quick = true;
     else if (arg === "--json") options.json = true;
     else if (arg === "--out") options.out = argv[++i];
     else if (arg.startsWith("--out=")) options.out = arg.slice(6);
+    else if (arg === "--from") options.from = argv[++i];
     else if (arg === "--only") options.only = argv[++i]?.split(",") ?? [];
     else if (arg.startsWith("--only=")) options.only = arg.slice(7).split(",");
     else if (arg === "--help" || arg === "-h") {
@@ -55,8 +57,22 @@ function runSection(name, { quick }, scratch) {
   });
 }
 
+/** The tables, as `npm run bench` prints them. */
+function render(report, sections) {
+  const { machine } = report;
+  return [
+    `June benchmarks: ${machine.node}, ${machine.platform}, ${machine.cpus} × ${machine.cpu}${report.quick ? " (quick run: smaller figures, fewer repetitions)" : ""}`,
+    ...sections.filter((name) => report.sections[name]).map((name) => REPORTS[name](report.sections[name])),
+    `(${report.seconds} s, ${report.date})`,
+  ].join("\n\n");
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
+  if (options.from) {
+    process.stdout.write(`${render(JSON.parse(readFileSync(options.from, "utf8")), options.only)}\n`);
+    return;
+  }
   const built = fileURLToPath(new URL("../packages/june/dist/chat/index.js", import.meta.url));
   if (!existsSync(built)) throw new Error("bench: june is not built: run `npm run build -w june` first");
   const scratch = mkdtempSync(join(tmpdir(), "june-bench-run-"));
@@ -83,11 +99,7 @@ async function main() {
     if (options.out) process.stderr.write(`bench: figures written to ${options.out}\n`);
     return;
   }
-  const text = [
-    `June benchmarks: ${report.machine.node}, ${report.machine.platform}, ${report.machine.cpus} × ${report.machine.cpu}${options.quick ? " (quick run: smaller figures, fewer repetitions)" : ""}`,
-    ...options.only.map((name) => REPORTS[name](report.sections[name])),
-    `(${report.seconds} s)`,
-  ].join("\n\n");
+  const text = render(report, options.only);
   if (options.out) writeFileSync(options.out, `${text}\n`);
   process.stdout.write(`${text}\n`);
 }

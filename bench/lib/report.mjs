@@ -17,7 +17,7 @@ export const REPORTS = {
     ].join("\n");
   },
   growth(f) {
-    const parts = [`2. Growth with history: CPU per turn at each history size (median of ${f.reps} × ${f.turnsPerRep} turns); in brackets June's CPU over raw streamText with the same messages (fileStore with fsync off)`];
+    const parts = [`2. Growth with history: CPU per turn at each history size (median of ${f.rounds} × ${f.turnsPerRound} turns per cell, variants interleaved); in brackets June's CPU over raw streamText with the same messages (fileStore with fsync off)`];
     for (const context of [...new Set(f.rows.map((r) => r.context))]) {
       const rows = f.rows.filter((r) => r.context === context);
       const variants = [...new Set(rows.map((r) => r.variant))];
@@ -73,7 +73,7 @@ export const REPORTS = {
       long,
       chunked,
       "",
-      `Latency: the model waits ${f.firstDelta.firstDelayMs} ms, then streams; time from its first delta to the consumer's first text-delta (median)`,
+      `Latency: the model waits ${f.firstDelta.firstDelayMs} ms, then streams 10 deltas 1 ms apart; time from its first delta to the consumer's first text-delta (median)`,
       first,
     ].join("\n");
   },
@@ -84,6 +84,9 @@ export const REPORTS = {
         ["command", "first stdout byte", "exit", "exit over node -e 0", "exit / bare script"],
         f.rows.map((r) => [r.label, ms(r.firstByteMs), ms(r.exitMs), ms(r.exitOverNodeMs), x(r.exitRatioToBare)]),
       ),
+      "",
+      "Where it goes: one import in a fresh process (median)",
+      table(["module", "import"], (f.imports ?? []).map((r) => [r.module, ms(r.importMs)])),
     ].join("\n");
   },
 };

@@ -3,7 +3,7 @@
  * to exit, against `node -e 0` and a bare script that calls `streamText` once with a scripted model. The
  * offline example waits on purpose (a 400 ms plan, a 600 ms tool, 45 ms per word), so `june ask` also runs on
  * the same shape with nothing to wait for (instant-chat.tsx and .mjs): that is the CLI's own start-up.
- * Median of 10 runs each, interleaved, after one warm-up run each.
+ * Median of 10 runs each, interleaved, after one warm-up run each; then where start-up goes, one import at a time.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -18,17 +18,18 @@ const offline = here("../../examples/offline.tsx");
 const cliBuilt = here("../../packages/june/dist/cli/bin.js");
 
 await section("startup", async ({ quick, log }) => {
-  const runs = quick ? 2 : 10;
+  const runs = quick ? 1 : 10;
+  const warmups = quick ? 0 : 1;
   const cwd = tempDir();
   const node = process.execPath;
   const variants = [
     { key: "node", label: "node -e 0", args: ["-e", "0"] },
-    { key: "import", label: "node: import june/chat", args: [here("../children/import-chat.mjs")] },
     { key: "bare", label: "node: bare streamText script", args: [here("../children/bare-stream.mjs")] },
   ];
   const cliReady = existsSync(cliBuilt);
   if (cliReady) {
     variants.push(
+      { key: "help", label: "june --help", args: [juneBin, "--help"] },
       { key: "ask-instant-mjs", label: "june ask instant-chat.mjs", args: [juneBin, "ask", here("../children/instant-chat.mjs"), "--deny", "Hello there"] },
       { key: "ask-instant-tsx", label: "june ask instant-chat.tsx", args: [juneBin, "ask", here("../children/instant-chat.tsx"), "--deny", "Hello there"] },
     );
@@ -38,20 +39,36 @@ await section("startup", async ({ quick, log }) => {
   } else log("the CLI is not built (packages/june/dist/cli/bin.js): june ask skipped");
 
   const samples = Object.fromEntries(variants.map((v) => [v.key, []]));
-  log(`${runs} runs of ${variants.length} commands (+1 warm-up each)`);
-  for (let r = 0; r < runs + 1; r++) {
+  log(`${runs} runs of ${variants.length} commands (+${warmups} warm-up each)`);
+  for (let r = 0; r < runs + warmups; r++) {
     for (const variant of variants) {
       const result = await timeProcess(node, variant.args, { cwd });
       if (variant.key.startsWith("ask") && result.stdout.trim().length === 0) {
         throw new Error(`bench: ${variant.label} printed no reply: ${result.stderr.trim().slice(-400)}`);
       }
-      if (r > 0) samples[variant.key].push(result);
+      if (r >= warmups) samples[variant.key].push(result);
     }
   }
+  // Where start-up goes: each import alone in a fresh process.
+  const imports = ["ai", "june", "june/chat", "june/testing", "tsx/esm/api", "june/server", "june/sdk/openai", "june/sdk/anthropic", "june/sdk/google", "./packages/june/dist/cli/main.js"];
+  const importSamples = Object.fromEntries(imports.map((s) => [s, []]));
+  log(`${runs} fresh imports of ${imports.length} modules`);
+  for (let r = 0; r < runs; r++) {
+    for (const specifier of imports) {
+      if (specifier.startsWith("./") && !cliReady) continue;
+      const { stdout } = await timeProcess(node, [here("../children/import-cost.mjs"), specifier], { cwd });
+      importSamples[specifier].push(JSON.parse(stdout).importMs);
+    }
+  }
+  const importRows = imports
+    .filter((s) => importSamples[s].length > 0)
+    .map((s) => ({ module: s.startsWith("./") ? "june CLI (dist/cli/main.js)" : s, importMs: round(median(importSamples[s])) }));
+
   const base = median(samples.node.map((s) => s.exitMs));
   const bare = median(samples.bare.map((s) => s.exitMs));
   return {
     runs,
+    imports: importRows,
     rows: variants.map(({ key, label }) => {
       const firstByte = samples[key].every((s) => s.firstByteMs !== undefined) ? median(samples[key].map((s) => s.firstByteMs)) : null;
       const exit = median(samples[key].map((s) => s.exitMs));

@@ -181,6 +181,11 @@ function runTurn(options: AgentResponderOptions, turn: RespondOptions): Responde
       const model = singleModel(run.trace);
       if (model) metadata.model = model;
       return { text, metadata, run };
+    } catch (error) {
+      // Let the turn take the run's last updates (the snapshot that shows what failed) before it fails.
+      finish();
+      await events.drained();
+      throw error;
     } finally {
       finish();
     }

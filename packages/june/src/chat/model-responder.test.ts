@@ -100,6 +100,19 @@ describe("modelResponder", () => {
     expect(model.callCount).toBe(1);
   });
 
+  test("a retryable provider error is retried by the AI SDK (its default retries) before the turn would fail", async () => {
+    let calls = 0;
+    const model = scriptedModel(() =>
+      calls++ === 0
+        ? { error: new APICallError({ message: "overloaded", url: "http://x", requestBodyValues: {}, statusCode: 529, isRetryable: true }), errorAt: "start" }
+        : "Second try.",
+    );
+    // No maxRetries: the SDK's default applies (its first retry waits about 2 s).
+    const session = await createChat({ model }).createSession();
+    expect((await session.send("hi").result).text).toBe("Second try.");
+    expect(model.callCount).toBe(2);
+  });
+
   test("a provider error fails the turn with that error", async () => {
     const store = memoryStore();
     const boom = new Error("provider exploded");

@@ -108,6 +108,9 @@ export function errorInfo(error: unknown): { name: string; message: string } {
   return { name: "Error", message: redactText(String(error)) };
 }
 
+/** How long a canceled turn waits for its responder to wind down before it ends anyway. */
+const CANCEL_GRACE_MS = 2_000;
+
 /** Calls the responder and waits for its result and events, a failure of either, or the turn's cancel. */
 async function respond(options: RunTurnOptions, context: ResolvedContext): Promise<TurnOutcome> {
   const { turn, responder } = options;
@@ -162,9 +165,23 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
         decide({ status: "completed", result, metadata: turnMetadata(options.provenance, result.metadata) });
       }
     };
-    void turn.canceled.then(() => decide({ status: "canceled" }));
+    // A cancel ends the turn once the responder has wound down (its events end or its result settles), so
+    // the run's last snapshot, with its steps canceled, still reaches the trace; a responder that ignores
+    // its signal gets CANCEL_GRACE_MS, then the turn ends without it.
+    let canceling = false;
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const endCanceled = () => {
+      if (grace !== undefined) clearTimeout(grace);
+      decide({ status: "canceled" });
+    };
+    void turn.canceled.then(() => {
+      canceling = true;
+      if (eventsDone) return endCanceled();
+      grace = setTimeout(endCanceled, CANCEL_GRACE_MS);
+    });
     Promise.resolve(execution.result).then(
       (value) => {
+        if (canceling) return endCanceled();
         if (typeof value !== "object" || value === null || typeof value.text !== "string") {
           decide({
             status: "failed",
@@ -175,7 +192,7 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
         result = value;
         completeIfDone();
       },
-      (error: unknown) => decide({ status: "failed", error }),
+      (error: unknown) => (canceling ? endCanceled() : decide({ status: "failed", error })),
     );
     if (iterator) {
       void (async () => {
@@ -184,12 +201,16 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
             const next = await iterator.next();
             if (decided) return;
             if (next.done) break;
+            // Once canceled, only the run's trace goes on: no more reply text, no new approval requests.
+            if (canceling && (next.value as { type?: unknown } | null)?.type !== "run-update") continue;
             turn.push(next.value);
           }
           eventsDone = true;
-          completeIfDone();
+          if (canceling) endCanceled();
+          else completeIfDone();
         } catch (error) {
-          decide({ status: "failed", error });
+          if (canceling) endCanceled();
+          else decide({ status: "failed", error });
         }
       })();
     }

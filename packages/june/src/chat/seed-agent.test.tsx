@@ -2,54 +2,49 @@
  * The seed's "Chat with a June agent" blocks (the engineer chat, the approvals loop, traces, streaming the
  * reply) run as written, with only the model swapped for a scripted one.
  */
-import { jsonSchema, tool, type ModelMessage } from "ai";
+import { jsonSchema, tool } from "ai";
 import { Agent, Catch, RunError, start, Step, TimeoutError, Tool } from "june";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { agentResponder, createChat, fileStore, projectChatTrace, StreamMismatchError, type ChatTraceRow, type Turn } from "june/chat";
+import { agentResponder, createChat, projectChatTrace, recentTurns, StreamMismatchError, type Chat, type ChatTraceRow, type Turn } from "june/chat";
 import { scriptedModel, type ScriptedModel } from "june/testing";
-import { afterAll, describe, expect, it } from "vitest";
-import type { RunResult, TraceNode } from "../runtime/types.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { RunResult, ToolCallNode, TraceNode } from "../runtime/types.js";
 
-// The seed keeps sessions in `fileStore(".june/chat")`; the tests keep them in a temporary directory.
-const storeDir = mkdtempSync(join(tmpdir(), "june-seed-agent-"));
-afterAll(() => rmSync(storeDir, { recursive: true, force: true }));
+// The seed's engineer chat is `__fixtures__/seed-engineer.tsx`, the seed's block byte for byte. Only its model
+// is swapped: `openai("gpt-5-mini")` runs at every render, and here returns the scripted model of the test.
+const models = vi.hoisted(() => ({ current: undefined as unknown }));
+vi.mock("june/sdk/openai", () => ({
+  openai: (modelId: string) => {
+    if (modelId !== "gpt-5-mini" || !models.current) throw new Error(`unexpected openai(${JSON.stringify(modelId)})`);
+    return models.current;
+  },
+}));
 
-/** The seed's engineer chat, with the model and the tool's side effect passed in. */
-function engineerChat(model: ScriptedModel, executed: string[] = []) {
-  const deploy = tool({
-    description: "Deploy to an environment",
-    inputSchema: jsonSchema<{ env: string }>({
-      type: "object",
-      properties: { env: { type: "string" } },
-      required: ["env"],
-    }),
-    needsApproval: true,
-    execute: async ({ env }) => {
-      executed.push(env);
-      return `deployed to ${env}`;
-    },
-  });
+// The seed keeps sessions in `fileStore(".june/chat")`: run it in a throwaway working directory.
+const home = process.cwd();
+const cwd = mkdtempSync(join(tmpdir(), "june-seed-agent-"));
+const storeDir = join(cwd, ".june/chat");
+let engineer: Chat;
+beforeAll(async () => {
+  process.chdir(cwd);
+  engineer = (await import("./__fixtures__/seed-engineer.js")).default;
+});
+afterAll(() => {
+  process.chdir(home);
+  rmSync(cwd, { recursive: true, force: true });
+});
 
-  function Engineer({ messages, input }: { messages: ModelMessage[]; input: string }) {
-    return (
-      <Agent model={model} instructions="You ship code.">
-        <Tool name="deploy" value={deploy} />
-        <Step id="reply" prompt={[...messages, { role: "user", content: input }]} />
-      </Agent>
-    );
-  }
+/** The seed's engineer chat, answering with `model`. */
+function engineerChat(model: ScriptedModel): Chat {
+  models.current = model;
+  return engineer;
+}
 
-  return createChat({
-    responder: agentResponder({
-      id: "engineer",
-      version: "1",
-      render: ({ messages, input }) => <Engineer messages={messages} input={input} />,
-      reply: (result) => String(result.steps.reply),
-    }),
-    store: fileStore(storeDir, { fsync: false }),
-  });
+/** The seed's deploy tool's call in a run's trace. */
+function deployCall(trace: TraceNode): ToolCallNode | undefined {
+  return findNode(trace, (n) => n.kind === "tool-call" && n.toolName === "deploy") as ToolCallNode | undefined;
 }
 
 /** The seed's approvals loop, verbatim. */
@@ -110,14 +105,15 @@ describe("seed: chat with a June agent", () => {
   });
 
   it("runs the approvals loop: a non-prod deploy is approved and executes", async () => {
-    const executed: string[] = [];
     const model = scriptedModel(deployScript("staging", "Deployed to staging."));
-    const session = await engineerChat(model, executed).createSession();
+    const session = await engineerChat(model).createSession();
     const turn = session.send("deploy to staging");
     await approvalsLoop(turn);
     const result = await turn.result;
     expect(result.text).toBe("Deployed to staging.");
-    expect(executed).toEqual(["staging"]);
+    // The tool ran: its output is in the trace, and the model heard it.
+    expect(deployCall(result.run!.trace)).toMatchObject({ status: "done", input: { env: "staging" }, output: "deployed to staging", approval: { state: "approved" } });
+    expect(promptText(model, 1)).toContain("deployed to staging");
     expect(result.metadata.usage).toEqual(result.run!.usage);
     expect(result.run!.usage.inputTokens).toBe(50);
 
@@ -130,9 +126,8 @@ describe("seed: chat with a June agent", () => {
   });
 
   it("runs the approvals loop: a prod deploy is denied and never executes", async () => {
-    const executed: string[] = [];
     const model = scriptedModel(deployScript("prod", "I can't deploy to prod from chat."));
-    const session = await engineerChat(model, executed).createSession();
+    const session = await engineerChat(model).createSession();
     const turn = session.send("deploy to prod");
     const events: string[] = [];
     const seen = (async () => {
@@ -141,18 +136,87 @@ describe("seed: chat with a June agent", () => {
     await approvalsLoop(turn);
     await seen;
     const result = await turn.result;
-    expect(executed).toEqual([]);
     expect(result.text).toBe("I can't deploy to prod from chat.");
+    // The tool never ran: no output in the trace, and nothing it would have said reached the model.
+    expect(deployCall(result.run!.trace)?.output).toBeUndefined();
+    expect(promptText(model, 1)).not.toContain("deployed to prod");
     expect(model.callCount).toBe(2);
     // The model was told why.
     expect(promptText(model, 1)).toContain("Only non-prod deploys from chat");
-    const tool = findNode(result.run!.trace, (n) => n.kind === "tool-call");
-    expect(tool).toMatchObject({ status: "done", approval: { state: "denied", reason: "Only non-prod deploys from chat" } });
+    expect(deployCall(result.run!.trace)).toMatchObject({ status: "done", approval: { state: "denied", reason: "Only non-prod deploys from chat" } });
     // An approval-request always follows a run-update.
     const firstRequest = events.indexOf("approval-request");
     expect(firstRequest).toBeGreaterThan(0);
     expect(events[firstRequest - 1]).toBe("run-update");
     expect(events.filter((e) => e === "approval-request")).toHaveLength(1);
+  });
+
+  it("a request the run withdrew stays in the buffered events but leaves turn.requests, so the approvals loop skips it", async () => {
+    const model = scriptedModel(deployScript("staging", "Never said."));
+    const session = await engineerChat(model).createSession();
+    const turn = session.send("deploy to staging");
+    let requestId: string | undefined;
+    for await (const event of turn) {
+      if (event.type === "approval-request") {
+        requestId = event.request.id;
+        break;
+      }
+    }
+    expect(turn.requests.map((request) => request.id)).toEqual([requestId]);
+    turn.cancel();
+    await expect(turn.result).rejects.toBeDefined();
+    // Withdrawn with the run: gone from requests, still replayed by a late reader.
+    expect(turn.requests).toEqual([]);
+    const replayed: string[] = [];
+    for await (const event of turn) if (event.type === "approval-request") replayed.push(event.request.id);
+    expect(replayed).toEqual([requestId]);
+    await approvalsLoop(turn);
+    expect(turn.approve(requestId!)).toBe(false);
+    expect(model.callCount).toBe(1);
+    expect((await session.turns()).at(-1)?.status).toBe("canceled");
+  });
+
+  it("a canceled turn still delivers the run's last snapshot: the trace shows the step canceled, no approval left", async () => {
+    const model = scriptedModel(deployScript("staging", "Never said."));
+    const session = await engineerChat(model).createSession();
+    const turn = session.send("deploy to staging");
+    for await (const event of turn) {
+      if (event.type === "approval-request") break;
+    }
+    turn.cancel();
+    await expect(turn.result).rejects.toBeDefined();
+    const updates: TraceNode[] = [];
+    for await (const event of turn) if (event.type === "run-update") updates.push(event.tree);
+    const last = updates.at(-1)!;
+    expect(findNode(last, (n) => n.kind === "step")?.status).toBe("canceled");
+    expect(deployCall(last)?.status).toBe("canceled");
+    const rows = projectChatTrace(last, { requests: turn.requests });
+    expect(JSON.stringify(rows)).not.toContain('"kind":"approval"');
+    expect(rows.every((row) => row.status !== "running" && row.status !== "pending")).toBe(true);
+  });
+
+  it("sees earlier turns as the chat's context builds them, not as the responder chooses", async () => {
+    const seen: number[] = [];
+    const model = scriptedModel(["one", "two", "three"]);
+    const chat = createChat({
+      responder: agentResponder({
+        render: ({ messages, input }) => {
+          seen.push(messages.length);
+          return (
+            <Agent model={model}>
+              <Step id="reply" prompt={[...messages, { role: "user", content: input }]} />
+            </Agent>
+          );
+        },
+        reply: (result) => String(result.steps.reply),
+      }),
+      context: recentTurns(1),
+    });
+    const session = await chat.createSession();
+    for (const input of ["a", "b", "c"]) await session.send(input).result;
+    expect(seen).toEqual([0, 2, 2]);
+    expect(promptText(model, 2)).toContain("two");
+    expect(promptText(model, 2)).not.toContain("one");
   });
 
   it("delivers each commit as a run-update snapshot, and the announced request is pending in the one before it", async () => {
@@ -180,10 +244,14 @@ describe("seed: chat with a June agent", () => {
     const model = scriptedModel([{ error: new Error("provider exploded"), errorAt: "start" }]);
     const session = await engineerChat(model).createSession();
     const turn = session.send("hello");
-    for await (const _event of turn) {
-      // drain
+    let rows: ChatTraceRow[] = [];
+    for await (const event of turn) {
+      if (event.type === "run-update") rows = projectChatTrace(event.tree, { requests: turn.requests });
     }
     await expect(turn.result).rejects.toThrow(/provider exploded/);
+    // The turn's last run-update shows what failed, so a UI can say so.
+    expect(rows.map((row) => [row.kind, row.title, row.status])).toEqual([["step", "reply failed", "error"]]);
+    expect(rows[0].error).toMatch(/provider exploded/);
     expect(turn.status).toBe("failed");
     const [record] = await session.turns();
     expect(record.status).toBe("failed");
@@ -344,6 +412,37 @@ describe("seed: streaming the reply", () => {
     expect(turn.status).toBe("failed");
     const [record] = await session.turns();
     expect(record.error?.name).toBe("StreamMismatchError");
+  });
+
+  it("fails the turn when the streamed step says something before a tool call that its result does not keep", async () => {
+    // The seed's warning: stream a step that doesn't call tools.
+    const lookup = tool({
+      description: "Look something up",
+      inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } }, required: ["q"] }),
+      execute: async () => "42",
+    });
+    const model = scriptedModel([{ text: ["Let me ", "check."], toolCalls: [{ toolName: "lookup", input: { q: "answer" } }] }, { text: ["It is ", "42."] }]);
+    const chat = createChat({
+      responder: agentResponder({
+        render: ({ input }) => (
+          <Agent model={model}>
+            <Tool name="lookup" value={lookup} />
+            <Step id="reply" stream prompt={input} />
+          </Agent>
+        ),
+        reply: (result) => String(result.steps.reply),
+        stream: { step: "reply" },
+      }),
+    });
+    const session = await chat.createSession();
+    const turn = session.send("what is the answer?");
+    const deltas: string[] = [];
+    for await (const event of turn) if (event.type === "text-delta") deltas.push(event.text);
+    const error = await turn.result.catch((e: unknown) => e);
+    expect(model.callCount).toBe(2);
+    expect(deltas.join("").startsWith("Let me check.")).toBe(true);
+    expect(error).toBeInstanceOf(StreamMismatchError);
+    expect(turn.status).toBe("failed");
   });
 
   it("passes steer to the run; the deltas still add up to the reply", async () => {

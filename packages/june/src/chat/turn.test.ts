@@ -123,6 +123,44 @@ describe("a custom responder's turn", () => {
     expect(entries[2]).toMatchObject({ turnId: turn.id, status: "completed", text: "Hello", metadata: done.metadata });
   });
 
+  test("journals each turn's end durably (sync: true), whether it completes, fails or is canceled", async () => {
+    const inner = memoryStore();
+    const appends: { types: string[]; sync: boolean }[] = [];
+    const store: ChatStore = {
+      ...inner,
+      append: (sessionId, entries, options) => {
+        appends.push({ types: entries.map((e) => e.type), sync: options.sync === true });
+        return inner.append(sessionId, entries, options);
+      },
+    };
+    const { responder, last } = manualResponder();
+    const session = await createChat({ responder, store }).createSession();
+
+    const completed = session.send("one");
+    await until(() => last()?.options.input === "one");
+    last().events.end();
+    last().result.resolve({ text: "ok" });
+    await completed.result;
+
+    const failed = session.send("two");
+    await until(() => last()?.options.input === "two");
+    last().result.reject(new Error("down"));
+    await failed.result.catch(() => {});
+
+    const canceled = session.send("three");
+    await until(() => last()?.options.input === "three");
+    canceled.cancel();
+    await canceled.result.catch(() => {});
+
+    const ends = appends.filter((a) => a.types.includes("turn-end"));
+    expect(ends).toEqual([
+      { types: ["turn-end"], sync: true },
+      { types: ["turn-end"], sync: true },
+      { types: ["turn-end"], sync: true },
+    ]);
+    expect(appends.filter((a) => a.types.includes("turn-start")).every((a) => !a.sync)).toBe(true);
+  });
+
   test("keeps only model, usage and finishReason from the responder's metadata", async () => {
     const store = memoryStore();
     const responder: Responder = {

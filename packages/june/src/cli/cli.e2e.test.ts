@@ -252,6 +252,8 @@ describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () =>
       ],
       [["ask", offlineExample, "--base-url", "http://127.0.0.1:9/v1", "hi"], /^june: --base-url applies to a model: pass --model/],
       [["ask", offlineExample, "--model", "anthropic:claude-sonnet-4-5", "hi"], /^june: .*set ANTHROPIC_API_KEY$/],
+      [["run", offlineExample], /^june: .*offline\.tsx cannot run: RenderError: .*for a chat module use june chat or june ask\)$/],
+      [["run", agentExample], /^june: .*agent\.tsx: the default export is a Chat; .*use june chat or june ask\)$/],
       [
         ["run", "element.tsx", "--model", "openai:x"],
         /^june: element\.tsx exports a workflow element, so --model cannot reach it: export a component \(\{ input, model \}\) => /,

@@ -165,7 +165,8 @@ export async function loadRunModule(options: ImportModuleOptions): Promise<RunMo
   if (typeof value === "function") {
     return { kind: "component", component: value as (props: RunComponentProps) => unknown };
   }
-  throw new ModuleLoadError(`${options.file}: the default export is ${describe(value)}; expected ${RUN_EXPECTED}`, {
+  const hint = isChat(value) || isResponder(value) ? " (to chat with it, use june chat or june ask)" : "";
+  throw new ModuleLoadError(`${options.file}: the default export is ${describe(value)}; expected ${RUN_EXPECTED}${hint}`, {
     file: options.file,
   });
 }
@@ -214,6 +215,8 @@ function describe(value: unknown): string {
   if (isElement(value)) return "a workflow element";
   if (typeof value === "function") return "a function";
   if (Array.isArray(value)) return "an array";
+  if (isChat(value)) return "a Chat";
+  if (isResponder(value)) return "a Responder";
   if (typeof value === "object") return "an object with neither respond() nor createSession()";
   return `a ${typeof value}`;
 }

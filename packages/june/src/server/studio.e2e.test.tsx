@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { jsonSchema, tool, type ModelMessage } from "ai";
 import { Agent, Step, Tool } from "june";
 import { agentResponder, createChat, fileStore } from "june/chat";
-import { scriptedModel } from "june/testing";
+import { scriptedModel, type ScriptedModel } from "june/testing";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveStudio, type StudioServer } from "./serve-studio.js";
@@ -55,7 +55,7 @@ interface TurnScript {
  * a `work` step), then streams its reply (the `reply` step), on a scripted model with small delays, kept in
  * a `fileStore`. Each test gets its own, so one test's leftovers never reach another's script.
  */
-async function startStudio(name: string, script: TurnScript): Promise<{ studio: StudioServer; deployed: string[] }> {
+async function startStudio(name: string, script: TurnScript): Promise<{ studio: StudioServer; deployed: string[]; model: ScriptedModel }> {
   const deployed: string[] = [];
   const model = scriptedModel([
     { text: [{ text: "Deploying now.", delay: 150 }], toolCalls: [{ toolName: "deploy", input: { env: script.env } }] },
@@ -98,7 +98,7 @@ async function startStudio(name: string, script: TurnScript): Promise<{ studio: 
   });
   const studio = await serveStudio({ chat, staticDir });
   servers.push(studio);
-  return { studio, deployed };
+  return { studio, deployed, model };
 }
 
 /** Builds the Studio app from its source into `outDir`, so the test always drives the current code. */
@@ -295,6 +295,53 @@ describe("June Studio", () => {
       const listed = await fetch(`${studio.origin}/api/sessions`, { headers: { "x-june-token": studio.token } });
       const { sessions } = (await listed.json()) as { sessions: { id: string }[] };
       expect(sessions.map((session) => session.id)).not.toContain(sessionId);
+
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it("steers a running turn from the composer, and cancels another with its Cancel button", async () => {
+    const steered = await startStudio("steer", { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS });
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(steered.studio.url);
+      await page.getByLabel("Message", { exact: true }).fill("Deploy to staging.");
+      await page.keyboard.press("Enter");
+      const approval = page.locator('[data-kind="approval"]');
+      await approval.waitFor();
+
+      // While the run waits, the box steers it: the note shows in the turn and reaches the model's next call.
+      await page.getByLabel("Steer the running turn").fill("Also post in #deploys when done.");
+      await page.keyboard.press("Enter");
+      const turn = page.locator("article.turn").first();
+      await expect.poll(() => turn.locator(".bubble--steer").textContent(), WAIT).toContain("Also post in #deploys when done.");
+      await approval.getByRole("button", { name: "Approve" }).click();
+      await expect.poll(() => turn.getAttribute("data-status"), WAIT).toBe("completed");
+      expect(steered.deployed).toEqual(["staging"]);
+      expect(JSON.stringify(steered.model.doStreamCalls[1]!.prompt)).toContain("Also post in #deploys when done.");
+
+      // Cancel stops the next turn while it waits for approval: the tool never runs, the journal says canceled.
+      const canceled = await startStudio("cancel", { env: "production", outcome: "-", replyDeltas: ["-"] });
+      await page.goto(canceled.studio.url);
+      await page.getByLabel("Message", { exact: true }).fill("Ship it to production.");
+      await page.keyboard.press("Enter");
+      await page.locator('[data-kind="approval"]').waitFor();
+      await page.getByRole("button", { name: "Cancel the running turn" }).click();
+      const stopped = page.locator("article.turn").first();
+      await expect.poll(() => stopped.getAttribute("data-status"), WAIT).toBe("canceled");
+      expect(await stopped.locator(".turn__note").textContent()).toBe("Canceled.");
+      expect(await page.getByRole("button", { name: "Approve" }).count()).toBe(0);
+      expect(canceled.deployed).toEqual([]);
+      expect(canceled.model.callCount).toBe(1);
+      const headers = { "x-june-token": canceled.studio.token };
+      const { sessions } = (await (await fetch(`${canceled.studio.origin}/api/sessions`, { headers })).json()) as { sessions: { id: string }[] };
+      const read = (await (await fetch(`${canceled.studio.origin}/api/sessions/${sessions[0]!.id}`, { headers })).json()) as { turns: { status: string }[] };
+      expect(read.turns.map((t) => t.status)).toEqual(["canceled"]);
+      expect(await page.getByLabel("Message", { exact: true }).isVisible()).toBe(true);
 
       expect(pageErrors).toEqual([]);
     } finally {

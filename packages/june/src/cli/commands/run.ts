@@ -105,8 +105,11 @@ export function runCommand(io: CliIO) {
         try {
           handle = start(element as Parameters<typeof start>[0], { onUpdate });
         } catch (error) {
-          screen.note(renderErrorLine(`${file} cannot run: ${describeFailure(error)}`, screen.err));
-          return 1;
+          // Nothing ran: the module's workflow does not render. A configuration error, like a bad export.
+          const hint =
+            loaded.kind === "component" ? " (june run expects a component that returns a workflow element; for a chat module use june chat or june ask)" : "";
+          screen.note(renderErrorLine(`${file} cannot run: ${describeFailure(error)}${hint}`, screen.err));
+          return 2;
         }
         let result: RunResult;
         try {
