@@ -225,6 +225,22 @@ describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () =>
     expect(messages).toContain("How many live there?");
   });
 
+  it("a chat module with no store: the reply as usual, and a note that its session cannot be continued", async () => {
+    const cwd = tempDir();
+    writeFileSync(
+      join(cwd, "memory-chat.ts"),
+      'import { createChat } from "june/chat";\nimport { scriptedModel } from "june/testing";\nexport default createChat({ model: scriptedModel("Hi there.") });\n',
+    );
+    const result = await june(["ask", "memory-chat.ts", "hello"], { cwd });
+    expect(result).toMatchObject({ code: 0, stdout: "Hi there." });
+    expect(result.stderr).toContain("keeps its sessions in memory");
+    const durable = await june(["ask", "--model", "openai:gpt-5-mini", "hello"], {
+      cwd,
+      env: openaiEnv((await fakeOpenAI(["Hello."])).url),
+    });
+    expect(durable.stderr).not.toContain("in memory");
+  });
+
   it("bad flags, a missing file, a missing key, a wrong export: one line on stderr, exit 2", async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "number.ts"), "export default 42;\n");

@@ -8,6 +8,10 @@ import type { CliIO } from "./io.js";
 import { callChatFactory, loadChatModule, type ChatFactoryResult } from "./load-module.js";
 import { chosenModelSpec, createModel, parseModelSpec } from "./models.js";
 
+/** Said when a module's chat keeps its sessions in memory: the printed session id cannot be continued. */
+export const EPHEMERAL_NOTE =
+  "this chat keeps its sessions in memory: they end with this process and --session cannot continue them (give createChat a store, e.g. fileStore(\".june/chat\"))";
+
 /** Where `june chat`, `ask`, `studio` and `sessions` keep sessions unless `--store` says otherwise. */
 export const DEFAULT_STORE_DIR = ".june/chat";
 

@@ -41,6 +41,7 @@ export function memoryStore(): ChatStore {
   }
 
   return {
+    durable: false,
     async createSession(options: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
       const id = options?.id;
       assertSessionId(id);

@@ -136,6 +136,11 @@ export interface TurnLease {
  * Where sessions live. Every store passes the conformance suite in `june/testing`.
  */
 export interface ChatStore {
+  /**
+   * `false` for a store whose sessions end with the process (`memoryStore`), so a host such as the CLI can
+   * say that a session id it prints cannot be continued later. Durable stores leave it out.
+   */
+  readonly durable?: boolean;
   /** Creates the session and journals its `session` entry. `ConflictError` when the id exists. */
   createSession(options: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo>;
   getSession(id: string): Promise<SessionInfo | undefined>;

@@ -4,7 +4,7 @@ import { createApprover } from "../approvals.js";
 import type { CliIO } from "../io.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
 import { describeFailure, renderErrorLine } from "../render.js";
-import { openOrCreateSession, resolveChat } from "../resolve-chat.js";
+import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
 import { exitCodeOf, showTurn } from "../turn-runner.js";
 import { modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
@@ -59,6 +59,7 @@ export function askCommand(io: CliIO) {
         }
         const outcome = await showTurn({ io, screen, turn, input, approver, json: args.json === true });
         screen.note(screen.err.dim(`session ${session.id}`));
+        if (chat.store.durable === false) screen.note(screen.err.dim(EPHEMERAL_NOTE));
         return exitCodeOf(outcome);
       } finally {
         reader?.close();

@@ -6,7 +6,7 @@ import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { createLineReader } from "../line-reader.js";
 import { describeFailure, renderErrorLine } from "../render.js";
-import { openOrCreateSession, resolveChat } from "../resolve-chat.js";
+import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
 import { showTurn } from "../turn-runner.js";
 import { modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
@@ -54,6 +54,7 @@ export function chatCommand(io: CliIO) {
       const json = args.json === true;
 
       screen.note(screen.err.dim(`june chat · ${label} · session ${session.id}`));
+      if (chat.store.durable === false) screen.note(screen.err.dim(EPHEMERAL_NOTE));
       if (reader.terminal) screen.note(screen.err.dim("Ctrl-C cancels a turn · Ctrl-D or /exit quits"));
 
       // Below every turn's own listener: Ctrl-C with no turn running quits.
