@@ -50,3 +50,30 @@ export class ContextBuildError extends JuneError {
     this.builder = builder;
   }
 }
+
+/** A turn id the session does not know (`session.feedback` on an unknown turn). */
+export class TurnNotFoundError extends JuneError {
+  override readonly name = "TurnNotFoundError";
+  readonly sessionId: string;
+  readonly turnId: string;
+  constructor(sessionId: string, turnId: string) {
+    super(`Session "${sessionId}" has no turn "${turnId}"`);
+    this.sessionId = sessionId;
+    this.turnId = turnId;
+  }
+}
+
+/** Feedback on a turn that did not complete (it is running, failed, was canceled or interrupted). */
+export class TurnNotCompletedError extends JuneError {
+  override readonly name = "TurnNotCompletedError";
+  readonly sessionId: string;
+  readonly turnId: string;
+  /** The turn's status: `running`, `failed`, `canceled` or `interrupted`. */
+  readonly status: string;
+  constructor(sessionId: string, turnId: string, status: string) {
+    super(`Turn "${turnId}" is ${status}: feedback is taken only on a completed turn`);
+    this.sessionId = sessionId;
+    this.turnId = turnId;
+    this.status = status;
+  }
+}

@@ -18,6 +18,7 @@ export type {
   TextDeltaEvent,
   Turn,
   TurnEvent,
+  TurnFeedback,
   TurnRecord,
   TurnResult,
   TurnStatus,
@@ -46,7 +47,10 @@ export {
   ResponderContractError,
   SteerNotSupportedError,
   TurnEndedError,
+  TurnNotCompletedError,
+  TurnNotFoundError,
 } from "./errors.js";
+export { MAX_FEEDBACK_COMMENT_CHARS, MAX_FEEDBACK_TAG_CHARS, MAX_FEEDBACK_TAGS, normalizeFeedback } from "./feedback.js";
 export { CanceledError } from "../runtime/errors.js";
 export { agentResponder } from "./agent-responder.js";
 export type {

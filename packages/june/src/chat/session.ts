@@ -2,11 +2,13 @@ import type { ModelMessage } from "ai";
 import { SessionBusyError } from "../stores/errors.js";
 import type { ChatStore, ResponderProvenance } from "../stores/types.js";
 import { resolveContext } from "./context/resolve-context.js";
+import { TurnNotCompletedError, TurnNotFoundError } from "./errors.js";
+import { normalizeFeedback } from "./feedback.js";
 import { validateInput } from "./input.js";
 import { runTurn } from "./run-turn.js";
 import type { SessionJournal } from "./session-journal.js";
 import { TurnController } from "./turn.js";
-import type { ContextBuilder, Responder, Session, Turn, TurnRecord } from "./types.js";
+import type { ContextBuilder, Responder, Session, Turn, TurnFeedback, TurnRecord } from "./types.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -84,6 +86,27 @@ export class ChatSession implements Session {
       steers: record.steers.map((steer) => ({ ...steer })),
       status: record.status === "interrupted" && record.id === runningId ? "running" : record.status,
     }));
+  }
+
+  /**
+   * Journals feedback on a completed turn (see `normalizeFeedback` for what is accepted); the latest
+   * feedback on a turn supersedes the earlier. `TurnNotFoundError` for a turn this session does not have,
+   * `TurnNotCompletedError` for one that is running or did not complete.
+   */
+  async feedback(turnId: string, feedback: TurnFeedback): Promise<TurnFeedback> {
+    if (typeof turnId !== "string" || turnId.length === 0) {
+      throw new TypeError(`session.feedback(turnId, feedback): turnId must be a non-empty string, got ${typeof turnId}`);
+    }
+    const normalized = normalizeFeedback(feedback);
+    await this.#journal.catchUp();
+    const record = this.#journal.record(turnId);
+    if (!record) throw new TurnNotFoundError(this.id, turnId);
+    if (record.status !== "completed") {
+      const running = record.status === "interrupted" && this.#host.running.get(this.id)?.id === turnId;
+      throw new TurnNotCompletedError(this.id, turnId, running ? "running" : record.status);
+    }
+    await this.#journal.append([{ type: "feedback", turnId, ...normalized }]);
+    return normalized;
   }
 
   /** What the chat's context would send for the next turn. */

@@ -96,6 +96,16 @@ export interface Turn extends AsyncIterable<TurnEvent> {
   steer(input: string): Promise<void>;
 }
 
+/**
+ * Feedback on a completed turn: `score` is `1` (up), `-1` (down) or a number from 0 to 1; `comment` and
+ * `tags` are optional. The latest feedback on a turn supersedes the earlier.
+ */
+export interface TurnFeedback {
+  score: number;
+  comment?: string;
+  tags?: string[];
+}
+
 /** A journaled turn as `session.turns()` returns it. */
 export interface TurnRecord {
   id: string;
@@ -105,7 +115,8 @@ export interface TurnRecord {
   text?: string;
   error?: { name: string; message: string };
   metadata?: TurnMetadata;
-  feedback?: { score: number; comment?: string; tags?: string[] };
+  /** The latest feedback on the turn, if any. */
+  feedback?: TurnFeedback;
   context?: ContextProvenance;
   parentTurnId?: string;
   startedAt: string;
@@ -145,6 +156,13 @@ export interface Session {
   messages(): Promise<ModelMessage[]>;
   /** The turn running in this session in this process, if any. */
   readonly currentTurn: Turn | undefined;
+  /**
+   * Journals feedback on a completed turn; a later one supersedes it (`TurnRecord.feedback` is the latest).
+   * `TypeError` or `RangeError` for bad feedback, `TurnNotFoundError` for an unknown turn,
+   * `TurnNotCompletedError` for a turn that did not complete. Resolves to the feedback as journaled
+   * (the comment redacted).
+   */
+  feedback(turnId: string, feedback: TurnFeedback): Promise<TurnFeedback>;
 }
 
 /** A responder turned into a conversation. Returned by `createChat`. */

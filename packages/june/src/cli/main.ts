@@ -3,6 +3,8 @@ import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef }
 import { checkFlags } from "./args.js";
 import { askCommand } from "./commands/ask.js";
 import { chatCommand } from "./commands/chat.js";
+import { datasetCommand } from "./commands/dataset.js";
+import { evalCommand } from "./commands/eval.js";
 import { runCommand as runWorkflowCommand } from "./commands/run.js";
 import { sessionsCommand } from "./commands/sessions.js";
 import { studioCommand } from "./commands/studio.js";
@@ -48,6 +50,7 @@ const EPILOGS: Record<string, string> = {
   ask: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${EXIT_HELP}`,
   studio: MODELS_HELP,
   run: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${EXIT_HELP}`,
+  eval: `EXIT CODES\n\n  0 done · 1 a scorer's mean missed --min · 2 bad usage, a bad cases file or configuration · 130 canceled (Ctrl-C)`,
 };
 
 /** The `june` command tree, with `io` given to every command. */
@@ -60,6 +63,8 @@ export function juneCommand(io: CliIO): CommandDef {
       ask: askCommand(io),
       studio: studioCommand(io),
       sessions: sessionsCommand(io),
+      dataset: datasetCommand(io),
+      eval: evalCommand(io),
     },
   }) as CommandDef;
 }

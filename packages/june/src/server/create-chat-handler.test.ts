@@ -326,6 +326,30 @@ describe("feedback", () => {
     await expectJsonError(await post(url, { score: 1, stars: 5 }), 400, /Unknown field/);
     await expectJsonError(await post(`${base}/sessions/nope/turns/t-1/feedback`, { score: 1 }), 404);
   });
+
+  it("journals feedback through the chat's real sessions, and GET /sessions/:id shows the latest", async () => {
+    const { chat, base } = await setup(["Fine.", { error: "model down", errorAt: "start" }]);
+    const id = await createSession(base);
+    const completed = await post(`${base}/sessions/${id}/turns`, { input: "hi" });
+    const turnId = completed.headers.get("x-june-turn-id")!;
+    await readSse(completed);
+    const failed = await post(`${base}/sessions/${id}/turns`, { input: "again" });
+    const failedId = failed.headers.get("x-june-turn-id")!;
+    await readSse(failed);
+
+    const url = `${base}/sessions/${id}/turns/${turnId}/feedback`;
+    expect((await post(url, { score: 1, comment: "key sk-proj-0123456789abcdefghijklmn" })).status).toBe(200);
+    expect((await post(url, { score: -1, tags: ["tone"] })).status).toBe(200);
+    const read = (await (await fetch(`${base}/sessions/${id}`)).json()) as { turns: { id: string; feedback?: unknown }[] };
+    expect(read.turns.find((turn) => turn.id === turnId)!.feedback).toEqual({ score: -1, tags: ["tone"] });
+    const journaled = (await chat.store.read(id)).filter((entry) => entry.type === "feedback");
+    expect(journaled.map((entry) => (entry as { comment?: string }).comment)).toEqual(["key [redacted]", undefined]);
+
+    await expectJsonError(await post(url, { score: 2 }), 400, /score must be 1 \(up\), -1 \(down\) or a number from 0 to 1, got 2/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/nope/feedback`, { score: 1 }), 404, /no turn "nope"/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${failedId}/feedback`, { score: 1 }), 409, /is failed/);
+    expect((await chat.store.read(id)).filter((entry) => entry.type === "feedback")).toHaveLength(2);
+  });
 });
 
 describe("options", () => {

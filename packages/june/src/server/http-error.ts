@@ -22,6 +22,8 @@ const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   SessionBusyError: 409,
   ConflictError: 409,
   TurnEndedError: 409,
+  TurnNotFoundError: 404,
+  TurnNotCompletedError: 409,
   SteerNotSupportedError: 422,
   InputTooLargeError: 413,
 };

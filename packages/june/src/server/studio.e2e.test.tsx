@@ -238,6 +238,24 @@ describe("June Studio", () => {
       // The session is in the URL: a reload opens it again with its past turn from the journal.
       const sessionId = await session.getAttribute("data-session-id");
       expect(new URL(page.url()).hash).toBe(`#session=${sessionId}`);
+
+      // Thumbs-up on the reply: journaled as a feedback entry, shown pressed.
+      const thumbsUp = turn.getByRole("button", { name: "Good reply" });
+      expect(await thumbsUp.getAttribute("aria-pressed")).toBe("false");
+      await thumbsUp.click();
+      await expect.poll(() => thumbsUp.getAttribute("aria-pressed"), WAIT).toBe("true");
+      const journal = await fileStore(join(tmp, "approve")).read(sessionId!);
+      const turnId = await turn.getAttribute("data-turn-id");
+      expect(journal.filter((entry) => entry.type === "feedback")).toEqual([expect.objectContaining({ type: "feedback", turnId, score: 1 })]);
+      // A comment sends the feedback again, keeping the thumbs-up; the latest entry supersedes the first.
+      await turn.getByRole("button", { name: "Add a comment" }).click();
+      await turn.getByLabel("Feedback comment").fill("Clear and short.");
+      await turn.getByRole("button", { name: "Save comment" }).click();
+      await turn.locator(".feedback__comment").waitFor();
+      const latest = (await fileStore(join(tmp, "approve")).read(sessionId!)).filter((entry) => entry.type === "feedback").at(-1);
+      expect(latest).toMatchObject({ turnId, score: 1, comment: "Clear and short." });
+      await screenshot(page, "main.chat", "studio-feedback.png");
+
       await page.reload();
       const restored = page.locator("article.turn").first();
       await restored.waitFor();
@@ -246,6 +264,10 @@ describe("June Studio", () => {
       expect(await restored.locator(".reply").textContent()).toBe(REPLY);
       expect(await page.locator(`.session[data-session-id="${sessionId}"]`).getAttribute("class")).toContain("session--selected");
       await expect.poll(() => page.locator(".chat__title").textContent(), WAIT).toBe("Deploy the latest build to staging, please.");
+      // The feedback comes back with the journaled turn.
+      expect(await restored.getByRole("button", { name: "Good reply" }).getAttribute("aria-pressed")).toBe("true");
+      expect(await restored.getByRole("button", { name: "Bad reply" }).getAttribute("aria-pressed")).toBe("false");
+      expect(await restored.locator(".feedback__comment").textContent()).toBe("Clear and short.");
 
       expect(pageErrors).toEqual([]);
     } finally {

@@ -65,3 +65,25 @@ export function isSessionId(id: unknown): id is string {
 export function assertSessionId(id: unknown): asserts id is string {
   if (!isSessionId(id)) throw new InvalidSessionIdError(id);
 }
+
+/** A database store whose driver package is not installed (or not built): the message says what to install. */
+export class StoreDriverMissingError extends JuneError {
+  override readonly name = "StoreDriverMissingError";
+  /** The npm package the store needs, e.g. `better-sqlite3`. */
+  readonly packageName: string;
+  constructor(packageName: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.packageName = packageName;
+  }
+}
+
+/** A call on a store after its `close()`. */
+export class StoreClosedError extends JuneError {
+  override readonly name = "StoreClosedError";
+  /** The store's factory, e.g. `sqliteStore`. */
+  readonly store: string;
+  constructor(store: string) {
+    super(`${store}: the store is closed`);
+    this.store = store;
+  }
+}

@@ -1,4 +1,4 @@
-import type { SessionDetail, SessionSummary, StreamEvent } from "./types";
+import type { SessionDetail, SessionSummary, StreamEvent, TurnFeedback } from "./types";
 import { readEventStream } from "./event-stream";
 
 /** An HTTP error from the chat API, with the server's `{ error }` message when it sent one. */
@@ -73,6 +73,11 @@ export class StudioClient {
 
   steer(turnId: string, input: string): Promise<unknown> {
     return this.json("POST", `/turns/${encodeURIComponent(turnId)}/steer`, { input });
+  }
+
+  /** Journals feedback on a completed turn; it supersedes any earlier feedback on that turn. */
+  feedback(sessionId: string, turnId: string, feedback: TurnFeedback): Promise<unknown> {
+    return this.json("POST", `/sessions/${encodeURIComponent(sessionId)}/turns/${encodeURIComponent(turnId)}/feedback`, feedback);
   }
 
   private stream(response: Response): TurnStream {

@@ -30,6 +30,13 @@ export interface TurnMetadata {
   finishReason?: string;
 }
 
+/** Feedback on a completed turn: `score` 1 (up), -1 (down) or from 0 to 1; the latest supersedes the earlier. */
+export interface TurnFeedback {
+  score: number;
+  comment?: string;
+  tags?: string[];
+}
+
 export interface TurnRecord {
   id: string;
   input: string;
@@ -38,6 +45,8 @@ export interface TurnRecord {
   text?: string;
   error?: TurnError;
   metadata?: TurnMetadata;
+  /** The latest feedback on the turn. */
+  feedback?: TurnFeedback;
   startedAt: string;
   endedAt?: string;
 }

@@ -72,6 +72,8 @@ export function ChatPane({ chat, sessionId, title, error, onDismissError, onSend
                 turn={{ ...record, steers: record.steers.map((steer) => steer.input), text: record.text ?? "" }}
                 rows={traces[record.id] ?? []}
                 metadata={record.metadata}
+                feedback={record.feedback}
+                onFeedback={record.status === "completed" ? (feedback) => chat.feedback(record.id, feedback) : undefined}
               />
             ),
           )}

@@ -1,5 +1,6 @@
-import type { TurnError, TurnMetadata, TurnStatus } from "../api/types";
+import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
 import { describeTrace, summarizeTrace, TraceList, type TraceActions, type TraceRow } from "../trace";
+import { FeedbackBar } from "./feedback-bar";
 
 export interface TurnViewProps {
   turn: { id?: string; turnId?: string; input: string; steers: string[]; text: string; status: TurnStatus; error?: TurnError };
@@ -8,10 +9,14 @@ export interface TurnViewProps {
   /** Approve and deny, for a turn that is running. */
   actions?: TraceActions;
   live?: boolean;
+  /** The turn's latest feedback, from its journaled record. */
+  feedback?: TurnFeedback;
+  /** Sends feedback: given for a journaled, completed turn, which then shows thumbs up and down. */
+  onFeedback?: (feedback: TurnFeedback) => Promise<void>;
 }
 
 /** One turn: the user's input, its trace rows, then the reply as it is written. */
-export function TurnView({ turn, rows, metadata, actions, live = false }: TurnViewProps) {
+export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback }: TurnViewProps) {
   const running = turn.status === "running";
   const id = turn.turnId ?? turn.id;
   return (
@@ -41,7 +46,14 @@ export function TurnView({ turn, rows, metadata, actions, live = false }: TurnVi
         {running && !turn.text ? <p className="reply reply--waiting">{rows.some(isPending) ? "Waiting for approval…" : "Thinking…"}</p> : null}
         {running && turn.text ? <span className="caret" aria-hidden="true" /> : null}
       </div>
-      <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+      {turn.status === "completed" && onFeedback ? (
+        <div className="turn__footer">
+          <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+          <FeedbackBar feedback={feedback} onFeedback={onFeedback} />
+        </div>
+      ) : (
+        <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+      )}
     </article>
   );
 }

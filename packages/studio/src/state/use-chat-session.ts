@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { StudioClient, TurnStream } from "../api/client";
-import type { SessionDetail, StreamEvent, TraceRow, TurnError, TurnRecord } from "../api/types";
+import type { SessionDetail, StreamEvent, TraceRow, TurnError, TurnFeedback, TurnRecord } from "../api/types";
 import { message } from "./use-sessions";
 
 /** A turn as it runs: built from its event stream, replaced by its journaled record once it ends. */
@@ -30,6 +30,8 @@ export interface ChatSession {
   steer(input: string): Promise<void>;
   approve(approvalId: string): Promise<void>;
   deny(approvalId: string, reason: string): Promise<void>;
+  /** Sends feedback on a completed turn of this session; the turn shows it once the server took it. */
+  feedback(turnId: string, feedback: TurnFeedback): Promise<void>;
   dismissError(): void;
 }
 
@@ -277,6 +279,15 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
       }, true),
     approve: (approvalId) => control((turnId) => client.approve(turnId, approvalId), true),
     deny: (approvalId, reason) => control((turnId) => client.deny(turnId, approvalId, reason), true),
+    feedback: async (turnId, feedback) => {
+      if (!sessionId) return;
+      await client.feedback(sessionId, turnId, feedback);
+      setDetail((current) =>
+        current && current.id === sessionId
+          ? { ...current, turns: current.turns.map((turn) => (turn.id === turnId ? { ...turn, feedback } : turn)) }
+          : current,
+      );
+    },
     dismissError: () => setError(null),
   };
 }

@@ -1,0 +1,377 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type * as Pg from "pg";
+import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
+import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
+import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
+import { loadDriver } from "../load-driver.js";
+import { checkListOptions, makeTitle, startSummary, toSessionInfo, type SessionSummary } from "../session-summary.js";
+import { checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import type {
+  AppendOptions,
+  ChatStore,
+  JournalEntry,
+  ListSessionsOptions,
+  NewJournalEntry,
+  SessionInfo,
+  TurnLease,
+} from "../types.js";
+import { ensureSchema, pgNames, type PgPool } from "./postgres-schema.js";
+
+interface PostgresStoreCommonOptions {
+  /**
+   * The schema of the store's tables, created when missing. Default: the connection's `search_path` (usually
+   * `public`). Letters, digits and `_`.
+   */
+  schema?: string;
+  /** Put before each table name. Default `"june_"` (tables `june_sessions`, `june_entries`, `june_leases`). */
+  tablePrefix?: string;
+  /**
+   * The expiry of a turn lease taken without `ttlMs` (what chats do). The holding process renews it while it
+   * holds it, so it runs out only when that process is gone (crashed, cut off). Default 60 000 (one minute).
+   */
+  leaseTtlMs?: number;
+}
+
+/** Where a `postgresStore` connects: a connection string (the store makes and ends its pool), or your pool. */
+export type PostgresStoreOptions = PostgresStoreCommonOptions &
+  (
+    | {
+        /** e.g. `postgres://user@host:5432/db`. Never logged or put in an error message by the store. */
+        connectionString: string;
+        /** The most connections the store's pool opens. Default 10 (pg's default). */
+        max?: number;
+        pool?: undefined;
+      }
+    | {
+        /** A `pg.Pool` (or any pool with its `query`, `connect` and `end`): the store never ends it. */
+        pool: PgPool;
+        connectionString?: undefined;
+        max?: undefined;
+      }
+  );
+
+/** A `ChatStore` in PostgreSQL. */
+export interface PostgresStore extends ChatStore {
+  /** Stops renewing this store's leases and ends the pool it made from `connectionString` (not yours). */
+  close(): Promise<void>;
+}
+
+interface SessionRow {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  title: string | null;
+  turn_count: number;
+  metadata: string | null;
+  last_seq: number;
+}
+
+const DEFAULT_LEASE_TTL_MS = 60_000;
+const SESSION_COLUMNS = "id, created_at, updated_at, title, turn_count, metadata::text AS metadata, last_seq";
+/** Postgres codes: unique and foreign-key violations. */
+const UNIQUE_VIOLATION = "23505";
+const FOREIGN_KEY_VIOLATION = "23503";
+
+/**
+ * A store in PostgreSQL (`pg`): for several processes or machines sharing sessions, e.g. `june/server`
+ * processes behind a load balancer. Creates its schema and tables on first use (several processes may
+ * start at once: an advisory lock orders them). Each append is one statement that moves the session's
+ * `last_seq` only if it is still the `expectedSeq` (`ConflictError` otherwise) and inserts the entries under
+ * a primary key `(session_id, seq)`, so concurrent writers can never interleave a journal. Turn leases are
+ * rows with an expiry on the server's clock: `SessionBusyError` holds across machines, and a lease left by
+ * a crashed process is taken over once it expires.
+ *
+ * `pg` (8.x) is an optional peer dependency, loaded when a store is made from a connection string:
+ * importing this module works without it, `postgresStore({ connectionString })` then throws
+ * `StoreDriverMissingError` naming the package.
+ *
+ * @example
+ * import { createChat } from "june/chat";
+ * import { postgresStore } from "june/stores/postgres";
+ *
+ * const store = postgresStore({ connectionString: process.env.DATABASE_URL! });
+ * const chat = createChat({ model, store });
+ * // ... and at shutdown (ends the pool the store made):
+ * await store.close();
+ * @example
+ * // Your own pool, tables in their own schema:
+ * const store = postgresStore({ pool: new pg.Pool(), schema: "chat" });
+ */
+export function postgresStore(options: PostgresStoreOptions): PostgresStore {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("postgresStore: give `{ connectionString }` or `{ pool }`");
+  }
+  const hasUrl = options.connectionString !== undefined;
+  if (hasUrl === (options.pool !== undefined)) {
+    throw new TypeError("postgresStore: give either `connectionString` or `pool` (not both)");
+  }
+  if (hasUrl && (typeof options.connectionString !== "string" || options.connectionString === "")) {
+    throw new TypeError("postgresStore: `connectionString` must be a non-empty string");
+  }
+  if (!hasUrl && (typeof options.pool?.query !== "function" || typeof options.pool.connect !== "function")) {
+    throw new TypeError("postgresStore: `pool` must be a pg Pool (with query() and connect())");
+  }
+  if (options.max !== undefined && (!Number.isInteger(options.max) || options.max < 1)) {
+    throw new TypeError("postgresStore: `max` must be a whole number >= 1");
+  }
+  const tablePrefix = options.tablePrefix ?? "june_";
+  const names = pgNames(options.schema, tablePrefix);
+  const leaseTtlMs = checkLeaseTtl("postgresStore", options.leaseTtlMs, DEFAULT_LEASE_TTL_MS);
+  const pool = options.pool ?? createPool(options.connectionString!, options.max);
+  const ownsPool = options.pool === undefined;
+  const owner = `${hostname()} pid ${process.pid}`;
+  const keeper = new LeaseKeeper();
+  const { sessions: S, entries: E, leases: L } = names;
+  let init: Promise<void> | undefined;
+  let closed = false;
+  let ended: Promise<void> | undefined;
+
+  function ready(): Promise<void> {
+    if (closed) return Promise.reject(new StoreClosedError("postgresStore"));
+    init ??= ensureSchema(pool, options.schema, tablePrefix, names).catch((error: unknown) => {
+      init = undefined; // try again on the next call
+      throw error;
+    });
+    return init;
+  }
+
+  async function sessionRow(id: string): Promise<SessionRow | undefined> {
+    const { rows } = await pool.query(`SELECT ${SESSION_COLUMNS} FROM ${S} WHERE id = $1`, [id]);
+    return rows[0] as SessionRow | undefined;
+  }
+
+  return {
+    async createSession(input: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
+      const id = input?.id;
+      assertSessionId(id);
+      const { entries, lines } = prepareSessionEntry(id, input.metadata, new Date());
+      const summary = startSummary(entries[0]);
+      await ready();
+      const at = pgText(summary.createdAt);
+      const result = await pool
+        .query(
+          `WITH s AS (
+             INSERT INTO ${S} (id, created_at, updated_at, updated_ms, touched, title, turn_count, last_seq, metadata)
+             VALUES ($1, $2, $2, $3, nextval('${names.touched}'), NULL, 0, 1, $4::json)
+             ON CONFLICT (id) DO NOTHING RETURNING id
+           )
+           INSERT INTO ${E} (session_id, seq, type, at, entry) SELECT id, 1, 'session', $2, $5::json FROM s`,
+          [id, at, Date.parse(summary.createdAt), summary.metadata === undefined ? null : JSON.stringify(summary.metadata), lines[0]],
+        )
+        .catch((error: unknown) => {
+          throw hasCode(error, UNIQUE_VIOLATION) ? new ConflictError(id, `Session "${id}" exists already`) : error;
+        });
+      if (result.rowCount !== 1) throw new ConflictError(id, `Session "${id}" exists already`);
+      return toSessionInfo(id, summary);
+    },
+
+    async getSession(id: string): Promise<SessionInfo | undefined> {
+      assertSessionId(id);
+      await ready();
+      const row = await sessionRow(id);
+      return row && toSessionInfo(id, rowSummary(row));
+    },
+
+    async listSessions(opts?: ListSessionsOptions): Promise<SessionInfo[]> {
+      const { limit, before } = checkListOptions(opts);
+      await ready();
+      if (limit === 0) return [];
+      const values: unknown[] = [limit === Infinity ? null : limit];
+      if (before !== Infinity) values.push(before);
+      const { rows } = await pool.query(
+        `SELECT ${SESSION_COLUMNS} FROM ${S} ${before === Infinity ? "" : "WHERE updated_ms < $2"}
+         ORDER BY updated_ms DESC, touched DESC LIMIT $1`,
+        values,
+      );
+      return (rows as SessionRow[]).map((row) => toSessionInfo(row.id, rowSummary(row)));
+    },
+
+    async deleteSession(id: string): Promise<boolean> {
+      assertSessionId(id);
+      await ready();
+      // Entries and lease go with the session (ON DELETE CASCADE).
+      const { rowCount } = await pool.query(`DELETE FROM ${S} WHERE id = $1`, [id]);
+      return (rowCount ?? 0) > 0;
+    },
+
+    async append(sessionId: string, entries: NewJournalEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
+      assertSessionId(sessionId);
+      const expectedSeq = opts?.expectedSeq;
+      const prepared = prepareEntries(entries, expectedSeq, new Date());
+      await ready();
+      const written = prepared.entries;
+      if (written.length === 0) {
+        const reason = await whyNot(sessionId, expectedSeq);
+        if (reason) throw reason;
+        return [];
+      }
+      const last = written[written.length - 1];
+      const firstStart = written.find((e) => e.type === "turn-start");
+      const result = await pool
+        .query(
+          // One statement: the session row moves on only from `expectedSeq` (a concurrent writer that got
+          // there first leaves no row to update), and the entries are inserted only when it did.
+          `WITH s AS (
+             UPDATE ${S} SET last_seq = $3, updated_at = $4, updated_ms = $5, touched = nextval('${names.touched}'),
+               turn_count = turn_count + $6, title = COALESCE(title, $7)
+             WHERE id = $1 AND last_seq = $2
+             RETURNING id
+           )
+           INSERT INTO ${E} (session_id, seq, type, at, entry)
+           SELECT s.id, e.seq, e.type, e.at, e.entry::json
+           FROM s, unnest($8::int[], $9::text[], $10::text[], $11::text[]) AS e(seq, type, at, entry)`,
+          [
+            sessionId,
+            expectedSeq,
+            last.seq,
+            pgText(last.at),
+            Date.parse(last.at),
+            written.filter((e) => e.type === "turn-start").length,
+            firstStart?.type === "turn-start" ? pgText(makeTitle(firstStart.input)) : null,
+            written.map((e) => e.seq),
+            written.map((e) => e.type),
+            written.map((e) => pgText(e.at)),
+            prepared.lines,
+          ],
+        )
+        .catch(async (error: unknown) => {
+          if (hasCode(error, UNIQUE_VIOLATION)) throw await appendFailure(sessionId, expectedSeq);
+          if (hasCode(error, FOREIGN_KEY_VIOLATION)) throw new SessionNotFoundError(sessionId);
+          throw error;
+        });
+      if (result.rowCount === written.length) return written;
+      throw await appendFailure(sessionId, expectedSeq);
+    },
+
+    async read(sessionId: string, opts?: { fromSeq?: number }): Promise<JournalEntry[]> {
+      assertSessionId(sessionId);
+      const fromSeq = checkFromSeq(opts?.fromSeq);
+      await ready();
+      // One statement, one snapshot: no row is no session, a row with no entry is an empty read.
+      const { rows } = await pool.query(
+        `SELECT e.entry::text AS entry FROM ${S} s LEFT JOIN ${E} e ON e.session_id = s.id AND e.seq >= $2
+         WHERE s.id = $1 ORDER BY e.seq`,
+        [sessionId, fromSeq],
+      );
+      if (rows.length === 0) throw new SessionNotFoundError(sessionId);
+      return (rows as { entry: string | null }[])
+        .filter((row) => row.entry !== null)
+        .map((row) => JSON.parse(row.entry!) as JournalEntry);
+    },
+
+    async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {
+      assertSessionId(sessionId);
+      const explicit = opts?.ttlMs === undefined ? undefined : checkTtl(opts.ttlMs);
+      const ttlMs = explicit ?? leaseTtlMs;
+      await ready();
+      const token = randomUUID();
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const result = await pool
+          .query(
+            `INSERT INTO ${L} (session_id, token, owner, acquired_at, expires_at)
+             SELECT id, $2, $3, clock_timestamp(),
+               CASE WHEN $4::float8 IS NULL THEN 'infinity'::timestamptz
+                    ELSE clock_timestamp() + $4::float8 * interval '1 millisecond' END
+             FROM ${S} WHERE id = $1
+             ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, owner = EXCLUDED.owner,
+               acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
+             WHERE ${L}.expires_at <= clock_timestamp()
+             RETURNING token`,
+            [sessionId, token, owner, Number.isFinite(ttlMs) ? ttlMs : null],
+          )
+          .catch((error: unknown) => {
+            throw hasCode(error, FOREIGN_KEY_VIOLATION) ? new SessionNotFoundError(sessionId) : error;
+          });
+        if (result.rowCount === 1) {
+          if (explicit === undefined) keeper.keep(token, leaseTtlMs, () => renew(sessionId, token));
+          return Object.freeze({ sessionId, token });
+        }
+        const { rows } = await pool.query(
+          `SELECT l.owner, CASE WHEN l.expires_at = 'infinity' THEN NULL
+             ELSE to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END AS until
+           FROM ${S} s LEFT JOIN ${L} l ON l.session_id = s.id WHERE s.id = $1`,
+          [sessionId],
+        );
+        if (rows.length === 0) throw new SessionNotFoundError(sessionId);
+        const held = rows[0] as { owner: string | null; until: string | null };
+        // Released (or expired) between the two statements: try again.
+        if (held.owner !== null) {
+          const until = held.until === null ? "" : ` until ${held.until}`;
+          throw new SessionBusyError(sessionId, `its lease is held by ${held.owner}${until}`);
+        }
+      }
+      throw new SessionBusyError(sessionId, "its lease is being taken and released by others");
+    },
+
+    async releaseTurn(lease: TurnLease): Promise<void> {
+      assertSessionId(lease?.sessionId);
+      keeper.stop(lease.token);
+      await ready();
+      await pool.query(`DELETE FROM ${L} WHERE session_id = $1 AND token = $2`, [lease.sessionId, lease.token]);
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      keeper.stopAll();
+      if (ownsPool) await (ended ??= pool.end());
+    },
+  };
+
+  /** Extends a lease this store holds; false when it is no longer ours. */
+  async function renew(sessionId: string, token: string): Promise<boolean> {
+    if (closed) return false;
+    const { rowCount } = await pool.query(
+      `UPDATE ${L} SET expires_at = clock_timestamp() + $3::float8 * interval '1 millisecond'
+       WHERE session_id = $1 AND token = $2`,
+      [sessionId, token, leaseTtlMs],
+    );
+    return rowCount === 1;
+  }
+
+  /** The error of an append that wrote nothing. */
+  async function appendFailure(sessionId: string, expectedSeq: number): Promise<Error> {
+    return (
+      (await whyNot(sessionId, expectedSeq)) ??
+      new ConflictError(sessionId, `Journal of session "${sessionId}" moved during the append: read it again`)
+    );
+  }
+
+  /** Why an append wrote nothing: no session, or the journal is elsewhere; undefined when it is at `expectedSeq`. */
+  async function whyNot(sessionId: string, expectedSeq: number): Promise<Error | undefined> {
+    const { rows } = await pool.query(`SELECT last_seq FROM ${S} WHERE id = $1`, [sessionId]);
+    if (rows.length === 0) return new SessionNotFoundError(sessionId);
+    const lastSeq = (rows[0] as { last_seq: number }).last_seq;
+    return lastSeq === expectedSeq ? undefined : conflict(sessionId, expectedSeq, lastSeq);
+  }
+}
+
+function createPool(connectionString: string, max: number | undefined): PgPool {
+  const pg = loadDriver<typeof Pg>("pg", "postgresStore", "8");
+  const pool = new pg.Pool({ connectionString, ...(max === undefined ? {} : { max }) });
+  // An idle connection that breaks (a server restart) is dropped from the pool; the next query reconnects.
+  // Without a listener the pool's "error" event would end the process.
+  pool.on("error", () => undefined);
+  return pool;
+}
+
+function rowSummary(row: SessionRow): SessionSummary {
+  const summary: SessionSummary = {
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    turnCount: row.turn_count,
+    lastSeq: row.last_seq,
+  };
+  if (row.title !== null) summary.title = row.title;
+  if (row.metadata !== null) summary.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  return summary;
+}
+
+/** PostgreSQL text cannot hold NUL: a display column gets U+FFFD instead (the journal's JSON keeps it). */
+function pgText(text: string): string {
+  return text.includes("\u0000") ? text.replace(/\u0000/g, "\uFFFD") : text;
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
+}

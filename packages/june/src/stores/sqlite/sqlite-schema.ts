@@ -1,0 +1,107 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type BetterSqlite3 from "better-sqlite3";
+import { StoreDriverMissingError } from "../errors.js";
+import { loadDriver } from "../load-driver.js";
+
+/** A better-sqlite3 connection. */
+export type SqliteDatabase = BetterSqlite3.Database;
+
+/** The schema version this code writes (`PRAGMA user_version`). */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * One row per session, kept up to date by every append (in the append's transaction), so that
+ * `listSessions` and `getSession` never read a journal. `updated_ms` orders the listing; `touched` (a
+ * counter) breaks ties between sessions updated in the same millisecond, last written first.
+ */
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS june_sessions (
+  id TEXT PRIMARY KEY NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  updated_ms INTEGER NOT NULL,
+  touched INTEGER NOT NULL,
+  title TEXT,
+  turn_count INTEGER NOT NULL DEFAULT 0,
+  last_seq INTEGER NOT NULL,
+  metadata TEXT
+);
+CREATE INDEX IF NOT EXISTS june_sessions_by_update ON june_sessions (updated_ms DESC, touched DESC);
+CREATE TABLE IF NOT EXISTS june_entries (
+  session_id TEXT NOT NULL REFERENCES june_sessions (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  entry TEXT NOT NULL,
+  UNIQUE (session_id, seq)
+);
+CREATE TABLE IF NOT EXISTS june_leases (
+  session_id TEXT PRIMARY KEY NOT NULL REFERENCES june_sessions (id) ON DELETE CASCADE,
+  token TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  instance TEXT NOT NULL,
+  acquired_ms INTEGER NOT NULL,
+  expires_ms INTEGER
+);
+CREATE TABLE IF NOT EXISTS june_counters (
+  name TEXT PRIMARY KEY NOT NULL,
+  value INTEGER NOT NULL
+);
+INSERT INTO june_counters (name, value) VALUES ('touched', 0) ON CONFLICT (name) DO NOTHING;
+`;
+
+/** The listing query (newest first), with and without `before`; `limit` -1 is no limit. */
+export const LIST_SQL = `SELECT id, created_at, updated_at, title, turn_count, metadata, last_seq FROM june_sessions
+  ORDER BY updated_ms DESC, touched DESC LIMIT :limit`;
+export const LIST_BEFORE_SQL = `SELECT id, created_at, updated_at, title, turn_count, metadata, last_seq FROM june_sessions
+  WHERE updated_ms < :before ORDER BY updated_ms DESC, touched DESC LIMIT :limit`;
+
+/** Opens (creating when missing) a June database: WAL, foreign keys on, the schema in place. */
+export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
+  const Database = loadDriver<typeof BetterSqlite3>("better-sqlite3", "sqliteStore", "12");
+  const memory = path === ":memory:";
+  if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  let db: SqliteDatabase;
+  try {
+    db = new Database(path, { timeout: busyTimeoutMs });
+  } catch (error) {
+    throw notBuilt(error) ?? error;
+  }
+  try {
+    if (!memory) {
+      const mode = db.pragma("journal_mode = WAL", { simple: true });
+      if (mode !== "wal") throw new Error(`sqliteStore: ${path} cannot use WAL (journal_mode is ${String(mode)})`);
+    }
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    db.transaction(() => {
+      const version = db.pragma("user_version", { simple: true }) as number;
+      if (version > SCHEMA_VERSION) {
+        throw new Error(
+          `sqliteStore: ${path} has schema version ${version}, newer than this June's ${SCHEMA_VERSION}: upgrade june`,
+        );
+      }
+      db.exec(SCHEMA);
+      if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }).immediate();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** better-sqlite3 is installed but its native addon is missing or built for another Node.js. */
+function notBuilt(error: unknown): StoreDriverMissingError | undefined {
+  const message = error instanceof Error ? error.message : "";
+  if (!/Could not locate the bindings file|NODE_MODULE_VERSION|compiled against a different Node\.js/.test(message)) {
+    return undefined;
+  }
+  return new StoreDriverMissingError(
+    "better-sqlite3",
+    "sqliteStore: better-sqlite3 is installed but its native addon is not built for this Node.js: run " +
+      "`npm rebuild better-sqlite3` (its install script must be allowed: `npm install-scripts approve better-sqlite3`)",
+    { cause: error },
+  );
+}

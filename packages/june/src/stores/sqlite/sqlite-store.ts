@@ -1,0 +1,276 @@
+import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
+import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
+import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
+import { checkListOptions, foldEntry, startSummary, toSessionInfo, type SessionSummary } from "../session-summary.js";
+import { checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import type {
+  AppendOptions,
+  ChatStore,
+  JournalEntry,
+  ListSessionsOptions,
+  NewJournalEntry,
+  SessionInfo,
+  TurnLease,
+} from "../types.js";
+import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
+import { LIST_BEFORE_SQL, LIST_SQL, openDatabase } from "./sqlite-schema.js";
+
+export interface SqliteStoreOptions {
+  /** The database file, created with its folder when missing (e.g. `.june/chat.db`); `":memory:"` for a private one. */
+  path: string;
+  /**
+   * Flush new sessions and appends made with `sync: true` (a turn's end) to disk before they resolve
+   * (`PRAGMA synchronous = FULL` for those transactions, `NORMAL` otherwise). Default true.
+   */
+  fsync?: boolean;
+  /**
+   * The expiry of a turn lease taken without `ttlMs` (what chats do). This process renews it while it holds
+   * it, so it only runs out when the holder is gone; a holder on this machine that died is noticed at once
+   * by its pid. Default 60 000 (one minute).
+   */
+  leaseTtlMs?: number;
+  /** How long a write waits for another process's write before failing with `SQLITE_BUSY`. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/** A `ChatStore` in a SQLite file. */
+export interface SqliteStore extends ChatStore {
+  /** Stops renewing this store's leases and closes the database (the WAL is checkpointed into the file). */
+  close(): Promise<void>;
+}
+
+interface SessionRow {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  title: string | null;
+  turn_count: number;
+  metadata: string | null;
+  last_seq: number;
+}
+
+const DEFAULT_LEASE_TTL_MS = 60_000;
+
+/**
+ * A store that keeps every session in one SQLite file (better-sqlite3, WAL): for a single machine with many
+ * sessions, shared safely by several processes. A `june_sessions` row per session (title, turn count and
+ * update time kept current by each append, so `listSessions` reads one index), a `june_entries` row per
+ * journal entry (`UNIQUE (session_id, seq)`), a `june_leases` row per running turn.
+ *
+ * Appends are one transaction that checks `expectedSeq` (`ConflictError` when the journal moved on). Turn
+ * leases hold the owner's pid and an expiry: `SessionBusyError` holds across processes, and a lease left by
+ * a crashed process is taken over (at once when that process was on this machine, else when it expires).
+ *
+ * `better-sqlite3` (12.x) is an optional peer dependency, loaded when the store is made: importing this
+ * module works without it, calling `sqliteStore` then throws `StoreDriverMissingError` naming the package.
+ * Calls are synchronous under the hood (a write may wait up to `busyTimeoutMs` for another process).
+ *
+ * @param options The database file, or `{ path, fsync?, leaseTtlMs?, busyTimeoutMs? }`.
+ * @example
+ * import { createChat } from "june/chat";
+ * import { sqliteStore } from "june/stores/sqlite";
+ *
+ * const store = sqliteStore(".june/chat.db");
+ * const chat = createChat({ model, store });
+ * // ... and when done:
+ * await store.close();
+ */
+export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
+  const opts = typeof options === "string" ? { path: options } : options;
+  if (typeof opts !== "object" || opts === null || typeof opts.path !== "string" || opts.path.trim() === "") {
+    throw new TypeError("sqliteStore: give the database file as a path or `{ path }`");
+  }
+  if (opts.fsync !== undefined && typeof opts.fsync !== "boolean") throw new TypeError("sqliteStore: `fsync` must be a boolean");
+  const busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
+    throw new TypeError("sqliteStore: `busyTimeoutMs` must be a whole number of milliseconds >= 0");
+  }
+  const leaseTtlMs = checkLeaseTtl("sqliteStore", opts.leaseTtlMs, DEFAULT_LEASE_TTL_MS);
+  const fsync = opts.fsync ?? true;
+  const db = openDatabase(opts.path, busyTimeoutMs);
+  const keeper = new LeaseKeeper();
+  let closed = false;
+
+  const sql = {
+    session: db.prepare<[string], SessionRow>(
+      "SELECT id, created_at, updated_at, title, turn_count, metadata, last_seq FROM june_sessions WHERE id = ?",
+    ),
+    exists: db.prepare<[string], number>("SELECT 1 FROM june_sessions WHERE id = ?").pluck(),
+    touch: db.prepare<[], number>("UPDATE june_counters SET value = value + 1 WHERE name = 'touched' RETURNING value").pluck(),
+    insertSession: db.prepare(
+      `INSERT INTO june_sessions (id, created_at, updated_at, updated_ms, touched, title, turn_count, last_seq, metadata)
+       VALUES (:id, :at, :at, :ms, :touched, NULL, 0, 1, :metadata) ON CONFLICT (id) DO NOTHING`,
+    ),
+    updateSession: db.prepare(
+      `UPDATE june_sessions SET updated_at = :updatedAt, updated_ms = :ms, touched = :touched, title = :title,
+       turn_count = :turnCount, last_seq = :lastSeq WHERE id = :id`,
+    ),
+    insertEntry: db.prepare<[string, number, string, string]>(
+      "INSERT INTO june_entries (session_id, seq, type, entry) VALUES (?, ?, ?, ?)",
+    ),
+    entries: db.prepare<[string, number], string>(
+      "SELECT entry FROM june_entries WHERE session_id = ? AND seq >= ? ORDER BY seq",
+    ).pluck(),
+    list: db.prepare<[{ limit: number }], SessionRow>(LIST_SQL),
+    listBefore: db.prepare<[{ before: number; limit: number }], SessionRow>(LIST_BEFORE_SQL),
+    deleteSession: db.prepare<[string]>("DELETE FROM june_sessions WHERE id = ?"),
+    lease: db.prepare<[string], LeaseRow>("SELECT * FROM june_leases WHERE session_id = ?"),
+    putLease: db.prepare<[LeaseRow]>(
+      `INSERT OR REPLACE INTO june_leases (session_id, token, pid, host, instance, acquired_ms, expires_ms)
+       VALUES (:session_id, :token, :pid, :host, :instance, :acquired_ms, :expires_ms)`,
+    ),
+    renewLease: db.prepare<[number, string, string]>(
+      "UPDATE june_leases SET expires_ms = ? WHERE session_id = ? AND token = ?",
+    ),
+    deleteLease: db.prepare<[string, string]>("DELETE FROM june_leases WHERE session_id = ? AND token = ?"),
+  };
+
+  function open(): void {
+    if (closed) throw new StoreClosedError("sqliteStore");
+  }
+
+  /** Runs `fn` in a write transaction (taken at once, so two processes never deadlock upgrading a read). */
+  function write<T>(durable: boolean, fn: () => T): T {
+    open();
+    const full = fsync && durable;
+    if (full) db.pragma("synchronous = FULL");
+    try {
+      return db.transaction(fn).immediate();
+    } finally {
+      if (full) db.pragma("synchronous = NORMAL");
+    }
+  }
+
+  /** Runs `fn` in a read transaction: one consistent snapshot. */
+  function readTx<T>(fn: () => T): T {
+    open();
+    return db.transaction(fn).deferred();
+  }
+
+  return {
+    async createSession(input: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
+      const id = input?.id;
+      assertSessionId(id);
+      const { entries, lines } = prepareSessionEntry(id, input.metadata, new Date());
+      const summary = startSummary(entries[0]);
+      write(true, () => {
+        const created = sql.insertSession.run({
+          id,
+          at: summary.createdAt,
+          ms: Date.parse(summary.createdAt),
+          touched: sql.touch.get(),
+          metadata: summary.metadata === undefined ? null : JSON.stringify(summary.metadata),
+        });
+        if (created.changes === 0) throw new ConflictError(id, `Session "${id}" exists already`);
+        sql.insertEntry.run(id, 1, "session", lines[0]);
+      });
+      return toSessionInfo(id, summary);
+    },
+
+    async getSession(id: string): Promise<SessionInfo | undefined> {
+      assertSessionId(id);
+      open();
+      const row = sql.session.get(id);
+      return row && toSessionInfo(id, rowSummary(row));
+    },
+
+    async listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]> {
+      const { limit, before } = checkListOptions(options);
+      open();
+      if (limit === 0) return [];
+      const max = limit === Infinity ? -1 : limit;
+      const rows = before === Infinity ? sql.list.all({ limit: max }) : sql.listBefore.all({ before, limit: max });
+      return rows.map((row) => toSessionInfo(row.id, rowSummary(row)));
+    },
+
+    async deleteSession(id: string): Promise<boolean> {
+      assertSessionId(id);
+      // Entries and lease go with the session (ON DELETE CASCADE).
+      return write(false, () => sql.deleteSession.run(id).changes > 0);
+    },
+
+    async append(sessionId: string, entries: NewJournalEntry[], options: AppendOptions): Promise<JournalEntry[]> {
+      assertSessionId(sessionId);
+      const expectedSeq = options?.expectedSeq;
+      const prepared = prepareEntries(entries, expectedSeq, new Date());
+      write(options.sync === true, () => {
+        const row = sql.session.get(sessionId);
+        if (!row) throw new SessionNotFoundError(sessionId);
+        if (row.last_seq !== expectedSeq) throw conflict(sessionId, expectedSeq, row.last_seq);
+        if (prepared.entries.length === 0) return;
+        const summary = rowSummary(row);
+        prepared.entries.forEach((entry, i) => {
+          sql.insertEntry.run(sessionId, entry.seq, entry.type, prepared.lines[i]);
+          foldEntry(summary, entry);
+        });
+        sql.updateSession.run({
+          id: sessionId,
+          updatedAt: summary.updatedAt,
+          ms: Date.parse(summary.updatedAt),
+          touched: sql.touch.get(),
+          title: summary.title ?? null,
+          turnCount: summary.turnCount,
+          lastSeq: summary.lastSeq,
+        });
+      });
+      return prepared.entries;
+    },
+
+    async read(sessionId: string, options?: { fromSeq?: number }): Promise<JournalEntry[]> {
+      assertSessionId(sessionId);
+      const fromSeq = checkFromSeq(options?.fromSeq);
+      const texts = readTx(() => {
+        const found = sql.entries.all(sessionId, fromSeq);
+        if (found.length === 0 && sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
+        return found;
+      });
+      return texts.map((text) => JSON.parse(text) as JournalEntry);
+    },
+
+    async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {
+      assertSessionId(sessionId);
+      const explicit = options?.ttlMs === undefined ? undefined : checkTtl(options.ttlMs);
+      const lease = write(false, () => {
+        if (sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
+        const now = Date.now();
+        const held = sql.lease.get(sessionId);
+        if (held && !isStale(held, now)) throw new SessionBusyError(sessionId, describeHolder(held));
+        const row = newLease(sessionId, now, explicit ?? leaseTtlMs);
+        sql.putLease.run(row);
+        return row;
+      });
+      if (explicit === undefined) {
+        keeper.keep(lease.token, leaseTtlMs, () => {
+          if (closed) return false;
+          return sql.renewLease.run(Date.now() + leaseTtlMs, sessionId, lease.token).changes > 0;
+        });
+      }
+      return Object.freeze({ sessionId, token: lease.token });
+    },
+
+    async releaseTurn(lease: TurnLease): Promise<void> {
+      assertSessionId(lease?.sessionId);
+      keeper.stop(lease.token);
+      write(false, () => sql.deleteLease.run(lease.sessionId, lease.token));
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      keeper.stopAll();
+      db.close();
+    },
+  };
+}
+
+function rowSummary(row: SessionRow): SessionSummary {
+  const summary: SessionSummary = {
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    turnCount: row.turn_count,
+    lastSeq: row.last_seq,
+  };
+  if (row.title !== null) summary.title = row.title;
+  if (row.metadata !== null) summary.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  return summary;
+}
