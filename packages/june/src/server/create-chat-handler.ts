@@ -1,5 +1,5 @@
 import { redact } from "../chat/redact.js";
-import type { Chat, Session } from "../chat/types.js";
+import type { Chat, Session, Turn } from "../chat/types.js";
 import type { ListSessionsOptions } from "../stores/types.js";
 import {
   type JsonObject,
@@ -12,6 +12,8 @@ import {
 import { errorResponse, HttpError, json, withInputErrors } from "./http-error.js";
 import { type RouteContext, Router } from "./router.js";
 import { turnEventsResponse } from "./sse.js";
+import { servedTurnOf } from "./turn-control.js";
+import { memoryTurnEvents, type ServedTurn, type TurnControl, type TurnEventBus } from "./turn-event-bus.js";
 import { type LiveTurn, TurnRegistry } from "./turn-registry.js";
 import { handleUiChat } from "./ui-chat.js";
 
@@ -34,12 +36,22 @@ export interface ChatHandlerOptions {
   maxEndedTurns?: number;
   /** How long an ended turn's events stay available for replay, in ms (default 15 minutes). */
   endedTurnTtlMs?: number;
+  /**
+   * Shares turns with the other processes serving this chat, so a client can rejoin a turn's events, or
+   * approve, deny, cancel or steer it, through any of them (`redisTurnEvents()` from `june/server/redis`).
+   * Default: this process only.
+   */
+  turnEvents?: TurnEventBus;
 }
 
 /** What the route handlers share. */
 export interface HandlerContext {
   chat: Chat;
   registry: TurnRegistry;
+  /** Where turns are shared with other processes. */
+  turnEvents: TurnEventBus;
+  /** Serves a turn this process runs: tracked here, and published on `turnEvents` (resolves once it is). */
+  track(turn: Turn): Promise<LiveTurn>;
   maxBodyBytes: number;
   maxInputChars: number;
   keepAliveMs: number;
@@ -70,9 +82,17 @@ const MAX_LIST_LIMIT = 1_000;
  */
 export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}): ChatHandler {
   const basePath = normalizeBasePath(options.basePath);
+  const registry = new TurnRegistry({ maxEndedTurns: options.maxEndedTurns, endedTurnTtlMs: options.endedTurnTtlMs });
+  const turnEvents = options.turnEvents ?? memoryTurnEvents();
   const context: HandlerContext = {
     chat,
-    registry: new TurnRegistry({ maxEndedTurns: options.maxEndedTurns, endedTurnTtlMs: options.endedTurnTtlMs }),
+    registry,
+    turnEvents,
+    async track(turn) {
+      const live = registry.track(turn);
+      await turnEvents.publish(servedTurnOf(live));
+      return live;
+    },
     maxBodyBytes: positive(options.maxBodyBytes, "maxBodyBytes") ?? DEFAULT_MAX_BODY_BYTES,
     maxInputChars: positive(options.maxInputChars, "maxInputChars") ?? DEFAULT_MAX_INPUT_CHARS,
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
@@ -107,9 +127,13 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
 }
 
 function createRoutes(context: HandlerContext): Router {
-  const { chat, registry } = context;
+  const { chat, registry, turnEvents } = context;
   const body = (request: Request, allowEmpty = false) =>
     readJsonObject(request, { maxBytes: context.maxBodyBytes, allowEmpty });
+  const control = async (turn: ServedTurn, command: TurnControl) => {
+    const reply = await turn.control(command);
+    return json(reply.status, reply.body);
+  };
 
   return new Router()
     .on("GET", "/sessions", async ({ url }) => {
@@ -128,8 +152,8 @@ function createRoutes(context: HandlerContext): Router {
     .on("GET", "/sessions/:id", async ({ params }) => {
       const session = await chat.openSession(params.id);
       const turns = await session.turns();
-      const running = runningTurn(session, registry);
-      return json(200, redact({ id: session.id, turns, ...(running && { runningTurnId: running.id }) }));
+      const runningTurnId = (await runningTurn(session, context))?.id ?? (await elsewhere(() => turnEvents.runningTurnId(session.id)));
+      return json(200, redact({ id: session.id, turns, ...(runningTurnId !== undefined && { runningTurnId }) }));
     })
     .on("DELETE", "/sessions/:id", async ({ params }) => {
       const deleted = await chat.deleteSession(params.id);
@@ -143,7 +167,7 @@ function createRoutes(context: HandlerContext): Router {
       const input = requireString(fields, "input", { nonEmpty: true, maxChars: context.maxInputChars });
       const session = await chat.openSession(params.id);
       const turn = await withInputErrors(() => session.send(input));
-      const live = registry.track(turn);
+      const live = await context.track(turn);
       return turnEventsResponse(live, { from: 0, signal: request.signal, keepAliveMs: context.keepAliveMs });
     })
     .on("POST", "/sessions/:id/turns/:turnId/feedback", async ({ request, params }) => {
@@ -157,62 +181,64 @@ function createRoutes(context: HandlerContext): Router {
       return json(200, { ok: true });
     })
     .on("GET", "/turns/:id/events", async ({ request, url, params }) => {
-      const live = liveTurn(registry, params.id);
+      const turn = await servedTurn(context, params.id);
       const from = replayStart(request, url);
-      return turnEventsResponse(live, { from, signal: request.signal, keepAliveMs: context.keepAliveMs });
+      return turnEventsResponse(turn, { from, signal: request.signal, keepAliveMs: context.keepAliveMs });
     })
     .on("POST", "/turns/:id/approve", async ({ request, params }) => {
-      const live = liveTurn(registry, params.id);
+      const turn = await servedTurn(context, params.id);
       const fields = await body(request);
       rejectUnknownFields(fields, ["approvalId", "remember"]);
       const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
       const remember = optionalString(fields, "remember");
       if (remember !== undefined && remember !== "session") throw new HttpError(400, `"remember" must be "session"`);
-      const ok = live.turn.approve(approvalId, remember ? { remember } : undefined);
-      return decided(ok, live, approvalId);
+      return control(turn, { type: "approve", approvalId, ...(remember && { remember }) });
     })
     .on("POST", "/turns/:id/deny", async ({ request, params }) => {
-      const live = liveTurn(registry, params.id);
+      const turn = await servedTurn(context, params.id);
       const fields = await body(request);
       rejectUnknownFields(fields, ["approvalId", "reason"]);
       const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
       const reason = optionalString(fields, "reason", { maxChars: 10_000 });
-      const ok = live.turn.deny(approvalId, reason);
-      return decided(ok, live, approvalId);
+      return control(turn, { type: "deny", approvalId, ...(reason !== undefined && { reason }) });
     })
     .on("POST", "/turns/:id/cancel", async ({ request, params }) => {
-      const live = liveTurn(registry, params.id);
+      const turn = await servedTurn(context, params.id);
       rejectUnknownFields(await body(request, true), []);
-      if (live.ended || live.turn.status !== "running") throw new HttpError(409, `Turn "${live.id}" has already ended`);
-      live.turn.cancel();
-      return json(200, { ok: true });
+      return control(turn, { type: "cancel" });
     })
     .on("POST", "/turns/:id/steer", async ({ request, params }) => {
-      const live = liveTurn(registry, params.id);
+      const turn = await servedTurn(context, params.id);
       const fields = await body(request);
       rejectUnknownFields(fields, ["input"]);
       const input = requireString(fields, "input", { nonEmpty: true, maxChars: context.maxInputChars });
-      await withInputErrors(() => live.turn.steer(input));
-      return json(200, { ok: true });
+      return control(turn, { type: "steer", input });
     })
     .on("POST", "/ui-chat", (route: RouteContext) => handleUiChat(route, context));
 }
 
-/** The session's running turn, tracked so its events can be rejoined (started here or elsewhere in-process). */
-function runningTurn(session: Session, registry: TurnRegistry): LiveTurn | undefined {
+/** The session's running turn in this process, tracked so its events can be rejoined (started here or elsewhere in-process). */
+async function runningTurn(session: Session, context: HandlerContext): Promise<LiveTurn | undefined> {
   const turn = session.currentTurn;
-  return turn && turn.status === "running" ? registry.track(turn) : undefined;
+  return turn && turn.status === "running" ? context.track(turn) : undefined;
 }
 
-function liveTurn(registry: TurnRegistry, turnId: string): LiveTurn {
-  const live = registry.get(turnId);
-  if (!live) throw new HttpError(404, `No live or recent turn "${turnId}"`);
-  return live;
+/** A turn this process runs, else one another process runs (through `turnEvents`); 404 when none has it. */
+async function servedTurn(context: HandlerContext, turnId: string): Promise<ServedTurn> {
+  const live = context.registry.get(turnId);
+  if (live) return servedTurnOf(live);
+  const remote = await elsewhere(() => context.turnEvents.find(turnId));
+  if (!remote) throw new HttpError(404, `No live or recent turn "${turnId}"`);
+  return remote;
 }
 
-function decided(ok: boolean, live: LiveTurn, approvalId: string): Response {
-  if (!ok) throw new HttpError(409, `No pending approval "${approvalId}" in turn "${live.id}" (unknown, withdrawn or already decided)`);
-  return json(200, { ok: true });
+/** Asks the other processes (through `turnEvents`); a bus that cannot answer is a 503, not a 500. */
+async function elsewhere<T>(ask: () => Promise<T>): Promise<T> {
+  try {
+    return await ask();
+  } catch (error) {
+    throw new HttpError(503, "The turns of other processes cannot be reached right now", { cause: error });
+  }
 }
 
 /** The index after `Last-Event-ID` (header, or `lastEventId` query for clients that cannot set headers). */

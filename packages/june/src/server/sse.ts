@@ -1,4 +1,4 @@
-import type { LiveTurn } from "./turn-registry.js";
+import type { ServedTurn } from "./turn-event-bus.js";
 
 export interface TurnEventStreamOptions {
   /** The first event's index (0 replays from the start). */
@@ -26,19 +26,22 @@ export function formatSseEvent(fields: { id?: number | string; event?: string; d
   return out;
 }
 
+/** What `turnEventsResponse` reads: a turn here (`LiveTurn`) or one running in another process. */
+export type TurnEventSource = Pick<ServedTurn, "id" | "sessionId" | "read">;
+
 /**
  * A turn's events as a Server-Sent Events response, from index `from` through its `turn-end` event. Each
  * event goes out with `id:` its index, `event:` its type and `data:` the event as JSON. Canceling the
  * response (the client went away) stops reading; the turn runs on.
  */
-export function turnEventsResponse(live: LiveTurn, options: TurnEventStreamOptions): Response {
+export function turnEventsResponse(live: TurnEventSource, options: TurnEventStreamOptions): Response {
   const encoder = new TextEncoder();
   const stop = new AbortController();
   const onClientAbort = () => stop.abort();
   if (options.signal?.aborted) stop.abort();
   else options.signal?.addEventListener("abort", onClientAbort, { once: true });
 
-  const events = live.read(options.from, stop.signal);
+  const events = live.read(options.from, stop.signal)[Symbol.asyncIterator]();
   let keepAlive: ReturnType<typeof setInterval> | undefined;
   let closed = false;
   const finish = () => {

@@ -70,7 +70,7 @@ export async function handleUiChat({ request }: RouteContext, context: HandlerCo
     throw new HttpError(413, `The message is ${input.length} characters, over the limit of ${context.maxInputChars}`);
   }
   const turn = await withInputErrors(() => session.send(input));
-  const live = context.registry.track(turn);
+  const live = await context.track(turn);
   const state: UiTurnState = { cursor: 0, tools: new Map() };
   uiStates.set(live, state);
   return uiStream(live, state, { signal: request.signal });

@@ -1,0 +1,185 @@
+/**
+ * Real processes: two child processes, each a `june/server` with a workflow chat over one PostgreSQL schema
+ * and `redisTurnEvents` over one Redis prefix. A turn started on A is followed, approved and canceled
+ * through B; A killed mid-turn makes B answer 504 and end its stream.
+ */
+import { execFile, spawn, type ChildProcessByStdio } from "node:child_process";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
+import { sseEvents, type SseEvent } from "../__fixtures__/sse-client.js";
+import { dropPrefix, dumpValues, testPrefix, testRedis, TEST_REDIS_URL, type TestRedisClient } from "./__fixtures__/redis-test.js";
+import { SECRETS } from "./__fixtures__/workflow-chat.js";
+
+const packageDir = fileURLToPath(new URL("../../..", import.meta.url));
+const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
+
+let redis: TestRedisClient;
+let db: TestSchema;
+const prefix = testPrefix("procs");
+const children: ChildProcessByStdio<null, Readable, null>[] = [];
+
+beforeAll(async () => {
+  redis = await testRedis();
+  db = await testSchema("redis_procs");
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await dropPrefix(redis, prefix).catch(() => undefined);
+  redis?.destroy();
+  await db?.drop();
+});
+
+interface ServerProcess {
+  base: string;
+  processId: string;
+  child: ChildProcessByStdio<null, Readable, null>;
+  /** Every line the process printed after its address. */
+  lines: unknown[];
+  exited: Promise<void>;
+}
+
+async function startServer(): Promise<ServerProcess> {
+  const options = { databaseUrl: TEST_DATABASE_URL, schema: db.schema, redisUrl: TEST_REDIS_URL, prefix, presenceTtlMs: 3000, blockMs: 150 };
+  const child = spawn(process.execPath, ["--import", "tsx", fixture("server-process.tsx"), JSON.stringify(options)], {
+    cwd: packageDir,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  if (first.done) throw new Error("The server process ended before it listened");
+  const { url, processId } = JSON.parse(first.value) as { url: string; processId: string };
+  const server: ServerProcess = { base: url, processId, child, lines: [], exited };
+  void (async () => {
+    for (let next = await lines.next(); !next.done; next = await lines.next()) server.lines.push(JSON.parse(next.value));
+  })();
+  return server;
+}
+
+const post = (url: string, body?: unknown) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+async function collect(response: Response, onEvent: (event: SseEvent) => Promise<void> | void = () => {}): Promise<SseEvent[]> {
+  expect(response.status).toBe(200);
+  const events: SseEvent[] = [];
+  for await (const event of sseEvents(response)) {
+    events.push(event);
+    await onEvent(event);
+  }
+  return events;
+}
+
+async function newSession(base: string): Promise<string> {
+  const response = await post(`${base}/sessions`);
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function startTurn(base: string, sessionId: string) {
+  const response = await post(`${base}/sessions/${sessionId}/turns`, { input: "Deploy to staging" });
+  expect(response.status).toBe(200);
+  return { turnId: response.headers.get("x-june-turn-id")!, events: collect(response) };
+}
+
+describe("redisTurnEvents across two server processes", () => {
+  let a: ServerProcess;
+  let b: ServerProcess;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startServer(), startServer()]);
+    expect(a.processId).not.toBe(b.processId);
+  }, 60_000);
+
+  it("follows a turn of A through B from the start and after Last-Event-ID; approving through B runs the tool on A", async () => {
+    const sessionId = await newSession(a.base);
+    const { turnId, events: fromA } = await startTurn(a.base, sessionId);
+    const fromB = await collect(await fetch(`${b.base}/turns/${turnId}/events`), async (event) => {
+      if (event.event !== "approval-request") return;
+      expect(a.lines).toEqual([]);
+      const approved = await post(`${b.base}/turns/${turnId}/approve`, { approvalId: event.data.request.id });
+      expect(approved.status).toBe(200);
+    });
+    const own = await fromA;
+    expect(fromB).toEqual(own);
+    expect(own.at(-1)!.data).toMatchObject({ type: "turn-end", status: "completed", text: "Staging is live." });
+    // The tool ran in A, once, and nowhere else.
+    await expect.poll(() => a.lines).toEqual([{ ran: { env: "staging" } }]);
+    expect(b.lines).toEqual([]);
+
+    const after = await collect(await fetch(`${b.base}/turns/${turnId}/events`, { headers: { "last-event-id": "3" } }));
+    expect(after).toEqual(own.slice(4));
+    const session = (await (await fetch(`${b.base}/sessions/${sessionId}`)).json()) as { turns: { id: string; status: string }[] };
+    expect(session.turns).toEqual([expect.objectContaining({ id: turnId, status: "completed" })]);
+  });
+
+  it("cancels a turn of A through B", async () => {
+    const sessionId = await newSession(a.base);
+    const { turnId, events: fromA } = await startTurn(a.base, sessionId);
+    const fromB = await collect(await fetch(`${b.base}/turns/${turnId}/events`), async (event) => {
+      if (event.event === "approval-request") expect((await post(`${b.base}/turns/${turnId}/cancel`)).status).toBe(200);
+    });
+    expect(fromB.at(-1)!.data).toMatchObject({ type: "turn-end", status: "canceled" });
+    expect(fromB).toEqual(await fromA);
+    expect((await post(`${b.base}/turns/${turnId}/cancel`)).status).toBe(409);
+    const [turn] = await (await fetch(`${a.base}/sessions/${sessionId}`)).json().then((s: { turns: { status: string }[] }) => s.turns);
+    expect(turn.status).toBe("canceled");
+  });
+
+  it("stores every event redacted: no key in any Redis value", async () => {
+    const stored = await dumpValues(redis, prefix);
+    expect(stored).toContain("approval-request");
+    for (const secret of SECRETS) expect(stored).not.toContain(secret);
+    expect(stored).not.toMatch(/apiKey\\*":\\*"(?!\[redacted\])/);
+  });
+
+  it("answers 504 through B once A is killed mid-turn, and ends B's stream without a turn-end", async () => {
+    const sessionId = await newSession(a.base);
+    const { turnId, events: fromA } = await startTurn(a.base, sessionId);
+    // A's own response breaks off when A dies.
+    const broken = fromA.then(
+      () => false,
+      () => true,
+    );
+    let approvalId = "";
+    const following = collect(await fetch(`${b.base}/turns/${turnId}/events`), async (event) => {
+      if (event.event !== "approval-request") return;
+      approvalId = event.data.request.id;
+      a.child.kill("SIGKILL");
+    });
+    const seen = await following;
+    await a.exited;
+    expect(await broken).toBe(true);
+    expect(approvalId).not.toBe("");
+    expect(seen.some((e) => e.event === "turn-end")).toBe(false);
+
+    const response = await post(`${b.base}/turns/${turnId}/approve`, { approvalId });
+    expect(response.status).toBe(504);
+    expect(((await response.json()) as { error: string }).error).toMatch(/is gone/);
+    // The journal keeps the turn A never ended; B does not report it running.
+    const session = (await (await fetch(`${b.base}/sessions/${sessionId}`)).json()) as { turns: { status: string }[]; runningTurnId?: string };
+    expect(session.turns.map((t) => t.status)).toEqual(["interrupted"]);
+    expect(session.runningTurnId).toBeUndefined();
+  });
+});
+
+describe("june/server/redis without the redis package", () => {
+  it("imports, and names the package to install when a bus is made", async () => {
+    const entry = new URL("./index.ts", import.meta.url).href;
+    const script = `
+      const m = await import(${JSON.stringify(entry)});
+      try { m.redisTurnEvents({ url: "redis://127.0.0.1:6379" }); console.log(JSON.stringify({ made: true })); }
+      catch (e) { console.log(JSON.stringify({ name: e.name, packageName: e.packageName, message: e.message, isInstance: m.StoreDriverMissingError.isInstance(e) })); }`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--require", fixture("hide-redis.cjs"), "--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: packageDir },
+    );
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ name: "StoreDriverMissingError", packageName: "redis", isInstance: true });
+    expect(result.message).toMatch(/redisTurnEvents needs the "redis" package.*npm install redis@6/);
+  });
+});

@@ -1,0 +1,63 @@
+import type { IndexedTurnStreamEvent } from "./turn-registry.js";
+
+/** A command for a running turn, as the `approve`, `deny`, `cancel` and `steer` routes take it. */
+export type TurnControl =
+  | { type: "approve"; approvalId: string; remember?: "session" }
+  | { type: "deny"; approvalId: string; reason?: string }
+  | { type: "cancel" }
+  | { type: "steer"; input: string };
+
+/** What applying a `TurnControl` answered: the HTTP status and JSON body the route sends back. */
+export interface TurnControlReply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * A turn's events and controls, wherever the turn runs: in this process (a `LiveTurn`) or in another one
+ * (read back from a `TurnEventBus`). Its events are already projected and redacted.
+ */
+export interface ServedTurn {
+  readonly id: string;
+  readonly sessionId: string;
+  /** The events from index `from` on, waiting for new ones until the `turn-end` event or `signal` aborts. */
+  read(from: number, signal?: AbortSignal): AsyncIterable<IndexedTurnStreamEvent>;
+  /** Applies a command to the turn where it runs. Never throws: a refusal is a reply with a 4xx/5xx status. */
+  control(command: TurnControl): Promise<TurnControlReply>;
+}
+
+/**
+ * Carries turns' events and controls between the processes that serve one chat. `createChatHandler`
+ * publishes every turn it runs, and asks the bus for a turn it does not run, so a client can rejoin a turn
+ * (`GET /turns/:id/events`) or approve, deny, cancel or steer it through any process.
+ *
+ * The default, `memoryTurnEvents()`, is a single process: there is no other process to ask. `june/server/redis`
+ * has `redisTurnEvents()`, which shares turns through Redis.
+ */
+export interface TurnEventBus {
+  /**
+   * Shares a turn this process runs. Resolves once other processes can find it (the handler waits for that
+   * before it answers the request that started the turn), and never rejects: a turn runs on whether or not
+   * it could be shared. Called again with the same turn id, it returns the first call's promise.
+   */
+  publish(turn: ServedTurn): Promise<void>;
+  /** A turn running (or recently ended) in another process, or `undefined` when no process has it. */
+  find(turnId: string): Promise<ServedTurn | undefined>;
+  /** The id of a turn running in the session in another process, if any. */
+  runningTurnId(sessionId: string): Promise<string | undefined>;
+  /** Lets go of connections and timers the bus holds. */
+  close(): Promise<void>;
+}
+
+/**
+ * The single-process bus: turns are served by the process that runs them and nowhere else. It is what
+ * `createChatHandler` uses when no `turnEvents` option is given.
+ */
+export function memoryTurnEvents(): TurnEventBus {
+  return {
+    publish: async () => {},
+    find: async () => undefined,
+    runningTurnId: async () => undefined,
+    close: async () => {},
+  };
+}
