@@ -370,6 +370,7 @@ describe("options", () => {
       ["GET", "/sessions/a"],
       ["DELETE", "/sessions/a"],
       ["POST", "/sessions/a/turns"],
+      ["GET", "/sessions/a/cases"],
       ["GET", "/turns/t/events"],
       ["POST", "/turns/t/approve"],
       ["POST", "/turns/t/deny"],

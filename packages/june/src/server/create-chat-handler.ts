@@ -11,6 +11,7 @@ import {
 } from "./body.js";
 import { errorResponse, HttpError, json, withInputErrors } from "./http-error.js";
 import { type RouteContext, Router } from "./router.js";
+import { handleSessionCases } from "./session-cases.js";
 import { turnEventsResponse } from "./sse.js";
 import { servedTurnOf } from "./turn-control.js";
 import { memoryTurnEvents, type ServedTurn, type TurnControl, type TurnEventBus } from "./turn-event-bus.js";
@@ -69,7 +70,8 @@ const MAX_LIST_LIMIT = 1_000;
  * Routes (under `basePath`): `GET|POST /sessions`, `GET|DELETE /sessions/:id`, `POST /sessions/:id/turns`
  * `{ input }` (the turn's events as Server-Sent Events), `GET /turns/:id/events` (again, from the start or
  * after `Last-Event-ID`), `POST /turns/:id/approve|deny|cancel|steer`,
- * `POST /sessions/:id/turns/:turnId/feedback`, and `POST /ui-chat` (the AI SDK UI message stream protocol,
+ * `POST /sessions/:id/turns/:turnId/feedback`, `GET /sessions/:id/cases?filter=all|up|down` (the session's
+ * eval cases as a JSONL download), and `POST /ui-chat` (the AI SDK UI message stream protocol,
  * for `useChat`). Every response is redacted: `run-update` events go out as `projectChatTrace` rows, never
  * the raw tree. A client that disconnects never cancels its turn; only `/cancel` does. Bad bodies get a 4xx
  * with a JSON `{ error }`.
@@ -180,6 +182,7 @@ function createRoutes(context: HandlerContext): Router {
       await withInputErrors(() => give.call(session, params.turnId, feedback));
       return json(200, { ok: true });
     })
+    .on("GET", "/sessions/:id/cases", (route: RouteContext) => handleSessionCases(route, context))
     .on("GET", "/turns/:id/events", async ({ request, url, params }) => {
       const turn = await servedTurn(context, params.id);
       const from = replayStart(request, url);

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,13 +55,19 @@ interface TurnScript {
  * a `work` step), then streams its reply (the `reply` step), on a scripted model with small delays, kept in
  * a `fileStore`. Each test gets its own, so one test's leftovers never reach another's script.
  */
-async function startStudio(name: string, script: TurnScript): Promise<{ studio: StudioServer; deployed: string[]; model: ScriptedModel }> {
+async function startStudio(
+  name: string,
+  script: TurnScript | TurnScript[],
+): Promise<{ studio: StudioServer; deployed: string[]; model: ScriptedModel }> {
   const deployed: string[] = [];
-  const model = scriptedModel([
-    { text: [{ text: "Deploying now.", delay: 150 }], toolCalls: [{ toolName: "deploy", input: { env: script.env } }] },
-    { text: [{ text: script.outcome, delay: 50 }] },
-    { text: script.replyDeltas, delay: 60 },
-  ]);
+  // One turn after another: each calls the model three times (the tool call, its outcome, the reply).
+  const model = scriptedModel(
+    (Array.isArray(script) ? script : [script]).flatMap((turn) => [
+      { text: [{ text: "Deploying now.", delay: 150 }], toolCalls: [{ toolName: "deploy", input: { env: turn.env } }] },
+      { text: [{ text: turn.outcome, delay: 50 }] },
+      { text: turn.replyDeltas, delay: 60 },
+    ]),
+  );
   const deploy = tool({
     description: "Deploy to an environment",
     inputSchema: jsonSchema<{ env: string }>({
@@ -131,6 +137,23 @@ async function screenshot(page: Page, selector: string, name: string): Promise<s
     if (first.startsWith(tmpdir())) throw error;
     const fallback = join(tmpdir(), name);
     await page.locator(selector).screenshot({ path: fallback });
+    return fallback;
+  }
+}
+
+/** A screenshot of the page from the top of `selector` down `height` pixels: for a menu that hangs below its element. */
+async function screenshotBelow(page: Page, selector: string, height: number, name: string): Promise<string> {
+  const box = await page.locator(selector).boundingBox();
+  if (!box) throw new Error(`${selector} is not visible`);
+  const clip = { x: box.x, y: box.y, width: box.width, height };
+  const first = await screenshotPath(name);
+  try {
+    await page.screenshot({ path: first, clip });
+    return first;
+  } catch (error) {
+    if (first.startsWith(tmpdir())) throw error;
+    const fallback = join(tmpdir(), name);
+    await page.screenshot({ path: fallback, clip });
     return fallback;
   }
 }
@@ -370,4 +393,118 @@ describe("June Studio", () => {
       await page.close();
     }
   }, 90_000);
+
+  it("exports the session's eval cases as a JSONL download, all of them or the thumbs-down ones", async () => {
+    const { studio } = await startStudio("export", [
+      { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS },
+      { env: "production", outcome: "The deploy was denied.", replyDeltas: DENIED_DELTAS },
+    ]);
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(studio.url);
+      await page.getByRole("button", { name: "New session" }).click();
+      await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#session=/);
+      const sessionId = decodeURIComponent(new URL(page.url()).hash.slice("#session=".length));
+      const exportButton = page.getByRole("button", { name: "Export eval cases" });
+      // Nothing to export before a turn completes.
+      await exportButton.waitFor(WAIT);
+      expect(await exportButton.isDisabled()).toBe(true);
+
+      const inputs = ["Deploy to staging.", "Now ship it to production."];
+      const turns = page.locator("article.turn");
+      const approval = page.locator('[data-kind="approval"]');
+      const composer = page.getByLabel("Message", { exact: true });
+
+      // The first turn: approved.
+      await composer.fill(inputs[0]);
+      await page.keyboard.press("Enter");
+      await approval.waitFor(WAIT);
+      // Hold back the session read that follows this turn's end, so the next message goes out before it
+      // returns: that late read must not wipe out the turn running by then.
+      const sessionPath = `/api/sessions/${sessionId}`;
+      await page.route(`**${sessionPath}`, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await route.continue();
+      }, { times: 1 });
+      const lateRead = page.waitForResponse((response) => new URL(response.url()).pathname === sessionPath, WAIT);
+      await approval.getByRole("button", { name: "Approve" }).click();
+      await expect.poll(() => turns.nth(0).getAttribute("data-status"), WAIT).toBe("completed");
+
+      // The second turn, sent at once: its approval row stays after the late read lands, and it is denied.
+      await composer.fill(inputs[1]);
+      await page.keyboard.press("Enter");
+      await approval.waitFor(WAIT);
+      await (await lateRead).finished();
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      expect(await approval.count()).toBe(1);
+      expect(await turns.nth(1).getAttribute("data-status")).toBe("running");
+      await approval.getByRole("button", { name: "Deny…" }).click();
+      await approval.getByLabel("Reason for denying").fill("Not today");
+      await approval.getByRole("button", { name: "Deny", exact: true }).click();
+      await expect.poll(() => turns.nth(1).getAttribute("data-status"), WAIT).toBe("completed");
+      const turnIds = await turns.evaluateAll((articles) => articles.map((article) => article.getAttribute("data-turn-id")));
+      await turns.nth(0).getByRole("button", { name: "Good reply" }).click();
+      await turns.nth(1).getByRole("button", { name: "Bad reply" }).click();
+      await expect.poll(() => turns.nth(0).getByRole("button", { name: "Good reply" }).getAttribute("aria-pressed"), WAIT).toBe("true");
+      await expect.poll(() => turns.nth(1).getByRole("button", { name: "Bad reply" }).getAttribute("aria-pressed"), WAIT).toBe("true");
+
+      // The menu offers each filter with its count.
+      await expect.poll(() => exportButton.isEnabled(), WAIT).toBe(true);
+      await screenshot(page, "main.chat > .chat__header", "studio-export-header.png");
+      await exportButton.click();
+      const menu = page.getByRole("menu", { name: "Export eval cases" });
+      await menu.waitFor(WAIT);
+      const counts = await menu.locator(".export__item").evaluateAll((items) =>
+        items.map((item) => [item.getAttribute("data-filter"), item.querySelector(".export__count")?.textContent]),
+      );
+      expect(counts).toEqual([
+        ["all", "2"],
+        ["up", "1"],
+        ["down", "1"],
+      ]);
+      const shot = await screenshotBelow(page, "main.chat", 210, "studio-export-menu.png");
+      console.info(`Studio export menu screenshot: ${shot}`);
+
+      /** Picks a menu item and reads the file the browser downloads. */
+      async function download(item: RegExp): Promise<{ name: string; lines: Record<string, unknown>[] }> {
+        if (!(await menu.isVisible())) await exportButton.click();
+        const [file] = await Promise.all([page.waitForEvent("download", WAIT), menu.getByRole("menuitem", { name: item }).click()]);
+        const path = await file.path();
+        const text = await readFile(path, "utf8");
+        expect(text.endsWith("\n")).toBe(true);
+        return { name: file.suggestedFilename(), lines: text.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>) };
+      }
+
+      const all = await download(/All completed turns/);
+      expect(all.name).toBe(`${sessionId}-cases.jsonl`);
+      expect(all.lines.map((line) => [line.input, line.reply])).toEqual([
+        [inputs[0], REPLY],
+        [inputs[1], DENIED_REPLY],
+      ]);
+      expect(all.lines.map((line) => line.metadata)).toEqual(
+        turnIds.map((turnId) => expect.objectContaining({ sessionId, turnId, responder: { kind: "agent", id: "engineer", version: "1" } })),
+      );
+      expect(all.lines.map((line) => (line.feedback as { score: number }).score)).toEqual([1, -1]);
+      expect(await menu.count()).toBe(0);
+
+      const down = await download(/Thumbs-down only/);
+      expect(down.name).toBe(`${sessionId}-cases.jsonl`);
+      expect(down.lines.map((line) => [line.id, line.input, line.reply])).toEqual([[`${sessionId}/${turnIds[1]}`, inputs[1], DENIED_REPLY]]);
+      // The second turn was answered after the first: its case carries that exchange as context.
+      expect(JSON.stringify(down.lines[0]!.messages)).toContain(inputs[0]);
+
+      // Escape closes the menu and gives focus back to its button.
+      await exportButton.click();
+      await menu.waitFor(WAIT);
+      await page.keyboard.press("Escape");
+      await menu.waitFor({ state: "detached", ...WAIT });
+      expect(await exportButton.evaluate((button) => button === document.activeElement)).toBe(true);
+
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import type { SessionDetail, SessionSummary, StreamEvent, TurnFeedback } from "./types";
+import type { CasesFilter, CasesFile, SessionDetail, SessionSummary, StreamEvent, TurnFeedback } from "./types";
 import { readEventStream } from "./event-stream";
 
 /** An HTTP error from the chat API, with the server's `{ error }` message when it sent one. */
@@ -80,6 +80,16 @@ export class StudioClient {
     return this.json("POST", `/sessions/${encodeURIComponent(sessionId)}/turns/${encodeURIComponent(turnId)}/feedback`, feedback);
   }
 
+  /**
+   * The session's eval cases as a JSONL file (credentials redacted by the server): every completed turn,
+   * or only those rated up or down. Named as the server's `content-disposition` says.
+   */
+  async exportCases(sessionId: string, filter: CasesFilter): Promise<CasesFile> {
+    const response = await this.request("GET", `/sessions/${encodeURIComponent(sessionId)}/cases?filter=${filter}`);
+    const filename = attachmentName(response.headers.get("content-disposition")) ?? `${sessionId}-cases.jsonl`;
+    return { blob: await response.blob(), filename };
+  }
+
   private stream(response: Response): TurnStream {
     if (!response.body) throw new ApiError(response.status, "The server sent no event stream");
     return {
@@ -114,6 +124,21 @@ export class StudioClient {
     if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
     return response;
   }
+}
+
+/** The file name in a `content-disposition: attachment` header: `filename*` (UTF-8) first, then `filename`. */
+function attachmentName(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*=UTF-8''([^;]+)/i.exec(header);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1]!.trim());
+    } catch {
+      // A malformed encoding: fall back to the plain name.
+    }
+  }
+  const plain = /filename="([^"]*)"|filename=([^;\s]+)/i.exec(header);
+  return plain ? (plain[1] ?? plain[2]) : undefined;
 }
 
 async function errorMessage(response: Response): Promise<string> {

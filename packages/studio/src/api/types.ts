@@ -37,6 +37,15 @@ export interface TurnFeedback {
   tags?: string[];
 }
 
+/** Which eval cases an export holds: every completed turn, or those rated up (thumbs-up) or down. */
+export type CasesFilter = "all" | "up" | "down";
+
+/** An exported JSONL file of eval cases, ready to save. */
+export interface CasesFile {
+  blob: Blob;
+  filename: string;
+}
+
 export interface TurnRecord {
   id: string;
   input: string;

@@ -3,6 +3,7 @@ import type { ChatSession } from "../state/use-chat-session";
 import { summarizeTrace, type TraceActions } from "../trace";
 import { Composer } from "./composer";
 import { ErrorBanner } from "./error-banner";
+import { ExportCasesMenu } from "./export-cases-menu";
 import { TurnView } from "./turn-view";
 
 export interface ChatPaneProps {
@@ -15,7 +16,7 @@ export interface ChatPaneProps {
   onSendFirst(input: string): Promise<void>;
 }
 
-/** The open session: its turns, each with its trace, and the composer. */
+/** The open session: its turns, each with its trace, and the composer; its header exports its eval cases. */
 export function ChatPane({ chat, sessionId, title, error, onDismissError, onSendFirst }: ChatPaneProps) {
   const { detail, live, traces } = chat;
   const running = live?.status === "running";
@@ -39,6 +40,11 @@ export function ChatPane({ chat, sessionId, title, error, onDismissError, onSend
       <header className="chat__header">
         <h1 className="chat__title">{sessionId ? title || "New session" : "June Studio"}</h1>
         {running ? <span className="chat__status">{waiting ? "Waiting for approval" : "Replying…"}</span> : null}
+        {sessionId && detail ? (
+          <div className="chat__actions">
+            <ExportCasesMenu turns={records} onExport={chat.exportCases} />
+          </div>
+        ) : null}
       </header>
       {error ? <ErrorBanner message={error} onDismiss={onDismissError} /> : null}
       <div

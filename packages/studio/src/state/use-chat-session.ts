@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { StudioClient, TurnStream } from "../api/client";
-import type { SessionDetail, StreamEvent, TraceRow, TurnError, TurnFeedback, TurnRecord } from "../api/types";
+import type { CasesFile, CasesFilter, SessionDetail, StreamEvent, TraceRow, TurnError, TurnFeedback, TurnRecord } from "../api/types";
 import { message } from "./use-sessions";
 
 /** A turn as it runs: built from its event stream, replaced by its journaled record once it ends. */
@@ -32,6 +32,8 @@ export interface ChatSession {
   deny(approvalId: string, reason: string): Promise<void>;
   /** Sends feedback on a completed turn of this session; the turn shows it once the server took it. */
   feedback(turnId: string, feedback: TurnFeedback): Promise<void>;
+  /** This session's eval cases as a JSONL file, all of them or those rated up or down. */
+  exportCases(filter: CasesFilter): Promise<CasesFile>;
   dismissError(): void;
 }
 
@@ -100,7 +102,9 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
       if (signal.aborted) return;
       if (next) {
         setDetail(next);
-        if (ended || next.turns.some((turn) => turn.id === finished?.turnId)) setLive(null);
+        // The next turn may have started while this read was in flight: leave that one in place.
+        const stillOurs = liveRef.current?.key === finished?.key;
+        if (stillOurs && (ended || next.turns.some((turn) => turn.id === finished?.turnId))) setLive(null);
       }
       onChangedRef.current();
 
@@ -287,6 +291,10 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
           ? { ...current, turns: current.turns.map((turn) => (turn.id === turnId ? { ...turn, feedback } : turn)) }
           : current,
       );
+    },
+    exportCases: async (filter) => {
+      if (!sessionId) throw new Error("Open a session to export its eval cases");
+      return client.exportCases(sessionId, filter);
     },
     dismissError: () => setError(null),
   };
