@@ -3,7 +3,6 @@
  * The `june` executable: the one place the CLI touches `process`. It builds the `CliIO` every command
  * gets (streams, environment, working directory, Ctrl-C, exit) and exits with `runCli`'s code.
  */
-import { spawn } from "node:child_process";
 import type { CliIO } from "./io.js";
 import { runCli } from "./main.js";
 
@@ -67,11 +66,12 @@ const io: CliIO = {
   exit,
   openUrl(url) {
     const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-    try {
-      spawn(command, [url], { stdio: "ignore", detached: true }).on("error", () => {}).unref();
-    } catch {
-      // Best effort: the URL is printed anyway.
-    }
+    // Imported here: most commands never open a browser.
+    void import("node:child_process")
+      .then(({ spawn }) => spawn(command, [url], { stdio: "ignore", detached: true }).on("error", () => {}).unref())
+      .catch(() => {
+        // Best effort: the URL is printed anyway.
+      });
   },
 };
 

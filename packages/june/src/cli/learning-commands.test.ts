@@ -8,7 +8,7 @@ import { parseJSONL } from "../learning/jsonl.js";
 import type { EvalReport } from "../learning/types.js";
 import { fileStore } from "../stores/file-store.js";
 import { createFakeIO } from "./__fixtures__/fake-io.js";
-import { missedMinimum, pickScorers, renderEvalSummary, scorerSpecs } from "./commands/eval.js";
+import { missedMinimum, pickScorers, renderEvalSummary, scorerSpecs } from "./commands/eval-action.js";
 import { runCli } from "./main.js";
 
 const dir = mkdtempSync(join(tmpdir(), "june-learning-cli-"));

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -14,8 +14,10 @@ import {
   importModule,
   isChat,
   isResponder,
+  juneImportsOf,
   loadChatModule,
   loadRunModule,
+  tsconfigInReach,
 } from "./load-module.js";
 
 const dir = mkdtempSync(join(tmpdir(), "june-load-module-"));
@@ -66,6 +68,41 @@ describe("load-module", () => {
       file: "nowhere/chat.tsx",
       message: "nowhere/chat.tsx: no such file",
     });
+  });
+
+  it("finds the june entry points a module imports statically, to load them before the module", () => {
+    const source = [
+      'import { Agent, Step } from "june";',
+      "import type { Responder } from 'june/chat';",
+      "import {\n  scriptedModel,\n  type ScriptEntry,\n} from \"june/testing\";",
+      'export * from "june/learning";',
+      'import "june/sdk/openai";',
+      'const server = await import("june/server");',
+      '// import { x } from "june/stores/sqlite" is a comment, but a scan cannot tell: it only costs time',
+      'import bug from "junebug";',
+      'import { jsonSchema } from "ai";',
+    ].join("\n");
+    expect(juneImportsOf(source, "chat.ts")).toEqual([
+      "june",
+      "june/testing",
+      "june/learning",
+      "june/sdk/openai",
+      "june/stores/sqlite",
+    ]);
+    expect(juneImportsOf("export default 1;\n", "chat.tsx")).toEqual(["june/jsx-runtime"]);
+    expect(juneImportsOf('import { Agent } from "june";\n', "chat.JSX")).toEqual(["june", "june/jsx-runtime"]);
+  });
+
+  it("sees a tsconfig.json in the directory or any parent, or TSX_TSCONFIG_PATH", () => {
+    const root = mkdtempSync(join(dir, "tsconfig-"));
+    const nested = join(root, "a", "b");
+    mkdirSync(nested, { recursive: true });
+    // The system temp dir has no tsconfig.json above it.
+    expect(tsconfigInReach(nested, {})).toBe(false);
+    expect(tsconfigInReach(nested, { TSX_TSCONFIG_PATH: "/elsewhere/tsconfig.json" })).toBe(true);
+    writeFileSync(join(root, "tsconfig.json"), "{}");
+    expect(tsconfigInReach(nested, {})).toBe(true);
+    expect(tsconfigInReach(root, {})).toBe(true);
   });
 
   describe("chat modules", () => {

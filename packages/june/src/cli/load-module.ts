@@ -1,34 +1,49 @@
-import { readFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
-import { register } from "node:module";
-import { basename, isAbsolute, resolve as resolvePath } from "node:path";
-import { pathToFileURL } from "node:url";
-import { register as registerTsx } from "tsx/esm/api";
+import { existsSync, readFileSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { createRequire, register } from "node:module";
+import { basename, dirname, extname, isAbsolute, join, resolve as resolvePath } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { LanguageModel } from "ai";
 import type { Chat, ChatFactory, Responder } from "../chat/types.js";
 import { isElement, type JuneElement } from "../jsx/element.js";
 import { looksLikeModule, MODULE_EXTENSIONS } from "./args.js";
 import { ModuleLoadError } from "./errors.js";
-import { hookUrl, JSX_PRAGMA_HOOK, JUNE_RESOLVE_HOOK, type JuneResolveHookData } from "./module-hooks.js";
+import { hookUrl, JUNE_HOOKS, type JuneHooksData } from "./module-hooks.js";
 
 let hooksInstalled = false;
+let exportsCache: Record<string, string> | undefined;
+
+/** Files tsx must compile. */
+const TYPESCRIPT_FILE = /\.(ts|tsx|mts|cts|jsx)$/i;
+
+export interface InstallModuleHooksOptions {
+  /**
+   * Start tsx in the hooks thread now, in the background, rather than on the first import that needs it:
+   * the module is TypeScript or JSX, or a tsconfig.json is in reach.
+   */
+  startTsx: boolean;
+}
 
 /**
- * Installs, once per process, what loads a user's module as it is: tsx (TypeScript, JSX), the JSX pragma
- * hook and the `june` resolve hook (see `module-hooks.ts`). The order matters: hooks registered later run
- * first.
+ * Installs, once per process, what loads a user's module as it is: June's module hooks, which resolve
+ * `june` and run tsx (TypeScript, JSX) in the hooks thread when a file needs it (see `module-hooks.ts`).
+ * Every `import` after this makes a round trip to the hooks thread.
  */
-export function installModuleHooks(): void {
+export function installModuleHooks(options: InstallModuleHooksOptions): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
-  const data: JuneResolveHookData = { exports: packageExports(), anchorUrl: new URL("../index.js", import.meta.url).href };
-  register(hookUrl(JSX_PRAGMA_HOOK));
-  registerTsx();
-  register(hookUrl(JUNE_RESOLVE_HOOK), { data });
+  const data: JuneHooksData = {
+    exports: packageExports(),
+    anchorUrl: new URL("../index.js", import.meta.url).href,
+    tsxUrl: import.meta.resolve("tsx/esm"),
+    startTsx: options.startTsx,
+  };
+  register(hookUrl(JUNE_HOOKS), { data });
 }
 
 /** `june`, `june/chat`, ... resolved from this package (a self-reference), before any hook is registered. */
 function packageExports(): Record<string, string> {
+  if (exportsCache) return exportsCache;
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
     name: string;
     exports?: Record<string, unknown>;
@@ -43,7 +58,83 @@ function packageExports(): Record<string, string> {
       // An entry that does not resolve (not built yet): the hook falls back to a self-reference.
     }
   }
+  exportsCache = out;
   return out;
+}
+
+/**
+ * True when tsx, started in `dir`, would find a tsconfig.json (it looks in the directory and every parent,
+ * or at `TSX_TSCONFIG_PATH`): its `paths` and `allowJs` change how even JavaScript imports resolve, so
+ * the hooks then start tsx at once.
+ */
+export function tsconfigInReach(dir: string, env: Readonly<Record<string, string | undefined>>): boolean {
+  if (env.TSX_TSCONFIG_PATH) return true;
+  for (let current = resolvePath(dir); ; current = dirname(current)) {
+    if (existsSync(join(current, "tsconfig.json"))) return true;
+    if (dirname(current) === current) return false;
+  }
+}
+
+/** Static imports and re-exports of `june` and `june/*` (`import type` ones flagged). */
+const JUNE_IMPORT = /\b(?:import|export)(\s+type\b)?(?:[^"'`;]*?\bfrom)?\s*["'](june(?:\/[\w./-]*)?)["']/g;
+
+/**
+ * The `june` entry points a module's source imports statically (by a plain scan: a miss only costs time),
+ * and `june/jsx-runtime` for a file that may hold JSX. Type-only imports and dynamic `import()`s are left out.
+ */
+export function juneImportsOf(source: string, file: string): string[] {
+  const found = new Set<string>();
+  for (const match of source.matchAll(JUNE_IMPORT)) {
+    if (match[1] === undefined) found.add(match[2]!);
+  }
+  if ([".tsx", ".jsx"].includes(extname(file).toLowerCase())) found.add("june/jsx-runtime");
+  return [...found];
+}
+
+/**
+ * The module's `june` entry points (`juneImportsOf`), as file URLs of this package, to import before the
+ * module: the hook resolves the module's own `june` imports to these same URLs, so it gets these same
+ * instances, and they load on this thread alone (every module of their graph, June, the AI SDK, zod,
+ * would otherwise make a round trip to the hooks thread).
+ */
+function juneEntryPoints(source: string | undefined, path: string): string[] {
+  if (source === undefined) return [];
+  const exports = packageExports();
+  return juneImportsOf(source, path).flatMap((specifier) => (exports[specifier] ? [exports[specifier]] : []));
+}
+
+/** True when `require()` loads ES modules (Node 20.19 and later, unless turned off). */
+function requireLoadsEsm(): boolean {
+  return (process.features as { require_module?: boolean }).require_module === true;
+}
+
+/**
+ * Gets everything ready to import the module at `path`, once per process: registers the module hooks
+ * (starting tsx in the background when the module is TypeScript or JSX, or a tsconfig.json is in reach)
+ * and loads the June entry points the module imports. They load with `require()`, which the hooks do not
+ * see, so the main thread loads them while the hooks thread starts tsx; where `require()` cannot load ES
+ * modules, they are imported before the hooks are registered instead. A failure is left for the module's
+ * own import to report. Then source maps are turned on, as tsx's own `register()` does, so a module's
+ * stack traces point into its source.
+ */
+async function prepareModuleLoading(path: string): Promise<void> {
+  const entryPoints = juneEntryPoints(await readFile(path, "utf8").catch(() => undefined), path);
+  const startTsx = TYPESCRIPT_FILE.test(path) || tsconfigInReach(process.cwd(), process.env);
+  if (requireLoadsEsm()) {
+    installModuleHooks({ startTsx });
+    const require = createRequire(import.meta.url);
+    for (const url of entryPoints) {
+      try {
+        require(fileURLToPath(url));
+      } catch {
+        // The module's own import reports it.
+      }
+    }
+  } else {
+    await Promise.all(entryPoints.map((url) => import(url).catch(() => undefined)));
+    installModuleHooks({ startTsx });
+  }
+  process.setSourceMapsEnabled(true);
 }
 
 export interface ImportModuleOptions {
@@ -65,7 +156,7 @@ export async function importModule(options: ImportModuleOptions): Promise<Record
   const info = await stat(path).catch(() => undefined);
   if (!info) throw new ModuleLoadError(`${file}: no such file`, { file });
   if (!info.isFile()) throw new ModuleLoadError(`${file}: not a file`, { file });
-  installModuleHooks();
+  if (!hooksInstalled) await prepareModuleLoading(path);
   try {
     return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {

@@ -24,43 +24,43 @@ describe("parseModelSpec", () => {
 });
 
 describe("createModel", () => {
-  it("makes each provider's model with the key from env", () => {
+  it("makes each provider's model with the key from env", async () => {
     const env = {
       OPENAI_API_KEY: "sk-test",
       ANTHROPIC_API_KEY: "sk-ant-test",
       GOOGLE_GENERATIVE_AI_API_KEY: "g-test",
     };
-    expect(info(createModel({ spec: parseModelSpec("openai:gpt-5-mini"), env }))).toEqual({
+    expect(info(await createModel({ spec: parseModelSpec("openai:gpt-5-mini"), env }))).toEqual({
       provider: "openai.responses",
       modelId: "gpt-5-mini",
     });
-    expect(info(createModel({ spec: parseModelSpec("anthropic:claude-sonnet-4-5"), env })).provider).toMatch(/^anthropic/);
-    expect(info(createModel({ spec: parseModelSpec("google:gemini-2.5-flash"), env })).provider).toMatch(/^google/);
-    expect(info(createModel({ spec: parseModelSpec("ollama:llama3.2"), env: {} }))).toEqual({
+    expect(info(await createModel({ spec: parseModelSpec("anthropic:claude-sonnet-4-5"), env })).provider).toMatch(/^anthropic/);
+    expect(info(await createModel({ spec: parseModelSpec("google:gemini-2.5-flash"), env })).provider).toMatch(/^google/);
+    expect(info(await createModel({ spec: parseModelSpec("ollama:llama3.2"), env: {} }))).toEqual({
       provider: "ollama.chat",
       modelId: "llama3.2",
     });
     expect(
-      info(createModel({ spec: parseModelSpec("openai-compatible:qwen"), env: {}, baseUrl: "http://127.0.0.1:1234/v1" })),
+      info(await createModel({ spec: parseModelSpec("openai-compatible:qwen"), env: {}, baseUrl: "http://127.0.0.1:1234/v1" })),
     ).toEqual({ provider: "openai-compatible.chat", modelId: "qwen" });
   });
 
-  it("names the missing key's variable", () => {
-    expect(() => createModel({ spec: parseModelSpec("openai:gpt-5-mini"), env: {} })).toThrow(
+  it("names the missing key's variable", async () => {
+    await expect(createModel({ spec: parseModelSpec("openai:gpt-5-mini"), env: {} })).rejects.toThrow(
       'Model "openai:gpt-5-mini" needs an API key: set OPENAI_API_KEY',
     );
-    expect(() => createModel({ spec: parseModelSpec("anthropic:x"), env: { ANTHROPIC_API_KEY: "  " } })).toThrow(
+    await expect(createModel({ spec: parseModelSpec("anthropic:x"), env: { ANTHROPIC_API_KEY: "  " } })).rejects.toThrow(
       /set ANTHROPIC_API_KEY/,
     );
-    expect(() => createModel({ spec: parseModelSpec("google:x"), env: {} })).toThrow(/set GOOGLE_GENERATIVE_AI_API_KEY/);
+    await expect(createModel({ spec: parseModelSpec("google:x"), env: {} })).rejects.toThrow(/set GOOGLE_GENERATIVE_AI_API_KEY/);
   });
 
-  it("needs a base URL for openai-compatible and checks URLs", () => {
-    expect(() => createModel({ spec: parseModelSpec("openai-compatible:x"), env: {} })).toThrow(/pass --base-url URL/);
-    expect(() =>
+  it("needs a base URL for openai-compatible and checks URLs", async () => {
+    await expect(createModel({ spec: parseModelSpec("openai-compatible:x"), env: {} })).rejects.toThrow(/pass --base-url URL/);
+    await expect(
       createModel({ spec: parseModelSpec("openai:x"), env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "not a url" } }),
-    ).toThrow('OPENAI_BASE_URL is not a URL: "not a url"');
-    expect(() => createModel({ spec: parseModelSpec("ollama:x"), env: {}, baseUrl: "ftp://host" })).toThrow(
+    ).rejects.toThrow('OPENAI_BASE_URL is not a URL: "not a url"');
+    await expect(createModel({ spec: parseModelSpec("ollama:x"), env: {}, baseUrl: "ftp://host" })).rejects.toThrow(
       /--base-url must be an http\(s\) URL/,
     );
   });

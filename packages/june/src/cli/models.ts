@@ -1,8 +1,4 @@
 import type { LanguageModel } from "ai";
-import { createAnthropic } from "../sdk/anthropic.js";
-import { createGoogleGenerativeAI } from "../sdk/google.js";
-import { createOpenAI } from "../sdk/openai.js";
-import { createOpenAICompatible } from "../sdk/openai-compatible.js";
 import { CliConfigError, CliUsageError } from "./errors.js";
 
 /** The providers `--model PROVIDER:ID` knows. */
@@ -83,33 +79,73 @@ export interface CreateModelOptions {
 }
 
 /**
- * Makes the AI SDK model a `ModelSpec` names, with keys and base URLs from `env` (never from anywhere
- * else). A missing key or base URL is a `CliConfigError` naming the variable to set.
+ * Imports the provider package a `PROVIDER:ID` names (each is imported only when a model names it: they
+ * are most of what a CLI start-up would load otherwise). Only imports: nothing is checked or created, so
+ * a command can load it early (before a user's module goes through the module hooks) and fail later.
  */
-export function createModel(options: CreateModelOptions): LanguageModel {
+export function loadProvider(provider: ModelProvider): Promise<unknown> {
+  switch (provider) {
+    case "openai":
+      return import("../sdk/openai.js");
+    case "anthropic":
+      return import("../sdk/anthropic.js");
+    case "google":
+      return import("../sdk/google.js");
+    case "ollama":
+    case "openai-compatible":
+      return import("../sdk/openai-compatible.js");
+    default: {
+      const unreachable: never = provider;
+      throw new CliConfigError(`Unknown model provider "${String(unreachable)}"`);
+    }
+  }
+}
+
+/**
+ * Imports the provider package of a `PROVIDER:ID` text if it names a known provider, and nothing
+ * otherwise (a bad spec is reported where the model is made). Never throws.
+ */
+export async function preloadProvider(text: string | undefined): Promise<void> {
+  if (text === undefined) return;
+  try {
+    await loadProvider(parseModelSpec(text).provider);
+  } catch {
+    // Reported when the model is made.
+  }
+}
+
+/**
+ * Makes the AI SDK model a `ModelSpec` names, with keys and base URLs from `env` (never from anywhere
+ * else). A missing key or base URL is a `CliConfigError` naming the variable to set. The provider's
+ * package is imported here, after the key and URLs are checked.
+ */
+export async function createModel(options: CreateModelOptions): Promise<LanguageModel> {
   const { spec, env } = options;
   const baseURL = options.baseUrl ? checkUrl(options.baseUrl, "--base-url") : undefined;
   switch (spec.provider) {
-    case "openai":
-      return createOpenAI({
-        apiKey: requireKey(env, "OPENAI_API_KEY", spec),
-        baseURL: baseURL ?? optionalUrl(env, "OPENAI_BASE_URL") ?? "https://api.openai.com/v1",
-      })(spec.modelId);
-    case "anthropic":
-      return createAnthropic({
-        apiKey: requireKey(env, "ANTHROPIC_API_KEY", spec),
-        baseURL: baseURL ?? optionalUrl(env, "ANTHROPIC_BASE_URL") ?? "https://api.anthropic.com/v1",
-      })(spec.modelId);
-    case "google":
-      return createGoogleGenerativeAI({
-        apiKey: requireKey(env, "GOOGLE_GENERATIVE_AI_API_KEY", spec),
-        baseURL: baseURL ?? optionalUrl(env, "GOOGLE_GENERATIVE_AI_BASE_URL") ?? "https://generativelanguage.googleapis.com/v1beta",
-      })(spec.modelId);
-    case "ollama":
-      return createOpenAICompatible({
-        name: "ollama",
-        baseURL: baseURL ?? ollamaBaseUrl(env),
-      })(spec.modelId);
+    case "openai": {
+      const apiKey = requireKey(env, "OPENAI_API_KEY", spec);
+      const url = baseURL ?? optionalUrl(env, "OPENAI_BASE_URL") ?? "https://api.openai.com/v1";
+      const { createOpenAI } = await import("../sdk/openai.js");
+      return createOpenAI({ apiKey, baseURL: url })(spec.modelId);
+    }
+    case "anthropic": {
+      const apiKey = requireKey(env, "ANTHROPIC_API_KEY", spec);
+      const url = baseURL ?? optionalUrl(env, "ANTHROPIC_BASE_URL") ?? "https://api.anthropic.com/v1";
+      const { createAnthropic } = await import("../sdk/anthropic.js");
+      return createAnthropic({ apiKey, baseURL: url })(spec.modelId);
+    }
+    case "google": {
+      const apiKey = requireKey(env, "GOOGLE_GENERATIVE_AI_API_KEY", spec);
+      const url = baseURL ?? optionalUrl(env, "GOOGLE_GENERATIVE_AI_BASE_URL") ?? "https://generativelanguage.googleapis.com/v1beta";
+      const { createGoogleGenerativeAI } = await import("../sdk/google.js");
+      return createGoogleGenerativeAI({ apiKey, baseURL: url })(spec.modelId);
+    }
+    case "ollama": {
+      const url = baseURL ?? ollamaBaseUrl(env);
+      const { createOpenAICompatible } = await import("../sdk/openai-compatible.js");
+      return createOpenAICompatible({ name: "ollama", baseURL: url })(spec.modelId);
+    }
     case "openai-compatible": {
       const url = baseURL ?? optionalUrl(env, "OPENAI_COMPATIBLE_BASE_URL");
       if (!url) {
@@ -119,6 +155,7 @@ export function createModel(options: CreateModelOptions): LanguageModel {
         );
       }
       const apiKey = nonEmpty(env.OPENAI_COMPATIBLE_API_KEY);
+      const { createOpenAICompatible } = await import("../sdk/openai-compatible.js");
       return createOpenAICompatible({ name: "openai-compatible", baseURL: url, ...(apiKey ? { apiKey } : {}) })(
         spec.modelId,
       );

@@ -6,7 +6,7 @@ import { fileStore } from "../stores/file-store.js";
 import { CliUsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { callChatFactory, loadChatModule, type ChatFactoryResult } from "./load-module.js";
-import { chosenModelSpec, createModel, parseModelSpec } from "./models.js";
+import { chosenModelSpec, createModel, parseModelSpec, preloadProvider } from "./models.js";
 
 /** Said when a module's chat keeps its sessions in memory: the printed session id cannot be continued. */
 export const EPHEMERAL_NOTE =
@@ -53,6 +53,8 @@ export async function resolveChat(options: ResolveChatOptions): Promise<Resolved
   const spec = chosenModelSpec({ model: options.model, baseUrl: options.baseUrl, env: io.env });
   const modelOf = (text: string) => createModel({ spec: parseModelSpec(text), env: io.env, baseUrl: options.baseUrl });
   if (file !== undefined) {
+    // The provider package is imported before the module, so it does not load through the module hooks.
+    await preloadProvider(spec);
     const loaded = await loadChatModule({ file, cwd: io.cwd });
     if (loaded.kind !== "factory") {
       // An explicit --model (or --base-url) that the module cannot take; JUNE_MODEL, set for every chat, is not one.
@@ -60,7 +62,8 @@ export async function resolveChat(options: ResolveChatOptions): Promise<Resolved
       if (flag !== undefined) throw modelUnreachable({ file, flag, exported: loaded.kind });
       return fromExport({ made: loaded, file, label: file, store: options.store, storeDir });
     }
-    const made = await callChatFactory({ file, factory: loaded.factory, model: spec === undefined ? undefined : modelOf(spec) });
+    const model = spec === undefined ? undefined : await modelOf(spec);
+    const made = await callChatFactory({ file, factory: loaded.factory, model });
     return fromExport({ made, file, label: spec === undefined ? file : `${file} on ${spec}`, store: options.store, storeDir });
   }
   if (spec === undefined) {
@@ -68,7 +71,7 @@ export async function resolveChat(options: ResolveChatOptions): Promise<Resolved
       `Nothing to ${command === "studio" ? "serve" : "talk to"}: pass a chat module (june ${command} chat.tsx) or a model (--model openai:gpt-5-mini, or set JUNE_MODEL)`,
     );
   }
-  return { chat: createChat({ model: modelOf(spec), store: fileStore(storeDir) }), label: spec, storeDir };
+  return { chat: createChat({ model: await modelOf(spec), store: fileStore(storeDir) }), label: spec, storeDir };
 }
 
 /** A module's `Chat` as it is, or its `Responder` made a chat in the store directory. */

@@ -1,75 +1,33 @@
-import { defineCommand } from "citty";
-import { approvalMode, looksLikeModule, splitAskPositionals } from "../args.js";
-import { createApprover } from "../approvals.js";
+import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
-import { createLineReader, type LineReader } from "../line-reader.js";
-import { describeFailure, renderErrorLine } from "../render.js";
-import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-chat.js";
-import { Screen } from "../screen.js";
-import { exitCodeOf, showTurn } from "../turn-runner.js";
 import { modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
 
-/** `june ask [file] <input...>`: one turn, the reply alone on stdout. */
+/** `june ask`'s arguments. */
+export const askArgs = {
+  file: {
+    type: "positional",
+    required: false,
+    description: "A chat module (.ts, .tsx, .js, .mjs) whose default export is a Chat, a Responder, or a function ({ model }) => either",
+  },
+  input: {
+    type: "positional",
+    required: false,
+    description: "The input: the rest of the arguments, joined with spaces (read from stdin when none are given and stdin is not a terminal)",
+  },
+  ...modelArgs,
+  ...sessionArg,
+  ...storeArg,
+  ...turnArgs,
+} as const satisfies ArgsDef;
+
+/** `june ask [file] <input...>`: one turn, the reply alone on stdout. Its work is imported when it runs. */
 export function askCommand(io: CliIO) {
   return defineCommand({
     meta: { name: "ask", description: "Ask once: one turn, the reply alone on stdout, the session id on stderr" },
-    args: {
-      file: {
-        type: "positional",
-        required: false,
-        description: "A chat module (.ts, .tsx, .js, .mjs) whose default export is a Chat, a Responder, or a function ({ model }) => either",
-      },
-      input: {
-        type: "positional",
-        required: false,
-        description: "The input: the rest of the arguments, joined with spaces (read from stdin when none are given and stdin is not a terminal)",
-      },
-      ...modelArgs,
-      ...sessionArg,
-      ...storeArg,
-      ...turnArgs,
-    },
-    async run({ args }) {
-      const positionals = [...args._];
-      if (positionals.length === 0 || (positionals.length === 1 && looksLikeModule(positionals[0]!))) {
-        const piped = io.stdin.isTTY ? "" : (await readAll(io.stdin.stream)).trim();
-        if (piped) positionals.push(piped);
-      }
-      const { file, input } = splitAskPositionals(positionals);
-      const mode = approvalMode(args);
-      const { chat } = await resolveChat({
-        io,
-        file,
-        model: args.model,
-        baseUrl: args["base-url"],
-        store: args.store,
-        command: "ask",
-      });
-      const session = await openOrCreateSession(chat, args.session);
-      const screen = new Screen(io);
-      let reader: LineReader | undefined;
-      const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)) });
-      try {
-        let turn;
-        try {
-          turn = session.send(input);
-        } catch (error) {
-          screen.note(renderErrorLine(describeFailure(error), screen.err));
-          return 1;
-        }
-        const outcome = await showTurn({ io, screen, turn, input, approver, json: args.json === true });
-        screen.note(screen.err.dim(`session ${session.id}`));
-        if (chat.store.durable === false) screen.note(screen.err.dim(EPHEMERAL_NOTE));
-        return exitCodeOf(outcome);
-      } finally {
-        reader?.close();
-      }
+    args: askArgs,
+    async run(context) {
+      const { runAsk } = await import("./ask-action.js");
+      return runAsk(io, context);
     },
   });
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -1,96 +1,32 @@
-import { defineCommand } from "citty";
-import { approvalMode, looksLikeModule } from "../args.js";
-import { createApprover } from "../approvals.js";
-import { EXIT_CANCELED } from "../cancel-on-interrupt.js";
-import { CliUsageError } from "../errors.js";
+import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
-import { createLineReader } from "../line-reader.js";
-import { describeFailure, renderErrorLine } from "../render.js";
-import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-chat.js";
-import { Screen } from "../screen.js";
-import { showTurn } from "../turn-runner.js";
 import { modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
 
-const QUIT = new Set(["/exit", "/quit"]);
+/** `june chat`'s arguments. */
+export const chatArgs = {
+  file: {
+    type: "positional",
+    required: false,
+    description: "A chat module (.ts, .tsx, .js, .mjs) whose default export is a Chat, a Responder, or a function ({ model }) => either",
+  },
+  ...modelArgs,
+  ...sessionArg,
+  ...storeArg,
+  ...turnArgs,
+} as const satisfies ArgsDef;
 
 /**
  * `june chat [file]`: a conversation. On a terminal, a prompt with line editing (Ctrl-C cancels a running
  * turn, Ctrl-C at the prompt, Ctrl-D or /exit quits); otherwise every line of stdin is one turn and every
- * reply one block on stdout.
+ * reply one block on stdout. Its work is imported when it runs.
  */
 export function chatCommand(io: CliIO) {
   return defineCommand({
     meta: { name: "chat", description: "Chat in the terminal (or one turn per line of stdin when it is not a terminal)" },
-    args: {
-      file: {
-        type: "positional",
-        required: false,
-        description: "A chat module (.ts, .tsx, .js, .mjs) whose default export is a Chat, a Responder, or a function ({ model }) => either",
-      },
-      ...modelArgs,
-      ...sessionArg,
-      ...storeArg,
-      ...turnArgs,
-    },
-    async run({ args }) {
-      if (args._.length > 1) throw new CliUsageError(`Unexpected argument "${args._[1]}": june chat takes one file`);
-      const file = args._[0];
-      if (file !== undefined && !looksLikeModule(file)) {
-        throw new CliUsageError(`"${file}" is not a module: june chat takes a .ts, .tsx, .js or .mjs file (to ask once, use june ask)`);
-      }
-      const mode = approvalMode(args);
-      const { chat, label } = await resolveChat({
-        io,
-        file,
-        model: args.model,
-        baseUrl: args["base-url"],
-        store: args.store,
-        command: "chat",
-      });
-      const session = await openOrCreateSession(chat, args.session);
-      const screen = new Screen(io);
-      const reader = createLineReader(io);
-      const approver = createApprover({ mode, io, screen, reader: () => reader });
-      const json = args.json === true;
-
-      screen.note(screen.err.dim(`june chat · ${label} · session ${session.id}`));
-      if (chat.store.durable === false) screen.note(screen.err.dim(EPHEMERAL_NOTE));
-      if (reader.terminal) screen.note(screen.err.dim("Ctrl-C cancels a turn · Ctrl-D or /exit quits"));
-
-      // Below every turn's own listener: Ctrl-C with no turn running quits.
-      let quit = false;
-      const stopListening = io.onInterrupt(() => {
-        quit = true;
-        reader.close();
-        return true;
-      });
-      let failed = false;
-      try {
-        while (!quit) {
-          const line = await reader.question(reader.terminal ? screen.err.cyan("› ") : "");
-          if (line === undefined) break;
-          const input = line.trim();
-          if (input === "") continue;
-          if (QUIT.has(input)) break;
-          let turn;
-          try {
-            turn = session.send(input);
-          } catch (error) {
-            screen.note(renderErrorLine(describeFailure(error), screen.err));
-            failed = true;
-            continue;
-          }
-          const outcome = await showTurn({ io, screen, turn, input, approver, json, newlineAfterReply: true });
-          if (outcome.status === "failed") failed = true;
-        }
-      } finally {
-        stopListening();
-        reader.close();
-      }
-      // Ctrl-C or Ctrl-D left the cursor on the prompt's line.
-      if (reader.terminal) screen.note("");
-      screen.note(screen.err.dim(`session ${session.id}`));
-      return quit ? EXIT_CANCELED : failed ? 1 : 0;
+    args: chatArgs,
+    async run(context) {
+      const { runChat } = await import("./chat-action.js");
+      return runChat(io, context);
     },
   });
 }

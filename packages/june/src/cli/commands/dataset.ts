@@ -1,99 +1,38 @@
-import { open } from "node:fs/promises";
-import { resolve as resolvePath } from "node:path";
-import { defineCommand } from "citty";
-import { createChat } from "../../chat/create-chat.js";
-import type { Chat, Responder } from "../../chat/types.js";
-import { JuneError } from "../../errors/june-error.js";
-import { dataset } from "../../learning/dataset.js";
-import { toJSONLine } from "../../learning/jsonl.js";
-import type { DatasetFilter } from "../../learning/types.js";
-import { fileStore } from "../../stores/file-store.js";
-import { looksLikeModule } from "../args.js";
-import { CliUsageError } from "../errors.js";
+import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
-import { DEFAULT_STORE_DIR, resolveChat } from "../resolve-chat.js";
-import { Screen } from "../screen.js";
 import { storeArg } from "./shared-args.js";
 
-const FILTERS = ["up", "down", "all"] as const;
-
-/** Sessions are only read here; nothing answers turns. */
-const noResponder: Responder = {
-  respond() {
-    throw new Error("june dataset does not answer turns");
+/** `june dataset`'s arguments. */
+export const datasetArgs = {
+  file: {
+    type: "positional",
+    required: false,
+    description: "A chat module whose chat's sessions to read (default: the sessions in --store)",
   },
-};
+  ...storeArg,
+  out: { type: "string", valueHint: "file", description: "Write the cases to this file instead of stdout" },
+  filter: {
+    type: "string",
+    valueHint: "up|down|all",
+    description: "up: turns with a thumbs-up (feedback above 0.5), down: a thumbs-down (below 0.5), all: every completed turn (default)",
+  },
+  session: { type: "string", valueHint: "id", description: "Only this session" },
+} as const satisfies ArgsDef;
 
-/** `--filter`, checked. */
-export function parseFilter(value: string | undefined): Exclude<DatasetFilter, (...args: never[]) => unknown> {
-  if (value === undefined) return "all";
-  if ((FILTERS as readonly string[]).includes(value)) return value as (typeof FILTERS)[number];
-  throw new CliUsageError(`--filter must be up, down or all, got "${value}"`);
-}
-
-/** `june dataset [file] [--store DIR] [--out FILE] [--filter up|down|all] [--session ID]`. */
+/**
+ * `june dataset [file] [--store DIR] [--out FILE] [--filter up|down|all] [--session ID]`. Its work is
+ * imported when it runs.
+ */
 export function datasetCommand(io: CliIO) {
   return defineCommand({
     meta: {
       name: "dataset",
       description: "Print the completed turns of a store's sessions as eval cases, one JSON line each, credentials redacted",
     },
-    args: {
-      file: {
-        type: "positional",
-        required: false,
-        description: "A chat module whose chat's sessions to read (default: the sessions in --store)",
-      },
-      ...storeArg,
-      out: { type: "string", valueHint: "file", description: "Write the cases to this file instead of stdout" },
-      filter: {
-        type: "string",
-        valueHint: "up|down|all",
-        description: "up: turns with a thumbs-up (feedback above 0.5), down: a thumbs-down (below 0.5), all: every completed turn (default)",
-      },
-      session: { type: "string", valueHint: "id", description: "Only this session" },
-    },
-    async run({ args }) {
-      if (args._.length > 1) throw new CliUsageError(`Unexpected argument "${args._[1]}": june dataset takes one file`);
-      const file = args._[0];
-      if (file !== undefined && !looksLikeModule(file)) {
-        throw new CliUsageError(`"${file}" is not a module: june dataset takes a .ts, .tsx, .js or .mjs file`);
-      }
-      const filter = parseFilter(args.filter);
-      const chat: Chat =
-        file === undefined
-          ? createChat({ responder: noResponder, store: fileStore(resolvePath(io.cwd, args.store ?? DEFAULT_STORE_DIR)) })
-          : (await resolveChat({ io, file, store: args.store, command: "dataset" })).chat;
-      const cases = dataset(chat, { filter, ...(args.session !== undefined && { sessions: [args.session] }) });
-      const screen = new Screen(io, { progress: false });
-
-      let count = 0;
-      try {
-        if (args.out === undefined) {
-          for await (const evalCase of cases) {
-            io.stdout.write(`${toJSONLine(evalCase)}\n`);
-            count++;
-          }
-        } else {
-          const handle = await open(resolvePath(io.cwd, args.out), "w");
-          try {
-            for await (const evalCase of cases) {
-              await handle.write(`${toJSONLine(evalCase)}\n`);
-              count++;
-            }
-          } finally {
-            await handle.close();
-          }
-        }
-      } catch (error) {
-        if (JuneError.hasName(error, "SessionNotFoundError") || JuneError.hasName(error, "InvalidSessionIdError")) {
-          throw new CliUsageError(`--session: ${(error as Error).message}`, { cause: error });
-        }
-        throw error;
-      }
-      const what = `${count} case${count === 1 ? "" : "s"}${filter === "all" ? "" : ` (${filter})`}`;
-      screen.note(screen.err.dim(args.out === undefined ? what : `${what} written to ${args.out}`));
-      return 0;
+    args: datasetArgs,
+    async run(context) {
+      const { runDataset } = await import("./dataset-action.js");
+      return runDataset(io, context);
     },
   });
 }

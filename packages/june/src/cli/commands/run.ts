@@ -1,26 +1,23 @@
-import { defineCommand } from "citty";
-import { projectChatTrace } from "../../chat/project-chat-trace.js";
-import { JuneError } from "../../errors/june-error.js";
-import type { RunError } from "../../runtime/errors.js";
-import { start } from "../../runtime/start.js";
-import type { ApprovalRequest, RunHandle, RunResult, TraceNode } from "../../runtime/types.js";
-import { jsx } from "../../jsx/jsx-runtime.js";
-import { approvalMode } from "../args.js";
-import { createApprover } from "../approvals.js";
-import { cancelOnInterrupt, EXIT_CANCELED } from "../cancel-on-interrupt.js";
-import { CliUsageError } from "../errors.js";
+import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
-import { jsonApprovalRequest, jsonError, jsonLine, type CliJsonEvent } from "../json-events.js";
-import { createLineReader, type LineReader } from "../line-reader.js";
-import { loadRunModule } from "../load-module.js";
-import { chosenModelSpec, createModel, parseModelSpec } from "../models.js";
-import { describeFailure, renderErrorLine, renderProgressLine } from "../render.js";
-import { Screen } from "../screen.js";
 import { runModelArgs, turnArgs } from "./shared-args.js";
+
+/** `june run`'s arguments. */
+export const runArgs = {
+  file: {
+    type: "positional",
+    required: true,
+    description: "A module whose default export is a workflow element or a component that takes { input, model }",
+  },
+  input: { type: "string", valueHint: "text", description: "The input, passed to the component as { input }" },
+  ...runModelArgs,
+  ...turnArgs,
+} as const satisfies ArgsDef;
 
 /**
  * `june run <file>`: runs a workflow once. Its output, the result of the step that finished last (a string
- * as it is, anything else as JSON), goes to stdout; progress and approvals to stderr.
+ * as it is, anything else as JSON), goes to stdout; progress and approvals to stderr. Its work is imported
+ * when it runs.
  */
 export function runCommand(io: CliIO) {
   return defineCommand({
@@ -28,144 +25,10 @@ export function runCommand(io: CliIO) {
       name: "run",
       description: "Run a workflow once; the result of the step that finished last goes to stdout",
     },
-    args: {
-      file: {
-        type: "positional",
-        required: true,
-        description: "A module whose default export is a workflow element or a component that takes { input, model }",
-      },
-      input: { type: "string", valueHint: "text", description: "The input, passed to the component as { input }" },
-      ...runModelArgs,
-      ...turnArgs,
-    },
-    async run({ args }) {
-      if (args._.length > 1) throw new CliUsageError(`Unexpected argument "${args._[1]}": june run takes one file`);
-      const file = args._[0];
-      if (file === undefined) throw new CliUsageError("Missing the workflow file: june run <file>");
-      const mode = approvalMode(args);
-      const loaded = await loadRunModule({ file, cwd: io.cwd });
-      if (loaded.kind === "element") {
-        if (args.input !== undefined) {
-          throw new CliUsageError(`--input applies to a component: ${file} exports a workflow element, which takes no input`);
-        }
-        const flag = args.model !== undefined ? "--model" : args["base-url"] !== undefined ? "--base-url" : undefined;
-        if (flag !== undefined) {
-          throw new CliUsageError(
-            `${file} exports a workflow element, so ${flag} cannot reach it: export a component ({ input, model }) => <Agent model={model}>...</Agent> instead`,
-          );
-        }
-      }
-      const spec = chosenModelSpec({ model: args.model, baseUrl: args["base-url"], env: io.env });
-      const model = spec === undefined ? undefined : createModel({ spec: parseModelSpec(spec), env: io.env, baseUrl: args["base-url"] });
-      const element =
-        loaded.kind === "element"
-          ? loaded.element
-          : jsx(loaded.component, { input: args.input ?? "", ...(model === undefined ? {} : { model }) });
-      const json = args.json === true;
-      const screen = new Screen(io);
-      const emit = (event: CliJsonEvent) => screen.data(jsonLine(event));
-      let reader: LineReader | undefined;
-      const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)) });
-
-      let handle: RunHandle | undefined;
-      const seen = new Set<string>();
-      let approvals: Promise<void> = Promise.resolve();
-      const interrupt = cancelOnInterrupt({ io, screen, cancel: () => handle?.cancel("canceled with Ctrl-C") });
-
-      const ask = async (request: ApprovalRequest, run: RunHandle) => {
-        if (!run.requests.some((pending) => pending.id === request.id)) return;
-        if (json) emit({ type: "approval-request", request: jsonApprovalRequest(request) });
-        const decision = await approver.decide(request, interrupt.signal);
-        if (!decision) return;
-        const taken = decision.approved ? run.approve(request.id) : run.deny(request.id, decision.reason);
-        if (json && taken) {
-          emit({
-            type: "approval",
-            id: request.id,
-            toolName: request.toolName,
-            approved: decision.approved,
-            ...(decision.reason ? { reason: decision.reason } : {}),
-          });
-        }
-      };
-      const onUpdate = (tree: TraceNode) => {
-        const run = handle;
-        if (!run) return;
-        const rows = projectChatTrace(tree, { requests: run.requests });
-        if (json) emit({ type: "run-update", rows });
-        screen.status(renderProgressLine(rows, { colors: screen.err, columns: io.stderr.columns }));
-        for (const request of run.requests) {
-          if (seen.has(request.id)) continue;
-          seen.add(request.id);
-          approvals = approvals.then(() => ask(request, run));
-        }
-      };
-
-      try {
-        try {
-          handle = start(element as Parameters<typeof start>[0], { onUpdate });
-        } catch (error) {
-          // Nothing ran: the module's workflow does not render. A configuration error, like a bad export.
-          const hint =
-            loaded.kind === "component" ? " (june run expects a component that returns a workflow element; for a chat module use june chat or june ask)" : "";
-          screen.note(renderErrorLine(`${file} cannot run: ${describeFailure(error)}${hint}`, screen.err));
-          return 2;
-        }
-        let result: RunResult;
-        try {
-          result = await handle.result;
-        } catch (error) {
-          await approvals.catch(() => {});
-          screen.resetStatus();
-          const partial = JuneError.hasName<RunError>(error, "RunError") ? error.result : undefined;
-          const canceled = partial?.status === "canceled" || interrupt.signal.aborted;
-          const cause = JuneError.hasName<RunError>(error, "RunError") && error.cause !== undefined ? error.cause : error;
-          if (json) {
-            emit({
-              type: "run-end",
-              runId: partial?.id ?? handle.id,
-              status: canceled ? "canceled" : "error",
-              ...(partial ? { steps: partial.steps, usage: partial.usage } : {}),
-              ...(canceled ? {} : { error: jsonError(cause) }),
-            });
-          }
-          if (canceled) {
-            screen.note(screen.err.yellow("canceled"));
-            return EXIT_CANCELED;
-          }
-          screen.note(renderErrorLine(`the run failed: ${describeFailure(cause)}`, screen.err));
-          return 1;
-        }
-        await approvals.catch(() => {});
-        screen.resetStatus();
-        if (json) {
-          emit({ type: "run-end", runId: result.id, status: result.status, steps: result.steps, usage: result.usage });
-        } else {
-          const output = finalOutput(result);
-          if (output !== undefined) {
-            screen.reply(typeof output === "string" ? output : JSON.stringify(output, null, 2));
-            screen.endReply();
-          }
-        }
-        return 0;
-      } finally {
-        interrupt.dispose();
-        reader?.close();
-      }
+    args: runArgs,
+    async run(context) {
+      const { runWorkflow } = await import("./run-action.js");
+      return runWorkflow(io, context);
     },
   });
-}
-
-/** The result of the step that finished last (later in the trace wins a tie), or `undefined` with no step. */
-export function finalOutput(result: RunResult): unknown {
-  let last: { id: string; endedAt: number } | undefined;
-  const visit = (node: TraceNode) => {
-    if (node.kind === "step" && node.status === "done" && node.name in result.steps) {
-      const endedAt = node.endedAt ?? 0;
-      if (!last || endedAt >= last.endedAt) last = { id: node.name, endedAt };
-    }
-    for (const child of node.children) visit(child);
-  };
-  visit(result.trace);
-  return last ? result.steps[last.id] : undefined;
 }

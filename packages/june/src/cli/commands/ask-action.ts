@@ -1,0 +1,54 @@
+import type { CommandContext } from "citty";
+import { approvalMode, looksLikeModule, splitAskPositionals } from "../args.js";
+import { createApprover } from "../approvals.js";
+import type { CliIO } from "../io.js";
+import { createLineReader, type LineReader } from "../line-reader.js";
+import { describeFailure, renderErrorLine } from "../render.js";
+import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-chat.js";
+import { Screen } from "../screen.js";
+import { exitCodeOf, showTurn } from "../turn-runner.js";
+import type { askArgs } from "./ask.js";
+
+/** Runs `june ask [file] <input...>` (see `askCommand`) and returns the exit code. */
+export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>): Promise<number> {
+  const positionals = [...args._];
+  if (positionals.length === 0 || (positionals.length === 1 && looksLikeModule(positionals[0]!))) {
+    const piped = io.stdin.isTTY ? "" : (await readAll(io.stdin.stream)).trim();
+    if (piped) positionals.push(piped);
+  }
+  const { file, input } = splitAskPositionals(positionals);
+  const mode = approvalMode(args);
+  const { chat } = await resolveChat({
+    io,
+    file,
+    model: args.model,
+    baseUrl: args["base-url"],
+    store: args.store,
+    command: "ask",
+  });
+  const session = await openOrCreateSession(chat, args.session);
+  const screen = new Screen(io);
+  let reader: LineReader | undefined;
+  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)) });
+  try {
+    let turn;
+    try {
+      turn = session.send(input);
+    } catch (error) {
+      screen.note(renderErrorLine(describeFailure(error), screen.err));
+      return 1;
+    }
+    const outcome = await showTurn({ io, screen, turn, input, approver, json: args.json === true });
+    screen.note(screen.err.dim(`session ${session.id}`));
+    if (chat.store.durable === false) screen.note(screen.err.dim(EPHEMERAL_NOTE));
+    return exitCodeOf(outcome);
+  } finally {
+    reader?.close();
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}

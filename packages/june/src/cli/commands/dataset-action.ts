@@ -1,0 +1,76 @@
+import { open } from "node:fs/promises";
+import { resolve as resolvePath } from "node:path";
+import type { CommandContext } from "citty";
+import { createChat } from "../../chat/create-chat.js";
+import type { Chat, Responder } from "../../chat/types.js";
+import { JuneError } from "../../errors/june-error.js";
+import { dataset } from "../../learning/dataset.js";
+import { toJSONLine } from "../../learning/jsonl.js";
+import type { DatasetFilter } from "../../learning/types.js";
+import { fileStore } from "../../stores/file-store.js";
+import { looksLikeModule } from "../args.js";
+import { CliUsageError } from "../errors.js";
+import type { CliIO } from "../io.js";
+import { DEFAULT_STORE_DIR, resolveChat } from "../resolve-chat.js";
+import { Screen } from "../screen.js";
+import type { datasetArgs } from "./dataset.js";
+
+const FILTERS = ["up", "down", "all"] as const;
+
+/** Sessions are only read here; nothing answers turns. */
+const noResponder: Responder = {
+  respond() {
+    throw new Error("june dataset does not answer turns");
+  },
+};
+
+/** `--filter`, checked. */
+export function parseFilter(value: string | undefined): Exclude<DatasetFilter, (...args: never[]) => unknown> {
+  if (value === undefined) return "all";
+  if ((FILTERS as readonly string[]).includes(value)) return value as (typeof FILTERS)[number];
+  throw new CliUsageError(`--filter must be up, down or all, got "${value}"`);
+}
+
+/** Runs `june dataset` (see `datasetCommand`) and returns the exit code. */
+export async function runDataset(io: CliIO, { args }: CommandContext<typeof datasetArgs>): Promise<number> {
+  if (args._.length > 1) throw new CliUsageError(`Unexpected argument "${args._[1]}": june dataset takes one file`);
+  const file = args._[0];
+  if (file !== undefined && !looksLikeModule(file)) {
+    throw new CliUsageError(`"${file}" is not a module: june dataset takes a .ts, .tsx, .js or .mjs file`);
+  }
+  const filter = parseFilter(args.filter);
+  const chat: Chat =
+    file === undefined
+      ? createChat({ responder: noResponder, store: fileStore(resolvePath(io.cwd, args.store ?? DEFAULT_STORE_DIR)) })
+      : (await resolveChat({ io, file, store: args.store, command: "dataset" })).chat;
+  const cases = dataset(chat, { filter, ...(args.session !== undefined && { sessions: [args.session] }) });
+  const screen = new Screen(io, { progress: false });
+
+  let count = 0;
+  try {
+    if (args.out === undefined) {
+      for await (const evalCase of cases) {
+        io.stdout.write(`${toJSONLine(evalCase)}\n`);
+        count++;
+      }
+    } else {
+      const handle = await open(resolvePath(io.cwd, args.out), "w");
+      try {
+        for await (const evalCase of cases) {
+          await handle.write(`${toJSONLine(evalCase)}\n`);
+          count++;
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+  } catch (error) {
+    if (JuneError.hasName(error, "SessionNotFoundError") || JuneError.hasName(error, "InvalidSessionIdError")) {
+      throw new CliUsageError(`--session: ${(error as Error).message}`, { cause: error });
+    }
+    throw error;
+  }
+  const what = `${count} case${count === 1 ? "" : "s"}${filter === "all" ? "" : ` (${filter})`}`;
+  screen.note(screen.err.dim(args.out === undefined ? what : `${what} written to ${args.out}`));
+  return 0;
+}
