@@ -4,6 +4,7 @@ import type { CliIO } from "./io.js";
 import type { LineReader } from "./line-reader.js";
 import { isApproval, renderApprovalDecision, renderApprovalPrompt } from "./render.js";
 import type { Screen } from "./screen.js";
+import { jsonApprovalRequest, type CliJsonEvent } from "./json-events.js";
 
 /** How a tool approval was answered. */
 export interface ApprovalDecision {
@@ -70,4 +71,43 @@ export function createApprover(options: CreateApproverOptions): Approver {
       }
     },
   };
+}
+
+/** What takes approval decisions: a turn or a run handle. */
+export interface ApprovalTarget {
+  readonly requests: readonly ApprovalRequest[];
+  approve(id: string): boolean;
+  deny(id: string, reason?: string): boolean;
+}
+
+export interface AskApprovalOptions {
+  request: ApprovalRequest;
+  target: ApprovalTarget;
+  approver: Approver;
+  signal: AbortSignal;
+  /** With `--json`: prints the request and the decision taken as JSON lines. */
+  emit?: (event: CliJsonEvent) => void;
+}
+
+/**
+ * Asks for one request, the same way for `june run` and a chat turn: a request the target has since withdrawn
+ * or decided is skipped (events are buffered), the decision is passed to the target, and with `--json` the
+ * request and the decision taken are printed.
+ */
+export async function askApproval(options: AskApprovalOptions): Promise<void> {
+  const { request, target, emit } = options;
+  if (!target.requests.some((pending) => pending.id === request.id)) return;
+  emit?.({ type: "approval-request", request: jsonApprovalRequest(request) });
+  const decision = await options.approver.decide(request, options.signal);
+  if (!decision) return;
+  const taken = decision.approved ? target.approve(request.id) : target.deny(request.id, decision.reason);
+  if (emit && taken) {
+    emit({
+      type: "approval",
+      id: request.id,
+      toolName: request.toolName,
+      approved: decision.approved,
+      ...(decision.reason ? { reason: decision.reason } : {}),
+    });
+  }
 }

@@ -1,9 +1,9 @@
 import { projectChatTrace, type ChatTraceRow } from "../chat/project-chat-trace.js";
 import type { Turn, TurnResult } from "../chat/types.js";
-import type { Approver } from "./approvals.js";
+import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
 import type { CliIO } from "./io.js";
-import { jsonApprovalRequest, jsonError, jsonLine, type CliJsonEvent } from "./json-events.js";
+import { jsonError, jsonLine, type CliJsonEvent } from "./json-events.js";
 import { describeFailure, renderErrorLine, renderProgressLine } from "./render.js";
 import type { Screen } from "./screen.js";
 
@@ -69,22 +69,8 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
           break;
         }
         case "approval-request": {
-          const { request } = event;
-          // Events are buffered: skip a request the run has since withdrawn or that was decided.
-          if (!turn.requests.some((pending) => pending.id === request.id)) break;
-          if (json) emit({ type: "approval-request", request: jsonApprovalRequest(request) });
-          const decision = await approver.decide(request, interrupt.signal);
-          if (!decision) break;
-          const taken = decision.approved ? turn.approve(request.id) : turn.deny(request.id, decision.reason);
-          if (json && taken) {
-            emit({
-              type: "approval",
-              id: request.id,
-              toolName: request.toolName,
-              approved: decision.approved,
-              ...(decision.reason ? { reason: decision.reason } : {}),
-            });
-          }
+          // Events are buffered: askApproval skips a request the run has since withdrawn or that was decided.
+          await askApproval({ request: event.request, target: turn, approver, signal: interrupt.signal, ...(json ? { emit } : {}) });
           break;
         }
         default: {

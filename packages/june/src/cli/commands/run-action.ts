@@ -6,11 +6,11 @@ import { start } from "../../runtime/start.js";
 import type { ApprovalRequest, RunHandle, RunResult, TraceNode } from "../../runtime/types.js";
 import { jsx } from "../../jsx/jsx-runtime.js";
 import { approvalMode } from "../args.js";
-import { createApprover } from "../approvals.js";
+import { askApproval, createApprover } from "../approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "../cancel-on-interrupt.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
-import { jsonApprovalRequest, jsonError, jsonLine, type CliJsonEvent } from "../json-events.js";
+import { jsonError, jsonLine, type CliJsonEvent } from "../json-events.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
 import { loadRunModule } from "../load-module.js";
 import { chosenModelSpec, createModel, parseModelSpec, preloadProvider } from "../models.js";
@@ -55,22 +55,8 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   let approvals: Promise<void> = Promise.resolve();
   const interrupt = cancelOnInterrupt({ io, screen, cancel: () => handle?.cancel("canceled with Ctrl-C") });
 
-  const ask = async (request: ApprovalRequest, run: RunHandle) => {
-    if (!run.requests.some((pending) => pending.id === request.id)) return;
-    if (json) emit({ type: "approval-request", request: jsonApprovalRequest(request) });
-    const decision = await approver.decide(request, interrupt.signal);
-    if (!decision) return;
-    const taken = decision.approved ? run.approve(request.id) : run.deny(request.id, decision.reason);
-    if (json && taken) {
-      emit({
-        type: "approval",
-        id: request.id,
-        toolName: request.toolName,
-        approved: decision.approved,
-        ...(decision.reason ? { reason: decision.reason } : {}),
-      });
-    }
-  };
+  const ask = (request: ApprovalRequest, run: RunHandle) =>
+    askApproval({ request, target: run, approver, signal: interrupt.signal, ...(json ? { emit } : {}) });
   const onUpdate = (tree: TraceNode) => {
     const run = handle;
     if (!run) return;
