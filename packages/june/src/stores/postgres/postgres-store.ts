@@ -5,7 +5,7 @@ import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError
 import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { loadDriver } from "../load-driver.js";
-import { checkListOptions, makeTitle, startSummary, toSessionInfo, type SessionSummary } from "../session-summary.js";
+import { checkListOptions, makeTitle, startSummary, toSessionInfo } from "../session-summary.js";
 import { checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
 import type {
   AppendOptions,
@@ -17,6 +17,7 @@ import type {
   TurnLease,
 } from "../types.js";
 import { ensureSchema, pgNames, type PgPool } from "./postgres-schema.js";
+import { DEFAULT_LEASE_TTL_MS, rowSummary, type SessionRow } from "../sql-session-row.js";
 
 interface PostgresStoreCommonOptions {
   /**
@@ -57,17 +58,7 @@ export interface PostgresStore extends ChatStore {
   close(): Promise<void>;
 }
 
-interface SessionRow {
-  id: string;
-  created_at: string;
-  updated_at: string;
-  title: string | null;
-  turn_count: number;
-  metadata: string | null;
-  last_seq: number;
-}
 
-const DEFAULT_LEASE_TTL_MS = 60_000;
 const SESSION_COLUMNS = "id, created_at, updated_at, title, turn_count, metadata::text AS metadata, last_seq";
 /** Postgres codes: unique and foreign-key violations. */
 const UNIQUE_VIOLATION = "23505";
@@ -355,17 +346,6 @@ function createPool(connectionString: string, max: number | undefined): PgPool {
   return pool;
 }
 
-function rowSummary(row: SessionRow): SessionSummary {
-  const summary: SessionSummary = {
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    turnCount: row.turn_count,
-    lastSeq: row.last_seq,
-  };
-  if (row.title !== null) summary.title = row.title;
-  if (row.metadata !== null) summary.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
-  return summary;
-}
 
 /** PostgreSQL text cannot hold NUL: a display column gets U+FFFD instead (the journal's JSON keeps it). */
 function pgText(text: string): string {

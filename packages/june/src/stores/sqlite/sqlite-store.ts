@@ -1,7 +1,7 @@
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
 import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
-import { checkListOptions, foldEntry, startSummary, toSessionInfo, type SessionSummary } from "../session-summary.js";
+import { checkListOptions, foldEntry, startSummary, toSessionInfo } from "../session-summary.js";
 import { checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
 import type {
   AppendOptions,
@@ -14,6 +14,7 @@ import type {
 } from "../types.js";
 import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
 import { LIST_BEFORE_SQL, LIST_SQL, openDatabase } from "./sqlite-schema.js";
+import { DEFAULT_LEASE_TTL_MS, rowSummary, type SessionRow } from "../sql-session-row.js";
 
 export interface SqliteStoreOptions {
   /** The database file, created with its folder when missing (e.g. `.june/chat.db`); `":memory:"` for a private one. */
@@ -39,17 +40,7 @@ export interface SqliteStore extends ChatStore {
   close(): Promise<void>;
 }
 
-interface SessionRow {
-  id: string;
-  created_at: string;
-  updated_at: string;
-  title: string | null;
-  turn_count: number;
-  metadata: string | null;
-  last_seq: number;
-}
 
-const DEFAULT_LEASE_TTL_MS = 60_000;
 
 /**
  * A store that keeps every session in one SQLite file (better-sqlite3, WAL): for a single machine with many
@@ -263,14 +254,3 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
   };
 }
 
-function rowSummary(row: SessionRow): SessionSummary {
-  const summary: SessionSummary = {
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    turnCount: row.turn_count,
-    lastSeq: row.last_seq,
-  };
-  if (row.title !== null) summary.title = row.title;
-  if (row.metadata !== null) summary.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
-  return summary;
-}
