@@ -82,7 +82,10 @@ class ModelTurn {
     this.#info = info;
     this.#turnId = options.turnId;
     this.#signal = options.signal;
-    this.#conversation = [...options.messages, { role: "user", content: options.input }];
+    // One copy of the context (never appended to in place: it may be the builder's own array). `concat` copies
+    // references in bulk, several times faster than a spread for a long session's context.
+    const input: ModelMessage = { role: "user", content: options.input };
+    this.#conversation = Array.isArray(options.messages) ? options.messages.concat([input]) : [...options.messages, input];
     const result = this.#run();
     this.execution = {
       result,

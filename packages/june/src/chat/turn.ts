@@ -140,7 +140,9 @@ export class TurnController {
 
   /** Waits for the steer and approval entries in flight; a failed one is returned. */
   async settleWrites(): Promise<unknown> {
-    this.#executionReady.reject(new TurnEndedError(this.id));
+    // A steer still waiting for the execution fails; once attached, the rejection is a no-op (and an error's
+    // stack trace is not worth building on every turn).
+    if (this.execution === undefined) this.#executionReady.reject(new TurnEndedError(this.id));
     while (this.#writes.size > 0) await Promise.allSettled([...this.#writes]);
     return this.#writeError;
   }

@@ -1,7 +1,9 @@
-import { open, unlink, type FileHandle } from "node:fs/promises";
+import { fstatSync, ftruncateSync, unlinkSync, writeSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { decodeJournal, encodeBatch, type DecodedJournal } from "./journal-codec.js";
+import type { JournalHandles } from "./journal-handles.js";
 import { hasCode, tryLock, unlock } from "./lock-file.js";
 import { conflict } from "./store-helpers.js";
 import { fileKey, type CachedSummary, type FileKey } from "./summary-cache.js";
@@ -19,8 +21,10 @@ export interface JournalAppend {
   lines: readonly string[];
   /** `datasync` before returning. */
   sync: boolean;
-  /** The journal's summary in state `key` (last seq and readable length), read from `fh` as needed. */
-  lastState: (fh: FileHandle, key: FileKey) => Promise<CachedSummary>;
+  /** The store's open journals. */
+  handles: JournalHandles;
+  /** The journal's summary in state `key` (last seq and readable length), read from `fd` as needed. */
+  lastState: (fd: number, key: FileKey) => CachedSummary;
 }
 
 export interface JournalAppendResult {
@@ -34,7 +38,11 @@ export interface JournalAppendResult {
 /**
  * Appends whole lines to a journal in one write, under the journal's lock file (`<journal>.append.lock`) so
  * that processes sharing the directory append one at a time. The journal's actual last seq is checked under
- * the lock (`ConflictError` when it is not `expectedSeq`), and a torn tail is cut off first.
+ * the lock (`ConflictError` when it is not `expectedSeq`): from the cached summary when the file's inode, size
+ * and mtime are as last seen, else by reading what changed. A torn tail is cut off first.
+ *
+ * The journal stays open between appends (`handles`); the small calls (lock file, stat, write) are
+ * synchronous, a few microseconds each, and only the flush (`sync`) waits on the thread pool.
  */
 export async function appendToJournal(request: JournalAppend): Promise<JournalAppendResult> {
   const { sessionId, path } = request;
@@ -42,35 +50,41 @@ export async function appendToJournal(request: JournalAppend): Promise<JournalAp
   const token = await lockJournal(sessionId, lockPath);
   const lockedAt = Date.now();
   try {
-    const fh = await openJournal(sessionId, path, "r+");
-    try {
-      const key = fileKey(await fh.stat());
-      const before = await request.lastState(fh, key);
+    return await request.handles.use(sessionId, path, async (fh, stats) => {
+      const key = fileKey(stats);
+      const before = request.lastState(fh.fd, key);
       if (before.summary.lastSeq !== request.expectedSeq) {
         throw conflict(sessionId, request.expectedSeq, before.summary.lastSeq);
       }
       if (request.lines.length === 0) return { before, validBytes: before.validBytes, key };
       const bytes = encodeBatch(request.lines);
-      if (key.size > before.validBytes) await fh.truncate(before.validBytes);
+      if (key.size > before.validBytes) ftruncateSync(fh.fd, before.validBytes);
       try {
         let written = 0;
         while (written < bytes.length) {
-          const { bytesWritten } = await fh.write(bytes, written, bytes.length - written, before.validBytes + written);
-          written += bytesWritten;
+          written += writeSync(fh.fd, bytes, written, bytes.length - written, before.validBytes + written);
         }
       } catch (error) {
-        await fh.truncate(before.validBytes).catch(() => undefined);
+        try {
+          ftruncateSync(fh.fd, before.validBytes);
+        } catch {
+          // the write's error is the one to report
+        }
         throw error;
       }
+      const after = fileKey(fstatSync(fh.fd));
       if (request.sync) await fh.datasync();
-      return { before, validBytes: before.validBytes + bytes.length, key: fileKey(await fh.stat()) };
-    } finally {
-      await fh.close();
-    }
+      return { before, validBytes: before.validBytes + bytes.length, key: after };
+    });
   } finally {
     // Well within its TTL nobody may take our lock over, so it is still ours: remove it without checking.
-    if (Date.now() - lockedAt < JOURNAL_LOCK_TTL_MS / 2) await unlink(lockPath).catch(() => undefined);
-    else await unlock(lockPath, token);
+    if (Date.now() - lockedAt < JOURNAL_LOCK_TTL_MS / 2) {
+      try {
+        unlinkSync(lockPath);
+      } catch {
+        // gone already (the session was deleted)
+      }
+    } else await unlock(lockPath, token);
   }
 }
 

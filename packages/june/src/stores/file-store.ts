@@ -8,7 +8,8 @@ import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId,
 import { appendToJournal, readJournal, syncDirectory } from "./file-journal.js";
 import { encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
-import { hasCode, tryLock, unlock } from "./lock-file.js";
+import { JournalHandles } from "./journal-handles.js";
+import { hasCode, tryLock, unlock, unlockOwn } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startSummary, toSessionInfo } from "./session-summary.js";
 import { checkFromSeq, checkTtl } from "./store-helpers.js";
 import { SummaryCache, fileKey, summarizeFile, type CachedSummary } from "./summary-cache.js";
@@ -50,6 +51,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   const fsync = options.fsync ?? true;
   const cache = new SummaryCache(root);
   const queues = new Map<string, Promise<unknown>>();
+  const handles = new JournalHandles();
+  /** The leases this store took and has not released: when (`Date.now()`) and for how long, by token. */
+  const held = new Map<string, { takenAt: number; ttlMs: number }>();
 
   const journalPath = (id: string) => join(root, `${id}${JOURNAL_EXT}`);
   const leasePath = (id: string) => join(root, `${id}.lock`);
@@ -66,9 +70,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     return result;
   }
 
-  async function exists(id: string): Promise<void> {
+  function exists(id: string): void {
     try {
-      await stat(journalPath(id));
+      statSync(journalPath(id));
     } catch (error) {
       if (hasCode(error, "ENOENT")) throw new SessionNotFoundError(id);
       throw error;
@@ -152,6 +156,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
 
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
+      handles.retire(id);
       let existed = true;
       try {
         await unlink(journalPath(id));
@@ -176,7 +181,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
           expectedSeq,
           lines: prepared.lines,
           sync: fsync && opts.sync === true,
-          lastState: (fh, key) => cache.refresh(sessionId, fh, key),
+          handles,
+          lastState: (fd, key) => cache.refreshFd(sessionId, fd, key),
         });
         const summary = { ...written.before.summary };
         for (const entry of prepared.entries) foldEntry(summary, entry);
@@ -202,19 +208,30 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {
       assertSessionId(sessionId);
       const ttlMs = checkTtl(opts?.ttlMs);
-      await exists(sessionId);
+      exists(sessionId);
+      const takenAt = Date.now();
       const attempt = await tryLock(leasePath(sessionId), { ttlMs });
       if (!attempt.acquired) {
         const owner = attempt.owner;
         const where = owner && owner.host !== hostname() ? ` on ${owner.host}` : "";
         throw new SessionBusyError(sessionId, owner ? `its lease is held by process ${owner.pid}${where}` : "its lease is being taken");
       }
+      held.set(attempt.token, { takenAt, ttlMs });
       return Object.freeze({ sessionId, token: attempt.token });
     },
 
     async releaseTurn(lease: TurnLease): Promise<void> {
       assertSessionId(lease?.sessionId);
-      await unlock(leasePath(lease.sessionId), lease.token);
+      const own = held.get(lease.token);
+      held.delete(lease.token);
+      // A lease this store took is released with fewer calls while no one may take it over (see unlockOwn).
+      if (own) await unlockOwn(leasePath(lease.sessionId), lease.token, own.takenAt, own.ttlMs);
+      else await unlock(leasePath(lease.sessionId), lease.token);
+    },
+
+    /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
+    async close(): Promise<void> {
+      await handles.closeAll();
     },
   };
 

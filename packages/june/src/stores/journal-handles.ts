@@ -5,6 +5,8 @@ import { hasCode } from "./lock-file.js";
 
 /** How long a journal stays open after its last append. */
 const IDLE_CLOSE_MS = 10_000;
+/** How many journals stay open at most (file descriptors are limited: 256 by default on macOS). */
+const MAX_KEPT = 32;
 
 interface KeptHandle {
   fh: FileHandle;
@@ -21,12 +23,26 @@ interface KeptHandle {
  * four times) so that an append does not open and close its journal through the thread pool each time.
  *
  * Each use checks the journal's path first: gone is `SessionNotFoundError`, another inode (deleted and
- * created again, by any process) opens the new file. A handle is closed `IDLE_CLOSE_MS` after its last use
+ * created again, by any process) opens the new file. A handle is closed `idleMs` (10 s) after its last use
  * (an unref'd timer: it never keeps a process alive), on `retire` (the store deletes the session) and on
- * `closeAll` (the store's `close()`), never while in use.
+ * `closeAll` (the store's `close()`), and the least recently used beyond `maxKept` (32) open, never while in use. (An inode number is not reused while a handle on it
+ * is open, so an equal inode is the same file.) On Windows a journal deleted by another process while open
+ * here keeps its name until the handle closes (10 s after this store last appended to it): creating that
+ * session id again fails until then.
  */
 export class JournalHandles {
   readonly #kept = new Map<string, KeptHandle>();
+  readonly #idleMs: number;
+  readonly #maxKept: number;
+
+  /**
+   * @param idleMs how long a journal stays open after its last use
+   * @param maxKept how many journals stay open at most
+   */
+  constructor(idleMs = IDLE_CLOSE_MS, maxKept = MAX_KEPT) {
+    this.#idleMs = idleMs;
+    this.#maxKept = maxKept;
+  }
 
   /**
    * Runs `task` with an open read-write handle on the journal at `path` and that journal's current stats.
@@ -61,8 +77,14 @@ export class JournalHandles {
       const previous = this.#kept.get(sessionId);
       if (previous) void this.#retire(sessionId, previous);
       this.#kept.set(sessionId, kept);
+      kept.users++;
+      this.#trim();
+    } else {
+      // Most recently used last (a Map keeps insertion order): `#trim` closes from the front.
+      this.#kept.delete(sessionId);
+      this.#kept.set(sessionId, kept);
+      kept.users++;
     }
-    kept.users++;
     try {
       return await task(kept.fh, stats);
     } finally {
@@ -87,6 +109,15 @@ export class JournalHandles {
     return this.#kept.size;
   }
 
+  /** Closes the least recently used journals not in use while more than `maxKept` are open. */
+  #trim(): void {
+    if (this.#kept.size <= this.#maxKept) return;
+    for (const [sessionId, kept] of this.#kept) {
+      if (this.#kept.size <= this.#maxKept) return;
+      if (kept.users === 0) void this.#retire(sessionId, kept);
+    }
+  }
+
   /** Stops handing `kept` out; closes it now if unused (the promise), else when its use ends. */
   #retire(sessionId: string, kept: KeptHandle): Promise<void> | undefined {
     if (this.#kept.get(sessionId) === kept) this.#kept.delete(sessionId);
@@ -107,7 +138,7 @@ export class JournalHandles {
     }
     kept.idle = setTimeout(() => {
       if (kept.users === 0) void this.#retire(sessionId, kept);
-    }, IDLE_CLOSE_MS);
+    }, this.#idleMs);
     kept.idle.unref();
   }
 }

@@ -81,7 +81,8 @@ export function memoryStore(): ChatStore {
         foldEntry(session.summary, stored);
       }
       if (prepared.entries.length > 0) session.touched = ++clock;
-      return prepared.entries.map((e) => structuredClone(e));
+      // The stored entries themselves: deep-frozen, like what `read` hands out, so nobody can change the journal.
+      return prepared.entries;
     },
 
     async read(sessionId: string, options?: { fromSeq?: number }): Promise<JournalEntry[]> {

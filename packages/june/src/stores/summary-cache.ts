@@ -83,26 +83,35 @@ export class SummaryCache {
     if (fresh) return fresh;
     const fd = openSync(path, "r");
     try {
-      const actual = fileKey(fstatSync(fd));
-      const read = (from: number) => {
-        const buf = Buffer.allocUnsafe(Math.max(0, actual.size - from));
-        let n = 0;
-        while (n < buf.length) {
-          const bytesRead = readSync(fd, buf, n, buf.length - n, from + n);
-          if (bytesRead === 0) break;
-          n += bytesRead;
-        }
-        return buf.subarray(0, n);
-      };
-      const base = this.incrementalBase(id, actual);
-      if (base) {
-        const scanned = this.scan(id, actual, read(base.validBytes), base);
-        if (scanned) return scanned;
-      }
-      return this.scan(id, actual, read(0))!;
+      return this.refreshFd(id, fd, fileKey(fstatSync(fd)));
     } finally {
       closeSync(fd);
     }
+  }
+
+  /**
+   * The summary of the journal open as `fd`, in state `key` (its current stats), with blocking reads of only
+   * what the cache lacks: none when the journal is as last seen, the appended bytes when it grew.
+   */
+  refreshFd(id: string, fd: number, key: FileKey): CachedSummary {
+    const fresh = this.fresh(id, key);
+    if (fresh) return fresh;
+    const read = (from: number) => {
+      const buf = Buffer.allocUnsafe(Math.max(0, key.size - from));
+      let n = 0;
+      while (n < buf.length) {
+        const bytesRead = readSync(fd, buf, n, buf.length - n, from + n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      return buf.subarray(0, n);
+    };
+    const base = this.incrementalBase(id, key);
+    if (base) {
+      const scanned = this.scan(id, key, read(base.validBytes), base);
+      if (scanned) return scanned;
+    }
+    return this.scan(id, key, read(0))!;
   }
 
   private fresh(id: string, key: FileKey): CachedSummary | undefined {

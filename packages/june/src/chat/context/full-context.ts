@@ -1,23 +1,86 @@
 import type { ModelMessage } from "ai";
 import type { ContextBuilder, ContextResult, TurnRecord } from "../types.js";
-import { isCompleted, turnMessages } from "./turn-messages.js";
+import { isCompleted, sameSteers, snapshotSteers, turnMessages, type SteersSnapshot } from "./turn-messages.js";
+
+/** One record as the builder last saw it: what its messages depend on, and where they start. */
+interface Seen {
+  record: TurnRecord;
+  status: TurnRecord["status"];
+  input: string;
+  text: string | undefined;
+  steers: SteersSnapshot;
+  /** `messages.length` and `turnIds.length` before this record's. */
+  messagesAt: number;
+  turnIdsAt: number;
+}
+
+/** A session's context as the last call built it, kept so that the next call only adds the new turns. */
+interface Memo {
+  seen: Seen[];
+  messages: ModelMessage[];
+  turnIds: string[];
+}
 
 /**
  * The default context: every completed turn, oldest first: its input, its steer inputs and its reply.
  * Failed, canceled and interrupted turns are left out.
  *
+ * Sending every earlier turn again is what this builder does, but it does not rebuild them on every turn:
+ * it keeps, per session (by the session's first record), the messages it built last time and each record as
+ * it was then; a call checks that the history still starts with those same records, unchanged (status,
+ * input, text, steers), and adds only the turns after them. Any difference rebuilds from there. The result
+ * is a fresh array each time; its messages are frozen (they are reused).
+ *
  * @example
  * createChat({ responder, context: fullContext() });
  */
 export function fullContext(): ContextBuilder {
+  const memos = new WeakMap<TurnRecord, Memo>();
   return function fullContextBuilder(history: TurnRecord[]): ContextResult {
-    const messages: ModelMessage[] = [];
-    const turnIds: string[] = [];
-    for (const record of history) {
-      if (!isCompleted(record)) continue;
-      for (const message of turnMessages(record)) messages.push(message);
-      turnIds.push(record.id);
+    const first = history[0];
+    let memo = typeof first === "object" && first !== null ? memos.get(first) : undefined;
+    if (memo === undefined) {
+      memo = { seen: [], messages: [], turnIds: [] };
+      if (typeof first === "object" && first !== null) memos.set(first, memo);
     }
-    return { name: "fullContext", messages, turnIds };
+    const same = unchangedPrefix(memo.seen, history);
+    if (same < memo.seen.length) {
+      const from = memo.seen[same]!;
+      memo.messages.length = from.messagesAt;
+      memo.turnIds.length = from.turnIdsAt;
+      memo.seen.length = same;
+    }
+    for (let i = same; i < history.length; i++) add(memo, history[i]!);
+    return { name: "fullContext", messages: memo.messages.slice(), turnIds: memo.turnIds.slice() };
   };
+}
+
+/** How many records at the start of `history` are those of `seen`, as they were. */
+function unchangedPrefix(seen: readonly Seen[], history: readonly TurnRecord[]): number {
+  const n = Math.min(seen.length, history.length);
+  for (let i = 0; i < n; i++) {
+    const s = seen[i]!;
+    const record = history[i]!;
+    if (s.record !== record || s.status !== record.status) return i;
+    // What a left-out turn says does not matter.
+    if (s.status !== "completed") continue;
+    if (s.input !== record.input || s.text !== record.text || !sameSteers(s.steers, record.steers)) return i;
+  }
+  return n;
+}
+
+function add(memo: Memo, record: TurnRecord): void {
+  memo.seen.push({
+    record,
+    status: record.status,
+    input: record.input,
+    text: record.text,
+    steers: snapshotSteers(record.steers),
+    messagesAt: memo.messages.length,
+    turnIdsAt: memo.turnIds.length,
+  });
+  if (!isCompleted(record)) return;
+  // Frozen: they go to every later turn, so no builder or responder may change them.
+  for (const message of turnMessages(record)) memo.messages.push(Object.freeze(message));
+  memo.turnIds.push(record.id);
 }

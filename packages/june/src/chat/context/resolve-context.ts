@@ -34,7 +34,7 @@ export async function resolveContext(
   const result = output as Record<string, unknown>;
   const messages = checkMessages(label, result.messages);
   const name = typeof result.name === "string" && result.name.length > 0 ? result.name : "custom";
-  const turnIds = Array.isArray(result.turnIds) ? result.turnIds.filter((id): id is string => typeof id === "string") : [];
+  const turnIds = stringsOf(result.turnIds);
   const provenance: ContextProvenance = compact(name, turnIds, history);
   if (typeof result.summaryId === "string") provenance.summaryId = result.summaryId;
   return { messages, provenance };
@@ -47,7 +47,8 @@ export async function resolveContext(
 function compact(builder: string, turnIds: string[], history: TurnRecord[]): ContextProvenance {
   if (turnIds.length === 0) return { builder, turnIds };
   let i = 0;
-  for (const record of history) {
+  for (let r = 0; r < history.length; r++) {
+    const record = history[r]!;
     if (record.status !== "completed") continue;
     if (record.id !== turnIds[i]) return { builder, turnIds };
     i++;
@@ -76,12 +77,24 @@ function checkMessages(label: string, messages: unknown): ModelMessage[] {
   if (!Array.isArray(messages)) {
     throw new ContextBuildError(label, `messages must be an array of ModelMessage, got ${describe(messages)}`);
   }
-  for (const [i, message] of messages.entries()) {
+  // Indexed (a long session's context has tens of thousands of messages, checked on every turn).
+  for (let i = 0; i < messages.length; i++) {
+    const message: unknown = messages[i];
     if (typeof message !== "object" || message === null || typeof (message as { role?: unknown }).role !== "string") {
       throw new ContextBuildError(label, `messages[${i}] is not a ModelMessage (no role)`);
     }
   }
   return messages as ModelMessage[];
+}
+
+/** The strings of `value` (the builder's `turnIds`), in order; none when it is not an array. */
+function stringsOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  for (let i = 0; i < value.length; i++) {
+    // Something else in it (rare): keep only the strings.
+    if (typeof value[i] !== "string") return value.filter((id): id is string => typeof id === "string");
+  }
+  return value.slice() as string[];
 }
 
 function describe(value: unknown): string {

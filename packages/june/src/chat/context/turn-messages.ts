@@ -24,6 +24,25 @@ export function turnMessages(record: TurnRecord): ModelMessage[] {
   return messages;
 }
 
+/** A record's steers as they were at some point (a copy: the record's own list grows as steers arrive). */
+export type SteersSnapshot = readonly { readonly input: string; readonly atChar: number }[];
+
+const NO_STEERS: SteersSnapshot = Object.freeze([]);
+
+/** A copy of `steers` to compare with `sameSteers` later (one shared empty list for the usual none). */
+export function snapshotSteers(steers: TurnRecord["steers"]): SteersSnapshot {
+  return steers.length === 0 ? NO_STEERS : steers.map((steer) => ({ input: steer.input, atChar: steer.atChar }));
+}
+
+/** True when `steers` are the same inputs at the same places as `seen`. */
+export function sameSteers(seen: SteersSnapshot, steers: TurnRecord["steers"]): boolean {
+  if (seen.length !== steers.length) return false;
+  for (let i = 0; i < seen.length; i++) {
+    if (seen[i]!.input !== steers[i]!.input || seen[i]!.atChar !== steers[i]!.atChar) return false;
+  }
+  return true;
+}
+
 /** True for the turns every built-in builder sends: completed ones (not failed, canceled, interrupted or running). */
 export function isCompleted(record: TurnRecord): boolean {
   return record.status === "completed";
