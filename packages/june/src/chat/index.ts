@@ -38,6 +38,8 @@ export type { ModelResponderOptions } from "./model-responder.js";
 export { fullContext } from "./context/full-context.js";
 export { contextTurnIds } from "./context/resolve-context.js";
 export { recentTurns } from "./context/recent-turns.js";
+export { summarizedContext, summaryMessage } from "./context/summarized-context.js";
+export type { SummarizedContextOptions } from "./context/summarized-context.js";
 export { estimateTokens, tokenBudget } from "./context/token-budget.js";
 export type { TokenBudgetOptions } from "./context/token-budget.js";
 export { turnMessages } from "./context/turn-messages.js";

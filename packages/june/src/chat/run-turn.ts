@@ -5,7 +5,7 @@ import { ResponderContractError } from "./errors.js";
 import type { SessionJournal } from "./session-journal.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
 import { turnMetadata } from "./turn-metadata.js";
-import type { ContextBuilder, Responder, ResponderExecution, ResponderResult, TurnRecord } from "./types.js";
+import type { ContextBuilder, Responder, ResponderExecution, ResponderResult } from "./types.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
@@ -16,6 +16,11 @@ export interface RunTurnOptions {
   context: ContextBuilder;
   journal: SessionJournal;
   store: ChatStore;
+  /**
+   * Where the turn goes: a new branch from this parent (`turnId` undefined: a new first turn), for
+   * `regenerate` and `edit`. Left out, the turn continues the current branch.
+   */
+  parent?: { turnId: string | undefined };
   /** Called once the journal and the lease are done, right before the turn's result settles. */
   onDone(): void;
 }
@@ -34,11 +39,11 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
   try {
     lease = await store.acquireTurn(journal.sessionId);
     let context = await buildContext(options);
-    await journal.append([startEntry(options, context)], {
+    await journal.append(startEntries(options, context), {
       // Another writer moved the journal: rebuild the context from the fresh history.
       onConflict: async () => {
         context = await buildContext(options);
-        return [startEntry(options, context)];
+        return startEntries(options, context);
       },
     });
     started = true;
@@ -70,8 +75,8 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
 
 async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
   const { journal } = options;
-  // A copy of the record list (not of the records): a builder cannot reorder the session's history.
-  const history = journal.records.slice() as TurnRecord[];
+  // The turn's branch up to its parent; a copy of the list (not of the records): a builder cannot reorder it.
+  const history = options.parent ? journal.pathTo(options.parent.turnId) : journal.branch.slice();
   return resolveContext(options.context, history, {
     sessionId: journal.sessionId,
     input: options.input,
@@ -79,8 +84,24 @@ async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
   });
 }
 
-function startEntry(options: RunTurnOptions, context: ResolvedContext): NewJournalEntry {
-  return { type: "turn-start", turnId: options.turn.id, input: options.input, context: context.provenance };
+/** The turn's `turn-start`, after the `summary` its context just wrote, if any (one atomic append). */
+function startEntries(options: RunTurnOptions, context: ResolvedContext): NewJournalEntry[] {
+  const { journal } = options;
+  const parentTurnId = options.parent ? options.parent.turnId : journal.leafId;
+  const entries: NewJournalEntry[] = [];
+  // A new first turn while a branch is current: a turn-start with no parent would continue that branch.
+  if (parentTurnId === undefined && journal.leafId !== undefined) entries.push({ type: "checkout" });
+  if (context.summary) {
+    entries.push({ type: "summary", throughTurnId: context.summary.throughTurnId, text: context.summary.text });
+  }
+  entries.push({
+    type: "turn-start",
+    turnId: options.turn.id,
+    input: options.input,
+    ...(parentTurnId !== undefined ? { parentTurnId } : {}),
+    context: context.provenance,
+  });
+  return entries;
 }
 
 function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry {

@@ -18,6 +18,9 @@ export class SessionJournal {
   readonly #byId = new Map<string, TurnRecord>();
   /** Tools approved with `remember: "session"` (and not revoked since). */
   readonly rememberedTools = new Set<string>();
+  /** The current branch: the turns from the first to `#leaf`, following `parentTurnId`. */
+  #branch: TurnRecord[] = [];
+  #leaf: TurnRecord | undefined;
   #lastSeq = 0;
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -39,6 +42,45 @@ export class SessionJournal {
   /** Every turn, oldest first. Live: the session hands out copies. A turn-start with no turn-end reads `interrupted`. */
   get records(): readonly TurnRecord[] {
     return this.#records;
+  }
+
+  /** The current branch's turns, oldest first. Live: the session hands out copies. */
+  get branch(): readonly TurnRecord[] {
+    return this.#branch;
+  }
+
+  /** The current branch's last turn (what a plain send continues), if any. */
+  get leafId(): string | undefined {
+    return this.#leaf?.id;
+  }
+
+  /** The turns from the first one to `turnId` (included), oldest first; empty for an unknown or absent id. */
+  pathTo(turnId: string | undefined): TurnRecord[] {
+    const path: TurnRecord[] = [];
+    for (let record = turnId === undefined ? undefined : this.#byId.get(turnId); record; ) {
+      path.push(record);
+      record = record.parentTurnId === undefined ? undefined : this.#byId.get(record.parentTurnId);
+    }
+    return path.reverse();
+  }
+
+  /** The turns whose parent is `parentTurnId` (the first turns for `undefined`), in journal order. */
+  children(parentTurnId: string | undefined): TurnRecord[] {
+    return this.#records.filter((record) => record.parentTurnId === parentTurnId);
+  }
+
+  /** The newest turn on a branch through `turnId` (the last started of it and its descendants). */
+  newestThrough(turnId: string): TurnRecord | undefined {
+    // A turn always starts after its parent, so one pass in journal order finds every descendant.
+    const through = new Set<string>();
+    let newest: TurnRecord | undefined;
+    for (const record of this.#records) {
+      if (record.id === turnId || (record.parentTurnId !== undefined && through.has(record.parentTurnId))) {
+        through.add(record.id);
+        newest = record;
+      }
+    }
+    return newest;
   }
 
   record(turnId: string): TurnRecord | undefined {
@@ -103,6 +145,13 @@ export class SessionJournal {
       case "session":
       case "summary":
         return;
+      case "checkout": {
+        const leaf = entry.turnId === undefined ? undefined : this.#byId.get(entry.turnId);
+        if (entry.turnId !== undefined && !leaf) return;
+        this.#leaf = leaf;
+        this.#branch = this.pathTo(leaf?.id);
+        return;
+      }
       case "turn-start": {
         if (this.#byId.has(entry.turnId)) return;
         const record: TurnRecord = {
@@ -113,9 +162,15 @@ export class SessionJournal {
           context: entry.context,
           startedAt: entry.at,
         };
-        if (entry.parentTurnId !== undefined) record.parentTurnId = entry.parentTurnId;
+        // No parentTurnId: the turn continues the current branch (an older journal is one line).
+        const parent = entry.parentTurnId ?? this.#leaf?.id;
+        if (parent !== undefined) record.parentTurnId = parent;
         this.#records.push(record);
         this.#byId.set(entry.turnId, record);
+        // A new turn's branch becomes current.
+        if (parent !== undefined && parent === this.#leaf?.id) this.#branch.push(record);
+        else this.#branch = this.pathTo(record.id);
+        this.#leaf = record;
         return;
       }
       case "steer": {

@@ -1,14 +1,17 @@
 import type { ModelMessage } from "ai";
 import { SessionBusyError } from "../stores/errors.js";
 import type { ChatStore, ResponderProvenance } from "../stores/types.js";
+import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext } from "./context/resolve-context.js";
+import { summariesOf } from "./context/summarized-context.js";
 import { TurnNotCompletedError, TurnNotFoundError } from "./errors.js";
 import { normalizeFeedback } from "./feedback.js";
 import { validateInput } from "./input.js";
+import { replayTurn } from "./replay.js";
 import { runTurn } from "./run-turn.js";
 import type { SessionJournal } from "./session-journal.js";
 import { TurnController } from "./turn.js";
-import type { ContextBuilder, Responder, Session, Turn, TurnFeedback, TurnRecord } from "./types.js";
+import type { ContextBuilder, Responder, ResponderResult, Session, Turn, TurnFeedback, TurnRecord } from "./types.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -48,6 +51,70 @@ export class ChatSession implements Session {
    * `SessionBusyError` before anything is journaled.
    */
   send(input: string): Turn {
+    return this.#start(input, undefined);
+  }
+
+  /**
+   * Answers a turn's input again (the current branch's last turn by default) in a new turn on a new branch
+   * from that turn's parent, made current. `TurnNotFoundError` for an unknown turn; otherwise as `send`.
+   */
+  regenerate(turnId?: string): Turn {
+    const id = turnId ?? this.#journal.leafId;
+    if (id === undefined) throw new TurnNotFoundError(this.id, "(the last turn: the session has none)");
+    const record = this.#known(id, "regenerate");
+    return this.#start(record.input, { turnId: record.parentTurnId });
+  }
+
+  /** Sends `input` in a turn's place: a new turn on a new branch from that turn's parent, made current. */
+  edit(turnId: string, input: string): Turn {
+    const record = this.#known(turnId, "edit");
+    return this.#start(input, { turnId: record.parentTurnId });
+  }
+
+  /** The alternatives at a turn's position: the turns sharing its parent (itself included), oldest first. */
+  async branches(turnId: string): Promise<TurnRecord[]> {
+    await this.#journal.catchUp();
+    const record = this.#known(turnId, "branches");
+    return this.#copies(this.#journal.children(record.parentTurnId));
+  }
+
+  /**
+   * Makes the branch through a turn current, down to its newest turn, and journals it (unless it is current
+   * already) so a reopened session comes back on it. Resolves to the branch's turns.
+   */
+  async checkout(turnId: string): Promise<TurnRecord[]> {
+    await this.#journal.catchUp();
+    this.#known(turnId, "checkout");
+    const running = this.#host.running.get(this.id);
+    if (running) throw new SessionBusyError(this.id, `turn "${running.id}" is running in this process`);
+    const leaf = this.#journal.newestThrough(turnId)!;
+    if (leaf.id !== this.#journal.leafId) await this.#journal.append([{ type: "checkout", turnId: leaf.id }]);
+    return this.turns();
+  }
+
+  /**
+   * Answers a turn's input again with exactly the context it was answered with, rebuilt from its
+   * provenance (its summary and earlier turns), by the chat's responder or `options.responder`. Nothing is
+   * journaled; resolves to the responder's result (`{ text, metadata }`). The turn's steers are not sent.
+   */
+  async replay(turnId: string, options: { responder?: Responder } = {}): Promise<ResponderResult> {
+    await this.#journal.catchUp();
+    const record = this.#known(turnId, "replay");
+    const journal = this.#journal;
+    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: summariesOf(journal.entries) });
+    return replayTurn({ responder: options.responder ?? this.#host.responder, sessionId: this.id, turnId, input: record.input, messages });
+  }
+
+  #known(turnId: string, method: string): TurnRecord {
+    if (typeof turnId !== "string" || turnId.length === 0) {
+      throw new TypeError(`session.${method}(turnId): turnId must be a non-empty string, got ${typeof turnId}`);
+    }
+    const record = this.#journal.record(turnId);
+    if (!record) throw new TurnNotFoundError(this.id, turnId);
+    return record;
+  }
+
+  #start(input: string, parent: { turnId: string | undefined } | undefined): Turn {
     const host = this.#host;
     validateInput(input, host.maxInputChars);
     const running = host.running.get(this.id);
@@ -67,6 +134,7 @@ export class ChatSession implements Session {
       context: host.context,
       journal: this.#journal,
       store: host.store,
+      ...(parent ? { parent } : {}),
       onDone: () => {
         if (host.running.get(this.id) === controller) host.running.delete(this.id);
       },
@@ -75,13 +143,17 @@ export class ChatSession implements Session {
   }
 
   /**
-   * The journaled turns, oldest first. A turn that started and never ended reads `interrupted`, unless it
+   * The current branch's journaled turns, oldest first. A turn that started and never ended reads `interrupted`, unless it
    * is the turn running now in this process (`running`).
    */
   async turns(): Promise<TurnRecord[]> {
     await this.#journal.catchUp();
+    return this.#copies(this.#journal.branch);
+  }
+
+  #copies(records: readonly TurnRecord[]): TurnRecord[] {
     const runningId = this.#host.running.get(this.id)?.id;
-    return this.#journal.records.map((record) => ({
+    return records.map((record) => ({
       ...record,
       steers: record.steers.map((steer) => ({ ...steer })),
       status: record.status === "interrupted" && record.id === runningId ? "running" : record.status,
@@ -112,7 +184,7 @@ export class ChatSession implements Session {
   /** What the chat's context would send for the next turn. */
   async messages(): Promise<ModelMessage[]> {
     await this.#journal.catchUp();
-    const { messages } = await resolveContext(this.#host.context, this.#journal.records.slice() as TurnRecord[], {
+    const { messages } = await resolveContext(this.#host.context, this.#journal.branch.slice(), {
       sessionId: this.id,
       input: "",
       entries: this.#journal.entries,

@@ -129,6 +129,11 @@ export interface ContextResult {
   messages: ModelMessage[];
   turnIds: string[];
   summaryId?: string;
+  /**
+   * A summary the builder just wrote (`summarizedContext`): the session journals it as a `summary` entry
+   * with the turn's `turn-start`, so later turns reuse it. Builders stay pure: they never write the journal.
+   */
+  summary?: { throughTurnId: string; text: string };
 }
 
 export interface ContextOptions {
@@ -163,6 +168,26 @@ export interface Session {
    * (the comment redacted).
    */
   feedback(turnId: string, feedback: TurnFeedback): Promise<TurnFeedback>;
+  /**
+   * Answers a turn's input again (the current branch's last turn by default) in a new turn that starts a
+   * branch from that turn's parent and makes it current. `TurnNotFoundError` for an unknown turn.
+   */
+  regenerate(turnId?: string): Turn;
+  /** Sends `input` in a turn's place: a new turn on a new branch from that turn's parent, made current. */
+  edit(turnId: string, input: string): Turn;
+  /** The alternatives at a turn's position (the turns sharing its parent, itself included), oldest first. */
+  branches(turnId: string): Promise<TurnRecord[]>;
+  /**
+   * Makes the branch through a turn current (down to its newest turn) and journals that, so a reopened
+   * session comes back on it. Resolves to the branch's turns, as `turns()` would. `SessionBusyError` while a
+   * turn runs in this process.
+   */
+  checkout(turnId: string): Promise<TurnRecord[]>;
+  /**
+   * Answers a turn's input again with exactly the context it was answered with (rebuilt from its
+   * provenance), by the chat's responder or `options.responder`. Nothing is journaled.
+   */
+  replay(turnId: string, options?: { responder?: Responder }): Promise<ResponderResult>;
 }
 
 /** A responder turned into a conversation. Returned by `createChat`. */

@@ -1,6 +1,4 @@
-import type { ModelMessage } from "ai";
-import { contextTurnIds } from "../chat/context/resolve-context.js";
-import { turnMessages } from "../chat/context/turn-messages.js";
+import { rebuildContext } from "../chat/context/rebuild-context.js";
 import type { Chat, TurnRecord } from "../chat/types.js";
 import type { DatasetFilter, DatasetOptions, EvalCase, EvalCaseMetadata } from "./types.js";
 
@@ -47,7 +45,6 @@ export function dataset(chat: Chat, options: DatasetOptions = {}): AsyncIterable
  * @param turns Its turns, oldest first, as `session.turns()` returns them.
  */
 export function sessionCases(sessionId: string, turns: readonly TurnRecord[]): EvalCase[] {
-  const byId = new Map(turns.map((record) => [record.id, record]));
   const cases: EvalCase[] = [];
   for (const record of turns) {
     if (record.status !== "completed") continue;
@@ -62,7 +59,7 @@ export function sessionCases(sessionId: string, turns: readonly TurnRecord[]): E
     const evalCase: EvalCase = {
       id: `${sessionId}/${record.id}`,
       input: record.input,
-      messages: contextOf(record, turns, byId),
+      messages: rebuildContext(record, turns),
       reply: record.text ?? "",
       metadata,
     };
@@ -72,17 +69,6 @@ export function sessionCases(sessionId: string, turns: readonly TurnRecord[]): E
     cases.push(evalCase);
   }
   return cases;
-}
-
-/** The messages a turn was answered after: the earlier turns its context chose, as the builders render them. */
-function contextOf(record: TurnRecord, turns: readonly TurnRecord[], byId: ReadonlyMap<string, TurnRecord>): ModelMessage[] {
-  if (!record.context) return [];
-  const messages: ModelMessage[] = [];
-  for (const id of contextTurnIds(record.context, turns)) {
-    const earlier = byId.get(id);
-    if (earlier) messages.push(...turnMessages(earlier));
-  }
-  return messages;
 }
 
 /** Feedback above 0.5 is up (a thumbs-up is 1), below 0.5 down (a thumbs-down is -1); 0.5 is neither. */

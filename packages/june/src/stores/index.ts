@@ -24,6 +24,7 @@ export type {
   SessionInfo,
   SteerEntry,
   SummaryEntry,
+  CheckoutEntry,
   TurnEndEntry,
   TurnEndStatus,
   TurnLease,

@@ -9,6 +9,7 @@ const ENTRY_TYPES: Record<JournalEntryType, true> = {
   approval: true,
   feedback: true,
   summary: true,
+  checkout: true,
 };
 
 /** True when `type` names a journal entry. */

@@ -86,6 +86,15 @@ export interface SummaryEntry extends EntryBase {
   throughTurnId: string;
   text: string;
 }
+/**
+ * Makes a branch of the session current (`session.checkout`, or a new first turn in place of another):
+ * the branch ending at `turnId`, or, with no `turnId`, the empty branch before the first turn. A `turn-start`
+ * with no `parentTurnId` continues the current branch (so an older journal with none is one line).
+ */
+export interface CheckoutEntry extends EntryBase {
+  type: "checkout";
+  turnId?: string;
+}
 
 /** One journal entry, discriminated on `type`. */
 export type JournalEntry =
@@ -95,7 +104,8 @@ export type JournalEntry =
   | TurnEndEntry
   | ApprovalEntry
   | FeedbackEntry
-  | SummaryEntry;
+  | SummaryEntry
+  | CheckoutEntry;
 export type JournalEntryType = JournalEntry["type"];
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

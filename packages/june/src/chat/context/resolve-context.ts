@@ -7,6 +7,8 @@ import type { ContextBuilder, ContextOptions, TurnRecord } from "../types.js";
 export interface ResolvedContext {
   messages: ModelMessage[];
   provenance: ContextProvenance;
+  /** A new summary to journal before the turn's `turn-start` (see `ContextResult.summary`). */
+  summary?: { throughTurnId: string; text: string };
 }
 
 /**
@@ -37,7 +39,10 @@ export async function resolveContext(
   const turnIds = stringsOf(result.turnIds);
   const provenance: ContextProvenance = compact(name, turnIds, history);
   if (typeof result.summaryId === "string") provenance.summaryId = result.summaryId;
-  return { messages, provenance };
+  const summary = summaryOf(label, result.summary);
+  if (summary === undefined) return { messages, provenance };
+  provenance.summaryId ??= summary.throughTurnId;
+  return { messages, provenance, summary };
 }
 
 /**
@@ -71,6 +76,15 @@ export function contextTurnIds(provenance: ContextProvenance, history: readonly 
     if (record.id === provenance.completedThrough) return ids;
   }
   return ids;
+}
+
+function summaryOf(label: string, value: unknown): ResolvedContext["summary"] {
+  if (value === undefined) return undefined;
+  const summary = value as { throughTurnId?: unknown; text?: unknown } | null;
+  if (typeof summary !== "object" || summary === null || typeof summary.throughTurnId !== "string" || typeof summary.text !== "string") {
+    throw new ContextBuildError(label, `summary must be { throughTurnId: string, text: string }, got ${describe(value)}`);
+  }
+  return { throughTurnId: summary.throughTurnId, text: summary.text };
 }
 
 function checkMessages(label: string, messages: unknown): ModelMessage[] {

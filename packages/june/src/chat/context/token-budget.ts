@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { ContextBuilder, ContextResult, TurnRecord } from "../types.js";
-import { isCompleted, turnMessages } from "./turn-messages.js";
+import { isCompleted, messageText, turnMessages } from "./turn-messages.js";
 
 export interface TokenBudgetOptions {
   /** The most tokens the earlier turns may take. */
@@ -37,7 +37,7 @@ export function tokenBudget(options: TokenBudgetOptions): ContextBuilder {
       if (!isCompleted(record)) continue;
       const messages = turnMessages(record);
       let cost = 0;
-      for (const message of messages) cost += count(textOf(message));
+      for (const message of messages) cost += count(messageText(message));
       if (used + cost > maxTokens) break;
       used += cost;
       picked.push(messages);
@@ -47,11 +47,4 @@ export function tokenBudget(options: TokenBudgetOptions): ContextBuilder {
     turnIds.reverse();
     return { name: "tokenBudget", messages: picked.flat(), turnIds };
   };
-}
-
-function textOf(message: ModelMessage): string {
-  if (typeof message.content === "string") return message.content;
-  let text = "";
-  for (const part of message.content) if ("text" in part && typeof part.text === "string") text += part.text;
-  return text;
 }

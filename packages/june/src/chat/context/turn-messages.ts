@@ -47,3 +47,11 @@ export function sameSteers(seen: SteersSnapshot, steers: TurnRecord["steers"]): 
 export function isCompleted(record: TurnRecord): boolean {
   return record.status === "completed";
 }
+
+/** The text of a message: its string content, or its text parts joined. */
+export function messageText(message: ModelMessage): string {
+  if (typeof message.content === "string") return message.content;
+  let text = "";
+  for (const part of message.content) if ("text" in part && typeof part.text === "string") text += part.text;
+  return text;
+}
