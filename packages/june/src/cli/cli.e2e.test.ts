@@ -2,37 +2,22 @@
  * End to end: the BUILT `june` (dist/cli/bin.js, run with node as a real process) against the fake OpenAI
  * server. Built first when dist is missing or older than the source (`npm test` at the root builds first).
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bin, ensureBuilt } from "./__fixtures__/built-bin.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAIServer, type FakeOpenAIScript, type FakeOpenAIServer } from "../testing/fake-openai-server.js";
 
-const packageDir = fileURLToPath(new URL("../../", import.meta.url));
-const bin = join(packageDir, "dist/cli/bin.js");
 const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
 const agentExample = fileURLToPath(new URL("../examples/chat/agent.tsx", import.meta.url));
 const offlineExample = fileURLToPath(new URL("../../../../examples/offline.tsx", import.meta.url));
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 beforeAll(() => {
-  if (!existsSync(bin) || statSync(bin).mtimeMs < newestSource(join(packageDir, "src"))) {
-    execFileSync(process.execPath, [join(packageDir, "../../node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
-      cwd: packageDir,
-      stdio: "inherit",
-    });
-  }
+  ensureBuilt();
 }, 180_000);
 
 const dirs: string[] = [];

@@ -3,11 +3,12 @@
  * over sessions journaled by a real chat in a fileStore, with a module that imports `june/learning`.
  * Built first when dist is missing or older than the source.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bin, ensureBuilt } from "./__fixtures__/built-bin.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChat } from "../chat/create-chat.js";
 import { parseJSONL } from "../learning/jsonl.js";
@@ -15,29 +16,13 @@ import type { EvalReport } from "../learning/types.js";
 import { fileStore } from "../stores/file-store.js";
 import echo from "./__fixtures__/echo-responder.js";
 
-const packageDir = fileURLToPath(new URL("../../", import.meta.url));
-const bin = join(packageDir, "dist/cli/bin.js");
 const fixture = fileURLToPath(new URL("./__fixtures__/echo-responder.ts", import.meta.url));
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 const dir = mkdtempSync(join(tmpdir(), "june-learning-e2e-"));
 
 beforeAll(async () => {
-  if (!existsSync(bin) || statSync(bin).mtimeMs < newestSource(join(packageDir, "src"))) {
-    execFileSync(process.execPath, [join(packageDir, "../../node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
-      cwd: packageDir,
-      stdio: "inherit",
-    });
-  }
+  ensureBuilt();
   // Two sessions answered by the fixture's own responder, with feedback on two turns.
   const chat = createChat({ responder: echo, store: fileStore(join(dir, "store")) });
   const first = await chat.createSession({ id: "first" });

@@ -4,34 +4,18 @@
  * none), and that it imports only what a command needs: `--help` no SDK, `--model openai:…` no other
  * provider. Built first when dist is missing or older than the source.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { bin, ensureBuilt } from "./__fixtures__/built-bin.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAIServer } from "../testing/fake-openai-server.js";
 
-const packageDir = fileURLToPath(new URL("../../", import.meta.url));
-const bin = join(packageDir, "dist/cli/bin.js");
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
 
 beforeAll(() => {
-  if (!existsSync(bin) || statSync(bin).mtimeMs < newestSource(join(packageDir, "src"))) {
-    execFileSync(process.execPath, [join(packageDir, "../../node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
-      cwd: packageDir,
-      stdio: "inherit",
-    });
-  }
+  ensureBuilt();
 }, 180_000);
 
 const dirs: string[] = [];

@@ -1,0 +1,30 @@
+/**
+ * The BUILT `june` the end-to-end tests spawn (dist/cli/bin.js), rebuilt with tsc first when it is missing or
+ * older than the source (`npm test` at the root builds first, so this is for running one file by hand).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const packageDir = fileURLToPath(new URL("../../../", import.meta.url));
+export const bin = join(packageDir, "dist/cli/bin.js");
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the package when dist/cli/bin.js is missing or older than any source file. */
+export function ensureBuilt(): void {
+  if (existsSync(bin) && statSync(bin).mtimeMs >= newestSource(join(packageDir, "src"))) return;
+  execFileSync(process.execPath, [join(packageDir, "../../node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
+    cwd: packageDir,
+    stdio: "inherit",
+  });
+}
