@@ -93,6 +93,29 @@ export class ChatSession implements Session {
   }
 
   /**
+   * Revokes a tool's approval for the session (given by `turn.approve(id, { remember: "session" })`): journals
+   * an `approval` entry with `approved: false, remember: "session"` and no request, so later calls of the
+   * tool ask again, in running turns too. Resolves to `false` (and journals nothing) when the tool was not
+   * approved for the session. `TypeError` for a `toolName` that is not a non-empty string.
+   */
+  async revokeApproval(toolName: string): Promise<boolean> {
+    if (typeof toolName !== "string" || toolName.length === 0) {
+      throw new TypeError(`session.revokeApproval(toolName): toolName must be a non-empty string, got ${typeof toolName}`);
+    }
+    await this.#journal.catchUp();
+    if (!this.#journal.rememberedTools.has(toolName)) return false;
+    const revocation = { type: "approval", toolName, approved: false, remember: "session" } as const;
+    await this.#journal.append([revocation]);
+    return true;
+  }
+
+  /** The tools approved for the session (and not revoked since), sorted by name. */
+  async rememberedApprovals(): Promise<string[]> {
+    await this.#journal.catchUp();
+    return [...this.#journal.rememberedTools].sort();
+  }
+
+  /**
    * Answers a turn's input again with exactly the context it was answered with, rebuilt from its
    * provenance (its summary and earlier turns), by the chat's responder or `options.responder`. Nothing is
    * journaled; resolves to the responder's result (`{ text, metadata }`). The turn's steers are not sent.

@@ -598,6 +598,59 @@ describe("approvals", () => {
       { requestId: "b1", toolName: "search", approved: true },
     ]);
   });
+
+  test("revokeApproval journals a revocation without a request; the tool asks again, also after reopening", async () => {
+    const store = memoryStore();
+    const r = approvingResponder();
+    const chat = createChat({ responder: r.responder, store });
+    const session = await chat.createSession();
+    await expect(session.revokeApproval("")).rejects.toBeInstanceOf(TypeError);
+    expect(await session.revokeApproval("search")).toBe(false);
+    const first = session.send("one");
+    await until(() => r.last() !== undefined);
+    r.ask("a1", "search", {});
+    r.ask("a2", "deploy", {});
+    await until(() => first.requests.length === 2);
+    expect(first.approve("a1", { remember: "session" })).toBe(true);
+    expect(first.approve("a2", { remember: "session" })).toBe(true);
+    r.last().events.end();
+    r.last().result.resolve({ text: "ok" });
+    await first.result;
+    expect(await session.rememberedApprovals()).toEqual(["deploy", "search"]);
+
+    expect(await session.revokeApproval("search")).toBe(true);
+    expect(await session.rememberedApprovals()).toEqual(["deploy"]);
+    const approvals = (await journal(store, session.id)).filter((e) => e.type === "approval");
+    const revocation = approvals.at(-1)!;
+    expect(revocation).toMatchObject({ toolName: "search", approved: false, remember: "session" });
+    expect(revocation).not.toHaveProperty("requestId");
+    expect(revocation).not.toHaveProperty("turnId");
+
+    const reopened = await chat.openSession(session.id);
+    expect(await reopened.rememberedApprovals()).toEqual(["deploy"]);
+    const second = reopened.send("two");
+    await until(() => r.turns.length === 2);
+    r.ask("b1", "search", {});
+    r.ask("b2", "deploy", {});
+    await until(() => second.requests.length === 1 && r.decisions.length === 3);
+    // deploy is still approved for the session; search asks again.
+    expect(second.requests.map((q) => q.id)).toEqual(["b1"]);
+    expect(r.decisions.map((d) => d.id)).toEqual(["a1", "a2", "b2"]);
+    expect(second.deny("b1", "not now")).toBe(true);
+    r.last().events.end();
+    r.last().result.resolve({ text: "ok" });
+    await second.result;
+  });
+
+  test("the journal refuses an approval entry that is neither a decision nor a revocation", async () => {
+    const store = memoryStore();
+    const { id } = await store.createSession({ id: "revoke-check" });
+    await expect(store.append(id, [{ type: "approval", toolName: "search", approved: true, remember: "session" }], { expectedSeq: 1 })).rejects.toThrow(/revocation/);
+    await expect(store.append(id, [{ type: "approval", turnId: "t", toolName: "search", approved: true }], { expectedSeq: 1 })).rejects.toThrow(/requestId/);
+    await expect(store.append(id, [{ type: "approval", toolName: "", approved: false, remember: "session" }], { expectedSeq: 1 })).rejects.toThrow(/toolName/);
+    await store.append(id, [{ type: "approval", toolName: "search", approved: false, remember: "session" }], { expectedSeq: 1 });
+    expect((await store.read(id)).map((e) => e.type)).toEqual(["session", "approval"]);
+  });
 });
 
 describe("steer", () => {

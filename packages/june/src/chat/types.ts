@@ -184,6 +184,13 @@ export interface Session {
    */
   checkout(turnId: string): Promise<TurnRecord[]>;
   /**
+   * Revokes a tool's approval for the session (see `turn.approve(id, { remember: "session" })`) and
+   * journals that, so the tool asks again. Resolves to `false` when the tool was not approved for the session.
+   */
+  revokeApproval(toolName: string): Promise<boolean>;
+  /** The tools approved for the session and not revoked, sorted by name. */
+  rememberedApprovals(): Promise<string[]>;
+  /**
    * Answers a turn's input again with exactly the context it was answered with (rebuilt from its
    * provenance), by the chat's responder or `options.responder`. Nothing is journaled.
    */

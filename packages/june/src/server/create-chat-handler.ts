@@ -11,7 +11,9 @@ import {
 } from "./body.js";
 import { errorResponse, HttpError, json, withInputErrors } from "./http-error.js";
 import { type RouteContext, Router } from "./router.js";
+import { addBranchRoutes } from "./branch-routes.js";
 import { handleSessionCases } from "./session-cases.js";
+import { startTurnResponse } from "./start-turn.js";
 import { turnEventsResponse } from "./sse.js";
 import { servedTurnOf } from "./turn-control.js";
 import { memoryTurnEvents, type ServedTurn, type TurnControl, type TurnEventBus } from "./turn-event-bus.js";
@@ -70,7 +72,8 @@ const MAX_LIST_LIMIT = 1_000;
  * Routes (under `basePath`): `GET|POST /sessions`, `GET|DELETE /sessions/:id`, `POST /sessions/:id/turns`
  * `{ input }` (the turn's events as Server-Sent Events), `GET /turns/:id/events` (again, from the start or
  * after `Last-Event-ID`), `POST /turns/:id/approve|deny|cancel|steer`,
- * `POST /sessions/:id/turns/:turnId/feedback`, `GET /sessions/:id/cases?filter=all|up|down` (the session's
+ * `POST /sessions/:id/turns/:turnId/feedback`, the branch routes (`POST /sessions/:id/turns/:turnId/regenerate`,
+ * `.../edit` `{ input }`, `GET .../branches`, `POST /sessions/:id/checkout` `{ turnId }`; see `addBranchRoutes`), `GET /sessions/:id/cases?filter=all|up|down` (the session's
  * eval cases as a JSONL download), and `POST /ui-chat` (the AI SDK UI message stream protocol,
  * for `useChat`). Every response is redacted: `run-update` events go out as `projectChatTrace` rows, never
  * the raw tree. A client that disconnects never cancels its turn; only `/cancel` does. Bad bodies get a 4xx
@@ -137,7 +140,7 @@ function createRoutes(context: HandlerContext): Router {
     return json(reply.status, reply.body);
   };
 
-  return new Router()
+  return addBranchRoutes(new Router(), context)
     .on("GET", "/sessions", async ({ url }) => {
       const sessions = await chat.listSessions(listOptions(url));
       return json(200, { sessions: redact(sessions) });
@@ -168,9 +171,7 @@ function createRoutes(context: HandlerContext): Router {
       rejectUnknownFields(fields, ["input"]);
       const input = requireString(fields, "input", { nonEmpty: true, maxChars: context.maxInputChars });
       const session = await chat.openSession(params.id);
-      const turn = await withInputErrors(() => session.send(input));
-      const live = await context.track(turn);
-      return turnEventsResponse(live, { from: 0, signal: request.signal, keepAliveMs: context.keepAliveMs });
+      return startTurnResponse(request, context, () => session.send(input));
     })
     .on("POST", "/sessions/:id/turns/:turnId/feedback", async ({ request, params }) => {
       const fields = await body(request);

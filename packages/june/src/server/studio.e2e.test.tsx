@@ -394,6 +394,79 @@ describe("June Studio", () => {
     }
   }, 90_000);
 
+  it("regenerates the last reply, switches back with the branch switcher, and edits the message", async () => {
+    const again = ["Staging ", "is ", "live ", "again: ", "a ", "fresh ", "deploy ", "went ", "out."];
+    const edited = ["Production ", "is ", "deployed."];
+    const { studio, deployed } = await startStudio("branches", [
+      { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS },
+      { env: "staging", outcome: "Deployed to staging again.", replyDeltas: again },
+      { env: "production", outcome: "Deployed to production.", replyDeltas: edited },
+    ]);
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(studio.url);
+      await page.getByLabel("Message", { exact: true }).fill("Deploy to staging.");
+      await page.keyboard.press("Enter");
+      const approval = page.locator('[data-kind="approval"]');
+      await approval.waitFor(WAIT);
+      await approval.getByRole("button", { name: "Approve" }).click();
+      const turns = page.locator("article.turn");
+      await expect.poll(() => turns.nth(0).getAttribute("data-status"), WAIT).toBe("completed");
+      const firstId = await turns.nth(0).getAttribute("data-turn-id");
+      // One reply, no alternatives yet: no switcher.
+      expect(await page.locator(".branch-switch").count()).toBe(0);
+
+      await turns.nth(0).getByRole("button", { name: "Regenerate" }).click();
+      // The new turn takes the old one's place and streams like a send (its tool asks again).
+      await approval.waitFor(WAIT);
+      expect(await turns.count()).toBe(1);
+      expect(await turns.nth(0).getAttribute("data-status")).toBe("running");
+      await approval.getByRole("button", { name: "Approve" }).click();
+      await expect.poll(() => turns.nth(0).locator(".reply").textContent(), WAIT).toBe(again.join(""));
+      await expect.poll(() => turns.nth(0).getAttribute("data-status"), WAIT).toBe("completed");
+      expect(await turns.count()).toBe(1);
+      expect(await turns.nth(0).getAttribute("data-turn-id")).not.toBe(firstId);
+      expect(deployed).toEqual(["staging", "staging"]);
+
+      const switcher = turns.nth(0).locator(".branch-switch");
+      await expect.poll(() => switcher.locator(".branch-switch__count").textContent(), WAIT).toBe("2 / 2");
+      expect(await switcher.getByRole("button", { name: "Next alternative" }).isDisabled()).toBe(true);
+      await page.mouse.move(0, 0);
+      const shot = await screenshot(page, "main.chat", "studio-branches.png");
+      console.info(`Studio branches screenshot: ${shot}`);
+
+      await switcher.getByRole("button", { name: "Previous alternative" }).click();
+      await expect.poll(() => turns.nth(0).getAttribute("data-turn-id"), WAIT).toBe(firstId);
+      expect(await turns.nth(0).locator(".reply").textContent()).toBe(REPLY);
+      await expect.poll(() => turns.nth(0).locator(".branch-switch__count").textContent(), WAIT).toBe("1 / 2");
+
+      // The checkout is journaled: a reload comes back on the first reply.
+      await page.reload();
+      await expect.poll(() => page.locator("article.turn").first().getAttribute("data-turn-id"), WAIT).toBe(firstId);
+      expect(await page.locator("article.turn .reply").first().textContent()).toBe(REPLY);
+
+      // Edit the message inline: Enter sends it in the turn's place, a third alternative.
+      await turns.nth(0).getByRole("button", { name: "Edit", exact: true }).click();
+      const editor = turns.nth(0).getByLabel("Edit message");
+      await editor.fill("Deploy to production instead.");
+      await page.mouse.move(0, 0);
+      await screenshot(page, "main.chat", "studio-edit.png");
+      await editor.press("Enter");
+      await approval.waitFor(WAIT);
+      expect(await turns.nth(0).locator(".bubble").textContent()).toBe("Deploy to production instead.");
+      await approval.getByRole("button", { name: "Approve" }).click();
+      await expect.poll(() => turns.nth(0).getAttribute("data-status"), WAIT).toBe("completed");
+      expect(await turns.nth(0).locator(".reply").textContent()).toBe(edited.join(""));
+      await expect.poll(() => turns.nth(0).locator(".branch-switch__count").textContent(), WAIT).toBe("3 / 3");
+      expect(deployed).toEqual(["staging", "staging", "production"]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
   it("exports the session's eval cases as a JSONL download, all of them or the thumbs-down ones", async () => {
     const { studio } = await startStudio("export", [
       { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS },

@@ -48,6 +48,7 @@ export function prepareEntries(entries: readonly NewJournalEntry[], expectedSeq:
     if (entry.at !== undefined && (typeof entry.at !== "string" || Number.isNaN(Date.parse(entry.at)))) {
       throw new TypeError(`append: entry ${i} (${entry.type}) has an invalid \`at\`: use an ISO time`);
     }
+    if (entry.type === "approval") assertApproval(entry, i);
     const line = encodeEntry({ ...entry, at: entry.at ?? at, seq: expectedSeq + i + 1 } as JournalEntry, `append: entry ${i}`);
     lines.push(line);
     out.push(JSON.parse(line) as JournalEntry);
@@ -84,5 +85,27 @@ export function encodeEntry(entry: JournalEntry, what: string): string {
 export function assertSeq(seq: unknown, what = "expectedSeq"): asserts seq is number {
   if (typeof seq !== "number" || !Number.isInteger(seq) || seq < 0) {
     throw new TypeError(`append: \`${what}\` must be a whole number >= 0 (the seq of the last entry seen)`);
+  }
+}
+
+/**
+ * An `approval` entry names its tool and decision; it decides one request (`turnId` and `requestId`), or,
+ * with neither, revokes a tool's approval for the session (`approved: false`, `remember: "session"`).
+ */
+function assertApproval(entry: Extract<NewJournalEntry, { type: "approval" }>, i: number): void {
+  const what = `append: entry ${i} (approval)`;
+  if (typeof entry.toolName !== "string" || entry.toolName.length === 0) throw new TypeError(`${what} needs a non-empty \`toolName\``);
+  if (typeof entry.approved !== "boolean") throw new TypeError(`${what} needs a boolean \`approved\``);
+  if (entry.remember !== undefined && entry.remember !== "session") throw new TypeError(`${what}: \`remember\` must be "session" when given`);
+  const hasTurn = entry.turnId !== undefined;
+  const hasRequest = entry.requestId !== undefined;
+  if (hasTurn || hasRequest) {
+    if (typeof entry.turnId !== "string" || typeof entry.requestId !== "string") {
+      throw new TypeError(`${what}: a decision needs both \`turnId\` and \`requestId\` as strings`);
+    }
+    return;
+  }
+  if (entry.approved || entry.remember !== "session") {
+    throw new TypeError(`${what}: without \`turnId\` and \`requestId\` it must be a revocation (approved: false, remember: "session")`);
   }
 }

@@ -65,10 +65,16 @@ export interface TurnEndEntry extends EntryBase {
   metadata?: TurnMetadata;
   error?: { name: string; message: string };
 }
+/**
+ * An approval decision on one request, or (no `turnId`/`requestId`, `approved: false`, `remember: "session"`)
+ * the revocation of a tool's approval for the session.
+ */
 export interface ApprovalEntry extends EntryBase {
   type: "approval";
-  turnId: string;
-  requestId: string;
+  /** The turn that asked; absent only on a revocation. */
+  turnId?: string;
+  /** The request decided; absent only on a revocation. */
+  requestId?: string;
   toolName: string;
   approved: boolean;
   reason?: string;

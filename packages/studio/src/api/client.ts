@@ -1,4 +1,4 @@
-import type { CasesFilter, CasesFile, SessionDetail, SessionSummary, StreamEvent, TurnFeedback } from "./types";
+import type { CasesFilter, CasesFile, SessionDetail, SessionSummary, StreamEvent, TurnFeedback, TurnRecord } from "./types";
 import { readEventStream } from "./event-stream";
 
 /** An HTTP error from the chat API, with the server's `{ error }` message when it sent one. */
@@ -50,6 +50,33 @@ export class StudioClient {
   async sendTurn(sessionId: string, input: string, signal?: AbortSignal): Promise<TurnStream> {
     const response = await this.request("POST", `/sessions/${encodeURIComponent(sessionId)}/turns`, { input }, signal);
     return this.stream(response);
+  }
+
+  /** Answers a turn's input again on a new branch, made current, and reads the new turn's events. */
+  async regenerateTurn(sessionId: string, turnId: string, signal?: AbortSignal): Promise<TurnStream> {
+    const response = await this.request("POST", `${this.turnPath(sessionId, turnId)}/regenerate`, {}, signal);
+    return this.stream(response);
+  }
+
+  /** Sends `input` in a turn's place on a new branch, made current, and reads the new turn's events. */
+  async editTurn(sessionId: string, turnId: string, input: string, signal?: AbortSignal): Promise<TurnStream> {
+    const response = await this.request("POST", `${this.turnPath(sessionId, turnId)}/edit`, { input }, signal);
+    return this.stream(response);
+  }
+
+  /** The alternatives at a turn's position (itself included), oldest first. */
+  async branches(sessionId: string, turnId: string, signal?: AbortSignal): Promise<TurnRecord[]> {
+    const response = await this.request("GET", `${this.turnPath(sessionId, turnId)}/branches`, undefined, signal);
+    return ((await response.json()) as { turns: TurnRecord[] }).turns;
+  }
+
+  /** Makes the branch through a turn current; resolves to the session with that branch's turns. */
+  checkout(sessionId: string, turnId: string): Promise<SessionDetail> {
+    return this.json("POST", `/sessions/${encodeURIComponent(sessionId)}/checkout`, { turnId });
+  }
+
+  private turnPath(sessionId: string, turnId: string): string {
+    return `/sessions/${encodeURIComponent(sessionId)}/turns/${encodeURIComponent(turnId)}`;
   }
 
   /** Rejoins a running turn: its events again from the start, or after `lastEventId`. */

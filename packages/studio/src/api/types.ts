@@ -56,6 +56,8 @@ export interface TurnRecord {
   metadata?: TurnMetadata;
   /** The latest feedback on the turn. */
   feedback?: TurnFeedback;
+  /** The turn this one follows; turns sharing it are alternatives (branches). */
+  parentTurnId?: string;
   startedAt: string;
   endedAt?: string;
 }

@@ -25,6 +25,14 @@ export function ChatPane({ chat, sessionId, title, error, onDismissError, onSend
   const stick = useRef(true);
 
   const actions: TraceActions = { approve: chat.approve, deny: chat.deny };
+  const regenerate = (turnId: string) => {
+    stick.current = true;
+    return chat.regenerate(turnId);
+  };
+  const edit = (turnId: string, input: string) => {
+    stick.current = true;
+    return chat.edit(turnId, input);
+  };
 
   // Follow the reply as it is written, unless the reader scrolled up.
   useEffect(() => {
@@ -32,8 +40,19 @@ export function ChatPane({ chat, sessionId, title, error, onDismissError, onSend
     if (element && stick.current) element.scrollTop = element.scrollHeight;
   });
 
-  const records = detail?.turns ?? [];
+  // A regenerated or edited turn takes the place of a turn and hides what followed it until it is journaled.
+  const all = detail?.turns ?? [];
+  const replaced = live?.replaces ? all.findIndex((record) => record.id === live.replaces) : -1;
+  const records = replaced >= 0 && !all.some((record) => record.id === live?.turnId) ? all.slice(0, replaced) : all;
   const liveIsNew = live !== null && !records.some((record) => record.id === live.turnId);
+  const last = records.at(-1);
+  const idle = !running && !liveIsNew;
+  const branchOf = (id: string) => {
+    const alternatives = chat.branches[id];
+    const index = alternatives?.indexOf(id) ?? -1;
+    if (!alternatives || index < 0 || running) return undefined;
+    return { index, count: alternatives.length, onSelect: (next: number) => void chat.checkout(alternatives[next]!) };
+  };
 
   return (
     <main className="chat" aria-label="Chat">
@@ -80,6 +99,9 @@ export function ChatPane({ chat, sessionId, title, error, onDismissError, onSend
                 metadata={record.metadata}
                 feedback={record.feedback}
                 onFeedback={record.status === "completed" ? (feedback) => chat.feedback(record.id, feedback) : undefined}
+                onRegenerate={idle && record === last && record.status !== "running" ? () => void regenerate(record.id) : undefined}
+                onEdit={idle && record === last && record.status !== "running" ? (input) => edit(record.id, input) : undefined}
+                branch={branchOf(record.id)}
               />
             ),
           )}

@@ -1,6 +1,7 @@
 import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
 import { describeTrace, summarizeTrace, TraceList, type TraceActions, type TraceRow } from "../trace";
 import { FeedbackBar } from "./feedback-bar";
+import { type BranchSwitch, RegenerateIcon, TurnInput } from "./turn-input";
 
 export interface TurnViewProps {
   turn: { id?: string; turnId?: string; input: string; steers: string[]; text: string; status: TurnStatus; error?: TurnError };
@@ -13,17 +14,21 @@ export interface TurnViewProps {
   feedback?: TurnFeedback;
   /** Sends feedback: given for a journaled, completed turn, which then shows thumbs up and down. */
   onFeedback?: (feedback: TurnFeedback) => Promise<void>;
+  /** Answers the input again: given for the last turn once it ended. */
+  onRegenerate?: () => void;
+  /** Sends a new input in this turn's place: given for the last turn once it ended. */
+  onEdit?: (input: string) => Promise<void>;
+  /** The turn's place among its alternatives, when it has some. */
+  branch?: BranchSwitch;
 }
 
 /** One turn: the user's input, its trace rows, then the reply as it is written. */
-export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback }: TurnViewProps) {
+export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback, onRegenerate, onEdit, branch }: TurnViewProps) {
   const running = turn.status === "running";
   const id = turn.turnId ?? turn.id;
   return (
     <article className="turn" data-turn-id={id} data-status={turn.status}>
-      <div className="turn__input">
-        <p className="bubble">{turn.input}</p>
-      </div>
+      <TurnInput input={turn.input} onEdit={onEdit} branch={branch} />
       {turn.steers.map((steer, index) => (
         <div className="turn__input" key={index}>
           <p className="bubble bubble--steer">
@@ -46,10 +51,18 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
         {running && !turn.text ? <p className="reply reply--waiting">{rows.some(isPending) ? "Waiting for approval…" : "Thinking…"}</p> : null}
         {running && turn.text ? <span className="caret" aria-hidden="true" /> : null}
       </div>
-      {turn.status === "completed" && onFeedback ? (
+      {(turn.status === "completed" && onFeedback) || onRegenerate ? (
         <div className="turn__footer">
           <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
-          <FeedbackBar feedback={feedback} onFeedback={onFeedback} />
+          <div className="turn__actions">
+            {onRegenerate ? (
+              <button type="button" className="turn__tool" onClick={onRegenerate}>
+                <RegenerateIcon />
+                Regenerate
+              </button>
+            ) : null}
+            {turn.status === "completed" && onFeedback ? <FeedbackBar feedback={feedback} onFeedback={onFeedback} /> : null}
+          </div>
         </div>
       ) : (
         <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />

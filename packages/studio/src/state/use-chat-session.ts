@@ -14,6 +14,8 @@ export interface LiveTurn {
   rows: TraceRow[];
   status: "running" | "completed" | "failed" | "canceled";
   error?: TurnError;
+  /** A regenerated or edited turn: the id of the turn it takes the place of (shown no more, nor what follows it). */
+  replaces?: string;
 }
 
 export interface ChatSession {
@@ -30,6 +32,14 @@ export interface ChatSession {
   steer(input: string): Promise<void>;
   approve(approvalId: string): Promise<void>;
   deny(approvalId: string, reason: string): Promise<void>;
+  /** The alternatives at each turn of the current branch that has more than one: their ids, oldest first. */
+  branches: Readonly<Record<string, string[]>>;
+  /** Answers a turn's input again on a new branch, streamed like a send. */
+  regenerate(turnId: string): Promise<void>;
+  /** Sends `input` in a turn's place on a new branch, streamed like a send. */
+  edit(turnId: string, input: string): Promise<void>;
+  /** Makes the branch through a turn current and shows its turns. */
+  checkout(turnId: string): Promise<void>;
   /** Sends feedback on a completed turn of this session; the turn shows it once the server took it. */
   feedback(turnId: string, feedback: TurnFeedback): Promise<void>;
   /** This session's eval cases as a JSONL file, all of them or those rated up or down. */
@@ -38,6 +48,8 @@ export interface ChatSession {
 }
 
 const RESUME_ATTEMPTS = 3;
+/** How many of the branch's latest turns are asked for their alternatives. */
+const MAX_BRANCH_LOOKUPS = 50;
 /** How many recent ended turns get their trace back from the server's replay after a reload. */
 const REPLAYED_TRACES = 10;
 
@@ -48,6 +60,7 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
   const [error, setError] = useState<string | null>(null);
   const [live, setLiveState] = useState<LiveTurn | null>(null);
   const [traces, setTraces] = useState<Record<string, TraceRow[]>>({});
+  const [branches, setBranches] = useState<Record<string, string[]>>({});
 
   const liveRef = useRef<LiveTurn | null>(null);
   const pageSignal = useRef<AbortSignal | null>(null);
@@ -141,14 +154,15 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
     [client, keepTrace, setLive],
   );
 
+  /** Starts a turn (a send, or a regenerate or edit when `replaces` names the turn it takes the place of). */
   const start = useCallback(
-    async (session: string, input: string) => {
+    async (session: string, input: string, open?: (signal: AbortSignal) => Promise<TurnStream>, replaces?: string) => {
       const signal = pageSignal.current;
       if (!signal) return;
       setError(null);
-      setLive({ key: `live-${Date.now()}`, input, steers: [], text: "", rows: [], status: "running" });
+      setLive({ key: `live-${Date.now()}`, input, steers: [], text: "", rows: [], status: "running", ...(replaces && { replaces }) });
       try {
-        await follow(session, () => client.sendTurn(session, input, signal), signal);
+        await follow(session, () => (open ? open(signal) : client.sendTurn(session, input, signal)), signal);
       } catch (caught) {
         if (signal.aborted) return;
         setLive(null);
@@ -243,6 +257,27 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
     return () => controller.abort();
   }, [client, sessionId, start, rejoin, recoverTraces, setLive]);
 
+  // Which turns of the current branch have alternatives: asked again whenever the branch's turns change.
+  const turnIds = detail && detail.id === sessionId ? detail.turns.map((turn) => turn.id).join(" ") : "";
+  useEffect(() => {
+    setBranches({});
+    if (!sessionId || !turnIds) return;
+    const controller = new AbortController();
+    const ids = turnIds.split(" ").slice(-MAX_BRANCH_LOOKUPS);
+    void Promise.all(
+      ids.map((id) =>
+        client
+          .branches(sessionId, id, controller.signal)
+          .then((turns) => [id, turns.map((turn) => turn.id)] as const)
+          .catch(() => [id, [] as string[]] as const),
+      ),
+    ).then((found) => {
+      if (controller.signal.aborted) return;
+      setBranches(Object.fromEntries(found.filter(([, alternatives]) => alternatives.length > 1)));
+    });
+    return () => controller.abort();
+  }, [client, sessionId, turnIds]);
+
   const send = useCallback(
     async (input: string) => {
       if (!sessionId || liveRef.current?.status === "running") return;
@@ -283,6 +318,26 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
       }, true),
     approve: (approvalId) => control((turnId) => client.approve(turnId, approvalId), true),
     deny: (approvalId, reason) => control((turnId) => client.deny(turnId, approvalId, reason), true),
+    branches,
+    regenerate: async (turnId) => {
+      const record = detail?.turns.find((turn) => turn.id === turnId);
+      if (!sessionId || !record || liveRef.current?.status === "running") return;
+      await start(sessionId, record.input, (signal) => client.regenerateTurn(sessionId, turnId, signal), turnId);
+    },
+    edit: async (turnId, input) => {
+      if (!sessionId || liveRef.current?.status === "running") return;
+      await start(sessionId, input, (signal) => client.editTurn(sessionId, turnId, input, signal), turnId);
+    },
+    checkout: async (turnId) => {
+      if (!sessionId || liveRef.current?.status === "running") return;
+      try {
+        const next = await client.checkout(sessionId, turnId);
+        setDetail((current) => (current && current.id === sessionId ? { ...current, turns: next.turns } : current));
+        onChangedRef.current();
+      } catch (caught) {
+        setError(message(caught));
+      }
+    },
     feedback: async (turnId, feedback) => {
       if (!sessionId) return;
       await client.feedback(sessionId, turnId, feedback);
