@@ -14,6 +14,7 @@ import { createFakeOpenAIServer, type FakeOpenAIScript, type FakeOpenAIServer } 
 const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
 const agentExample = fileURLToPath(new URL("../examples/chat/agent.tsx", import.meta.url));
 const offlineExample = fileURLToPath(new URL("../../../../examples/offline.tsx", import.meta.url));
+const firstWorkflow = fileURLToPath(new URL("../../../../examples/first-workflow.tsx", import.meta.url));
 
 
 beforeAll(() => {
@@ -283,6 +284,12 @@ describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () =>
     expect(JSON.stringify(fake.requests[1]!.body.input)).toContain("draft 0");
     expect(JSON.stringify(fake.requests[2]!.body.input)).toContain("Final answer 1.");
     expect(result.stderr).toMatch(/session [0-9a-f-]+/);
+  });
+
+  it("the README's first workflow (examples/first-workflow.tsx) runs offline with june run", async () => {
+    const result = await june(["run", firstWorkflow, "--input", "the bicycle"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Bicycles went from pushing with your feet to chain-driven safety bikes in under seventy years.");
   });
 
   it("june run prints the result of the step that finished last", async () => {
