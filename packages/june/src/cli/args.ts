@@ -10,6 +10,19 @@ export function looksLikeModule(arg: string): boolean {
   return MODULE_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
+/**
+ * The one optional module argument of `june chat`, `studio` and `dataset`: more than one positional, or one
+ * that is not a module, is a `CliUsageError` naming it. `hint` ends the not-a-module message.
+ */
+export function optionalModuleArg(positionals: readonly string[], command: string, hint = ""): string | undefined {
+  if (positionals.length > 1) throw new CliUsageError(`Unexpected argument "${positionals[1]}": june ${command} takes one file`);
+  const file = positionals[0];
+  if (file !== undefined && !looksLikeModule(file)) {
+    throw new CliUsageError(`"${file}" is not a module: june ${command} takes a .ts, .tsx, .js or .mjs file${hint}`);
+  }
+  return file;
+}
+
 const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 

@@ -132,16 +132,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
         return;
       case "tool-call": {
         interruptible = false;
-        const nodeId = trace.add(input.stepNodeId, {
-          kind: "tool-call",
-          name: part.toolName,
-          status: "running",
-          startedAt: Date.now(),
-          toolName: part.toolName,
-          toolCallId: part.toolCallId,
-          input: part.input,
-        });
-        input.toolNodes.set(part.toolCallId, nodeId);
+        toolNode(input, part);
         if (!part.providerExecuted) clientCalls.add(part.toolCallId);
         return;
       }

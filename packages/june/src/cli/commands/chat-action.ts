@@ -1,8 +1,7 @@
 import type { CommandContext } from "citty";
-import { approvalMode, looksLikeModule } from "../args.js";
+import { approvalMode, optionalModuleArg } from "../args.js";
 import { createApprover } from "../approvals.js";
 import { EXIT_CANCELED } from "../cancel-on-interrupt.js";
-import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { createLineReader } from "../line-reader.js";
 import { describeFailure, renderErrorLine } from "../render.js";
@@ -15,11 +14,7 @@ const QUIT = new Set(["/exit", "/quit"]);
 
 /** Runs `june chat [file]` (see `chatCommand`) and returns the exit code. */
 export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArgs>): Promise<number> {
-  if (args._.length > 1) throw new CliUsageError(`Unexpected argument "${args._[1]}": june chat takes one file`);
-  const file = args._[0];
-  if (file !== undefined && !looksLikeModule(file)) {
-    throw new CliUsageError(`"${file}" is not a module: june chat takes a .ts, .tsx, .js or .mjs file (to ask once, use june ask)`);
-  }
+  const file = optionalModuleArg(args._, "chat", " (to ask once, use june ask)");
   const mode = approvalMode(args);
   const { chat, label } = await resolveChat({
     io,

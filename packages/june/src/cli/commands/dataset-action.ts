@@ -8,7 +8,7 @@ import { dataset } from "../../learning/dataset.js";
 import { toJSONLine } from "../../learning/jsonl.js";
 import type { DatasetFilter } from "../../learning/types.js";
 import { fileStore } from "../../stores/file-store.js";
-import { looksLikeModule } from "../args.js";
+import { optionalModuleArg } from "../args.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { DEFAULT_STORE_DIR, resolveChat } from "../resolve-chat.js";
@@ -33,11 +33,7 @@ export function parseFilter(value: string | undefined): Exclude<DatasetFilter, (
 
 /** Runs `june dataset` (see `datasetCommand`) and returns the exit code. */
 export async function runDataset(io: CliIO, { args }: CommandContext<typeof datasetArgs>): Promise<number> {
-  if (args._.length > 1) throw new CliUsageError(`Unexpected argument "${args._[1]}": june dataset takes one file`);
-  const file = args._[0];
-  if (file !== undefined && !looksLikeModule(file)) {
-    throw new CliUsageError(`"${file}" is not a module: june dataset takes a .ts, .tsx, .js or .mjs file`);
-  }
+  const file = optionalModuleArg(args._, "dataset");
   const filter = parseFilter(args.filter);
   const chat: Chat =
     file === undefined

@@ -1,7 +1,6 @@
 import type { CommandContext } from "citty";
 import { serveStudio } from "../../server/serve-studio.js";
-import { looksLikeModule, parsePort } from "../args.js";
-import { CliUsageError } from "../errors.js";
+import { optionalModuleArg, parsePort } from "../args.js";
 import type { CliIO } from "../io.js";
 import { resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
@@ -9,11 +8,7 @@ import type { studioArgs } from "./studio.js";
 
 /** Runs `june studio [file]` (see `studioCommand`) until Ctrl-C and returns the exit code. */
 export async function runStudio(io: CliIO, { args }: CommandContext<typeof studioArgs>): Promise<number> {
-  if (args._.length > 1) throw new CliUsageError(`Unexpected argument "${args._[1]}": june studio takes one file`);
-  const file = args._[0];
-  if (file !== undefined && !looksLikeModule(file)) {
-    throw new CliUsageError(`"${file}" is not a module: june studio takes a .ts, .tsx, .js or .mjs file`);
-  }
+  const file = optionalModuleArg(args._, "studio");
   const port = parsePort(args.port);
   const { chat, label } = await resolveChat({
     io,
