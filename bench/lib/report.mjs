@@ -89,4 +89,21 @@ export const REPORTS = {
       table(["module", "import"], (f.imports ?? []).map((r) => [r.module, ms(r.importMs)])),
     ].join("\n");
   },
+  concurrency(f) {
+    const parts = [
+      `6. Concurrency: N sessions at once in one process, ${f.turns} turns each back to back (${f.deltas}-delta reply, no delay), median of ${f.repeats} runs; latency is one turn, send to result`,
+    ];
+    for (const sessions of f.sizes) {
+      const rows = f.rows.filter((r) => r.sessions === sessions);
+      parts.push(
+        table(
+          [`${sessions} sessions`, "turns/s", "vs raw", "CPU/turn", "CPU vs raw", "mean", "p50", "p99", "p99 / mean"],
+          rows.map((r) => [r.label, fmt(r.turnsPerSecond), x(r.ratio), ms(r.cpuMsPerTurn), x(r.cpuRatio), ms(r.meanMs), ms(r.p50Ms), ms(r.p99Ms), x(r.p99OverMean)]),
+        ),
+      );
+    }
+    if (f.postgres) parts.push(`PostgreSQL round trips per turn (statements on the pool, one session, median of ${f.postgres.perTurn.length} turns): ${fmt(f.postgres.roundTripsPerTurn)}`);
+    else parts.push("PostgreSQL: not reachable in this run (no postgresStore rows, no round-trip count).");
+    return parts.join("\n\n");
+  },
 };

@@ -3,6 +3,7 @@ import { statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId, isSessionId } from "./errors.js";
 import { appendToJournal, readJournal, syncDirectory, waitForJournalWriters } from "./file-journal.js";
 import { encodeBatch } from "./journal-codec.js";
@@ -174,6 +175,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     },
 
     async append(sessionId: string, entries: NewJournalEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
+      const share = shareEventLoop();
+      if (share) await share;
       assertSessionId(sessionId);
       const expectedSeq = opts?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
