@@ -84,8 +84,8 @@ async function drive({ sessions, turns, open, turn }) {
 
 await section("concurrency", async ({ quick, log }) => {
   const sizes = quick ? [50] : [50, 200];
-  const turns = quick ? 2 : 4;
-  const repeats = quick ? 1 : 3;
+  const turns = quick ? 2 : 3;
+  const repeats = quick ? 1 : 2;
   const root = tempDir();
   const model = benchModel();
   const pg = await postgresAvailable();

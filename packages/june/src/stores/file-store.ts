@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId, isSessionId } from "./errors.js";
 import { appendToJournal, readJournal, syncDirectory, waitForJournalWriters } from "./file-journal.js";
-import { encodeBatch } from "./journal-codec.js";
+import { decodeAppended, encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
@@ -204,6 +204,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     async read(sessionId: string, opts?: { fromSeq?: number }): Promise<JournalEntry[]> {
       assertSessionId(sessionId);
       const fromSeq = checkFromSeq(opts?.fromSeq);
+      // What is new since the last entry this process saw (a session catching up): from the cached offset.
+      const appended = fromSeq > 1 ? readAppended(sessionId, fromSeq) : undefined;
+      if (appended) return appended;
       const { decoded, key } = await readJournal(sessionId, journalPath(sessionId), fromSeq);
       if (fromSeq === 1) {
         // The whole journal was parsed: keep its summary, so that the next append need not read it again.
@@ -256,6 +259,43 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       await handles.closeAll();
     },
   };
+
+  /**
+   * The entries from `fromSeq` on when they follow the journal's cached readable part (`fromSeq` is its last seq
+   * + 1): a stat, and a read of the bytes after the cached offset only (none when the journal is as last seen).
+   * Undefined when the cache cannot tell (another file, a torn tail, an older `fromSeq`): read it all.
+   */
+  function readAppended(sessionId: string, fromSeq: number): JournalEntry[] | undefined {
+    const cached = cache.get(sessionId);
+    if (!cached || cached.validBytes !== cached.size || cached.summary.lastSeq + 1 !== fromSeq) return undefined;
+    const path = journalPath(sessionId);
+    let fd: number | undefined;
+    try {
+      const stats = statSync(path, { throwIfNoEntry: false });
+      if (!stats) throw new SessionNotFoundError(sessionId);
+      if (stats.ino !== cached.ino || stats.size < cached.size) return undefined;
+      if (stats.size === cached.size && stats.mtimeMs === cached.mtimeMs) return [];
+      fd = openSync(path, "r");
+      const key = fileKey(fstatSync(fd));
+      if (key.ino !== cached.ino || key.size < cached.size) return undefined;
+      const buf = Buffer.allocUnsafe(key.size - cached.validBytes);
+      let n = 0;
+      while (n < buf.length) {
+        const bytesRead = readSync(fd, buf, n, buf.length - n, cached.validBytes + n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      const decoded = decodeAppended(buf.subarray(0, n), sessionId, fromSeq);
+      if (!decoded) return undefined;
+      const summary = { ...cached.summary };
+      for (const entry of decoded.entries) foldEntry(summary, entry);
+      const validBytes = cached.validBytes + decoded.validBytes;
+      cache.set(sessionId, { summary, validBytes, ...key, size: cached.validBytes + n });
+      return decoded.entries;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
 
   /** A session's description from a stat (and a read of what changed); undefined when it is gone. */
   function describeSync(id: string): SessionInfo | undefined {
