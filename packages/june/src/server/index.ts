@@ -1,5 +1,7 @@
 export { createChatHandler } from "./create-chat-handler.js";
 export type { ChatHandler, ChatHandlerOptions } from "./create-chat-handler.js";
+export type { CorsOptions } from "./cors.js";
+export type { UiChatOptions } from "./ui-chat.js";
 export { HttpError } from "./http-error.js";
 export { memoryTurnEvents } from "./turn-event-bus.js";
 export type { ServedTurn, TurnControl, TurnControlReply, TurnEventBus } from "./turn-event-bus.js";
