@@ -14,7 +14,7 @@ const preflight = (base: string, origin: string, path = "/ui-chat") =>
   });
 
 const corsHeaders = (response: Response) =>
-  Object.fromEntries([...response.headers].filter(([name]) => name.startsWith("access-control-")));
+  Object.fromEntries([...response.headers.entries()].filter(([name]) => name.startsWith("access-control-")));
 
 describe("createChatHandler's cors option", () => {
   it("answers a configured origin's preflight and puts its headers on every response; another origin gets none", async () => {
