@@ -13,8 +13,13 @@ const preflight = (base: string, origin: string, path = "/ui-chat") =>
     headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type, x-app-key" },
   });
 
-const corsHeaders = (response: Response) =>
-  Object.fromEntries([...response.headers.entries()].filter(([name]) => name.startsWith("access-control-")));
+const corsHeaders = (response: Response) => {
+  const found: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name.startsWith("access-control-")) found[name] = value;
+  });
+  return found;
+};
 
 describe("createChatHandler's cors option", () => {
   it("answers a configured origin's preflight and puts its headers on every response; another origin gets none", async () => {
