@@ -8,8 +8,6 @@ export type { ServedTurn, TurnControl, TurnControlReply, TurnEventBus } from "./
 export type { IndexedTurnStreamEvent } from "./turn-registry.js";
 export { serve, toNodeListener } from "./node.js";
 export type { FetchHandler, NodeListener, NodeListenerOptions, RunningServer, ServeOptions } from "./node.js";
-export { DEFAULT_STUDIO_DIR, serveStudio } from "./serve-studio.js";
-export type { ServeStudioOptions, StudioServer } from "./serve-studio.js";
 export type {
   ApprovalRequestStreamEvent,
   RunUpdateStreamEvent,
