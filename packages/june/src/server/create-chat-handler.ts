@@ -122,7 +122,7 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
       if (options.authorize && !(await options.authorize(request))) throw new HttpError(401, "Unauthorized");
       const url = new URL(request.url);
       const path = stripBasePath(url.pathname, basePath);
-      if (path === undefined) throw new HttpError(404, `No route for ${request.method} ${url.pathname}`);
+      if (path === undefined) throw new HttpError(404, `No route for ${request.method} ${url.pathname}: this handler serves under ${basePath}`);
       const match = router.match(request.method, path);
       switch (match.kind) {
         case "found":
@@ -132,7 +132,7 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
             headers: { allow: match.allowed.join(", ") },
           });
         case "not-found":
-          throw new HttpError(404, `No route for ${request.method} ${url.pathname}`);
+          throw new HttpError(404, `No route for ${request.method} ${url.pathname}${mountHint(router, request.method, path, basePath)}`);
         default: {
           const unreachable: never = match;
           throw new Error(`unknown route match ${String(unreachable)}`);
@@ -304,6 +304,21 @@ function normalizeBasePath(basePath: string | undefined): string {
   if (basePath === undefined || basePath === "" || basePath === "/") return "";
   if (!basePath.startsWith("/")) throw new TypeError(`createChatHandler: basePath must start with "/", got "${basePath}"`);
   return basePath.replace(/\/+$/, "");
+}
+
+/**
+ * When the path is a route under a prefix (the handler mounted under a path, with no or another
+ * `basePath`), what to set: the frameworks hand the handler the full URL, prefix included.
+ */
+function mountHint(router: Router, method: string, path: string, basePath: string): string {
+  const segments = path.split("/").filter((segment) => segment !== "");
+  for (let cut = 1; cut < segments.length; cut++) {
+    const rest = `/${segments.slice(cut).join("/")}`;
+    if (router.match(method, rest).kind === "not-found") continue;
+    const prefix = `${basePath}/${segments.slice(0, cut).join("/")}`;
+    return `: this handler serves under ${basePath === "" ? "/ (no basePath)" : basePath}; for routes under ${prefix}, create it with basePath: "${prefix}"`;
+  }
+  return "";
 }
 
 function stripBasePath(pathname: string, basePath: string): string | undefined {

@@ -6,7 +6,7 @@ export { HttpError } from "./http-error.js";
 export { memoryTurnEvents } from "./turn-event-bus.js";
 export type { ServedTurn, TurnControl, TurnControlReply, TurnEventBus } from "./turn-event-bus.js";
 export type { IndexedTurnStreamEvent } from "./turn-registry.js";
-export { serve, toNodeListener } from "./node.js";
+export { BodyAlreadyReadError, serve, toNodeListener } from "./node.js";
 export type { FetchHandler, NodeListener, NodeListenerOptions, RunningServer, ServeOptions } from "./node.js";
 export type {
   ApprovalRequestStreamEvent,
