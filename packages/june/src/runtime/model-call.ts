@@ -16,6 +16,7 @@ import { raceAbort, type Release } from "./scheduler.js";
 import type { SteerInbox } from "./steer.js";
 import type { ApprovalState, CallSettings, ModelInfo } from "./types.js";
 import { addUsage, toUsage } from "./usage.js";
+import { within } from "../telemetry/ai-sdk.js";
 
 /** What one `streamText` call of a step needs. */
 export interface CallInput {
@@ -82,7 +83,8 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     if (interruptible) interrupt.abort(new Error("june: steer input interrupts this call"));
   };
 
-  const result = streamText({
+  const spans = run.spans?.modelCall(input.stepNodeId, { model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
+  const result = within(spans, () => streamText({
     ...input.settings,
     model: input.model,
     system: input.system,
@@ -101,7 +103,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       interruptible = true;
       return { messages: prepared };
     },
-  });
+  }));
 
   let callNodeId: string | undefined;
   let text = "";
@@ -111,6 +113,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   const approvals: OpenApproval[] = [];
 
   const onPart = (part: TextStreamPart<ToolSet>): void => {
+    spans?.onPart(part);
     switch (part.type) {
       case "start-step":
         callNodeId = trace.add(input.stepNodeId, {
@@ -188,6 +191,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     drained = true;
   } catch (error) {
     if (!callSignal.aborted) {
+      spans?.fail(error);
       if (callNodeId) trace.update(callNodeId, endFields(error));
       throw error;
     }
@@ -195,6 +199,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     interruptible = false;
     inbox.onInput = undefined;
     release?.();
+    spans?.end(interrupt.signal.aborted ? "interrupted" : signal.aborted ? "canceled" : undefined);
     if (!drained) reader.cancel().catch(() => {});
   }
 
@@ -226,6 +231,7 @@ function openApproval(input: CallInput, approvalId: string, toolCall: { toolCall
     {
       signal: input.signal,
       onSettle: (outcome) => {
+        input.run.spans?.approvalSettled(approvalId, outcome);
         switch (outcome.kind) {
           case "approved":
             return trace.update(nodeId, { status: "running", approval: { id: approvalId, state: "approved" } });
