@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
+import type { McpConnections } from "../mcp/connections.js";
 
 /** The state of a trace node. */
 export type NodeStatus = "pending" | "running" | "done" | "error" | "canceled";
@@ -72,6 +73,8 @@ export interface ToolCallNode extends BaseNode {
   readonly input: unknown;
   readonly output?: unknown;
   readonly approval?: { readonly id: string; readonly state: ApprovalState; readonly reason?: string };
+  /** For a tool of an MCP server (`<McpTools>`): the server's name and the tool's name there. */
+  readonly mcp?: { readonly server: string; readonly tool: string };
 }
 
 /** A node of the trace tree, discriminated on `kind`. */
@@ -118,6 +121,11 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** Called at each commit with an immutable snapshot of the trace tree. Never inside `start()`. */
   onUpdate?: (tree: TraceNode) => void;
+  /**
+   * MCP connections shared beyond this run (`mcpConnections()`): its `<McpTools>` connect through them and
+   * leave them open. Default: the connections in effect (`mcp.run(fn)`), else the run's own, closed when it ends.
+   */
+  mcp?: McpConnections;
 }
 
 export interface RunHandle {
