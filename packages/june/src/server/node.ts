@@ -41,8 +41,17 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
   };
   res.once("close", onClose);
   let response: Response;
+  let request: Request;
   try {
-    response = await handler(toRequest(req, disconnected.signal));
+    request = toRequest(req, disconnected.signal);
+  } catch (error) {
+    // A method the Fetch API refuses to build a Request for (TRACE, CONNECT): no handler can serve it.
+    if (!isUnbuildableMethod(req.method)) throw error;
+    await writeResponse(await methodNotAllowed(handler, req), req, res, disconnected.signal);
+    return;
+  }
+  try {
+    response = await handler(request);
     if (!(response instanceof Response)) throw new TypeError("The handler did not return a Response");
   } catch (error) {
     options.onError?.(error);
@@ -54,10 +63,37 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
   await writeResponse(response, req, res, disconnected.signal);
 }
 
-/** The Fetch `Request` for a Node request. */
-export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
-  const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true;
-  const url = requestUrl(req, encrypted ? "https" : "http");
+/** Methods Node parses but the Fetch API will not build a `Request` for. */
+const UNBUILDABLE_METHODS: ReadonlySet<string> = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+function isUnbuildableMethod(method: string | undefined): boolean {
+  return method !== undefined && UNBUILDABLE_METHODS.has(method.toUpperCase());
+}
+
+/** What the `Allow` of a 405 says when the handler does not say it: the methods a Fetch handler can serve. */
+const FETCH_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+
+/**
+ * The 405 for a method no Fetch handler can be called with. Its `Allow` is what the handler answers an
+ * `OPTIONS` request for the same URL with (the methods of that route), else every method a handler can take.
+ */
+async function methodNotAllowed(handler: FetchHandler, req: IncomingMessage): Promise<Response> {
+  const url = requestUrl(req, (req.socket as Partial<TLSSocket>).encrypted === true ? "https" : "http");
+  let allow = FETCH_METHODS;
+  try {
+    const probe = await handler(new Request(url, { method: "OPTIONS", headers: copyHeaders(req) }));
+    allow = probe.headers.get("allow") ?? allow;
+    await probe.body?.cancel().catch(() => {});
+  } catch {
+    // The handler cannot say: the generic list stands.
+  }
+  return new Response(JSON.stringify({ error: `${req.method} is not allowed on ${url.pathname}` }), {
+    status: 405,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", allow },
+  });
+}
+
+function copyHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -67,6 +103,14 @@ export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
       // A header the Fetch API refuses (invalid characters): the handler never sees it.
     }
   }
+  return headers;
+}
+
+/** The Fetch `Request` for a Node request. */
+export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
+  const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true;
+  const url = requestUrl(req, encrypted ? "https" : "http");
+  const headers = copyHeaders(req);
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers };
   if (signal) init.signal = signal;
