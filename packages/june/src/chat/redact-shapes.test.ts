@@ -56,3 +56,15 @@ describe("the credential shapes the campaign found", () => {
     expect(redactText(redactText("Authorization: Bearer abcdefghijklmnop"))).toBe("Authorization: Bearer [redacted]");
   });
 });
+
+describe("hideFilePaths", () => {
+  it("masks file paths in error messages, not URLs", async () => {
+    const { hideFilePaths } = await import("./redact.js");
+    expect(hideFilePaths("EACCES: permission denied, open '/srv/app/.june/chat/s.jsonl'")).toBe("EACCES: permission denied, open '[path]'");
+    expect(hideFilePaths("ENOENT: no such file or directory, stat 'C:\\Users\\ann\\chat\\x.jsonl'")).toBe("ENOENT: no such file or directory, stat '[path]'");
+    expect(hideFilePaths("at /work/app/index.js and (/tmp/x/y)")).toBe("at [path] and ([path])");
+    const url = "POST https://api.openai.com/v1/responses failed: 401";
+    expect(hideFilePaths(url)).toBe(url);
+    expect(hideFilePaths("a/b and 1/2 stay")).toBe("a/b and 1/2 stay");
+  });
+});

@@ -182,6 +182,22 @@ export function redactText(text: string): string {
   return out;
 }
 
+/** What a file path in an error message becomes. */
+export const PATH_MASK = "[path]";
+
+// An absolute POSIX path of two or more segments (`/srv/app/.june/chat/s.jsonl`) or a Windows path (`C:\\x\\y`),
+// starting where a path starts in a message: at its start, after a space, a quote, `(`, `=` or `:`.
+const FILE_PATH = /(^|[\s'"(=:`])(?:\/(?:[\w.@+~-]+\/)+[\w.@+~-]*|[A-Za-z]:\\(?:[\w.@+~ -]+\\)*[\w.@+~-]*)/g;
+
+/**
+ * Masks the file paths in an error message (`EACCES: permission denied, open '/srv/app/.june/chat/s.jsonl'`
+ * becomes `... open '[path]'`), for errors that leave the process: where a server keeps its files is not the
+ * client's business. URLs keep their paths (`https://host/v1/x`).
+ */
+export function hideFilePaths(message: string): string {
+  return message.replace(FILE_PATH, (_match, before: string) => `${before}${PATH_MASK}`);
+}
+
 /** Options for `redact`. */
 export interface RedactOptions {
   /** Nesting past this depth becomes `"[truncated]"` (default 32). */
