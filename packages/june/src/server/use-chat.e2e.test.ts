@@ -30,7 +30,7 @@ let app: RunningServer;
 let api: RunningServer;
 let chat: Chat;
 /** The model's next replies, one per model turn. */
-const replies: ScriptCall[] = [];
+const replies: (string | ScriptCall)[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
