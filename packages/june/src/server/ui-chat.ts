@@ -212,8 +212,8 @@ async function continueAfterApprovals(
     // Unknown here, or already routed by an earlier request: the client resends every answer it holds.
     if (!tool || tool.decision) continue;
     tool.decision = { approved: response.approved };
-    if (response.approved) live.turn.approve(response.approvalId);
-    else live.turn.deny(response.approvalId, response.reason);
+    if (response.approved) live.turn?.approve(response.approvalId);
+    else live.turn?.deny(response.approvalId, response.reason);
   }
   const messageId = typeof message.id === "string" ? message.id : undefined;
   return uiStream(live, state, { ...options, ...(messageId !== undefined && { messageId }) });
@@ -359,7 +359,7 @@ function uiStream(live: LiveTurn, state: UiTurnState, options: { signal: AbortSi
     signal.removeEventListener("abort", disconnected);
     if (finished || !options.cancelOnDisconnect || live.ended) return;
     finished = true;
-    live.turn.cancel();
+    live.turn?.cancel();
   };
   signal.addEventListener("abort", disconnected, { once: true });
   const stream = createUIMessageStream({
@@ -422,14 +422,14 @@ function awaitsClient(live: LiveTurn, state: UiTurnState): boolean {
   if (live.ended) return false;
   for (const tool of state.tools.values()) {
     if (tool.resolved || tool.decision) continue;
-    if (live.turn.requests.some((request) => request.id === tool.approvalId)) return true;
+    if (live.turn?.requests.some((request) => request.id === tool.approvalId)) return true;
   }
   return false;
 }
 
 /** The tool's input as the client sees it: redacted, or a bounded summary when large. */
 function toolInput(live: LiveTurn, approvalId: string, summary: string): unknown {
-  const request = live.turn.requests.find((candidate) => candidate.id === approvalId);
+  const request = live.turn?.requests.find((candidate) => candidate.id === approvalId);
   if (!request) return summary;
   const safe = redact(request.input);
   let text: string | undefined;
