@@ -1,46 +1,11 @@
-import {
-  AbstractChat,
-  DefaultChatTransport,
-  lastAssistantMessageIsCompleteWithApprovalResponses,
-  readUIMessageStream,
-  type ChatInit,
-  type ChatState,
-  type ChatStatus,
-  type UIMessage,
-  type UIMessageChunk,
-} from "ai";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { createChat, type Chat } from "june/chat";
 import { createChatHandler } from "june/server";
 import { scriptedModel } from "june/testing";
 import { describe, expect, it } from "vitest";
 import { approvalResponder, SECRETS } from "./__fixtures__/approval-responder.js";
 import { listen } from "./__fixtures__/servers.js";
-
-/** A framework-free `Chat` from the AI SDK (what `useChat` wraps), with plain in-memory state. */
-class MemoryChatState implements ChatState<UIMessage> {
-  status: ChatStatus = "ready";
-  error: Error | undefined = undefined;
-  messages: UIMessage[];
-  constructor(messages: UIMessage[] = []) {
-    this.messages = messages;
-  }
-  pushMessage = (message: UIMessage) => {
-    this.messages = [...this.messages, message];
-  };
-  popMessage = () => {
-    this.messages = this.messages.slice(0, -1);
-  };
-  replaceMessage = (index: number, message: UIMessage) => {
-    this.messages = [...this.messages.slice(0, index), structuredClone(message), ...this.messages.slice(index + 1)];
-  };
-  snapshot = <T,>(thing: T): T => structuredClone(thing);
-}
-
-class TestChat extends AbstractChat<UIMessage> {
-  constructor(init: ChatInit<UIMessage>) {
-    super({ ...init, state: new MemoryChatState(init.messages) });
-  }
-}
+import { TestChat, textOf } from "./__fixtures__/test-chat.js";
 
 async function collect(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> {
   const chunks: UIMessageChunk[] = [];
@@ -218,9 +183,6 @@ describe("POST /ui-chat with the AI SDK's DefaultChatTransport", () => {
 });
 
 describe("useChat's daily calls over real HTTP: regenerate, stop, reload", () => {
-  const textOf = (message: UIMessage | undefined) =>
-    (message?.parts ?? []).filter((p) => p.type === "text").map((p) => (p as { text: string }).text).join("");
-
   it("regenerate() answers the last user message again on a new branch and shows the new answer", async () => {
     const chat = createChat({ model: scriptedModel(["First answer.", "Second answer.", "Follow-up."]) });
     const { transport } = await setup(chat);
