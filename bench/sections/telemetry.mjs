@@ -1,5 +1,5 @@
 /**
- * 6. Telemetry: what OpenTelemetry spans cost per turn. The same 60-delta turn as section 1, for a model chat
+ * 7. Telemetry: what OpenTelemetry spans cost per turn. The same 60-delta turn as section 1, for a model chat
  * and a one-step agent chat over memoryStore, with `telemetry: false` (no OTel call at all: the floor), left
  * out with no tracer provider registered (the default: one no-op span per turn), on (an SDK tracer that
  * records every span, with a processor that drops them, so the figure is June's work plus the SDK's span
