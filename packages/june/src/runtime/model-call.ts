@@ -36,6 +36,8 @@ export interface CallInput {
   readonly inbox: SteerInbox;
   /** Trace node of each tool call the step made, by `toolCallId` (a resumed call reports earlier calls). */
   readonly toolNodes: Map<string, string>;
+  /** The MCP server and tool name of each MCP tool, by the name the model calls it. */
+  readonly mcpOrigins?: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
 }
 
 /** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
@@ -216,9 +218,9 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     interruptible = false;
     inbox.onInput = undefined;
     release?.();
-    spans?.end(interrupt.signal.aborted ? "interrupted" : signal.aborted ? "canceled" : undefined);
     callSignal.removeEventListener("abort", onAbort);
     dispose();
+    spans?.end(interrupt.signal.aborted ? "interrupted" : signal.aborted ? "canceled" : undefined);
     if (!drained && !callSignal.aborted) reader.cancel().catch(() => {});
   }
 
@@ -284,6 +286,7 @@ function openApproval(input: CallInput, approvalId: string, toolCall: { toolCall
 function toolNode(input: CallInput, part: { toolCallId: string; toolName: string; input?: unknown }): string {
   const existing = input.toolNodes.get(part.toolCallId);
   if (existing) return existing;
+  const origin = input.mcpOrigins?.get(part.toolName);
   const nodeId = input.run.trace.add(input.stepNodeId, {
     kind: "tool-call",
     name: part.toolName,
@@ -292,6 +295,7 @@ function toolNode(input: CallInput, part: { toolCallId: string; toolName: string
     toolName: part.toolName,
     toolCallId: part.toolCallId,
     input: part.input,
+    ...(origin ? { mcp: { server: origin.server, tool: origin.tool } } : {}),
   });
   input.toolNodes.set(part.toolCallId, nodeId);
   return nodeId;
