@@ -7,6 +7,7 @@ import { jsonSchema, tool } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Agent, RunError, Step, Tool, start } from "june";
 import { agentResponder, createChat, modelResponder, type Turn } from "june/chat";
+import { createChatHandler } from "june/server";
 import { scriptedModel } from "june/testing";
 import { exported, memoryTracing, parentOf } from "./__fixtures__/memory-tracing.js";
 
@@ -357,5 +358,26 @@ describe("OpenTelemetry spans", () => {
     walk(src);
     expect(offenders).toEqual([]);
     expect(apiUsers).toContain(join("telemetry", "june-span.ts"));
+  });
+
+  it("a turn started over HTTP with a traceparent header continues the caller's trace", async () => {
+    const chat = createChat({ model: scriptedModel("hi there") });
+    const handler = createChatHandler(chat);
+    const session = await chat.createSession();
+    const traceId = "0af7651916cd43dd8448eb211c80319c";
+    const parentId = "b7ad6b7169203331";
+    const response = await handler(
+      new Request(`http://127.0.0.1/sessions/${session.id}/turns`, {
+        method: "POST",
+        headers: { "content-type": "application/json", traceparent: `00-${traceId}-${parentId}-01` },
+        body: JSON.stringify({ input: "hello" }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    await response.text();
+    const turnSpan = one(tracing.spans(), "june.turn");
+    expect(turnSpan.spanContext().traceId).toBe(traceId);
+    expect(parentOf(turnSpan)).toBe(parentId);
+    expect(parentOf(one(tracing.spans(), "chat scripted"))).toBe(turnSpan.spanContext().spanId);
   });
 });
