@@ -85,6 +85,16 @@ export const REPORTS = {
         ["chat", "telemetry", "CPU/turn", "wall/turn", "CPU ratio", "wall ratio", "CPU over off"],
         f.rows.map((r) => [names[r.responder], r.label, ms(r.cpuMs), ms(r.wallMs), x(r.cpuRatio), x(r.wallRatio), ms(r.cpuOverOffMs)]),
       ),
+      ...(f.emptyRuns
+        ? [
+            "",
+            `The no-op path alone: CPU per run of an empty workflow (start([])), median over ${f.rounds} rounds of ${f.runsPerRound} runs`,
+            table(
+              ["telemetry", "CPU/run", "CPU over off", "CPU ratio"],
+              f.emptyRuns.map((r) => [r.label, fmt(r.cpuUs, " µs"), fmt(r.cpuOverOffUs, " µs"), x(r.cpuRatio)]),
+            ),
+          ]
+        : []),
     ].join("\n");
   },
   startup(f) {
