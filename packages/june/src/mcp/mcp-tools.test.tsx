@@ -302,6 +302,24 @@ describe("<McpTools> over stdio", () => {
     expect(alive(pid)).toBe(false);
   });
 
+  it("a run canceled while its server is still starting ends canceled, and the server's process is gone", async () => {
+    const pidFile = join(dir, "hung.pid");
+    const hung = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    const run = start(
+      <Agent model={scriptedModel(["never"])}>
+        <McpTools name="hung" server={{ command: process.execPath, args: ["-e", hung] }} />
+        <Step id="s" prompt="go" />
+      </Agent>,
+    );
+    for (let i = 0; i < 500 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 10));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    run.cancel();
+    const error = (await run.result.catch((e: unknown) => e)) as RunError;
+    expect(error.result.status).toBe("canceled");
+    expect(alive(pid)).toBe(false);
+  });
+
   it("a name used by a <Tool> and an MCP tool in one scope fails the step; prefix resolves it", async () => {
     const { server } = stdioServer();
     const echo = tool({ inputSchema: jsonSchema({ type: "object", properties: {} }), execute: async () => "mine" });
