@@ -79,10 +79,20 @@ export const REPORTS = {
   },
   mcp(f) {
     return [
-      `6. MCP tools: one run of a one-step workflow whose model calls one tool, median over ${f.rounds} rounds of ${f.runsPerRound} runs (this process's CPU; the server's is not counted)`,
+      `8. MCP tools: one run of a one-step workflow whose model calls one tool, median over ${f.rounds} rounds of ${f.runsPerRound} runs (this process's CPU; the server's is not counted)`,
       table(
         ["tool", "CPU/run", "wall/run", "wall ratio", "wall over (a)"],
         f.rows.map((r) => [r.label, ms(r.cpuMs), ms(r.wallMs), x(r.wallRatio), ms(r.wallOverFloorMs)]),
+      ),
+    ].join("\n");
+  },
+  telemetry(f) {
+    const names = { model: "model chat", agent: "agent chat (one step)" };
+    return [
+      `6. Telemetry: one turn of a ${f.deltas}-delta scripted reply over memoryStore, median over ${f.rounds} rounds of ${f.turnsPerRound} turns; ratios to telemetry: false`,
+      table(
+        ["chat", "telemetry", "CPU/turn", "wall/turn", "CPU ratio", "wall ratio", "CPU over off"],
+        f.rows.map((r) => [names[r.responder], r.label, ms(r.cpuMs), ms(r.wallMs), x(r.cpuRatio), x(r.wallRatio), ms(r.cpuOverOffMs)]),
       ),
     ].join("\n");
   },
@@ -96,6 +106,17 @@ export const REPORTS = {
       "",
       "Where it goes: one import in a fresh process (median)",
       table(["module", "import"], (f.imports ?? []).map((r) => [r.module, ms(r.importMs)])),
+    ].join("\n");
+  },
+  memory(f) {
+    const names = { chat: "the chat alone (one open session)", handler: "createChatHandler (a request per turn)" };
+    return [
+      `6. Memory of one long session: ${f.turns.toLocaleString("en-US")} turns of ${f.inputChars.toLocaleString("en-US")}-character inputs, heapUsed after gc over the empty session (fresh process each)`,
+      table(
+        ["driver", "heap/turn at half", "heap/turn at the end", "heap", "RSS"],
+        f.rows.map((r) => [names[r.variant] ?? r.variant, fmt(r.halfBytesPerTurn, " B"), fmt(r.bytesPerTurn, " B"), fmt(r.heapMB, " MB"), fmt(r.rssMB, " MB")]),
+      ),
+      `handler / chat alone: ${x(f.ratio)}`,
     ].join("\n");
   },
 };

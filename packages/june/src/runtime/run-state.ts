@@ -4,6 +4,7 @@ import type { ApprovalRegistry } from "./approvals.js";
 import type { Semaphore } from "./scheduler.js";
 import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
+import type { RunSpans } from "../telemetry/run-spans.js";
 import type { NodeStatus, RunContext, TraceError, Usage } from "./types.js";
 
 /** Everything one run shares across its nodes. Passed explicitly; never global. */
@@ -21,6 +22,8 @@ export interface RunState {
   /** Where the run's `<McpTools>` connect, and the MCP servers every step gets. */
   readonly mcp: RunMcp;
   usage: Usage;
+  /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */
+  readonly spans?: RunSpans;
 }
 
 /** Where a node executes: its run, its parent trace node and the signal that aborts it. */
