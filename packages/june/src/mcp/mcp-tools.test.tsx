@@ -139,7 +139,7 @@ describe("<McpTools> over stdio", () => {
       </Agent>,
     );
     await firstRequest(run);
-    expect(run.requests[0]).toMatchObject({ stepId: "first", toolName: "echo", input: { text: "secret" } });
+    expect(run.requests[0]).toMatchObject({ stepId: "first", toolName: "echo", input: { text: "secret" }, mcp: { server: "fixture", tool: "echo" } });
     expect(run.deny(run.requests[0]!.id, "not that")).toBe(true);
     await firstRequest(run);
     expect(run.requests[0]).toMatchObject({ stepId: "second", toolName: "echo" });
