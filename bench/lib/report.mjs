@@ -77,6 +77,15 @@ export const REPORTS = {
       first,
     ].join("\n");
   },
+  mcp(f) {
+    return [
+      `9. MCP tools: one run of a one-step workflow whose model calls one tool, median over ${f.rounds} rounds of ${f.runsPerRound} runs (this process's CPU; the server's is not counted)`,
+      table(
+        ["tool", "CPU/run", "wall/run", "wall ratio", "wall over (a)"],
+        f.rows.map((r) => [r.label, ms(r.cpuMs), ms(r.wallMs), x(r.wallRatio), ms(r.wallOverFloorMs)]),
+      ),
+    ].join("\n");
+  },
   telemetry(f) {
     const names = { model: "model chat", agent: "agent chat (one step)" };
     return [
