@@ -77,6 +77,35 @@ export const REPORTS = {
       first,
     ].join("\n");
   },
+  mcp(f) {
+    return [
+      `9. MCP tools: one run of a one-step workflow whose model calls one tool, median over ${f.rounds} rounds of ${f.runsPerRound} runs (this process's CPU; the server's is not counted)`,
+      table(
+        ["tool", "CPU/run", "wall/run", "wall ratio", "wall over (a)"],
+        f.rows.map((r) => [r.label, ms(r.cpuMs), ms(r.wallMs), x(r.wallRatio), ms(r.wallOverFloorMs)]),
+      ),
+    ].join("\n");
+  },
+  telemetry(f) {
+    const names = { model: "model chat", agent: "agent chat (one step)" };
+    return [
+      `7. Telemetry: one turn of a ${f.deltas}-delta scripted reply over memoryStore, median over ${f.rounds} rounds of ${f.turnsPerRound} turns; ratios to telemetry: false`,
+      table(
+        ["chat", "telemetry", "CPU/turn", "wall/turn", "CPU ratio", "wall ratio", "CPU over off"],
+        f.rows.map((r) => [names[r.responder], r.label, ms(r.cpuMs), ms(r.wallMs), x(r.cpuRatio), x(r.wallRatio), ms(r.cpuOverOffMs)]),
+      ),
+      ...(f.emptyRuns
+        ? [
+            "",
+            `The no-op path alone: CPU per run of an empty workflow (start([])), median over ${f.rounds} rounds of ${f.runsPerRound} runs`,
+            table(
+              ["telemetry", "CPU/run", "CPU over off", "CPU ratio"],
+              f.emptyRuns.map((r) => [r.label, fmt(r.cpuUs, " µs"), fmt(r.cpuOverOffUs, " µs"), x(r.cpuRatio)]),
+            ),
+          ]
+        : []),
+    ].join("\n");
+  },
   startup(f) {
     return [
       `5. Start-up: median of ${f.runs} runs each`,
@@ -89,9 +118,20 @@ export const REPORTS = {
       table(["module", "import"], (f.imports ?? []).map((r) => [r.module, ms(r.importMs)])),
     ].join("\n");
   },
+  memory(f) {
+    const names = { chat: "the chat alone (one open session)", handler: "createChatHandler (a request per turn)" };
+    return [
+      `6. Memory of one long session: ${f.turns.toLocaleString("en-US")} turns of ${f.inputChars.toLocaleString("en-US")}-character inputs, heapUsed after gc over the empty session (fresh process each)`,
+      table(
+        ["driver", "heap/turn at half", "heap/turn at the end", "heap", "RSS"],
+        f.rows.map((r) => [names[r.variant] ?? r.variant, fmt(r.halfBytesPerTurn, " B"), fmt(r.bytesPerTurn, " B"), fmt(r.heapMB, " MB"), fmt(r.rssMB, " MB")]),
+      ),
+      `handler / chat alone: ${x(f.ratio)}`,
+    ].join("\n");
+  },
   concurrency(f) {
     const parts = [
-      `6. Concurrency: N sessions at once in one process, ${f.turns} turns each back to back (${f.deltas}-delta reply, no delay), median of ${f.repeats} runs; latency is one turn, send to result`,
+      `8. Concurrency: N sessions at once in one process, ${f.turns} turns each back to back (${f.deltas}-delta reply, no delay), median of ${f.repeats} runs; latency is one turn, send to result`,
     ];
     for (const sessions of f.sizes) {
       const rows = f.rows.filter((r) => r.sessions === sessions);

@@ -1,11 +1,14 @@
-import { redactText } from "./redact.js";
+import { hideFilePaths, redactText } from "./redact.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
 import { ResponderContractError } from "./errors.js";
 import type { SessionJournal } from "./session-journal.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
 import { turnMetadata } from "./turn-metadata.js";
-import type { ContextBuilder, Responder, ResponderExecution, ResponderResult } from "./types.js";
+import type { ContextBuilder, RespondOptions, Responder, ResponderExecution, ResponderResult } from "./types.js";
+import { within } from "../telemetry/ai-sdk.js";
+import type { Telemetry } from "../telemetry/options.js";
+import { TurnSpans } from "../telemetry/turn-spans.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
@@ -23,6 +26,8 @@ export interface RunTurnOptions {
   parent?: { turnId: string | undefined };
   /** Called once the journal and the lease are done, right before the turn's result settles. */
   onDone(): void;
+  /** The chat's telemetry; undefined when it is off. */
+  telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -36,6 +41,9 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
   let lease: TurnLease | undefined;
   let started = false;
   let outcome: TurnOutcome;
+  if (options.telemetry) {
+    turn.spans = TurnSpans.start(options.telemetry, { sessionId: turn.sessionId, turnId: turn.id, provenance: options.provenance, input: options.input });
+  }
   try {
     lease = await store.acquireTurn(journal.sessionId);
     let context = await buildContext(options);
@@ -70,6 +78,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     }
   }
   options.onDone();
+  turn.spans?.end(outcome.status === "completed" ? { status: "completed", text: outcome.result.text, metadata: outcome.metadata } : outcome);
   turn.finish(outcome);
 }
 
@@ -119,14 +128,15 @@ function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry {
   }
 }
 
-/** An error as the journal keeps it: name and message only, credentials masked. */
+/** An error as the journal keeps it: name and message only, credentials and file paths masked. */
 export function errorInfo(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name || "Error", message: redactText(error.message) };
+  const safe = (message: string) => hideFilePaths(redactText(message));
+  if (error instanceof Error) return { name: error.name || "Error", message: safe(error.message) };
   if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
     const e = error as { name?: unknown; message: string };
-    return { name: typeof e.name === "string" ? e.name : "Error", message: redactText(e.message) };
+    return { name: typeof e.name === "string" ? e.name : "Error", message: safe(e.message) };
   }
-  return { name: "Error", message: redactText(String(error)) };
+  return { name: "Error", message: safe(String(error)) };
 }
 
 /** How long a canceled turn waits for its responder to wind down before it ends anyway. */
@@ -137,13 +147,16 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
   const { turn, responder } = options;
   let execution: ResponderExecution;
   try {
-    execution = responder.respond({
+    const respondOptions: RespondOptions = {
       input: options.input,
       messages: context.messages,
       signal: turn.abort.signal,
       sessionId: turn.sessionId,
       turnId: turn.id,
-    });
+    };
+    if (turn.spans) respondOptions.telemetry = turn.spans.settings;
+    else if (!options.telemetry) respondOptions.telemetry = false;
+    execution = within(turn.spans, () => responder.respond(respondOptions));
   } catch (error) {
     return { status: "failed", error };
   }

@@ -16,6 +16,7 @@ import { linkedController, type Release } from "./scheduler.js";
 import type { SteerInbox } from "./steer.js";
 import type { ApprovalState, CallSettings, ModelInfo } from "./types.js";
 import { addUsage, toUsage } from "./usage.js";
+import { within } from "../telemetry/ai-sdk.js";
 
 /** What one `streamText` call of a step needs. */
 export interface CallInput {
@@ -35,6 +36,8 @@ export interface CallInput {
   readonly inbox: SteerInbox;
   /** Trace node of each tool call the step made, by `toolCallId` (a resumed call reports earlier calls). */
   readonly toolNodes: Map<string, string>;
+  /** The MCP server and tool name of each MCP tool, by the name the model calls it. */
+  readonly mcpOrigins?: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
 }
 
 /** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
@@ -89,7 +92,8 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     if (interruptible && !signal.aborted) interrupt.abort(new Error("june: steer input interrupts this call"));
   };
 
-  const result = streamText({
+  const spans = run.spans?.modelCall(input.stepNodeId, { model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
+  const result = within(spans, () => streamText({
     ...input.settings,
     model: input.model,
     system: input.system,
@@ -112,7 +116,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     onStepFinish: (step) => {
       stepResponse = responseMessages(step.response.messages, carried);
     },
-  });
+  }));
 
   let callNodeId: string | undefined;
   let text = "";
@@ -122,6 +126,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   const approvals: OpenApproval[] = [];
 
   const onPart = (part: TextStreamPart<ToolSet>): void => {
+    spans?.onPart(part);
     switch (part.type) {
       case "start-step":
         callNodeId = trace.add(input.stepNodeId, {
@@ -205,6 +210,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     drained = !callSignal.aborted;
   } catch (error) {
     if (!callSignal.aborted) {
+      spans?.fail(error);
       if (callNodeId) trace.update(callNodeId, endFields(error));
       throw error;
     }
@@ -214,6 +220,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     release?.();
     callSignal.removeEventListener("abort", onAbort);
     dispose();
+    spans?.end(interrupt.signal.aborted ? "interrupted" : signal.aborted ? "canceled" : undefined);
     if (!drained && !callSignal.aborted) reader.cancel().catch(() => {});
   }
 
@@ -249,10 +256,18 @@ function openApproval(input: CallInput, approvalId: string, toolCall: { toolCall
   const nodeId = toolNode(input, toolCall);
   trace.update(nodeId, { status: "pending", approval: { id: approvalId, state: "pending" } });
   const wait = approvals.open(
-    { id: approvalId, stepId: input.stepId, toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, input: toolCall.input },
+    {
+      id: approvalId,
+      stepId: input.stepId,
+      toolName: toolCall.toolName,
+      toolCallId: toolCall.toolCallId,
+      input: toolCall.input,
+      ...mcpOf(input, toolCall.toolName),
+    },
     {
       signal: input.signal,
       onSettle: (outcome) => {
+        input.run.spans?.approvalSettled(approvalId, outcome);
         switch (outcome.kind) {
           case "approved":
             return trace.update(nodeId, { status: "running", approval: { id: approvalId, state: "approved" } });
@@ -286,9 +301,16 @@ function toolNode(input: CallInput, part: { toolCallId: string; toolName: string
     toolName: part.toolName,
     toolCallId: part.toolCallId,
     input: part.input,
+    ...mcpOf(input, part.toolName),
   });
   input.toolNodes.set(part.toolCallId, nodeId);
   return nodeId;
+}
+
+/** `{ mcp: { server, tool } }` for a tool of an MCP server, else nothing. */
+function mcpOf(input: CallInput, toolName: string): { mcp?: { server: string; tool: string } } {
+  const origin = input.mcpOrigins?.get(toolName);
+  return origin ? { mcp: { server: origin.server, tool: origin.tool } } : {};
 }
 
 function endsWithApprovalResponse(messages: readonly ModelMessage[]): boolean {

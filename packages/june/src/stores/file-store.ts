@@ -1,10 +1,18 @@
 import { randomUUID } from "node:crypto";
+import { JuneError } from "../errors/june-error.js";
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { shareEventLoop } from "./event-loop-share.js";
-import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId, isSessionId } from "./errors.js";
+import {
+  ConflictError,
+  type JournalCorruptError,
+  SessionBusyError,
+  SessionNotFoundError,
+  assertSessionId,
+  isSessionId,
+} from "./errors.js";
 import { appendToJournal, readJournal, syncDirectory, waitForJournalWriters } from "./file-journal.js";
 import { decodeAppended, encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
@@ -12,7 +20,7 @@ import { JournalHandles } from "./journal-handles.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startSummary, toSessionInfo } from "./session-summary.js";
 import { checkFromSeq, checkTtl } from "./store-helpers.js";
-import { SummaryCache, fileKey, summarizeFile, type CachedSummary } from "./summary-cache.js";
+import { SummaryCache, fileKey, summarizeFile, type CachedSummary, type FileKey } from "./summary-cache.js";
 import type {
   AppendOptions,
   ChatStore,
@@ -58,6 +66,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     for (const lease of held.values()) if (lease.token === token) return true;
     return false;
   };
+  /**
+   * Journals a read found corrupt where a listing's scan cannot see it (a line in the middle), by id, with
+   * the file's state then: listings mark them until the file changes.
+   */
+  const corrupted = new Map<string, { key: FileKey; corrupt: NonNullable<SessionInfo["corrupt"]> }>();
 
   const journalPath = (id: string) => join(root, `${id}${JOURNAL_EXT}`);
   const leasePath = (id: string) => join(root, `${id}.lock`);
@@ -123,9 +136,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         cached = await summarizeFile(cache, id, journalPath(id));
       } catch (error) {
         if (hasCode(error, "ENOENT")) return undefined;
+        if (JuneError.hasName(error, "JournalCorruptError")) return describeSync(id);
         throw error;
       }
-      return toSessionInfo(id, cached.summary);
+      const info = toSessionInfo(id, cached.summary);
+      const corrupt = knownCorrupt(id, cached);
+      return corrupt ? { ...info, corrupt } : info;
     },
 
     async listSessions(opts?: ListSessionsOptions): Promise<SessionInfo[]> {
@@ -204,10 +220,17 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     async read(sessionId: string, opts?: { fromSeq?: number }): Promise<JournalEntry[]> {
       assertSessionId(sessionId);
       const fromSeq = checkFromSeq(opts?.fromSeq);
-      // What is new since the last entry this process saw (a session catching up): from the cached offset.
-      const appended = fromSeq > 1 ? readAppended(sessionId, fromSeq) : undefined;
-      if (appended) return appended;
-      const { decoded, key } = await readJournal(sessionId, journalPath(sessionId), fromSeq);
+      let read: Awaited<ReturnType<typeof readJournal>>;
+      try {
+        // What is new since the last entry this process saw (a session catching up): from the cached offset.
+        const appended = fromSeq > 1 ? readAppended(sessionId, fromSeq) : undefined;
+        if (appended) return appended;
+        read = await readJournal(sessionId, journalPath(sessionId), fromSeq);
+      } catch (error) {
+        if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) remember(sessionId, error);
+        throw error;
+      }
+      const { decoded, key } = read;
       if (fromSeq === 1) {
         // The whole journal was parsed: keep its summary, so that the next append need not read it again.
         const [first, ...rest] = decoded.entries;
@@ -260,6 +283,21 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     },
   };
 
+  /** Notes a journal found corrupt, as its file is now, for the listings that follow. */
+  function remember(id: string, error: JournalCorruptError): void {
+    const stats = statSync(journalPath(id), { throwIfNoEntry: false });
+    if (stats) corrupted.set(id, { key: fileKey(stats), corrupt: { line: error.line, detail: error.detail } });
+  }
+
+  /** The corruption a read found in this state of the journal, if any (a changed file is looked at afresh). */
+  function knownCorrupt(id: string, key: FileKey): SessionInfo["corrupt"] {
+    const known = corrupted.get(id);
+    if (!known) return undefined;
+    if (known.key.ino === key.ino && known.key.size === key.size && known.key.mtimeMs === key.mtimeMs) return known.corrupt;
+    corrupted.delete(id);
+    return undefined;
+  }
+
   /**
    * The entries from `fromSeq` on when they follow the journal's cached readable part (`fromSeq` is its last seq
    * + 1): a stat, and a read of the bytes after the cached offset only (none when the journal is as last seen).
@@ -301,13 +339,18 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   function describeSync(id: string): SessionInfo | undefined {
     const path = journalPath(id);
     try {
-      return toSessionInfo(id, cache.refreshSync(id, path, fileKey(statSync(path))).summary);
+      const key = fileKey(statSync(path));
+      const info = toSessionInfo(id, cache.refreshSync(id, path, key).summary);
+      const corrupt = knownCorrupt(id, key);
+      return corrupt ? { ...info, corrupt } : info;
     } catch (error) {
       if (hasCode(error, "ENOENT")) return undefined;
-      // A journal that cannot be summarized is still listed (opening it names the problem).
+      // A journal that cannot be summarized is still listed, marked (opening it throws the same error).
       const stats = statSync(path, { throwIfNoEntry: false });
       if (!stats) return undefined;
-      return { id, createdAt: stats.birthtime.toISOString(), updatedAt: stats.mtime.toISOString(), turnCount: 0 };
+      const info: SessionInfo = { id, createdAt: stats.birthtime.toISOString(), updatedAt: stats.mtime.toISOString(), turnCount: 0 };
+      if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) info.corrupt = { line: error.line, detail: error.detail };
+      return info;
     }
   }
 }
