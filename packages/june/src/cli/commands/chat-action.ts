@@ -83,7 +83,7 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
       case "unknown":
         screen.note(
           renderErrorLine(
-            `Unknown command ${typed.name}${typed.suggestion ? `: did you mean ${typed.suggestion}?` : ""} (/help lists them; start with // to send a line that begins with /)`,
+            `Unknown command ${typed.name}${typed.suggestion ? `: did you mean ${typed.suggestion}?` : ""} (/help lists them)`,
             screen.err,
           ),
         );
