@@ -10,7 +10,7 @@ export default defineConfig({
       { find: /^june\/jsx-runtime$/, replacement: src("jsx/jsx-runtime.ts") },
       { find: /^june\/jsx-dev-runtime$/, replacement: src("jsx/jsx-dev-runtime.ts") },
       { find: /^june\/sdk\/(.*)$/, replacement: src("sdk/$1.ts") },
-      { find: /^june\/(chat|server|testing|learning)$/, replacement: src("$1/index.ts") },
+      { find: /^june\/(chat|server|studio|testing|learning)$/, replacement: src("$1/index.ts") },
       { find: /^june\/stores\/([\w-]+)$/, replacement: src("stores/$1/index.ts") },
       { find: /^june\/server\/redis$/, replacement: src("server/redis/index.ts") },
       { find: /^june$/, replacement: src("index.ts") },
@@ -23,7 +23,8 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.{ts,mjs}"],
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // In CI, also write the counts as JSON so .ci/run can close with a plain "N passed, N failed" line.
-    reporters: process.env.CI ? ["default", ["json", { outputFile: "test-results/vitest.json" }]] : ["default"],
+    // Always (with or without CI set) also write the counts as JSON, so .ci/run closes with a plain
+    // "N passed, N failed" line on a fresh clone anywhere.
+    reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
   },
 });

@@ -24,6 +24,10 @@ export function relativeTime(iso: string, now: number): string {
   return relative.format(Math.round(seconds / 60), "minute");
 }
 
+function corruptNote(corrupt: NonNullable<SessionInfo["corrupt"]>): string {
+  return `corrupt journal at line ${corrupt.line}: ${oneLine(corrupt.detail)}`;
+}
+
 export interface SessionTableOptions {
   /** A table for a person (header, relative times, titles cut to fit) rather than columns for a script. */
   terminal: boolean;
@@ -39,11 +43,12 @@ export interface SessionTableOptions {
 /**
  * Sessions as text. On a terminal: a table with a header (ID, UPDATED as a relative time, TURNS, TITLE),
  * columns aligned, titles cut to the width. Otherwise plain tab-separated columns with no header (id,
- * updated at as an ISO time, turns, title), one session a line, for `cut` and `awk`.
+ * updated at as an ISO time, turns, title), one session a line, for `cut` and `awk`. A session whose journal is
+ * corrupt says where (a fifth column off a terminal).
  */
 export function renderSessionTable(sessions: readonly SessionInfo[], options: SessionTableOptions): string {
   if (!options.terminal) {
-    return sessions.map((s) => `${s.id}\t${s.updatedAt}\t${s.turnCount}\t${oneLine(s.title ?? "")}\n`).join("");
+    return sessions.map((s) => `${s.id}\t${s.updatedAt}\t${s.turnCount}\t${oneLine(s.title ?? "")}${s.corrupt ? `\t${corruptNote(s.corrupt)}` : ""}\n`).join("");
   }
   const now = options.now ?? Date.now();
   const { colors } = options;
@@ -52,7 +57,7 @@ export function renderSessionTable(sessions: readonly SessionInfo[], options: Se
     id: s.id,
     updated: relativeTime(s.updatedAt, now),
     turns: String(s.turnCount),
-    title: oneLine(s.title ?? "") || "(no turns yet)",
+    title: `${oneLine(s.title ?? "") || "(no turns yet)"}${s.corrupt ? `  [${corruptNote(s.corrupt)}]` : ""}`,
   }));
   const header = { mark: " ", id: "ID", updated: "UPDATED", turns: "TURNS", title: "TITLE" };
   const width = (key: "id" | "updated" | "turns") => Math.max(header[key].length, ...rows.map((row) => row[key].length));
