@@ -59,6 +59,14 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
           "denied (\"no one to approve\"). Ctrl-C cancels the running turn; a second quits. NO_COLOR turns colors off.",
         ],
       },
+      {
+        title: "TELEMETRY",
+        lines: [
+          "OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) makes chat, ask, run and studio send",
+          "every turn's and run's spans over OTLP/HTTP; OTEL_EXPORTER_OTLP_HEADERS adds headers, OTEL_SERVICE_NAME",
+          "names the service (default june).",
+        ],
+      },
       { title: "EXIT CODES", lines: [EXIT_LINE] },
     ],
   },

@@ -12,6 +12,7 @@ import { createColors, stripAnsi } from "./colors.js";
 import { CliUsageError, isCliExitError } from "./errors.js";
 import { colorEnabled, type CliIO } from "./io.js";
 import { COMMAND_HELP, renderHelp, usageLine } from "./help.js";
+import { otlpTracesUrl } from "./otlp-endpoint.js";
 import { describeFailure, renderErrorLine } from "./render.js";
 import { closestName } from "./suggest.js";
 
@@ -20,6 +21,9 @@ export function juneVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
   return pkg.version ?? "0.0.0";
 }
+
+/** The commands that export spans when the environment names an OTLP endpoint. */
+const TELEMETRY_COMMANDS = new Set(["chat", "ask", "run", "studio"]);
 
 /** The `june` command tree, with `io` given to every command. */
 export function juneCommand(io: CliIO): CommandDef {
@@ -116,6 +120,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
   const errColors = createColors(colorEnabled(io.env, io.stderr));
   const root = juneCommand(io);
   let path: string[] = [];
+  let otlp: { shutdown(): Promise<void> } | undefined;
   try {
     const found = await findCommand(root, options.argv);
     path = found.path;
@@ -140,6 +145,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     }
     const args = ((await resolved(found.command.args)) ?? {}) as ArgsDef;
     checkFlags(found.rest, args, found.path.join(" "));
+    otlp = await otlpExport(io, found.path[0]);
     const { result } = await runCommand(found.command, { rawArgs: found.rest });
     return typeof result === "number" ? result : 0;
   } catch (error) {
@@ -150,5 +156,16 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     }
     io.stderr.write(`${renderErrorLine(describeFailure(error), errColors)}\n`);
     return 1;
+  } finally {
+    await otlp?.shutdown();
   }
+}
+
+/** Starts the OTLP export for a command that runs turns, when the environment names an endpoint (see otlp-export.ts). */
+async function otlpExport(io: CliIO, command: string | undefined): Promise<{ shutdown(): Promise<void> } | undefined> {
+  if (command === undefined || !TELEMETRY_COMMANDS.has(command)) return undefined;
+  const url = otlpTracesUrl(io.env);
+  if (url === undefined) return undefined;
+  const { startOtlpExport } = await import("./otlp-export.js");
+  return startOtlpExport({ url, env: io.env, version: juneVersion() });
 }

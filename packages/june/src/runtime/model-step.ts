@@ -7,6 +7,7 @@ import type { RunState } from "./run-state.js";
 import { raceAbort } from "./scheduler.js";
 import type { Prompt, RunContext } from "./types.js";
 import { modelInfo } from "./usage.js";
+import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 
 const DEFAULT_MAX_STEPS = 20;
 
@@ -37,7 +38,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     model,
     modelInfo: modelInfo(model),
     system: lookup(plan.scope, (s) => s.instructions),
-    settings: resolveSettings(plan.scope),
+    settings: withAiSdkTelemetry(resolveSettings(plan.scope), plan.props.experimental_telemetry, run.spans?.telemetry),
     tools: Object.keys(tools).length > 0 ? tools : undefined,
     output,
     signal,

@@ -3,6 +3,7 @@ import type { ApprovalRegistry } from "./approvals.js";
 import type { Semaphore } from "./scheduler.js";
 import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
+import type { RunSpans } from "../telemetry/run-spans.js";
 import type { NodeStatus, RunContext, TraceError, Usage } from "./types.js";
 
 /** Everything one run shares across its nodes. Passed explicitly; never global. */
@@ -18,6 +19,8 @@ export interface RunState {
   /** Every step id rendered so far (static and from render functions). */
   readonly stepIds: Set<string>;
   usage: Usage;
+  /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */
+  readonly spans?: RunSpans;
 }
 
 /** Where a node executes: its run, its parent trace node and the signal that aborts it. */

@@ -359,7 +359,7 @@ function uiStream(live: LiveTurn, state: UiTurnState, options: { signal: AbortSi
     signal.removeEventListener("abort", disconnected);
     if (finished || !options.cancelOnDisconnect || live.ended) return;
     finished = true;
-    live.turn.cancel();
+    live.turn?.cancel();
   };
   signal.addEventListener("abort", disconnected, { once: true });
   const stream = createUIMessageStream({
