@@ -26,7 +26,7 @@ export interface IoDetailProps {
 /** One labelled value: a one-line preview, expandable to the whole value. */
 export function IoDetail({ label, value, tone, open }: IoDetailProps) {
   const pretty = prettyValue(value);
-  const single = !pretty.includes("\n") && pretty.length <= 80;
+  const single = !value.includes("\n") && value.length <= 80;
   const className = tone ? `jt-io__line jt-io__line--${tone}` : "jt-io__line";
   if (single) {
     return (
