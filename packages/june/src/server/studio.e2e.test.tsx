@@ -9,6 +9,8 @@ import { agentResponder, createChat, fileStore } from "june/chat";
 import { scriptedModel, type ScriptedModel } from "june/testing";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createFakeAnthropicServer } from "../testing/fake-anthropic-server.js";
 import { serveStudio, type StudioServer } from "./serve-studio.js";
 
 /**
@@ -678,4 +680,39 @@ describe("June Studio", () => {
       await page.close();
     }
   }, 120_000);
+
+  it("a model chat's failure reads as a sentence, with the provider's error folded under Details", async () => {
+    const fake = await createFakeAnthropicServer({ script: ["never sent"], apiKey: "the-right-key" });
+    try {
+      const chat = createChat({
+        model: createAnthropic({ baseURL: fake.url, apiKey: "a-wrong-key" })("claude-sonnet-4-5"),
+        store: fileStore(join(tmp, "model-error")),
+      });
+      const studio = await serveStudio({ chat, staticDir });
+      servers.push(studio);
+      const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      try {
+        await page.goto(studio.url);
+        await page.getByLabel("Message", { exact: true }).fill("Hello there");
+        await page.keyboard.press("Enter");
+        const turn = page.locator("article.turn").first();
+        await expect.poll(() => turn.getAttribute("data-status"), WAIT).toBe("failed");
+        await expect.poll(() => turn.locator(".turn__error-text").textContent(), WAIT).toBe(
+          "The model provider refused the API key. Check the key in the environment `june studio` runs in.",
+        );
+        const detail = turn.locator("details.turn__error-detail");
+        expect(await detail.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+        expect(await detail.locator("code").textContent()).toContain("invalid x-api-key");
+        expect(await page.content()).not.toContain("a-wrong-key");
+        await screenshot(page, "main.chat", "studio-model-error.png");
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
 });
