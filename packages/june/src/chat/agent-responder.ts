@@ -155,6 +155,7 @@ function runTurn(options: AgentResponderOptions, turn: RespondOptions): Responde
       const runOptions: StartOptions = { signal: turn.signal, onUpdate };
       if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
       if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
+      if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
       handle = startRun(element, runOptions, { sessionId: turn.sessionId, turnId: turn.turnId });
       if (typeof handle !== "object" || handle === null || typeof handle.result?.then !== "function") {
         throw new TypeError("agentResponder: startRun must return the RunHandle that start() returned");

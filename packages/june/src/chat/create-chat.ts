@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
 import { JuneError } from "../errors/june-error.js";
+import { isMcpConnections, type McpConnections } from "../mcp/connections.js";
 import type { CallSettings } from "../runtime/types.js";
 import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
 import { memoryStore } from "../stores/index.js";
@@ -12,6 +13,7 @@ import { ChatSession, type SessionHost } from "./session.js";
 import { SessionJournal } from "./session-journal.js";
 import type { TurnController } from "./turn.js";
 import { responderProvenance } from "./turn-metadata.js";
+import { resolveTelemetry, type TelemetryOption } from "../telemetry/options.js";
 import type { Chat, ContextBuilder, Responder, Session } from "./types.js";
 
 /** Options every chat takes, whatever answers it. */
@@ -24,6 +26,17 @@ export interface ChatOptions {
   idGenerator?: (kind: "session" | "turn") => string;
   /** The longest input a turn (or a steer) takes, in characters. Default: 1,000,000. */
   maxInputChars?: number;
+  /**
+   * OpenTelemetry spans of every turn (`june.turn` > the responder's run or model calls). Left out or `true`:
+   * to the registered tracer provider, if any (none: nothing is recorded); `false`: none; or
+   * `{ tracer, recordInputs, recordOutputs, maxContentChars }`. See docs/telemetry.md.
+   */
+  telemetry?: TelemetryOption;
+  /**
+   * MCP clients kept for the chat's life (`mcpConnections()`) instead of one per turn: every turn's workflow
+   * connects its `<McpTools>` through them, and gets their `tools`. Close them with `mcp.close()` when done.
+   */
+  mcp?: McpConnections;
 }
 
 /** A chat answered by any responder. */
@@ -58,12 +71,17 @@ export function createChat(options: CreateChatOptions): Chat {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("createChat(options): options must be an object with `responder`, or `model` and `instructions`");
   }
-  const { store = memoryStore(), context = fullContext(), idGenerator, maxInputChars = DEFAULT_MAX_INPUT_CHARS } = options;
+  const { store = memoryStore(), context = fullContext(), idGenerator, maxInputChars = DEFAULT_MAX_INPUT_CHARS, mcp } = options;
   const responder = responderOf(options);
+  const telemetry = resolveTelemetry(options.telemetry, "createChat({ telemetry })");
   if (!isStore(store)) throw new TypeError("createChat({ store }): store must be a ChatStore");
   if (typeof context !== "function") throw new TypeError("createChat({ context }): context must be a context builder function");
   if (idGenerator !== undefined && typeof idGenerator !== "function") {
     throw new TypeError("createChat({ idGenerator }): idGenerator must be a function returning an id");
+  }
+  if (mcp !== undefined && !isMcpConnections(mcp)) throw new TypeError("createChat({ mcp }): mcp must be made by mcpConnections()");
+  if (mcp !== undefined && mcp.tools.length > 0 && options.model !== undefined) {
+    throw new TypeError("createChat({ model, mcp }): a model chat calls no tools; answer with an agentResponder whose workflow has the MCP tools");
   }
   if (!Number.isInteger(maxInputChars) || maxInputChars < 1) {
     throw new TypeError(`createChat({ maxInputChars }): must be a whole number of characters, 1 or more, got ${String(maxInputChars)}`);
@@ -78,12 +96,14 @@ export function createChat(options: CreateChatOptions): Chat {
   };
   const host: SessionHost = {
     store,
-    responder,
+    // Each turn's responder runs with the chat's MCP connections in effect, so its runs reuse them.
+    responder: mcp ? { ...responder, respond: (respondOptions) => mcp.run(() => responder.respond(respondOptions)) } : responder,
     provenance: responderProvenance(responder),
     context,
     maxInputChars,
     newId,
     running: new Map<string, TurnController>(),
+    telemetry,
   };
 
   const open = async (id: string): Promise<Session> => {
@@ -135,7 +155,7 @@ function responderOf(options: CreateChatOptions): Responder {
     throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
   }
   if (hasModel) {
-    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, ...modelOptions } = options as ModelChatOptions;
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, ...modelOptions } = options as ModelChatOptions;
     return modelResponder(modelOptions);
   }
   const responder = options.responder;

@@ -32,6 +32,7 @@ export {
   SessionNotFoundError,
 } from "../stores/errors.js";
 export { createChat } from "./create-chat.js";
+export type { TelemetryOption, TelemetrySettings } from "../telemetry/index.js";
 export type { ChatOptions, CreateChatOptions, ModelChatOptions, ResponderChatOptions } from "./create-chat.js";
 export { modelResponder } from "./model-responder.js";
 export type { ModelResponderOptions } from "./model-responder.js";
@@ -65,6 +66,7 @@ export type {
 } from "./agent-responder.js";
 export { AgentReplyError, StreamMismatchError } from "./agent/errors.js";
 export { projectChatTrace } from "./project-chat-trace.js";
+export { toUIMessages } from "./ui-messages.js";
 export type {
   ChatTraceApprovalRow,
   ChatTraceModelRow,

@@ -5,7 +5,10 @@ import { ResponderContractError } from "./errors.js";
 import type { SessionJournal } from "./session-journal.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
 import { turnMetadata } from "./turn-metadata.js";
-import type { ContextBuilder, Responder, ResponderExecution, ResponderResult } from "./types.js";
+import type { ContextBuilder, RespondOptions, Responder, ResponderExecution, ResponderResult } from "./types.js";
+import { within } from "../telemetry/ai-sdk.js";
+import type { Telemetry } from "../telemetry/options.js";
+import { TurnSpans } from "../telemetry/turn-spans.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
@@ -23,6 +26,8 @@ export interface RunTurnOptions {
   parent?: { turnId: string | undefined };
   /** Called once the journal and the lease are done, right before the turn's result settles. */
   onDone(): void;
+  /** The chat's telemetry; undefined when it is off. */
+  telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -36,6 +41,9 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
   let lease: TurnLease | undefined;
   let started = false;
   let outcome: TurnOutcome;
+  if (options.telemetry) {
+    turn.spans = TurnSpans.start(options.telemetry, { sessionId: turn.sessionId, turnId: turn.id, provenance: options.provenance, input: options.input });
+  }
   try {
     lease = await store.acquireTurn(journal.sessionId);
     let context = await buildContext(options);
@@ -70,6 +78,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     }
   }
   options.onDone();
+  turn.spans?.end(outcome.status === "completed" ? { status: "completed", text: outcome.result.text, metadata: outcome.metadata } : outcome);
   turn.finish(outcome);
 }
 
@@ -138,13 +147,16 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
   const { turn, responder } = options;
   let execution: ResponderExecution;
   try {
-    execution = responder.respond({
+    const respondOptions: RespondOptions = {
       input: options.input,
       messages: context.messages,
       signal: turn.abort.signal,
       sessionId: turn.sessionId,
       turnId: turn.id,
-    });
+    };
+    if (turn.spans) respondOptions.telemetry = turn.spans.settings;
+    else if (!options.telemetry) respondOptions.telemetry = false;
+    execution = within(turn.spans, () => responder.respond(respondOptions));
   } catch (error) {
     return { status: "failed", error };
   }

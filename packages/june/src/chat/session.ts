@@ -11,6 +11,7 @@ import { replayTurn } from "./replay.js";
 import { runTurn } from "./run-turn.js";
 import type { SessionJournal } from "./session-journal.js";
 import { TurnController } from "./turn.js";
+import type { Telemetry } from "../telemetry/options.js";
 import type { ContextBuilder, Responder, ResponderResult, Session, Turn, TurnFeedback, TurnRecord } from "./types.js";
 
 /** What a session shares with its chat. */
@@ -23,6 +24,8 @@ export interface SessionHost {
   newId(kind: "turn"): string;
   /** The chat's turns running in this process, by session id. */
   readonly running: Map<string, TurnController>;
+  /** The chat's telemetry; undefined when its `telemetry` is `false`. */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /**
@@ -157,6 +160,7 @@ export class ChatSession implements Session {
       context: host.context,
       journal: this.#journal,
       store: host.store,
+      telemetry: host.telemetry,
       ...(parent ? { parent } : {}),
       onDone: () => {
         if (host.running.get(this.id) === controller) host.running.delete(this.id);

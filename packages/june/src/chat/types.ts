@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { ApprovalRequest, ModelInfo, RunResult, TraceNode, Usage } from "../runtime/types.js";
+import type { TelemetryOption } from "../telemetry/options.js";
 import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
 
 /** A piece of the reply as it is written. */
@@ -30,6 +31,12 @@ export interface RespondOptions {
   signal: AbortSignal;
   sessionId: string;
   turnId: string;
+  /**
+   * The turn's OpenTelemetry settings when the chat records spans (`false` when the chat's `telemetry` is
+   * `false`): a responder that starts a run passes it on (`start(element, { telemetry })`) so the run's
+   * spans nest under the turn's. `modelResponder` and `agentResponder` do.
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** The metadata a responder may report; June keeps only these fields. */

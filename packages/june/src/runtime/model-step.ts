@@ -2,11 +2,13 @@ import { Output, type ModelMessage, type OutputInterface, type Tool as AITool, t
 import type { StepOutput } from "./components.js";
 import { CanceledError } from "./errors.js";
 import { callModel, type FinishInfo, type OpenApproval } from "./model-call.js";
-import { lookup, resolveSettings, resolveTools, type StepPlan } from "./render.js";
+import { needsMcp, resolveStepTools } from "../mcp/step-tools.js";
+import { lookup, resolveSettings, resolveTools, toolLayers, type StepPlan } from "./render.js";
 import type { RunState } from "./run-state.js";
 import { raceAbort } from "./scheduler.js";
 import type { Prompt, RunContext } from "./types.js";
 import { modelInfo } from "./usage.js";
+import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 
 const DEFAULT_MAX_STEPS = 20;
 
@@ -26,7 +28,9 @@ export interface ModelStepInput {
 export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: ModelStepInput): Promise<unknown> {
   const model = lookup(plan.scope, (s) => s.model);
   if (model === undefined) throw new Error(`june: step "${plan.id}" has no model`);
-  const tools = guardTools(resolveTools(plan.scope, plan.tools), plan.id, run);
+  const layers = toolLayers(plan.scope, plan);
+  const withMcp = needsMcp(layers, run.mcp) ? await resolveStepTools(layers, run.mcp, signal) : undefined;
+  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run);
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
@@ -37,12 +41,13 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     model,
     modelInfo: modelInfo(model),
     system: lookup(plan.scope, (s) => s.instructions),
-    settings: resolveSettings(plan.scope),
+    settings: withAiSdkTelemetry(resolveSettings(plan.scope), plan.props.experimental_telemetry, run.spans?.telemetry),
     tools: Object.keys(tools).length > 0 ? tools : undefined,
     output,
     signal,
     inbox,
     toolNodes: new Map<string, string>(),
+    ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
   };
   try {
     let history = await raceAbort(resolvePrompt(plan.props.prompt, ctx, plan.id), signal);

@@ -1,8 +1,10 @@
 import { JuneError } from "../errors/june-error.js";
+import type { RunMcp } from "../mcp/connections.js";
 import type { ApprovalRegistry } from "./approvals.js";
 import type { Semaphore } from "./scheduler.js";
 import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
+import type { RunSpans } from "../telemetry/run-spans.js";
 import type { NodeStatus, RunContext, TraceError, Usage } from "./types.js";
 
 /** Everything one run shares across its nodes. Passed explicitly; never global. */
@@ -17,7 +19,11 @@ export interface RunState {
   readonly steps: Record<string, unknown>;
   /** Every step id rendered so far (static and from render functions). */
   readonly stepIds: Set<string>;
+  /** Where the run's `<McpTools>` connect, and the MCP servers every step gets. */
+  readonly mcp: RunMcp;
   usage: Usage;
+  /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */
+  readonly spans?: RunSpans;
 }
 
 /** Where a node executes: its run, its parent trace node and the signal that aborts it. */

@@ -1,4 +1,5 @@
 import { JuneError } from "../errors/june-error.js";
+import { isMcpConnections, RunMcp } from "../mcp/connections.js";
 import { ApprovalRegistry } from "./approvals.js";
 import type { WorkflowNode } from "./components.js";
 import { CanceledError, RunError, TimeoutError } from "./errors.js";
@@ -8,6 +9,7 @@ import { isCanceled, toTraceError, type RunState } from "./run-state.js";
 import { Semaphore } from "./scheduler.js";
 import { SteerHub } from "./steer.js";
 import { TraceStore } from "./trace-store.js";
+import { RunSpans } from "../telemetry/run-spans.js";
 import type { RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
 
@@ -17,7 +19,8 @@ import { ZERO_USAGE } from "./usage.js";
  * an unknown element type throws a `RenderError` here, and nothing runs.
  *
  * @param element The workflow: a JSX element (or array, or render function).
- * @param options `concurrency` (model calls in flight), `timeout` (ms), `signal`, `onUpdate(tree)`.
+ * @param options `concurrency` (model calls in flight), `timeout` (ms), `signal`, `onUpdate(tree)`, `telemetry`
+ *   (OpenTelemetry spans; see docs/telemetry.md).
  * @returns The `RunHandle`: `result`, `requests`, `approve`, `deny`, `cancel`, `steer`.
  * @throws RenderError when the workflow cannot be rendered.
  *
@@ -36,6 +39,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
   const plan = renderWorkflow(element, rootScope(), stepIds);
 
   const id = `run_${crypto.randomUUID()}`;
+  const spans = RunSpans.open(options.telemetry, id);
   const trace = new TraceStore(id, { kind: "run", name: "run", status: "running", startedAt: Date.now() }, options.onUpdate);
   const run: RunState = {
     id,
@@ -45,7 +49,10 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     modelSlots: new Semaphore(options.concurrency),
     steps: {},
     stepIds,
+    // Made here, inside start(), so it sees the MCP connections in effect (`mcpConnections().run(fn)`).
+    mcp: new RunMcp(options.mcp),
     usage: ZERO_USAGE,
+    ...(spans ? { spans } : {}),
   };
   const controller = new AbortController();
   let finished = false;
@@ -69,6 +76,8 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     } catch (error) {
       failure = { error };
     }
+    // The run's own MCP servers close before it settles: a stdio server's process does not outlive the run.
+    await run.mcp.close();
     finished = true;
     if (timer !== undefined) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onSignal);
@@ -76,11 +85,13 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     const endedAt = Date.now();
     if (!failure) {
       trace.update(id, { status: "done", endedAt });
+      spans?.end("done", run.usage);
       return result("done");
     }
     const cause = controller.signal.aborted ? controller.signal.reason : failure.error;
     const status: RunStatus = isCanceled(cause) ? "canceled" : "error";
     trace.closeOpen(id, status === "canceled" ? "canceled" : "error", toTraceError(cause), endedAt);
+    spans?.end(status, run.usage, cause);
     throw new RunError(runErrorMessage(cause, status), { result: result(status), cause });
   };
 
@@ -101,11 +112,14 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     deny: (requestId, reason) => run.approvals.deny(requestId, reason),
     cancel: (reason) => {
       if (finished || controller.signal.aborted) return;
+      spans?.event("june.cancel");
       controller.abort(new CanceledError(reason ?? "The run was canceled"));
     },
     steer: (input) => {
       if (typeof input !== "string") throw new TypeError("steer(input): input must be a string");
-      if (!finished) run.steer.steer(input);
+      if (finished) return;
+      spans?.event("june.steer", input);
+      run.steer.steer(input);
     },
   };
 }
@@ -120,6 +134,7 @@ function checkOptions(options: StartOptions): void {
   }
   if (onUpdate !== undefined && typeof onUpdate !== "function") throw new TypeError("start(): onUpdate must be a function");
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError("start(): signal must be an AbortSignal");
+  if (options.mcp !== undefined && !isMcpConnections(options.mcp)) throw new TypeError("start(): mcp must be made by mcpConnections()");
 }
 
 function runErrorMessage(cause: unknown, status: RunStatus): string {

@@ -1,4 +1,6 @@
-import type { LanguageModel, ModelMessage } from "ai";
+import type { LanguageModel, ModelMessage, TelemetrySettings as AiTelemetrySettings } from "ai";
+import type { TelemetryOption } from "../telemetry/options.js";
+import type { McpConnections } from "../mcp/connections.js";
 
 /** The state of a trace node. */
 export type NodeStatus = "pending" | "running" | "done" | "error" | "canceled";
@@ -72,6 +74,8 @@ export interface ToolCallNode extends BaseNode {
   readonly input: unknown;
   readonly output?: unknown;
   readonly approval?: { readonly id: string; readonly state: ApprovalState; readonly reason?: string };
+  /** For a tool of an MCP server (`<McpTools>`): the server's name and the tool's name there. */
+  readonly mcp?: { readonly server: string; readonly tool: string };
 }
 
 /** A node of the trace tree, discriminated on `kind`. */
@@ -118,6 +122,17 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** Called at each commit with an immutable snapshot of the trace tree. Never inside `start()`. */
   onUpdate?: (tree: TraceNode) => void;
+  /**
+   * OpenTelemetry spans of the run (`june.run` > `june.step` > model and tool calls). Left out or `true`:
+   * to the registered tracer provider, if any (none: nothing is recorded); `false`: none; or
+   * `{ tracer, recordInputs, recordOutputs, maxContentChars, context }`. See docs/telemetry.md.
+   */
+  telemetry?: TelemetryOption;
+  /**
+   * MCP connections shared beyond this run (`mcpConnections()`): its `<McpTools>` connect through them and
+   * leave them open. Default: the connections in effect (`mcp.run(fn)`), else the run's own, closed when it ends.
+   */
+  mcp?: McpConnections;
 }
 
 export interface RunHandle {
@@ -148,6 +163,12 @@ export interface CallSettings {
   maxRetries?: number;
   headers?: Record<string, string | undefined>;
   providerOptions?: Record<string, Record<string, any>>;
+  /**
+   * The AI SDK's telemetry, passed to `streamText`: `{ isEnabled: true }` makes it emit its `ai.streamText`
+   * spans, nested under June's model-call spans. Its tracer is wrapped in June's redaction, and unset
+   * `recordInputs` / `recordOutputs` follow June's `telemetry` (default `false`). See docs/telemetry.md.
+   */
+  experimental_telemetry?: AiTelemetrySettings;
 }
 
 export type { LanguageModel, ModelMessage };

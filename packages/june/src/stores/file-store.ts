@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { JuneError } from "../errors/june-error.js";
 import { statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import {
@@ -13,11 +12,11 @@ import {
   assertSessionId,
   isSessionId,
 } from "./errors.js";
-import { appendToJournal, readJournal, syncDirectory } from "./file-journal.js";
+import { appendToJournal, readJournal, syncDirectory, waitForJournalWriters } from "./file-journal.js";
 import { encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
-import { hasCode, tryLock, unlock, unlockOwn } from "./lock-file.js";
+import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startSummary, toSessionInfo } from "./session-summary.js";
 import { checkFromSeq, checkTtl } from "./store-helpers.js";
 import { SummaryCache, fileKey, summarizeFile, type CachedSummary, type FileKey } from "./summary-cache.js";
@@ -60,8 +59,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   const cache = new SummaryCache(root);
   const queues = new Map<string, Promise<unknown>>();
   const handles = new JournalHandles();
-  /** The leases this store took and has not released: when (`Date.now()`) and for how long, by token. */
-  const held = new Map<string, { takenAt: number; ttlMs: number }>();
+  /** The leases this store took and has not released, by session: token, file, when (`Date.now()`), how long. */
+  const held = new Map<string, { token: string; file: LockFileId; takenAt: number; ttlMs: number }>();
+  const ownsLease = (token: string) => {
+    for (const lease of held.values()) if (lease.token === token) return true;
+    return false;
+  };
   /**
    * Journals a read found corrupt where a listing's scan cannot see it (a line in the middle), by id, with
    * the file's state then: listings mark them until the file changes.
@@ -191,7 +194,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const expectedSeq = opts?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
       return queued(sessionId, async () => {
+        const lease = held.get(sessionId);
         const written = await appendToJournal({
+          leased: lease !== undefined && withinHalfTtl(lease.takenAt, lease.ttlMs),
+          leasePath: leasePath(sessionId),
+          ownsLease,
           sessionId,
           path: journalPath(sessionId),
           expectedSeq,
@@ -236,20 +243,32 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const attempt = await tryLock(leasePath(sessionId), { ttlMs });
       if (!attempt.acquired) {
         const owner = attempt.owner;
-        const where = owner && owner.host !== hostname() ? ` on ${owner.host}` : "";
+        const where = owner && owner.host !== hostName() ? ` on ${owner.host}` : "";
         throw new SessionBusyError(sessionId, owner ? `its lease is held by process ${owner.pid}${where}` : "its lease is being taken");
       }
-      held.set(attempt.token, { takenAt, ttlMs });
+      // The lease's appends take no journal lock: first let a writer that locked the journal before it finish.
+      try {
+        await waitForJournalWriters(sessionId, journalPath(sessionId));
+      } catch (error) {
+        await unlockOwn(leasePath(sessionId), attempt.token, attempt.file, takenAt, ttlMs).catch(() => undefined);
+        throw error;
+      }
+      held.set(sessionId, { token: attempt.token, file: attempt.file, takenAt, ttlMs });
       return Object.freeze({ sessionId, token: attempt.token });
     },
 
     async releaseTurn(lease: TurnLease): Promise<void> {
       assertSessionId(lease?.sessionId);
-      const own = held.get(lease.token);
-      held.delete(lease.token);
+      const own = held.get(lease.sessionId);
+      if (own === undefined || own.token !== lease.token) {
+        await unlock(leasePath(lease.sessionId), lease.token);
+        return;
+      }
+      // Appends of this session still in flight end before the lease goes (they take no journal lock).
+      if (queues.has(lease.sessionId)) await queued(lease.sessionId, async () => undefined);
+      held.delete(lease.sessionId);
       // A lease this store took is released with fewer calls while no one may take it over (see unlockOwn).
-      if (own) await unlockOwn(leasePath(lease.sessionId), lease.token, own.takenAt, own.ttlMs);
-      else await unlock(leasePath(lease.sessionId), lease.token);
+      await unlockOwn(leasePath(lease.sessionId), lease.token, own.file, own.takenAt, own.ttlMs);
     },
 
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
