@@ -65,7 +65,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
   if (writeError !== undefined && outcome.status === "completed") outcome = { status: "failed", error: writeError };
   if (started) {
     try {
-      await journal.append([endEntry(turn.id, outcome)], { sync: true });
+      await journal.append([endEntry(turn.id, outcome)], { sync: true, ...(lease ? { endsLease: lease } : {}) });
     } catch (error) {
       if (outcome.status !== "failed") outcome = { status: "failed", error };
     }

@@ -1,6 +1,6 @@
 import { projectChatTrace, type ChatTraceRow } from "../chat/project-chat-trace.js";
 import { redact, redactText } from "../chat/redact.js";
-import { StreamRedactor } from "../server/stream-redactor.js";
+import { StreamRedactor } from "../chat/stream-redactor.js";
 import type { Turn, TurnResult } from "../chat/types.js";
 import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
@@ -8,6 +8,8 @@ import type { CliIO } from "./io.js";
 import { jsonError, jsonLine, type CliJsonEvent } from "./json-events.js";
 import { redactOptionsOf } from "./redact-patterns.js";
 import { describeFailure, renderErrorLine, renderProgressLine } from "./render.js";
+import type { ModelSpec } from "./models.js";
+import { explainProviderError } from "./provider-errors.js";
 import type { Screen } from "./screen.js";
 
 /** How a turn ended, as the CLI reports it. */
@@ -42,6 +44,8 @@ export interface ShowTurnOptions {
   json: boolean;
   /** End the reply with a newline even when stdout is not a terminal (replies of a piped `june chat`). */
   newlineAfterReply?: boolean;
+  /** The `--model` the chat runs on, so a provider's failure can name the key or server to fix. */
+  model?: ModelSpec;
 }
 
 /**
@@ -123,7 +127,12 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
       if (json) {
         emit({ type: "turn-end", sessionId: turn.sessionId, turnId: turn.id, status: "failed", error: jsonError(outcome.error) });
       }
-      screen.note(renderErrorLine(`the turn failed: ${describeFailure(outcome.error)}`, screen.err));
+      screen.note(
+        renderErrorLine(
+          `the turn failed: ${explainProviderError(outcome.error, { spec: options.model }) ?? describeFailure(outcome.error)}`,
+          screen.err,
+        ),
+      );
       break;
     case "canceled":
       if (json) emit({ type: "turn-end", sessionId: turn.sessionId, turnId: turn.id, status: "canceled" });

@@ -42,27 +42,48 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
   };
   res.once("close", onClose);
   let response: Response;
+  let request: Request;
   try {
-    let request: Request | undefined;
-    try {
-      request = toRequest(req, disconnected.signal);
-    } catch (error) {
-      // A method the Fetch API refuses to build a Request for (TRACE, CONNECT): no handler can serve it.
-      if (!isUnbuildableMethod(req.method)) throw error;
+    request = toRequest(req, disconnected.signal);
+  } catch (error) {
+    // A method the Fetch API refuses to build a Request for (TRACE, CONNECT): no handler can serve it.
+    if (isUnbuildableMethod(req.method)) {
+      await writeResponse(await methodNotAllowed(handler, req), req, res, disconnected.signal);
+      return;
     }
-    response = request ? await handler(request) : await methodNotAllowed(handler, req);
+    if (!(error instanceof BodyAlreadyReadError)) throw error;
+    options.onError?.(error);
+    // A setup mistake, not an internal: say what it is.
+    await writeResponse(jsonError(500, error.message), req, res, disconnected.signal);
+    return;
+  }
+  try {
+    response = await handler(request);
     if (!(response instanceof Response)) throw new TypeError("The handler did not return a Response");
   } catch (error) {
     options.onError?.(error);
-    // A setup mistake, not an internal: say what it is.
-    const message = error instanceof BodyAlreadyReadError ? error.message : "Internal server error";
-    response = new Response(JSON.stringify({ error: message }), {
-      status: 500,
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
+    response = jsonError(500, "Internal server error");
   }
   await writeResponse(response, req, res, disconnected.signal);
 }
+
+function jsonError(status: number, message: string): Response {
+  return new Response(JSON.stringify({ error: message }), { status, headers: { "content-type": "application/json; charset=utf-8" } });
+}
+
+/** A request whose body another middleware read and did not leave parsed: `toNodeListener` answers 500 with this message. */
+export class BodyAlreadyReadError extends JuneError {
+  override readonly name = "BodyAlreadyReadError";
+
+  constructor(method: string, path: string) {
+    super(
+      `The body of ${method} ${path} was read before the June handler by another middleware, which left no parsed body (req.body): mount the handler before body-reading middleware`,
+    );
+  }
+}
+
+/** A Node request as Express and Connect leave it: the full path before mounting, a body parsed by a middleware. */
+type FrameworkRequest = IncomingMessage & { originalUrl?: unknown; body?: unknown };
 
 /** Methods Node parses but the Fetch API will not build a `Request` for. */
 const UNBUILDABLE_METHODS: ReadonlySet<string> = new Set(["CONNECT", "TRACE", "TRACK"]);
@@ -106,20 +127,6 @@ function copyHeaders(req: IncomingMessage): Headers {
   }
   return headers;
 }
-
-/** A request whose body another middleware read and did not leave parsed: `toNodeListener` answers 500 with this message. */
-export class BodyAlreadyReadError extends JuneError {
-  override readonly name = "BodyAlreadyReadError";
-
-  constructor(method: string, path: string) {
-    super(
-      `The body of ${method} ${path} was read before the June handler by another middleware, which left no parsed body (req.body): mount the handler before body-reading middleware`,
-    );
-  }
-}
-
-/** A Node request as Express and Connect leave it: the full path before mounting, a body parsed by a middleware. */
-type FrameworkRequest = IncomingMessage & { originalUrl?: unknown; body?: unknown };
 
 /**
  * The Fetch `Request` for a Node request. Its URL is the full path the client asked for: under Express or
