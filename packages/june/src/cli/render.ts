@@ -46,7 +46,8 @@ export function renderProgressLine(rows: readonly ChatTraceRow[], options: Progr
   const columns = options.columns !== undefined && options.columns >= 20 ? options.columns : 80;
   const max = columns - 3;
   const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  return `${options.colors.cyan("›")} ${options.colors.dim(cut)}`;
+  // "…", not the prompt's "›": a line that is working, not one waiting for you.
+  return `${options.colors.cyan("…")} ${options.colors.dim(cut)}`;
 }
 
 /** Longest input shown in an approval prompt. */
@@ -66,7 +67,7 @@ export function formatToolInput(input: unknown, maxChars = MAX_PROMPT_INPUT_CHAR
 
 /** The approval question on stderr: the tool and its redacted input (`header`), then `approve? [y/N] `. */
 export function renderApprovalPrompt(
-  request: Pick<ApprovalRequest, "toolName" | "input">,
+  request: Pick<ApprovalRequest, "toolName" | "input" | "mcp">,
   colors: Colors,
 ): { header: string; question: string } {
   const input = formatToolInput(request.input)
@@ -74,7 +75,7 @@ export function renderApprovalPrompt(
     .map((line) => `  ${line}`)
     .join("\n");
   return {
-    header: `${colors.yellow("?")} ${colors.bold(request.toolName)} wants to run with\n${input}`,
+    header: `${colors.yellow("?")} ${colors.bold(request.toolName)}${request.mcp ? ` (MCP server ${request.mcp.server})` : ""} wants to run with\n${input}`,
     question: `${colors.yellow("approve? [y/N]")} `,
   };
 }
