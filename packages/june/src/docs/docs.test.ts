@@ -121,7 +121,7 @@ describe("docs/", () => {
   });
 
   describe("links", () => {
-    const linked = [...pages, join(repoDir, "apps/copy-agent/README.md"), join(repoDir, "packages/design-system/README.md")].filter(existsSync);
+    const linked = [...pages, ...["apps/copy-agent", "packages/design-system", "packages/studio"].map((dir) => join(repoDir, dir, "README.md"))].filter(existsSync);
     it.each(linked.map((path) => [relative(repoDir, path), path] as const))("%s: every relative link resolves", (_name, path) => {
       const broken: string[] = [];
       const markdown = readFileSync(path, "utf8");
