@@ -40,7 +40,8 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
-const pages = markdownFiles(docsDir).sort();
+/** The pages, and the README, whose blocks run too: it is the first page a newcomer reads. */
+const pages = [...markdownFiles(docsDir).sort(), join(repoDir, "README.md")];
 const blocks: DocBlock[] = pages.flatMap((path) => extractBlocks(relative(repoDir, path), readFileSync(path, "utf8")));
 const checked = blocks.filter((block) => block.mode !== "skip");
 const runnable = blocks.filter((block) => block.mode === "run");
