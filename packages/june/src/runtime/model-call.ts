@@ -36,6 +36,8 @@ export interface CallInput {
   readonly inbox: SteerInbox;
   /** Trace node of each tool call the step made, by `toolCallId` (a resumed call reports earlier calls). */
   readonly toolNodes: Map<string, string>;
+  /** The MCP server and tool name of each MCP tool, by the name the model calls it. */
+  readonly mcpOrigins?: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
 }
 
 /** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
@@ -254,7 +256,14 @@ function openApproval(input: CallInput, approvalId: string, toolCall: { toolCall
   const nodeId = toolNode(input, toolCall);
   trace.update(nodeId, { status: "pending", approval: { id: approvalId, state: "pending" } });
   const wait = approvals.open(
-    { id: approvalId, stepId: input.stepId, toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, input: toolCall.input },
+    {
+      id: approvalId,
+      stepId: input.stepId,
+      toolName: toolCall.toolName,
+      toolCallId: toolCall.toolCallId,
+      input: toolCall.input,
+      ...mcpOf(input, toolCall.toolName),
+    },
     {
       signal: input.signal,
       onSettle: (outcome) => {
@@ -292,9 +301,16 @@ function toolNode(input: CallInput, part: { toolCallId: string; toolName: string
     toolName: part.toolName,
     toolCallId: part.toolCallId,
     input: part.input,
+    ...mcpOf(input, part.toolName),
   });
   input.toolNodes.set(part.toolCallId, nodeId);
   return nodeId;
+}
+
+/** `{ mcp: { server, tool } }` for a tool of an MCP server, else nothing. */
+function mcpOf(input: CallInput, toolName: string): { mcp?: { server: string; tool: string } } {
+  const origin = input.mcpOrigins?.get(toolName);
+  return origin ? { mcp: { server: origin.server, tool: origin.tool } } : {};
 }
 
 function endsWithApprovalResponse(messages: readonly ModelMessage[]): boolean {

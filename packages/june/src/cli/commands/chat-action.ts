@@ -1,5 +1,6 @@
 import type { CommandContext } from "citty";
 import type { Chat, Session } from "../../chat/types.js";
+import type { McpConnections } from "../../mcp/connections.js";
 import type { SessionInfo } from "../../stores/types.js";
 import { approvalMode, optionalModuleArg } from "../args.js";
 import { createApprover } from "../approvals.js";
@@ -19,7 +20,7 @@ import type { chatArgs } from "./chat.js";
 const SESSIONS_SHOWN = 10;
 
 /** Runs `june chat [file]` (see `chatCommand`) and returns the exit code. */
-export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArgs>): Promise<number> {
+export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArgs>, mcp?: McpConnections): Promise<number> {
   const file = optionalModuleArg(args._, "chat", " (to ask once, use june ask)");
   const mode = approvalMode(args);
   const { chat, label, model } = await resolveChat({
@@ -29,6 +30,7 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
     baseUrl: args["base-url"],
     store: args.store,
     command: "chat",
+    ...(mcp ? { mcp } : {}),
   });
   if (model) await checkLocalModelServer({ spec: model.spec, env: io.env, baseUrl: model.baseUrl });
   // `--session` is opened (and checked) at once; a new session is made when its first turn starts, so a

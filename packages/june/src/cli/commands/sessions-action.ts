@@ -74,7 +74,8 @@ export async function listSessions(io: CliIO, { args }: CommandContext<typeof li
     return 0;
   }
   if (!statSync(path).isDirectory()) throw new CliUsageError(`--store ${dir} is a file, not a folder of sessions`);
-  const sessions = await store.listSessions({ limit: 1000 });
+  // What leaves the process is redacted the way the HTTP routes redact it (titles are first inputs).
+  const sessions = redact(await store.listSessions({ limit: 1000 }));
   if (sessions.length === 0) {
     io.stderr.write(`${colors.dim(`No sessions in ${dir} yet. Start one with june chat or june ask.`)}\n`);
     return 0;
@@ -95,7 +96,7 @@ export async function showSession(io: CliIO, { args }: CommandContext<typeof sho
   const { store, dir } = storeOf(io, args.store);
   await requireSession(store, id, dir);
   const session = await createChat({ responder: noResponder, store }).openSession(id);
-  const turns = await session.turns();
+  const turns = redact(await session.turns());
   if (args.json) for (const turn of turns) io.stdout.write(`${JSON.stringify(turn)}\n`);
   else io.stdout.write(renderTranscript(turns));
   return 0;
