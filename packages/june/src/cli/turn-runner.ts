@@ -1,6 +1,6 @@
 import { projectChatTrace, type ChatTraceRow } from "../chat/project-chat-trace.js";
 import { redact, redactText } from "../chat/redact.js";
-import { StreamRedactor } from "../server/stream-redactor.js";
+import { StreamRedactor } from "../chat/stream-redactor.js";
 import type { Turn, TurnResult } from "../chat/types.js";
 import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";

@@ -2,7 +2,7 @@ import { projectChatTrace } from "../chat/project-chat-trace.js";
 import { hideFilePaths, redact, redactText } from "../chat/redact.js";
 import { summarize, truncate } from "../chat/trace/summarize.js";
 import type { Turn, TurnEvent, TurnResult } from "../chat/types.js";
-import { StreamRedactor } from "./stream-redactor.js";
+import { StreamRedactor } from "../chat/stream-redactor.js";
 import type { TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
 
 /** An event of a live turn with its index (the SSE `id`). */

@@ -1,4 +1,4 @@
-import { redactText } from "../chat/redact.js";
+import { redactText } from "./redact.js";
 
 /** Longest piece held back waiting for its end; past it, it goes out (redacted) as it is. */
 const MAX_HELD_CHARS = 4_096;
