@@ -209,7 +209,13 @@ function createRoutes(context: HandlerContext): Router {
     .on("GET", "/sessions/:id/cases", (route: RouteContext) => handleSessionCases(route, context))
     .on("GET", "/sessions/:id/ui-messages", (route: RouteContext) => handleUiMessages(route, context))
     .on("GET", "/turns/:id/events", async ({ request, url, params }) => {
-      const turn = await servedTurn(context, params.id);
+      // `?missing=empty`: a client that only asks whether a turn's events are still here (a page reload
+      // recovering traces) gets 204 for one that is gone, rather than a 404 it would log as an error.
+      const turn = await servedTurn(context, params.id).catch((error: unknown) => {
+        if (error instanceof HttpError && error.status === 404 && url.searchParams.get("missing") === "empty") return undefined;
+        throw error;
+      });
+      if (!turn) return new Response(null, { status: 204 });
       const from = replayStart(request, url);
       return turnEventsResponse(turn, { from, signal: request.signal, keepAliveMs: context.keepAliveMs });
     })
