@@ -1,5 +1,6 @@
 import { JuneError } from "../errors/june-error.js";
 import type { ApprovalRegistry } from "./approvals.js";
+import type { Checkpointer } from "./checkpoint.js";
 import type { Semaphore } from "./scheduler.js";
 import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
@@ -18,6 +19,8 @@ export interface RunState {
   /** Every step id rendered so far (static and from render functions). */
   readonly stepIds: Set<string>;
   usage: Usage;
+  /** Set when the run saves checkpoints or starts from one. */
+  readonly checkpoints?: Checkpointer;
 }
 
 /** Where a node executes: its run, its parent trace node and the signal that aborts it. */

@@ -1,9 +1,10 @@
 import { JuneError } from "../errors/june-error.js";
 import { ApprovalRegistry } from "./approvals.js";
 import type { WorkflowNode } from "./components.js";
-import { CanceledError, RunError, TimeoutError } from "./errors.js";
+import { assertRunCheckpoint, Checkpointer } from "./checkpoint.js";
+import { CanceledError, CheckpointMismatchError, RunError, TimeoutError } from "./errors.js";
 import { executeAll } from "./execute.js";
-import { renderWorkflow, rootScope } from "./render.js";
+import { renderWorkflow, rootScope, type PlanNode } from "./render.js";
 import { isCanceled, toTraceError, type RunState } from "./run-state.js";
 import { Semaphore } from "./scheduler.js";
 import { SteerHub } from "./steer.js";
@@ -34,6 +35,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
   checkOptions(options);
   const stepIds = new Set<string>();
   const plan = renderWorkflow(element, rootScope(), stepIds);
+  const checkpoints = checkpointerFor(options, plan, stepIds);
 
   const id = `run_${crypto.randomUUID()}`;
   const trace = new TraceStore(id, { kind: "run", name: "run", status: "running", startedAt: Date.now() }, options.onUpdate);
@@ -45,8 +47,10 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     modelSlots: new Semaphore(options.concurrency),
     steps: {},
     stepIds,
-    usage: ZERO_USAGE,
+    usage: options.checkpoint ? { ...ZERO_USAGE, ...options.checkpoint.usage } : ZERO_USAGE,
+    ...(checkpoints ? { checkpoints } : {}),
   };
+  if (checkpoints) checkpoints.usageSource = () => run.usage;
   const controller = new AbortController();
   let finished = false;
 
@@ -66,6 +70,8 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     try {
       await executeAll(plan, { run, parentId: id, signal: controller.signal });
       controller.signal.throwIfAborted();
+      const missing = checkpoints?.unrestored ?? [];
+      if (missing.length > 0) throw new CheckpointMismatchError({ stepIds: missing });
     } catch (error) {
       failure = { error };
     }
@@ -73,6 +79,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     if (timer !== undefined) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onSignal);
     run.approvals.withdrawAll();
+    checkpoints?.settle();
     const endedAt = Date.now();
     if (!failure) {
       trace.update(id, { status: "done", endedAt });
@@ -107,7 +114,47 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
       if (typeof input !== "string") throw new TypeError("steer(input): input must be a string");
       if (!finished) run.steer.steer(input);
     },
+    restored: checkpoints?.restored ?? Promise.resolve(),
   };
+}
+
+/**
+ * The run's checkpointer, when it saves checkpoints or starts from one. A checkpoint whose waiting step the
+ * workflow no longer has is refused here when the whole workflow is static (no render function can add the
+ * step later); otherwise the run fails with the same error when it ends without reaching it.
+ */
+function checkpointerFor(options: StartOptions, plan: readonly PlanNode[], stepIds: ReadonlySet<string>): Checkpointer | undefined {
+  const { checkpoint, onCheckpoint } = options;
+  if (checkpoint === undefined && onCheckpoint === undefined) return undefined;
+  if (onCheckpoint !== undefined && typeof onCheckpoint !== "function") throw new TypeError("start(): onCheckpoint must be a function");
+  if (checkpoint !== undefined) {
+    assertRunCheckpoint(checkpoint);
+    const missing = Object.keys(checkpoint.waiting).filter((stepId) => !stepIds.has(stepId));
+    if (missing.length > 0 && !hasDynamicParts(plan)) throw new CheckpointMismatchError({ stepIds: missing });
+  }
+  return new Checkpointer(checkpoint, onCheckpoint);
+}
+
+/** True when running the plan may render more steps (a render function, a `Catch` with a fallback function). */
+function hasDynamicParts(nodes: readonly PlanNode[]): boolean {
+  return nodes.some((node) => {
+    switch (node.kind) {
+      case "render":
+        return true;
+      case "step":
+        return false;
+      case "catch":
+        return typeof node.fallback === "function" || hasDynamicParts(node.children) || hasDynamicParts(node.fallback);
+      case "agent":
+      case "sequence":
+      case "parallel":
+        return hasDynamicParts(node.children);
+      default: {
+        const unreachable: never = node;
+        return unreachable;
+      }
+    }
+  });
 }
 
 function checkOptions(options: StartOptions): void {
