@@ -5,13 +5,14 @@ import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId, isSessionId } from "./errors.js";
+import { CheckpointFiles } from "./checkpoint-files.js";
 import { appendToJournal, readJournal, syncDirectory } from "./file-journal.js";
 import { encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { hasCode, tryLock, unlock, unlockOwn } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startSummary, toSessionInfo } from "./session-summary.js";
-import { checkFromSeq, checkTtl } from "./store-helpers.js";
+import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
 import { SummaryCache, fileKey, summarizeFile, type CachedSummary } from "./summary-cache.js";
 import type {
   AppendOptions,
@@ -20,6 +21,7 @@ import type {
   ListSessionsOptions,
   NewJournalEntry,
   SessionInfo,
+  StoredCheckpoint,
   TurnLease,
 } from "./types.js";
 
@@ -54,6 +56,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   const handles = new JournalHandles();
   /** The leases this store took and has not released: when (`Date.now()`) and for how long, by token. */
   const held = new Map<string, { takenAt: number; ttlMs: number }>();
+  const checkpoints = new CheckpointFiles(root, fsync);
 
   const journalPath = (id: string) => join(root, `${id}${JOURNAL_EXT}`);
   const leasePath = (id: string) => join(root, `${id}.lock`);
@@ -166,6 +169,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       }
       await unlink(leasePath(id)).catch(() => undefined);
       await unlink(`${journalPath(id)}.append.lock`).catch(() => undefined);
+      await checkpoints.deleteAll(id);
       cache.delete(id);
       return existed;
     },
@@ -174,6 +178,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       assertSessionId(sessionId);
       const expectedSeq = opts?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
+      const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
       return queued(sessionId, async () => {
         const written = await appendToJournal({
           sessionId,
@@ -187,6 +192,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         const summary = { ...written.before.summary };
         for (const entry of prepared.entries) foldEntry(summary, entry);
         cache.set(sessionId, { summary, validBytes: written.validBytes, ...written.key });
+        // Right after the journal line that ends the turn (a reader ignores a checkpoint of an ended turn).
+        if (deleteCheckpoint !== undefined) await checkpoints.delete(sessionId, deleteCheckpoint);
         return prepared.entries;
       });
     },
@@ -203,6 +210,29 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         cache.set(sessionId, { summary, validBytes: decoded.validBytes, ...key });
       }
       return decoded.entries;
+    },
+
+    async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
+      checkCheckpointArgs("putCheckpoint", sessionId, turnId, data);
+      exists(sessionId);
+      await checkpoints.put(sessionId, turnId, data);
+    },
+
+    async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
+      checkCheckpointArgs("getCheckpoint", sessionId, turnId);
+      exists(sessionId);
+      return checkpoints.get(sessionId, turnId);
+    },
+
+    async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
+      assertSessionId(sessionId);
+      exists(sessionId);
+      return checkpoints.list(sessionId);
+    },
+
+    async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
+      checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
+      return checkpoints.delete(sessionId, turnId);
     },
 
     async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {

@@ -140,6 +140,20 @@ export interface AppendOptions {
   expectedSeq: number;
   /** Make the entries durable before resolving (a turn's end). */
   sync?: boolean;
+  /**
+   * Deletes this turn's checkpoint in the same operation (the `turn-end` of a durable turn): a store that
+   * keeps checkpoints never leaves one behind a journaled end (a file store removes it right after the
+   * journal line is written; a reader treats a checkpoint of an ended turn as gone).
+   */
+  deleteCheckpoint?: string;
+}
+
+/** A durable turn's checkpoint as a store keeps it: opaque text (the chat's JSON, maybe encrypted). */
+export interface StoredCheckpoint {
+  turnId: string;
+  data: string;
+  /** ISO time of the last write. */
+  updatedAt: string;
 }
 
 /** A held per-session turn lease. */
@@ -170,6 +184,18 @@ export interface ChatStore {
   /** Takes the session's turn lease; throws `SessionBusyError` when another holder has it. */
   acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease>;
   releaseTurn(lease: TurnLease): Promise<void>;
+  /**
+   * Writes (or replaces) the checkpoint of an unfinished turn, atomically: a reader sees the old one or the
+   * new one, never a mix. Stores that keep checkpoints (every built-in one) have all four checkpoint methods;
+   * durable turns need them. `SessionNotFoundError` for an unknown session.
+   */
+  putCheckpoint?(sessionId: string, turnId: string, data: string): Promise<void>;
+  /** The turn's checkpoint, or undefined. `CheckpointUnreadableError` when what is stored is damaged. */
+  getCheckpoint?(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined>;
+  /** The session's checkpoints, in the order of their last write (oldest first). */
+  listCheckpoints?(sessionId: string): Promise<StoredCheckpoint[]>;
+  /** Deletes the turn's checkpoint; false when there was none. */
+  deleteCheckpoint?(sessionId: string, turnId: string): Promise<boolean>;
   /** Releases resources (handles, pools). Optional. */
   close?(): Promise<void>;
 }

@@ -44,6 +44,14 @@ CREATE TABLE IF NOT EXISTS june_leases (
   acquired_ms INTEGER NOT NULL,
   expires_ms INTEGER
 );
+CREATE TABLE IF NOT EXISTS june_checkpoints (
+  session_id TEXT NOT NULL REFERENCES june_sessions (id) ON DELETE CASCADE,
+  turn_id TEXT NOT NULL,
+  data TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  written INTEGER NOT NULL,
+  PRIMARY KEY (session_id, turn_id)
+);
 CREATE TABLE IF NOT EXISTS june_counters (
   name TEXT PRIMARY KEY NOT NULL,
   value INTEGER NOT NULL
