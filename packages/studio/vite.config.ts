@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defaultClientConditions, defineConfig } from "vite";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -17,6 +17,8 @@ export default defineConfig({
   root: here("."),
   base: "./",
   plugins: [react()],
+  // june-design-system's `june-source` export is its TypeScript source: Studio builds it with its own code.
+  resolve: { conditions: ["june-source", ...defaultClientConditions] },
   build: {
     outDir: here("../june/studio-dist"),
     emptyOutDir: true,

@@ -1,4 +1,6 @@
 import { JuneError } from "../errors/june-error.js";
+import { JournalCorruptError } from "../stores/errors.js";
+import { entryProblem, linkProblem } from "../stores/journal-shape.js";
 import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry } from "../stores/types.js";
 import type { TurnRecord } from "./types.js";
 
@@ -131,9 +133,16 @@ export class SessionJournal {
     return run;
   }
 
+  /**
+   * Folds entries in. An entry that is malformed (from a store that does not check its reads) or names a turn
+   * that never started is a `JournalCorruptError`: folding it would silently drop earlier turns from the
+   * branch, or a reply from its turn. The entries before it stay folded; a later catch-up meets it again.
+   */
   #fold(entries: readonly JournalEntry[]): void {
     for (const entry of entries) {
       if (entry.seq <= this.#lastSeq) continue;
+      const problem = entryProblem(entry) ?? linkProblem(entry, (id) => this.#byId.has(id));
+      if (problem !== undefined) throw new JournalCorruptError(this.sessionId, entry.seq, problem);
       this.#lastSeq = entry.seq;
       this.#entries.push(entry);
       this.#apply(entry);

@@ -42,15 +42,26 @@ export class InvalidSessionIdError extends JuneError {
   }
 }
 
-/** A journal that cannot be read (not a torn last line, which is skipped). */
+/**
+ * A journal that cannot be read (not a torn last line, which is skipped): a line that is not a well-formed
+ * entry, a seq out of order, or an entry naming a turn that never started. `line` is the 1-based line of a
+ * file journal, which is also the entry's `seq` (0 when no line can be named); `location` the file (or
+ * database) when the store knows it. `detail` says what is wrong without the location, for answers that
+ * must not show a path (HTTP).
+ */
 export class JournalCorruptError extends JuneError {
   override readonly name = "JournalCorruptError";
   readonly sessionId: string;
   readonly line: number;
-  constructor(sessionId: string, line: number, detail: string) {
-    super(`Journal of session "${sessionId}" is corrupt at line ${line}: ${detail}`);
+  readonly detail: string;
+  readonly location?: string;
+  constructor(sessionId: string, line: number, detail: string, options?: { location?: string; cause?: unknown }) {
+    const where = options?.location === undefined ? "" : ` of ${options.location}`;
+    super(`Journal of session "${sessionId}" is corrupt at line ${line}${where}: ${detail}`, options);
     this.sessionId = sessionId;
     this.line = line;
+    this.detail = detail;
+    if (options?.location !== undefined) this.location = options.location;
   }
 }
 

@@ -104,7 +104,7 @@ export async function readJournal(
       if (bytesRead === 0) break;
       n += bytesRead;
     }
-    return { decoded: decodeJournal(buf.subarray(0, n), sessionId, fromSeq), key: { ...key, size: n } };
+    return { decoded: decodeJournal(buf.subarray(0, n), sessionId, fromSeq, path), key: { ...key, size: n } };
   } finally {
     await fh.close();
   }

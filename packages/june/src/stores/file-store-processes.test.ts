@@ -68,7 +68,8 @@ describe("fileStore across processes", () => {
     }
     const last = entries[entries.length - 1].seq;
     // The killed writer may have left its journal lock behind: it is taken over (its pid is dead).
-    const [written] = await store.append("s", [{ type: "feedback", turnId: "x", score: 1 }], {
+    const lastTurn = (entries[entries.length - 1] as { turnId: string }).turnId;
+    const [written] = await store.append("s", [{ type: "feedback", turnId: lastTurn, score: 1 }], {
       expectedSeq: last,
       sync: true,
     });

@@ -18,17 +18,20 @@ function randomJournal(seed: number, batches: number) {
   const chunks = [encodeBatch(session.lines)];
   const ends = [chunks[0].length];
   let seq = 1;
+  // Ends and feedback name a turn that started before them, as a read checks.
+  const started: string[] = [];
   for (let b = 0; b < batches; b++) {
     const batch: NewJournalEntry[] = Array.from({ length: 1 + rand(3) }, (_, i): NewJournalEntry => {
-      const turnId = `t${b}-${i}`;
-      switch (rand(3)) {
-        case 0:
-          return { type: "turn-start", turnId, input: `q ${"é\n".repeat(rand(60))}`, context: { builder: "full", turnIds: [] } };
-        case 1:
-          return { type: "turn-end", turnId, status: "completed", text: "a".repeat(rand(50)) };
-        default:
-          return { type: "feedback", turnId, score: rand(5), tags: ["x"] };
+      const kind = rand(3);
+      if (kind === 0 || started.length === 0) {
+        const turnId = `t${b}-${i}`;
+        started.push(turnId);
+        return { type: "turn-start", turnId, input: `q ${"é\n".repeat(rand(60))}`, context: { builder: "full", turnIds: [] } };
       }
+      const turnId = started[rand(started.length)];
+      return kind === 1
+        ? { type: "turn-end", turnId, status: "completed", text: "a".repeat(rand(50)) }
+        : { type: "feedback", turnId, score: rand(5), tags: ["x"] };
     });
     const prepared = prepareEntries(batch, seq, new Date(t0 + (b + 1) * 1000));
     seq += batch.length;

@@ -1,4 +1,5 @@
 import { JournalCorruptError } from "./errors.js";
+import { JournalReadCheck } from "./journal-shape.js";
 import type { JournalEntry } from "./types.js";
 
 /**
@@ -81,35 +82,28 @@ export interface DecodedJournal {
 
 /**
  * Decodes a whole journal file: entries with `seq >= fromSeq`, a torn tail left out.
- * Throws `JournalCorruptError` (with the 1-based line) for an unreadable line before the tail, a seq out of
- * order, or a journal that does not start with its `session` entry. Entries before `fromSeq` are not parsed.
+ * Throws `JournalCorruptError` (with the 1-based line, and `location` when given) for an unreadable or
+ * malformed line before the tail, a seq out of order, a journal that does not start with its `session`
+ * entry, or (reading from the start) an entry naming a turn that did not start before it (see
+ * `JournalReadCheck`). Entries before `fromSeq` are not parsed.
  */
-export function decodeJournal(buf: Buffer, sessionId: string, fromSeq = 1): DecodedJournal {
+export function decodeJournal(buf: Buffer, sessionId: string, fromSeq = 1, location?: string): DecodedJournal {
   const tail = analyzeTail(buf);
   // A corrupt tail: decode every complete line so that the error names the first bad one.
   const strict = tail === "corrupt";
   const validBytes = strict ? buf.lastIndexOf(NEWLINE) + 1 : tail.validBytes;
   const lines = buf.toString("utf8", 0, validBytes).split("\n");
   lines.pop();
-  if (lines.length === 0) throw new JournalCorruptError(sessionId, 1, "no session entry");
+  const where = location === undefined ? undefined : { location };
+  if (lines.length === 0) throw new JournalCorruptError(sessionId, 1, "no session entry", where);
   const entries: JournalEntry[] = [];
   const start = strict ? 0 : Math.min(Math.max(0, fromSeq - 1), lines.length);
+  const check = new JournalReadCheck({ sessionId, fromSeq: start + 1, ...where });
   for (let i = start; i < lines.length; i++) {
-    const entry = checkLine(parseLine(lines[i]), i, sessionId);
-    if (i + 1 >= fromSeq) entries.push(entry);
+    const entry = check.check(parseLine(lines[i]));
+    if (i + 1 >= fromSeq) entries.push(stripMarker(entry as StoredEntry));
   }
   return { entries, validBytes, lastSeq: lines.length };
-}
-
-function checkLine(entry: StoredEntry | undefined, index: number, sessionId: string): JournalEntry {
-  const line = index + 1;
-  if (entry === undefined) throw new JournalCorruptError(sessionId, line, "not a JSON object");
-  if (!isStoredEntry(entry)) throw new JournalCorruptError(sessionId, line, "not a journal entry");
-  if (entry.seq !== line) throw new JournalCorruptError(sessionId, line, `seq ${entry.seq} where ${line} was expected`);
-  if (index === 0 && entry.type !== "session") {
-    throw new JournalCorruptError(sessionId, line, `the first entry is "${entry.type}", not "session"`);
-  }
-  return stripMarker(entry);
 }
 
 function stripMarker(entry: StoredEntry): JournalEntry {

@@ -1,21 +1,5 @@
-import type { JournalEntry, JournalEntryType, NewJournalEntry } from "./types.js";
-
-// A record (not an array) so that adding a member to the union without listing it here fails to compile.
-const ENTRY_TYPES: Record<JournalEntryType, true> = {
-  session: true,
-  "turn-start": true,
-  steer: true,
-  "turn-end": true,
-  approval: true,
-  feedback: true,
-  summary: true,
-  checkout: true,
-};
-
-/** True when `type` names a journal entry. */
-export function isEntryType(type: unknown): type is JournalEntryType {
-  return typeof type === "string" && Object.prototype.hasOwnProperty.call(ENTRY_TYPES, type);
-}
+import { entryProblem, isEntryType } from "./journal-shape.js";
+import type { JournalEntry, NewJournalEntry } from "./types.js";
 
 /** Entries ready to store: `seq` and `at` assigned, as JSON lines and as their parsed (JSON-safe) form. */
 export interface PreparedEntries {
@@ -27,7 +11,7 @@ export interface PreparedEntries {
 /**
  * Validates what a writer hands to `append` and gives each entry its `seq` (from `expectedSeq + 1`) and
  * `at` (now, unless given). Every field goes through JSON, so what a store keeps is what it reads back.
- * Throws `TypeError` naming the entry before anything is written.
+ * Throws `TypeError` naming the entry and what is wrong with it (see `entryProblem`) before anything is written.
  */
 export function prepareEntries(entries: readonly NewJournalEntry[], expectedSeq: number, now: Date): PreparedEntries {
   if (!Array.isArray(entries)) throw new TypeError("append: `entries` must be an array of journal entries");
@@ -48,10 +32,13 @@ export function prepareEntries(entries: readonly NewJournalEntry[], expectedSeq:
     if (entry.at !== undefined && (typeof entry.at !== "string" || Number.isNaN(Date.parse(entry.at)))) {
       throw new TypeError(`append: entry ${i} (${entry.type}) has an invalid \`at\`: use an ISO time`);
     }
-    if (entry.type === "approval") assertApproval(entry, i);
     const line = encodeEntry({ ...entry, at: entry.at ?? at, seq: expectedSeq + i + 1 } as JournalEntry, `append: entry ${i}`);
+    const stored: unknown = JSON.parse(line);
+    // Checked in its stored form, as a read checks it: a store never writes what would read back as corrupt.
+    const problem = entryProblem(stored);
+    if (problem !== undefined) throw new TypeError(`append: entry ${i} (${problem})`);
     lines.push(line);
-    out.push(JSON.parse(line) as JournalEntry);
+    out.push(stored as JournalEntry);
   });
   return { entries: out, lines };
 }
@@ -85,27 +72,5 @@ export function encodeEntry(entry: JournalEntry, what: string): string {
 export function assertSeq(seq: unknown, what = "expectedSeq"): asserts seq is number {
   if (typeof seq !== "number" || !Number.isInteger(seq) || seq < 0) {
     throw new TypeError(`append: \`${what}\` must be a whole number >= 0 (the seq of the last entry seen)`);
-  }
-}
-
-/**
- * An `approval` entry names its tool and decision; it decides one request (`turnId` and `requestId`), or,
- * with neither, revokes a tool's approval for the session (`approved: false`, `remember: "session"`).
- */
-function assertApproval(entry: Extract<NewJournalEntry, { type: "approval" }>, i: number): void {
-  const what = `append: entry ${i} (approval)`;
-  if (typeof entry.toolName !== "string" || entry.toolName.length === 0) throw new TypeError(`${what} needs a non-empty \`toolName\``);
-  if (typeof entry.approved !== "boolean") throw new TypeError(`${what} needs a boolean \`approved\``);
-  if (entry.remember !== undefined && entry.remember !== "session") throw new TypeError(`${what}: \`remember\` must be "session" when given`);
-  const hasTurn = entry.turnId !== undefined;
-  const hasRequest = entry.requestId !== undefined;
-  if (hasTurn || hasRequest) {
-    if (typeof entry.turnId !== "string" || typeof entry.requestId !== "string") {
-      throw new TypeError(`${what}: a decision needs both \`turnId\` and \`requestId\` as strings`);
-    }
-    return;
-  }
-  if (entry.approved || entry.remember !== "session") {
-    throw new TypeError(`${what}: without \`turnId\` and \`requestId\` it must be a revocation (approved: false, remember: "session")`);
   }
 }

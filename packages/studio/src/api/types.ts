@@ -1,12 +1,12 @@
-import type { TraceRow } from "../trace/types";
+import type { ChatTraceRow } from "june-design-system";
 
 /**
  * The shapes June's chat HTTP API sends, as the browser sees them (JSON). They mirror `june/chat`'s
- * `SessionInfo`, `TurnRecord` and `ChatTraceRow`; Studio keeps its own copy so the web app never pulls
- * the Node library into the bundle.
+ * `SessionInfo` and `TurnRecord`, so the web app never pulls the Node library into the bundle; trace rows
+ * are `june/chat`'s own `ChatTraceRow` (a type-only import, through `june-design-system`).
  */
 
-export type { TraceRow };
+export type { ChatTraceRow };
 
 export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "interrupted";
 
@@ -82,7 +82,7 @@ export interface ApprovalRequest {
 export type StreamEvent =
   | { type: "turn-start"; turnId: string; sessionId?: string }
   | { type: "text-delta"; text: string }
-  | { type: "run-update"; rows: TraceRow[] }
+  | { type: "run-update"; rows: ChatTraceRow[] }
   | { type: "approval-request"; request: ApprovalRequest }
   | {
       type: "turn-end";

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import type { ChatSession } from "../state/use-chat-session";
-import { summarizeTrace, type TraceActions } from "../trace";
+import { summarizeTrace, type TraceActions } from "june-design-system";
 import { Composer } from "./composer";
 import { ErrorBanner } from "./error-banner";
 import { ExportCasesMenu } from "./export-cases-menu";
@@ -24,7 +24,7 @@ export function ChatPane({ chat, sessionId, title, error, onDismissError, onSend
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
-  const actions: TraceActions = { approve: chat.approve, deny: chat.deny };
+  const actions: TraceActions = { approve: chat.approve, deny: chat.deny, defaultDenyReason: "Denied in June Studio" };
   const regenerate = (turnId: string) => {
     stick.current = true;
     return chat.regenerate(turnId);

@@ -1,11 +1,11 @@
 import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
-import { describeTrace, summarizeTrace, TraceList, type TraceActions, type TraceRow } from "../trace";
+import { describeTrace, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
 import { FeedbackBar } from "./feedback-bar";
 import { type BranchSwitch, RegenerateIcon, TurnInput } from "./turn-input";
 
 export interface TurnViewProps {
   turn: { id?: string; turnId?: string; input: string; steers: string[]; text: string; status: TurnStatus; error?: TurnError };
-  rows: TraceRow[];
+  rows: ChatTraceRow[];
   metadata?: TurnMetadata;
   /** Approve and deny, for a turn that is running. */
   actions?: TraceActions;
@@ -95,6 +95,6 @@ function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: T
   }
 }
 
-function isPending(row: TraceRow): boolean {
+function isPending(row: ChatTraceRow): boolean {
   return row.status === "pending" || row.children.some(isPending);
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { StudioClient, TurnStream } from "../api/client";
-import type { CasesFile, CasesFilter, SessionDetail, StreamEvent, TraceRow, TurnError, TurnFeedback, TurnRecord } from "../api/types";
+import type { CasesFile, CasesFilter, SessionDetail, StreamEvent, ChatTraceRow, TurnError, TurnFeedback, TurnRecord } from "../api/types";
 import { message } from "./use-sessions";
 
 /** A turn as it runs: built from its event stream, replaced by its journaled record once it ends. */
@@ -11,7 +11,7 @@ export interface LiveTurn {
   input: string;
   steers: string[];
   text: string;
-  rows: TraceRow[];
+  rows: ChatTraceRow[];
   status: "running" | "completed" | "failed" | "canceled";
   error?: TurnError;
   /** A regenerated or edited turn: the id of the turn it takes the place of (shown no more, nor what follows it). */
@@ -24,7 +24,7 @@ export interface ChatSession {
   error: string | null;
   live: LiveTurn | null;
   /** Trace rows of this page's turns, by turn id. Traces are never journaled, so past turns have none. */
-  traces: Readonly<Record<string, TraceRow[]>>;
+  traces: Readonly<Record<string, ChatTraceRow[]>>;
   send(input: string): Promise<void>;
   /** Sends `input` as soon as `sessionId` is open (a new session's first message). */
   queue(sessionId: string, input: string): void;
@@ -59,14 +59,14 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [live, setLiveState] = useState<LiveTurn | null>(null);
-  const [traces, setTraces] = useState<Record<string, TraceRow[]>>({});
+  const [traces, setTraces] = useState<Record<string, ChatTraceRow[]>>({});
   const [branches, setBranches] = useState<Record<string, string[]>>({});
 
   const liveRef = useRef<LiveTurn | null>(null);
   const pageSignal = useRef<AbortSignal | null>(null);
   const queued = useRef<{ sessionId: string; input: string } | null>(null);
   // Traces live only in this page: keep each session's, so switching away and back keeps them.
-  const traceCache = useRef(new Map<string, Record<string, TraceRow[]>>());
+  const traceCache = useRef(new Map<string, Record<string, ChatTraceRow[]>>());
   const onChangedRef = useRef(onChanged);
   onChangedRef.current = onChanged;
 
@@ -76,7 +76,7 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
     setLiveState(next);
   }, []);
 
-  const keepTrace = useCallback((session: string, turnId: string, rows: TraceRow[]) => {
+  const keepTrace = useCallback((session: string, turnId: string, rows: ChatTraceRow[]) => {
     const all = { ...(traceCache.current.get(session) ?? {}), [turnId]: rows };
     traceCache.current.set(session, all);
     setTraces(all);
@@ -208,7 +208,7 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
         if (signal.aborted) return;
         try {
           const stream = await client.turnEvents(turn.id, undefined, signal);
-          let rows: TraceRow[] | undefined;
+          let rows: ChatTraceRow[] | undefined;
           for await (const { event } of stream.events) if (event.type === "run-update") rows = event.rows;
           if (rows && !signal.aborted) keepTrace(session, turn.id, rows);
         } catch {

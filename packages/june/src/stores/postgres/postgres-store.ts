@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import type * as Pg from "pg";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
 import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
+import { decodeStoredEntries } from "../journal-shape.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { loadDriver } from "../load-driver.js";
 import { checkListOptions, makeTitle, startSummary, toSessionInfo } from "../session-summary.js";
@@ -266,9 +267,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
         [sessionId, fromSeq],
       );
       if (rows.length === 0) throw new SessionNotFoundError(sessionId);
-      return (rows as { entry: string | null }[])
-        .filter((row) => row.entry !== null)
-        .map((row) => JSON.parse(row.entry!) as JournalEntry);
+      const texts = (rows as { entry: string | null }[]).flatMap((row) => (row.entry === null ? [] : [row.entry]));
+      return decodeStoredEntries(texts, { sessionId, fromSeq, location: `the PostgreSQL table ${E}` });
     },
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
 import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
+import { decodeStoredEntries } from "../journal-shape.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { checkListOptions, foldEntry, startSummary, toSessionInfo } from "../session-summary.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
@@ -237,7 +238,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
         if (found.length === 0 && sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
         return found;
       });
-      return texts.map((text) => JSON.parse(text) as JournalEntry);
+      return decodeStoredEntries(texts, { sessionId, fromSeq, location: `the SQLite database ${opts.path}` });
     },
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {

@@ -1,9 +1,9 @@
-import { RowError, RowFrame, tokens } from "./row-frame";
-import { ModelIcon } from "./icons";
-import type { TraceModelRow } from "./types";
+import { RowError, RowFrame, tokens } from "./row-frame.js";
+import { ModelIcon } from "./icons.js";
+import type { ChatTraceModelRow } from "./types.js";
 
 /** A model call: which model (in its title), and the tokens it used once it is done. */
-export function ModelRow({ row }: { row: TraceModelRow }) {
+export function ModelRow({ row }: { row: ChatTraceModelRow }) {
   return (
     <RowFrame
       row={row}

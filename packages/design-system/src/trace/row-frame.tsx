@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
-import { StatusBadge } from "./status-badge";
-import type { TraceRow } from "./types";
+import { StatusBadge } from "./status-badge.js";
+import type { ChatTraceRow } from "./types.js";
 
 export interface RowFrameProps {
-  row: TraceRow;
+  row: ChatTraceRow;
   /** A short mark for the row's kind, drawn before the title. */
   icon: ReactNode;
   /** A quiet note after the title: a token count, a tool's name. */
@@ -43,7 +43,7 @@ export function RowFrame({ row, icon, meta, body, nested, after }: RowFrameProps
 }
 
 /** A row's failure, unless it is the cancel every row of a canceled run shares. */
-export function RowError({ row }: { row: TraceRow }) {
+export function RowError({ row }: { row: ChatTraceRow }) {
   if (!row.error || row.canceled) return null;
   return <p className="jt-error">{row.error}</p>;
 }

@@ -1,10 +1,10 @@
-import { RowError, RowFrame, tokens } from "./row-frame";
-import { StepIcon } from "./icons";
-import { TraceList } from "./trace-list";
-import type { TraceActions, TraceStepRow } from "./types";
+import { RowError, RowFrame, tokens } from "./row-frame.js";
+import { StepIcon } from "./icons.js";
+import { TraceList } from "./trace-list.js";
+import type { TraceActions, ChatTraceStepRow } from "./types.js";
 
 /** A step of the workflow, with its model calls and tool calls nested under it, then what it wrote. */
-export function StepRow({ row, actions }: { row: TraceStepRow; actions?: TraceActions }) {
+export function StepRow({ row, actions }: { row: ChatTraceStepRow; actions?: TraceActions }) {
   return (
     <RowFrame
       row={row}

@@ -1,4 +1,4 @@
-import type { TraceRow, TraceRowStatus } from "./types";
+import type { ChatTraceRow, ChatTraceRowStatus } from "./types.js";
 
 /** Counts of a trace's rows by kind, and the state that matters most across them. */
 export interface TraceSummary {
@@ -8,14 +8,14 @@ export interface TraceSummary {
   /** Approvals waiting for a decision. */
   approvals: number;
   /** `pending` if anything waits for a decision, else `error`, `running`, or `done`. */
-  status: TraceRowStatus;
+  status: ChatTraceRowStatus;
 }
 
 /** Summarizes rows for a one-line header: "2 steps · 1 tool call". */
-export function summarizeTrace(rows: readonly TraceRow[]): TraceSummary {
+export function summarizeTrace(rows: readonly ChatTraceRow[]): TraceSummary {
   const summary: TraceSummary = { steps: 0, modelCalls: 0, toolCalls: 0, approvals: 0, status: "done" };
-  const statuses = new Set<TraceRowStatus>();
-  const visit = (row: TraceRow) => {
+  const statuses = new Set<ChatTraceRowStatus>();
+  const visit = (row: ChatTraceRow) => {
     statuses.add(row.status);
     switch (row.kind) {
       case "step":

@@ -1,6 +1,6 @@
-import type { TraceRowStatus } from "./types";
+import type { ChatTraceRowStatus } from "./types.js";
 
-const LABELS: Record<TraceRowStatus, string> = {
+const LABELS: Record<ChatTraceRowStatus, string> = {
   running: "Running",
   pending: "Waiting",
   error: "Failed",
@@ -8,7 +8,7 @@ const LABELS: Record<TraceRowStatus, string> = {
 };
 
 /** A small pill that names a row's status, with a dot that pulses while it runs. */
-export function StatusBadge({ status, canceled = false }: { status: TraceRowStatus; canceled?: boolean }) {
+export function StatusBadge({ status, canceled = false }: { status: ChatTraceRowStatus; canceled?: boolean }) {
   const label = canceled && status === "error" ? "Canceled" : LABELS[status];
   return (
     <span className={`jt-badge jt-badge--${canceled ? "canceled" : status}`} data-status={status}>

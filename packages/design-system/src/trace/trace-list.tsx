@@ -1,12 +1,11 @@
-import "./trace.css";
-import { ApprovalRow } from "./approval-row";
-import { ModelRow } from "./model-row";
-import { StepRow } from "./step-row";
-import { ToolRow } from "./tool-row";
-import type { TraceActions, TraceRow } from "./types";
+import { ApprovalRow } from "./approval-row.js";
+import { ModelRow } from "./model-row.js";
+import { StepRow } from "./step-row.js";
+import { ToolRow } from "./tool-row.js";
+import type { TraceActions, ChatTraceRow } from "./types.js";
 
 export interface TraceListProps {
-  rows: readonly TraceRow[];
+  rows: readonly ChatTraceRow[];
   /** What approval rows call; without it they show no buttons. */
   actions?: TraceActions;
   /** How a nested list sits under its row: `guide` with a line on its left, `inset` under the row's body. */
@@ -25,8 +24,13 @@ export function TraceList({ rows, actions, nested }: TraceListProps) {
   );
 }
 
+export interface TraceRowViewProps {
+  row: ChatTraceRow;
+  actions?: TraceActions;
+}
+
 /** One row, drawn by the composition for its kind. */
-export function TraceRowView({ row, actions }: { row: TraceRow; actions?: TraceActions }) {
+export function TraceRowView({ row, actions }: TraceRowViewProps) {
   const kind = row.kind;
   switch (row.kind) {
     case "step":

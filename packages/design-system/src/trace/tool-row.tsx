@@ -1,10 +1,10 @@
-import { RowFrame } from "./row-frame";
-import { ToolIcon } from "./icons";
-import { TraceList } from "./trace-list";
-import type { TraceActions, TraceToolRow } from "./types";
+import { RowFrame } from "./row-frame.js";
+import { ToolIcon } from "./icons.js";
+import { TraceList } from "./trace-list.js";
+import type { TraceActions, ChatTraceToolRow } from "./types.js";
 
 /** A tool call: its input and, once it ran, its output, as the bounded summaries the row carries. */
-export function ToolRow({ row, actions }: { row: TraceToolRow; actions?: TraceActions }) {
+export function ToolRow({ row, actions }: { row: ChatTraceToolRow; actions?: TraceActions }) {
   const denied = row.approval?.state === "denied";
   const error = row.error && !row.canceled ? row.error : undefined;
   return (

@@ -1,15 +1,15 @@
 import { useState } from "react";
-import { RowFrame } from "./row-frame";
-import { ApprovalIcon } from "./icons";
-import type { TraceActions, TraceApprovalRow } from "./types";
+import { RowFrame } from "./row-frame.js";
+import { ApprovalIcon } from "./icons.js";
+import type { TraceActions, ChatTraceApprovalRow } from "./types.js";
 
-const DEFAULT_REASON = "Denied in June Studio";
+const DEFAULT_REASON = "Denied by the user";
 
 /**
  * A tool call waiting for a decision. Approve runs the tool; Deny never runs it and tells the model
- * why (an optional reason). The row leaves the next snapshot once the run took the decision.
+ * why (the reason typed, else `actions.defaultDenyReason`). The row leaves the next snapshot once the run took the decision.
  */
-export function ApprovalRow({ row, actions }: { row: TraceApprovalRow; actions?: TraceActions }) {
+export function ApprovalRow({ row, actions }: { row: ChatTraceApprovalRow; actions?: TraceActions }) {
   const [busy, setBusy] = useState<"approve" | "deny" | null>(null);
   const [denying, setDenying] = useState(false);
   const [reason, setReason] = useState("");
@@ -23,7 +23,7 @@ export function ApprovalRow({ row, actions }: { row: TraceApprovalRow; actions?:
     setError(null);
     try {
       if (kind === "approve") await actions.approve(approvalId);
-      else await actions.deny(approvalId, reason.trim() || DEFAULT_REASON);
+      else await actions.deny(approvalId, reason.trim() || actions.defaultDenyReason || DEFAULT_REASON);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
       setBusy(null);

@@ -1,0 +1,156 @@
+import type { ChatTraceRow } from "../trace/types.js";
+
+/**
+ * Rows of every kind in every state, as `projectChatTrace` makes them: the component tests and the visual
+ * check in Chromium draw these.
+ */
+const model = { provider: "openai", modelId: "gpt-5-mini" };
+const usage = { inputTokens: 812, outputTokens: 430, totalTokens: 1242 };
+
+export const runningStep: ChatTraceRow = {
+  kind: "step",
+  id: "step-research",
+  stepId: "research",
+  title: "Running research",
+  status: "running",
+  text: "Looking up the release notes for",
+  children: [
+    { kind: "model", id: "model-1", title: "Calling gpt-5-mini", status: "running", model, children: [] },
+    {
+      kind: "tool",
+      id: "tool-fetch",
+      toolName: "fetch",
+      toolCallId: "call-1",
+      title: "Calling fetch",
+      status: "running",
+      input: '{"url":"https://example.com/notes"}',
+      children: [],
+    },
+  ],
+};
+
+export const waitingStep: ChatTraceRow = {
+  kind: "step",
+  id: "step-ship",
+  stepId: "ship",
+  title: "Running ship",
+  status: "running",
+  children: [
+    { kind: "model", id: "model-2", title: "Called gpt-5-mini", status: "done", model, usage, finishReason: "tool-calls", children: [] },
+    {
+      kind: "tool",
+      id: "tool-deploy",
+      toolName: "deploy",
+      toolCallId: "call-2",
+      title: "Waiting for approval: deploy",
+      status: "pending",
+      input: '{"env":"prod"}',
+      approval: { state: "pending" },
+      children: [
+        {
+          kind: "approval",
+          id: "approval-deploy",
+          approvalId: "approval-1",
+          toolName: "deploy",
+          title: "Approval needed: deploy",
+          status: "pending",
+          input: '{"env":"prod"}',
+          children: [],
+        },
+      ],
+    },
+  ],
+};
+
+export const doneStep: ChatTraceRow = {
+  kind: "step",
+  id: "step-draft",
+  stepId: "draft",
+  title: "Done draft",
+  status: "done",
+  text: "Three headlines: Ship faster. Ship calmer. Ship June.",
+  model,
+  usage,
+  children: [
+    { kind: "model", id: "model-3", title: "Called gpt-5-mini", status: "done", model, usage, finishReason: "stop", children: [] },
+    {
+      kind: "tool",
+      id: "tool-approved",
+      toolName: "publish",
+      toolCallId: "call-3",
+      title: "Called publish",
+      status: "done",
+      input: '{"draft":"Ship June"}',
+      output: '"published at /blog/ship-june"',
+      approval: { state: "approved" },
+      children: [],
+    },
+    {
+      kind: "tool",
+      id: "tool-denied",
+      toolName: "deploy",
+      toolCallId: "call-4",
+      title: "deploy denied",
+      status: "done",
+      input: '{"env":"prod"}',
+      approval: { state: "denied", reason: "Only non-prod deploys from chat" },
+      children: [],
+    },
+  ],
+};
+
+export const failedStep: ChatTraceRow = {
+  kind: "step",
+  id: "step-fetch",
+  stepId: "fetch",
+  title: "fetch failed",
+  status: "error",
+  error: "FetchError: connect ECONNREFUSED 127.0.0.1:9",
+  children: [
+    {
+      kind: "model",
+      id: "model-4",
+      title: "gpt-5-mini failed",
+      status: "error",
+      model,
+      error: "APICallError: rate limited",
+      children: [],
+    },
+    {
+      kind: "tool",
+      id: "tool-failed",
+      toolName: "fetch",
+      toolCallId: "call-5",
+      title: "fetch failed",
+      status: "error",
+      input: '{"url":"http://127.0.0.1:9"}',
+      error: "FetchError: connect ECONNREFUSED 127.0.0.1:9",
+      children: [],
+    },
+  ],
+};
+
+export const canceledStep: ChatTraceRow = {
+  kind: "step",
+  id: "step-review",
+  stepId: "review",
+  title: "review canceled",
+  status: "error",
+  canceled: true,
+  error: "AbortError: the turn was canceled",
+  children: [
+    {
+      kind: "model",
+      id: "model-5",
+      title: "gpt-5-mini canceled",
+      status: "error",
+      canceled: true,
+      model,
+      error: "AbortError: the turn was canceled",
+      children: [],
+    },
+  ],
+};
+
+/** One of each, in the order a page draws them. */
+export const everyRow: ChatTraceRow[] = [runningStep, waitingStep, doneStep, failedStep, canceledStep];

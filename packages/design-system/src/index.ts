@@ -1,0 +1,24 @@
+/**
+ * `june-design-system`: React components that draw `june/chat`'s trace rows (`ChatTraceRow`, from
+ * `projectChatTrace` or a `run-update` event of the chat HTTP API). Import the styles once:
+ * `import "june-design-system/styles.css"`.
+ */
+export { TraceList, TraceRowView, type TraceListProps, type TraceRowViewProps } from "./trace/trace-list.js";
+export { StepRow } from "./trace/step-row.js";
+export { ModelRow } from "./trace/model-row.js";
+export { ToolRow } from "./trace/tool-row.js";
+export { ApprovalRow } from "./trace/approval-row.js";
+export { StatusBadge } from "./trace/status-badge.js";
+export { RowFrame, RowError, type RowFrameProps } from "./trace/row-frame.js";
+export { ApprovalIcon, ModelIcon, StepIcon, ToolIcon } from "./trace/icons.js";
+export { describeTrace, summarizeTrace, type TraceSummary } from "./trace/trace-summary.js";
+export type {
+  ChatTraceApprovalRow,
+  ChatTraceModelRow,
+  ChatTraceRow,
+  ChatTraceRowKind,
+  ChatTraceRowStatus,
+  ChatTraceStepRow,
+  ChatTraceToolRow,
+  TraceActions,
+} from "./trace/types.js";

@@ -1,0 +1,23 @@
+/**
+ * The rows these components draw are `june/chat`'s own `ChatTraceRow`s, as `projectChatTrace` makes them
+ * and the chat HTTP API sends them (`run-update` events). The import is type-only: nothing of the Node
+ * library reaches a bundle. The components hold no state of the run and take each new snapshot's rows as
+ * they are.
+ */
+export type {
+  ChatTraceApprovalRow,
+  ChatTraceModelRow,
+  ChatTraceRow,
+  ChatTraceRowKind,
+  ChatTraceRowStatus,
+  ChatTraceStepRow,
+  ChatTraceToolRow,
+} from "june/chat";
+
+/** What an approval row can do. Both settle once the host took (or refused) the decision; a rejection is shown on the row. */
+export interface TraceActions {
+  approve(approvalId: string): Promise<void>;
+  deny(approvalId: string, reason: string): Promise<void>;
+  /** The reason sent when the user denies without typing one (default "Denied by the user"). */
+  defaultDenyReason?: string;
+}

@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type BetterSqlite3 from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { JournalCorruptError } from "./errors.js";
+import { JournalReadCheck, entryProblem, linkProblem } from "./journal-shape.js";
+import { sqliteStore } from "./sqlite/sqlite-store.js";
+import type { JournalEntry } from "./types.js";
+
+const at = "2024-01-01T00:00:00.000Z";
+const start = { type: "turn-start", at, seq: 2, turnId: "a", input: "hi", context: { builder: "full", turnIds: [] } };
+
+describe("entryProblem", () => {
+  it("accepts every well-formed entry type", () => {
+    const good: unknown[] = [
+      { type: "session", at, seq: 1, id: "s", metadata: { x: 1 } },
+      start,
+      { ...start, parentTurnId: "p", context: { builder: "recent", turnIds: ["p"], completedThrough: "p", summaryId: "m" } },
+      { type: "steer", at, seq: 3, turnId: "a", input: "shorter", atChar: 0 },
+      { type: "turn-end", at, seq: 4, turnId: "a", status: "completed", text: "t", metadata: { responder: { kind: "model" } } },
+      { type: "turn-end", at, seq: 4, turnId: "a", status: "failed", error: { name: "E", message: "m" } },
+      { type: "approval", at, seq: 5, turnId: "a", requestId: "r", toolName: "deploy", approved: true, remember: "session" },
+      { type: "approval", at, seq: 5, toolName: "deploy", approved: false, remember: "session" },
+      { type: "feedback", at, seq: 6, turnId: "a", score: 1, comment: "c", tags: ["x"] },
+      { type: "summary", at, seq: 7, throughTurnId: "a", text: "s" },
+      { type: "checkout", at, seq: 8 },
+      { type: "checkout", at, seq: 8, turnId: "a", future: "a field a later version adds" },
+    ];
+    for (const entry of good) expect(entryProblem(entry), JSON.stringify(entry)).toBeUndefined();
+  });
+
+  it("names what is wrong with a damaged entry", () => {
+    const cases: [unknown, RegExp][] = [
+      [null, /not a JSON object/],
+      [[start], /not a JSON object/],
+      [{ ...start, type: "turn-stamt" }, /unknown entry type "turn-stamt"/],
+      [{ ...start, at: "yesterday" }, /`at` is not an ISO time/],
+      [{ ...start, seq: 2.5 }, /`seq`/],
+      [{ ...start, turnId: undefined }, /turn-start: needs a `turnId`/],
+      [{ ...start, turnId: "" }, /needs a `turnId`/],
+      [{ ...start, input: 3 }, /`input`/],
+      [{ ...start, parentTurnId: null }, /`parentTurnId`/],
+      [{ ...start, context: undefined }, /`context`/],
+      [{ ...start, context: { builder: "full", turnIds: "a" } }, /context.turnIds/],
+      [{ type: "turn-end", at, seq: 3, turnId: "a", status: "complet3d" }, /unknown status "complet3d"/],
+      [{ type: "turn-end", at, seq: 3, turnId: "a", status: "failed", error: "boom" }, /`error`/],
+      [{ type: "steer", at, seq: 3, turnId: "a", input: "x", atChar: -1 }, /atChar/],
+      [{ type: "feedback", at, seq: 3, turnId: "a", score: "5" }, /score/],
+      [{ type: "approval", at, seq: 3, turnId: "a", toolName: "t", approved: true }, /both `turnId` and `requestId`/],
+      [{ type: "approval", at, seq: 3, toolName: "t", approved: true }, /revocation/],
+      [{ type: "summary", at, seq: 3, text: "s" }, /throughTurnId/],
+      [{ type: "session", at, seq: 1 }, /session `id`/],
+    ];
+    for (const [entry, expected] of cases) expect(entryProblem(entry), JSON.stringify(entry)).toMatch(expected);
+  });
+});
+
+describe("linkProblem", () => {
+  it("every turn an entry names must have started before it", () => {
+    const known = (id: string) => id === "a";
+    const entry = (fields: object) => ({ at, seq: 3, ...fields }) as JournalEntry;
+    expect(linkProblem(entry({ ...start, parentTurnId: "a" }), known)).toBeUndefined();
+    expect(linkProblem(entry({ ...start, parentTurnId: "b" }), known)).toMatch(/`parentTurnId` "b" names no earlier turn/);
+    expect(linkProblem(entry({ type: "turn-end", turnId: "b", status: "canceled" }), known)).toMatch(/turnId/);
+    expect(linkProblem(entry({ type: "steer", turnId: "b", input: "", atChar: 0 }), known)).toMatch(/turnId/);
+    expect(linkProblem(entry({ type: "feedback", turnId: "b", score: 1 }), known)).toMatch(/turnId/);
+    expect(linkProblem(entry({ type: "summary", throughTurnId: "b", text: "" }), known)).toMatch(/throughTurnId/);
+    expect(linkProblem(entry({ type: "checkout", turnId: "b" }), known)).toMatch(/turnId/);
+    expect(linkProblem(entry({ type: "checkout" }), known)).toBeUndefined();
+    expect(linkProblem(entry({ type: "approval", toolName: "t", approved: false, remember: "session" }), known)).toBeUndefined();
+  });
+
+  it("JournalReadCheck checks links only on a whole journal", () => {
+    const end = { type: "turn-end", at, seq: 2, turnId: "elsewhere", status: "completed" };
+    const whole = new JournalReadCheck({ sessionId: "s", location: "/j/s.jsonl" });
+    whole.check({ type: "session", at, seq: 1, id: "s" });
+    expect(() => whole.check(end)).toThrow(/line 2 of \/j\/s.jsonl: turn-end: `turnId` "elsewhere"/);
+    const tail = new JournalReadCheck({ sessionId: "s", fromSeq: 2 });
+    expect(tail.check(end)).toBe(end);
+    expect(() => tail.check({ ...end, seq: 4 })).toThrow(/seq 4 where 3 was expected/);
+  });
+});
+
+describe("database stores check what they read", () => {
+  const root = mkdtempSync(join(tmpdir(), "june-shape-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("sqliteStore: a row changed behind the store's back is a JournalCorruptError naming the database", async () => {
+    const path = join(root, "chat.db");
+    const store = sqliteStore(path);
+    await store.createSession({ id: "s" });
+    await store.append(
+      "s",
+      [
+        { type: "turn-start", turnId: "a", input: "one", context: { builder: "full", turnIds: [] } },
+        { type: "turn-end", turnId: "a", status: "completed", text: "1" },
+        { type: "turn-start", turnId: "b", parentTurnId: "a", input: "two", context: { builder: "full", turnIds: [] } },
+      ],
+      { expectedSeq: 1 },
+    );
+    await store.close();
+    const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+    const db = new Database(path);
+    db.prepare("UPDATE june_entries SET entry = replace(entry, '\"parentTurnId\":\"a\"', '\"parentTurnId\":\"x\"') WHERE seq = 4").run();
+    db.close();
+    const reopened = sqliteStore(path);
+    try {
+      const error = await reopened.read("s").catch((e: unknown) => e);
+      expect(JournalCorruptError.isInstance(error)).toBe(true);
+      expect((error as JournalCorruptError).line).toBe(4);
+      expect((error as Error).message).toContain(`line 4 of the SQLite database ${path}: turn-start: \`parentTurnId\` "x"`);
+      // A read from later on sees the entry alone: well-formed, so it is handed back (the session's fold checks links).
+      expect(await reopened.read("s", { fromSeq: 4 })).toHaveLength(1);
+    } finally {
+      await reopened.close();
+    }
+  });
+});

@@ -1,0 +1,213 @@
+import { JournalCorruptError } from "./errors.js";
+import type { JournalEntry, JournalEntryType } from "./types.js";
+
+/**
+ * What a well-formed journal entry is, checked the same way when a writer appends it (a `TypeError`) and
+ * when a store reads it back (a `JournalCorruptError`): a store never writes what it would refuse to read,
+ * and a damaged entry (one changed character that still parses) is named rather than folded into a
+ * history that silently lacks turns.
+ */
+
+// A record (not an array) so that adding a member to the union without listing it here fails to compile.
+const ENTRY_TYPES: Record<JournalEntryType, true> = {
+  session: true,
+  "turn-start": true,
+  steer: true,
+  "turn-end": true,
+  approval: true,
+  feedback: true,
+  summary: true,
+  checkout: true,
+};
+
+/** True when `type` names a journal entry. */
+export function isEntryType(type: unknown): type is JournalEntryType {
+  return typeof type === "string" && Object.prototype.hasOwnProperty.call(ENTRY_TYPES, type);
+}
+
+const STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "canceled"]);
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields => typeof value === "object" && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is string => typeof value === "string" && value.length > 0;
+const optional = (value: unknown, check: (v: unknown) => boolean) => value === undefined || check(value);
+const isString = (value: unknown) => typeof value === "string";
+const isStrings = (value: unknown) => Array.isArray(value) && value.every(isString);
+
+/**
+ * Why `value` is not a well-formed journal entry (`seq` and `at` included), or `undefined` when it is.
+ * Fields a later version may add are allowed; the ones June reads must have their type.
+ */
+export function entryProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return "not a JSON object";
+  const type = value.type;
+  if (!isEntryType(type)) return `unknown entry type ${JSON.stringify(type)}`;
+  if (typeof value.at !== "string" || Number.isNaN(Date.parse(value.at))) return `${type}: \`at\` is not an ISO time`;
+  if (typeof value.seq !== "number" || !Number.isInteger(value.seq) || value.seq < 1) return `${type}: \`seq\` is not a whole number >= 1`;
+  const problem = fieldsProblem(type, value);
+  return problem === undefined ? undefined : `${type}: ${problem}`;
+}
+
+function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefined {
+  switch (type) {
+    case "session":
+      if (!isId(e.id)) return "needs its session `id`";
+      if (!optional(e.metadata, isObject)) return "`metadata` must be an object";
+      return undefined;
+    case "turn-start":
+      if (!isId(e.turnId)) return "needs a `turnId`";
+      if (!isString(e.input)) return "needs an `input` string";
+      if (!optional(e.parentTurnId, isId)) return "`parentTurnId` must be a turn id";
+      return contextProblem(e.context);
+    case "steer":
+      if (!isId(e.turnId)) return "needs a `turnId`";
+      if (!isString(e.input)) return "needs an `input` string";
+      if (typeof e.atChar !== "number" || !Number.isInteger(e.atChar) || e.atChar < 0) return "`atChar` must be a whole number >= 0";
+      return undefined;
+    case "turn-end":
+      if (!isId(e.turnId)) return "needs a `turnId`";
+      if (!STATUSES.has(e.status as string)) return `unknown status ${JSON.stringify(e.status)}`;
+      if (!optional(e.text, isString)) return "`text` must be a string";
+      if (!optional(e.metadata, (m) => isObject(m) && isObject(m.responder))) return "`metadata` must be an object with `responder`";
+      if (!optional(e.error, (x) => isObject(x) && isString(x.name) && isString(x.message))) return "`error` must have `name` and `message`";
+      return undefined;
+    case "approval":
+      return approvalProblem(e);
+    case "feedback":
+      if (!isId(e.turnId)) return "needs a `turnId`";
+      if (typeof e.score !== "number" || !Number.isFinite(e.score)) return "`score` must be a number";
+      if (!optional(e.comment, isString)) return "`comment` must be a string";
+      if (!optional(e.tags, isStrings)) return "`tags` must be strings";
+      return undefined;
+    case "summary":
+      if (!isId(e.throughTurnId)) return "needs a `throughTurnId`";
+      if (!isString(e.text)) return "needs a `text` string";
+      return undefined;
+    case "checkout":
+      if (!optional(e.turnId, isId)) return "`turnId` must be a turn id";
+      return undefined;
+    default: {
+      const unknown: never = type;
+      return `unknown entry type ${JSON.stringify(unknown)}`;
+    }
+  }
+}
+
+function contextProblem(context: unknown): string | undefined {
+  if (!isObject(context)) return "needs its `context` provenance";
+  if (!isString(context.builder)) return "`context.builder` must be a string";
+  if (!isStrings(context.turnIds)) return "`context.turnIds` must be turn ids";
+  if (!optional(context.completedThrough, isId)) return "`context.completedThrough` must be a turn id";
+  if (!optional(context.summaryId, isString)) return "`context.summaryId` must be a string";
+  return undefined;
+}
+
+/**
+ * An approval decides one request (`turnId` and `requestId`), or, with neither, revokes a tool's approval
+ * for the session (`approved: false`, `remember: "session"`).
+ */
+function approvalProblem(e: Fields): string | undefined {
+  if (!isId(e.toolName)) return "needs a non-empty `toolName`";
+  if (typeof e.approved !== "boolean") return "needs a boolean `approved`";
+  if (e.remember !== undefined && e.remember !== "session") return '`remember` must be "session" when given';
+  if (!optional(e.reason, isString)) return "`reason` must be a string";
+  if (e.turnId !== undefined || e.requestId !== undefined) {
+    return isString(e.turnId) && isString(e.requestId) ? undefined : "a decision needs both `turnId` and `requestId` as strings";
+  }
+  if (e.approved || e.remember !== "session") {
+    return 'without `turnId` and `requestId` it must be a revocation (approved: false, remember: "session")';
+  }
+  return undefined;
+}
+
+/**
+ * Why a well-formed entry does not fit the journal before it, or `undefined`: every turn it names (a
+ * parent, the turn a steer, an end, feedback, a summary or a checkout is about) must have started earlier.
+ * A damaged id would otherwise make earlier turns vanish from the branch, or a reply from its turn.
+ * `hasTurn` says whether a `turn-start` with that id came before.
+ */
+export function linkProblem(entry: JournalEntry, hasTurn: (turnId: string) => boolean): string | undefined {
+  const missing = (field: string, id: string) => `${entry.type}: \`${field}\` "${id}" names no earlier turn`;
+  switch (entry.type) {
+    case "session":
+      return undefined;
+    case "turn-start":
+      return entry.parentTurnId !== undefined && !hasTurn(entry.parentTurnId) ? missing("parentTurnId", entry.parentTurnId) : undefined;
+    case "steer":
+    case "turn-end":
+    case "feedback":
+      return hasTurn(entry.turnId) ? undefined : missing("turnId", entry.turnId);
+    case "approval":
+    case "checkout":
+      return entry.turnId !== undefined && !hasTurn(entry.turnId) ? missing("turnId", entry.turnId) : undefined;
+    case "summary":
+      return hasTurn(entry.throughTurnId) ? undefined : missing("throughTurnId", entry.throughTurnId);
+    default: {
+      const unknown: never = entry;
+      return unknown;
+    }
+  }
+}
+
+/**
+ * Checks entries as a store reads them, in order: each well-formed, seqs consecutive from `fromSeq`, the first
+ * of a whole journal its `session` entry and (on a whole journal) every turn id named after it started.
+ * Throws `JournalCorruptError` naming the session, the line (the seq) and `location` (a file) when given.
+ */
+export class JournalReadCheck {
+  readonly #sessionId: string;
+  readonly #location: string | undefined;
+  readonly #turns: Set<string> | undefined;
+  #next: number;
+
+  constructor(options: { sessionId: string; fromSeq?: number; location?: string }) {
+    this.#sessionId = options.sessionId;
+    this.#location = options.location;
+    this.#next = options.fromSeq ?? 1;
+    // Links are checked only on a whole journal: a read from a later seq does not see the turns before it.
+    this.#turns = this.#next === 1 ? new Set() : undefined;
+  }
+
+  /** Checks the next entry (its line: `seq`) and returns it as an entry. */
+  check(value: unknown): JournalEntry {
+    const line = this.#next++;
+    const problem = entryProblem(value);
+    if (problem !== undefined) this.#fail(line, problem);
+    const entry = value as JournalEntry;
+    if (entry.seq !== line) this.#fail(line, `seq ${entry.seq} where ${line} was expected`);
+    if (line === 1 && entry.type !== "session") this.#fail(line, `the first entry is "${entry.type}", not "session"`);
+    if (line > 1 && entry.type === "session") this.#fail(line, 'a second "session" entry');
+    const turns = this.#turns;
+    if (turns) {
+      const broken = linkProblem(entry, (id) => turns.has(id));
+      if (broken !== undefined) this.#fail(line, broken);
+      if (entry.type === "turn-start") turns.add(entry.turnId);
+    }
+    return entry;
+  }
+
+  #fail(line: number, detail: string): never {
+    throw new JournalCorruptError(this.#sessionId, line, detail, this.#location === undefined ? undefined : { location: this.#location });
+  }
+}
+
+/**
+ * Parses and checks the stored JSON texts of a read from `fromSeq` (a database store's rows, in seq order)
+ * with `JournalReadCheck`; a text that is not JSON is corrupt too.
+ */
+export function decodeStoredEntries(
+  texts: readonly string[],
+  options: { sessionId: string; fromSeq: number; location: string },
+): JournalEntry[] {
+  const check = new JournalReadCheck(options);
+  return texts.map((text) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    return check.check(value);
+  });
+}
