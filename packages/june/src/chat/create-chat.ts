@@ -6,6 +6,7 @@ import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
 import { memoryStore } from "../stores/index.js";
 import type { ChatStore, JournalEntry, ListSessionsOptions, SessionInfo } from "../stores/types.js";
 import { fullContext } from "./context/full-context.js";
+import { durableSettings } from "./durable/checkpoint-codec.js";
 import { DEFAULT_MAX_INPUT_CHARS } from "./input.js";
 import { modelResponder } from "./model-responder.js";
 import { ChatSession, type SessionHost } from "./session.js";
@@ -76,9 +77,20 @@ export function createChat(options: CreateChatOptions): Chat {
     }
     return id;
   };
+  const durable = durableSettings(responder.durable, "createChat({ responder })");
+  if (durable) {
+    if (typeof responder.resume !== "function") {
+      throw new TypeError("createChat({ responder }): a durable responder needs resume(), to continue its turns from their checkpoints");
+    }
+    const missing = (["putCheckpoint", "getCheckpoint", "listCheckpoints", "deleteCheckpoint"] as const).filter((m) => typeof store[m] !== "function");
+    if (missing.length > 0) {
+      throw new TypeError(`createChat({ store }): durable turns need a store that keeps checkpoints; this one has no ${missing.join(", ")}`);
+    }
+  }
   const host: SessionHost = {
     store,
     responder,
+    ...(durable ? { durable } : {}),
     provenance: responderProvenance(responder),
     context,
     maxInputChars,

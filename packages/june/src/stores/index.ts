@@ -32,4 +32,5 @@ export type {
   TurnLease,
   TurnMetadata,
   TurnStartEntry,
+  TurnSuspendEntry,
 } from "./types.js";

@@ -66,6 +66,15 @@ export interface TurnEndEntry extends EntryBase {
   error?: { name: string; message: string };
 }
 /**
+ * A durable turn that let go of its process while it waits on approvals (`suspendAfterMs`): its checkpoint
+ * holds the rest. Names each pending request and its tool, never the input. A later `turn-end` ends it.
+ */
+export interface TurnSuspendEntry extends EntryBase {
+  type: "turn-suspend";
+  turnId: string;
+  requests: { id: string; toolName: string }[];
+}
+/**
  * An approval decision on one request, or (no `turnId`/`requestId`, `approved: false`, `remember: "session"`)
  * the revocation of a tool's approval for the session.
  */
@@ -108,6 +117,7 @@ export type JournalEntry =
   | TurnStartEntry
   | SteerEntry
   | TurnEndEntry
+  | TurnSuspendEntry
   | ApprovalEntry
   | FeedbackEntry
   | SummaryEntry
