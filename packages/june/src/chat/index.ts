@@ -74,6 +74,7 @@ export type {
 } from "./agent-responder.js";
 export { AgentReplyError, StreamMismatchError } from "./agent/errors.js";
 export { projectChatTrace } from "./project-chat-trace.js";
+export { toUIMessages } from "./ui-messages.js";
 export type {
   ChatTraceApprovalRow,
   ChatTraceModelRow,

@@ -41,6 +41,8 @@ export function isCliExitError(error: unknown): error is CliExitError {
   return (
     JuneError.hasName(error, "CliUsageError") ||
     JuneError.hasName(error, "CliConfigError") ||
-    JuneError.hasName(error, "ModuleLoadError")
+    JuneError.hasName(error, "ModuleLoadError") ||
+    // A `june/sdk/*` provider package that is not installed: configuration, like an unknown provider.
+    JuneError.hasName(error, "ProviderNotInstalledError")
   );
 }

@@ -12,7 +12,7 @@ import {
 } from "ai";
 import type { ApprovalOutcome } from "./approvals.js";
 import { endFields, toTraceError, type RunState } from "./run-state.js";
-import { raceAbort, type Release } from "./scheduler.js";
+import { linkedController, type Release } from "./scheduler.js";
 import type { SteerInbox } from "./steer.js";
 import type { ApprovalState, CallSettings, ModelInfo } from "./types.js";
 import { addUsage, toUsage } from "./usage.js";
@@ -58,6 +58,11 @@ export type CallOutcome =
   | {
       readonly kind: "finished";
       readonly messages: ModelMessage[];
+      /**
+       * This call's own response messages (the assistant's text and tool calls, then the results of the tools
+       * the AI SDK ran), as `responseMessages` produced them: the tail of `messages`.
+       */
+      readonly response: readonly ModelMessage[];
       readonly text: string;
       /** Every client tool call has a result: the tool loop goes on. */
       readonly continues: boolean;
@@ -74,14 +79,16 @@ export type CallOutcome =
 export async function callModel(input: CallInput): Promise<CallOutcome> {
   const { run, signal, history, inbox } = input;
   const { trace } = run;
-  const interrupt = new AbortController();
-  const callSignal = AbortSignal.any([signal, interrupt.signal]);
+  // One controller for the call, linked to the step's signal (one listener, no AbortSignal.any per call).
+  const { controller: interrupt, dispose } = linkedController(signal);
+  const callSignal = interrupt.signal;
   let prepared: ModelMessage[] | undefined;
   let carried = 0;
   let interruptible = false;
   let release: Release | undefined;
+  let stepResponse: readonly ModelMessage[] | undefined;
   inbox.onInput = () => {
-    if (interruptible) interrupt.abort(new Error("june: steer input interrupts this call"));
+    if (interruptible && !signal.aborted) interrupt.abort(new Error("june: steer input interrupts this call"));
   };
 
   const result = streamText({
@@ -102,6 +109,10 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       prepared = [...messages, ...steer.map((text): ModelMessage => ({ role: "user", content: text }))];
       interruptible = true;
       return { messages: prepared };
+    },
+    // The AI SDK builds the step's messages once, here; `await result.response` would tee and re-read the stream.
+    onStepFinish: (step) => {
+      stepResponse = responseMessages(step.response.messages, carried);
     },
   });
 
@@ -180,14 +191,20 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   };
 
   const reader = result.fullStream.getReader();
+  // One abort listener for the whole call (not one per read): canceling the reader ends a pending read.
+  const onAbort = () => {
+    reader.cancel(callSignal.reason).catch(() => {});
+  };
+  callSignal.addEventListener("abort", onAbort, { once: true });
   let drained = false;
   try {
     for (;;) {
-      const next = await raceAbort(reader.read(), callSignal);
+      const next = await reader.read();
+      if (callSignal.aborted) break;
       if (next.done) break;
       onPart(next.value);
     }
-    drained = true;
+    drained = !callSignal.aborted;
   } catch (error) {
     if (!callSignal.aborted) {
       if (callNodeId) trace.update(callNodeId, endFields(error));
@@ -197,21 +214,31 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     interruptible = false;
     inbox.onInput = undefined;
     release?.();
-    if (!drained) reader.cancel().catch(() => {});
+    callSignal.removeEventListener("abort", onAbort);
+    dispose();
+    if (!drained && !callSignal.aborted) reader.cancel().catch(() => {});
   }
 
   signal.throwIfAborted();
-  if (interrupt.signal.aborted) {
+  if (callSignal.aborted) {
     if (callNodeId) trace.update(callNodeId, { status: "done", endedAt: Date.now(), finishReason: "interrupted" });
     const written: ModelMessage[] = text ? [{ role: "assistant", content: text }] : [];
     return { kind: "interrupted", messages: [...(prepared ?? history), ...written], text };
   }
-  const response = await result.response;
-  const messages = prepared
-    ? [...prepared, ...response.messages.slice(carried)]
-    : [...history, ...response.messages];
+  // A stream that ended without a step (no finish-step): the AI SDK's own promise says why.
+  const response = stepResponse ?? responseMessages((await result.response).messages, carried);
+  const messages = prepared ? [...prepared, ...response] : [...history, ...response];
   const continues = approvals.length === 0 && clientCalls.size > 0 && [...clientCalls].every((id) => answered.has(id));
-  return { kind: "finished", messages, text, continues, approvals, finish };
+  return { kind: "finished", messages, response, text, continues, approvals, finish };
+}
+
+/**
+ * The one place a model call's response messages come from (the assistant's text and tool calls, the results
+ * of tools the AI SDK ran): the step's `response.messages` without the `carried` messages in front of them
+ * (tool results the AI SDK produced from approval responses before the call, already part of the prompt).
+ */
+export function responseMessages(stepMessages: readonly ModelMessage[], carried: number): readonly ModelMessage[] {
+  return carried === 0 ? stepMessages : stepMessages.slice(carried);
 }
 
 /**

@@ -132,8 +132,10 @@ export class TraceStore {
 
   private markDirty(id: string): void {
     this.changed = true;
+    // The dirty set is closed under "parent of": a dirty node's ancestors are dirty already (a delta after the
+    // first of a burst stops at once).
     let current: string | undefined = id;
-    while (current !== undefined) {
+    while (current !== undefined && !this.dirty.has(current)) {
       this.dirty.add(current);
       current = this.entries.get(current)?.parentId;
     }

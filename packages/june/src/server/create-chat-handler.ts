@@ -18,7 +18,8 @@ import { turnEventsResponse } from "./sse.js";
 import { servedTurnOf } from "./turn-control.js";
 import { memoryTurnEvents, type ServedTurn, type TurnControl, type TurnEventBus } from "./turn-event-bus.js";
 import { type LiveTurn, TurnRegistry } from "./turn-registry.js";
-import { handleUiChat } from "./ui-chat.js";
+import { type CorsOptions, withCors } from "./cors.js";
+import { handleUiChat, handleUiMessages, type UiChatOptions } from "./ui-chat.js";
 
 /** A Fetch-API request handler. */
 export type ChatHandler = (request: Request) => Promise<Response>;
@@ -45,6 +46,14 @@ export interface ChatHandlerOptions {
    * Default: this process only.
    */
   turnEvents?: TurnEventBus;
+  /** `POST /ui-chat`'s behavior: `{ cancelOnDisconnect }` (default `true`: `useChat`'s `stop()` cancels the turn). */
+  uiChat?: UiChatOptions;
+  /**
+   * Answers browsers on other origins (a page on `https://app.example.com` calling a handler elsewhere):
+   * preflights from the configured origins get their `Access-Control-*` answer, and every response to
+   * them the CORS headers; other origins get none. Default: no CORS headers at all.
+   */
+  cors?: CorsOptions;
 }
 
 /** What the route handlers share. */
@@ -58,6 +67,7 @@ export interface HandlerContext {
   maxBodyBytes: number;
   maxInputChars: number;
   keepAliveMs: number;
+  uiChat: UiChatOptions;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -74,9 +84,11 @@ const MAX_LIST_LIMIT = 1_000;
  * after `Last-Event-ID`), `POST /turns/:id/approve|deny|cancel|steer`,
  * `POST /sessions/:id/turns/:turnId/feedback`, the branch routes (`POST /sessions/:id/turns/:turnId/regenerate`,
  * `.../edit` `{ input }`, `GET .../branches`, `POST /sessions/:id/checkout` `{ turnId }`; see `addBranchRoutes`), `GET /sessions/:id/cases?filter=all|up|down` (the session's
- * eval cases as a JSONL download), and `POST /ui-chat` (the AI SDK UI message stream protocol,
- * for `useChat`). Every response is redacted: `run-update` events go out as `projectChatTrace` rows, never
- * the raw tree. A client that disconnects never cancels its turn; only `/cancel` does. Bad bodies get a 4xx
+ * eval cases as a JSONL download), `POST /ui-chat` (the AI SDK UI message stream protocol, for `useChat`:
+ * send, regenerate, tool approvals; a client that aborts it cancels its turn unless
+ * `uiChat.cancelOnDisconnect` is `false`), and `GET /sessions/:id/ui-messages` (the current branch as
+ * `UIMessage[]`, for `useChat({ id, messages })` after a reload). Every response is redacted: `run-update` events go out as `projectChatTrace` rows, never
+ * the raw tree. On the SSE routes a client that disconnects never cancels its turn; only `/cancel` does. Bad bodies get a 4xx
  * with a JSON `{ error }`.
  *
  * @param chat The chat to serve.
@@ -101,15 +113,16 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
     maxBodyBytes: positive(options.maxBodyBytes, "maxBodyBytes") ?? DEFAULT_MAX_BODY_BYTES,
     maxInputChars: positive(options.maxInputChars, "maxInputChars") ?? DEFAULT_MAX_INPUT_CHARS,
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    uiChat: { ...options.uiChat },
   };
   const router = createRoutes(context);
 
-  return async (request) => {
+  const handler: ChatHandler = async (request) => {
     try {
       if (options.authorize && !(await options.authorize(request))) throw new HttpError(401, "Unauthorized");
       const url = new URL(request.url);
       const path = stripBasePath(url.pathname, basePath);
-      if (path === undefined) throw new HttpError(404, `No route for ${request.method} ${url.pathname}`);
+      if (path === undefined) throw new HttpError(404, `No route for ${request.method} ${url.pathname}: this handler serves under ${basePath}`);
       const match = router.match(request.method, path);
       switch (match.kind) {
         case "found":
@@ -119,7 +132,7 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
             headers: { allow: match.allowed.join(", ") },
           });
         case "not-found":
-          throw new HttpError(404, `No route for ${request.method} ${url.pathname}`);
+          throw new HttpError(404, `No route for ${request.method} ${url.pathname}${mountHint(router, request.method, path, basePath)}`);
         default: {
           const unreachable: never = match;
           throw new Error(`unknown route match ${String(unreachable)}`);
@@ -129,6 +142,7 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
       return errorResponse(error);
     }
   };
+  return options.cors ? withCors(handler, options.cors) : handler;
 }
 
 function createRoutes(context: HandlerContext): Router {
@@ -184,6 +198,7 @@ function createRoutes(context: HandlerContext): Router {
       return json(200, { ok: true });
     })
     .on("GET", "/sessions/:id/cases", (route: RouteContext) => handleSessionCases(route, context))
+    .on("GET", "/sessions/:id/ui-messages", (route: RouteContext) => handleUiMessages(route, context))
     .on("GET", "/turns/:id/events", async ({ request, url, params }) => {
       const turn = await servedTurn(context, params.id);
       const from = replayStart(request, url);
@@ -289,6 +304,21 @@ function normalizeBasePath(basePath: string | undefined): string {
   if (basePath === undefined || basePath === "" || basePath === "/") return "";
   if (!basePath.startsWith("/")) throw new TypeError(`createChatHandler: basePath must start with "/", got "${basePath}"`);
   return basePath.replace(/\/+$/, "");
+}
+
+/**
+ * When the path is a route under a prefix (the handler mounted under a path, with no or another
+ * `basePath`), what to set: the frameworks hand the handler the full URL, prefix included.
+ */
+function mountHint(router: Router, method: string, path: string, basePath: string): string {
+  const segments = path.split("/").filter((segment) => segment !== "");
+  for (let cut = 1; cut < segments.length; cut++) {
+    const rest = `/${segments.slice(cut).join("/")}`;
+    if (router.match(method, rest).kind === "not-found") continue;
+    const prefix = `${basePath}/${segments.slice(0, cut).join("/")}`;
+    return `: this handler serves under ${basePath === "" ? "/ (no basePath)" : basePath}; for routes under ${prefix}, create it with basePath: "${prefix}"`;
+  }
+  return "";
 }
 
 function stripBasePath(pathname: string, basePath: string): string | undefined {

@@ -1,5 +1,6 @@
 import { redactText } from "../chat/redact.js";
 import { JuneError } from "../errors/june-error.js";
+import type { JournalCorruptError } from "../stores/errors.js";
 
 /** A request the handler refuses, with the HTTP status to answer it with. */
 export class HttpError extends JuneError {
@@ -43,11 +44,26 @@ export function json(status: number, body: unknown, headers: Record<string, stri
  */
 export function errorResponse(error: unknown): Response {
   if (error instanceof HttpError) return json(error.status, { error: redactText(error.message) }, error.headers);
+  if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) return corruptJournalResponse(error);
   if (JuneError.isInstance(error)) {
     const status = STATUS_BY_NAME[error.name];
     if (status !== undefined) return json(status, { error: redactText(error.message), name: error.name });
   }
   return json(500, { error: "Internal server error" });
+}
+
+/**
+ * A session whose journal cannot be read: the server's stored data, not the request, is at fault (500), and
+ * the answer says so, naming the session, the line and what is wrong there, but not the file's path.
+ */
+function corruptJournalResponse(error: JournalCorruptError): Response {
+  const { sessionId, line, detail } = error;
+  return json(500, {
+    error: redactText(`The journal of session "${sessionId}" is corrupt at line ${line}: ${detail}`),
+    name: error.name,
+    sessionId,
+    line,
+  });
 }
 
 /**

@@ -1,13 +1,13 @@
 export { createChatHandler } from "./create-chat-handler.js";
 export type { ChatHandler, ChatHandlerOptions } from "./create-chat-handler.js";
+export type { CorsOptions } from "./cors.js";
+export type { UiChatOptions } from "./ui-chat.js";
 export { HttpError } from "./http-error.js";
 export { memoryTurnEvents } from "./turn-event-bus.js";
 export type { ServedTurn, TurnControl, TurnControlReply, TurnEventBus } from "./turn-event-bus.js";
 export type { IndexedTurnStreamEvent } from "./turn-registry.js";
-export { serve, toNodeListener } from "./node.js";
+export { BodyAlreadyReadError, serve, toNodeListener } from "./node.js";
 export type { FetchHandler, NodeListener, NodeListenerOptions, RunningServer, ServeOptions } from "./node.js";
-export { DEFAULT_STUDIO_DIR, serveStudio } from "./serve-studio.js";
-export type { ServeStudioOptions, StudioServer } from "./serve-studio.js";
 export type {
   ApprovalRequestStreamEvent,
   RunUpdateStreamEvent,

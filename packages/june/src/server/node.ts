@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import type { TLSSocket } from "node:tls";
+import { JuneError } from "../errors/june-error.js";
 
 /** A Fetch-API request handler, such as `createChatHandler` returns. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -46,7 +47,9 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
     if (!(response instanceof Response)) throw new TypeError("The handler did not return a Response");
   } catch (error) {
     options.onError?.(error);
-    response = new Response(JSON.stringify({ error: "Internal server error" }), {
+    // A setup mistake, not an internal: say what it is.
+    const message = error instanceof BodyAlreadyReadError ? error.message : "Internal server error";
+    response = new Response(JSON.stringify({ error: message }), {
       status: 500,
       headers: { "content-type": "application/json; charset=utf-8" },
     });
@@ -54,7 +57,27 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
   await writeResponse(response, req, res, disconnected.signal);
 }
 
-/** The Fetch `Request` for a Node request. */
+/** A request whose body another middleware read and did not leave parsed: `toNodeListener` answers 500 with this message. */
+export class BodyAlreadyReadError extends JuneError {
+  override readonly name = "BodyAlreadyReadError";
+
+  constructor(method: string, path: string) {
+    super(
+      `The body of ${method} ${path} was read before the June handler by another middleware, which left no parsed body (req.body): mount the handler before body-reading middleware`,
+    );
+  }
+}
+
+/** A Node request as Express and Connect leave it: the full path before mounting, a body parsed by a middleware. */
+type FrameworkRequest = IncomingMessage & { originalUrl?: unknown; body?: unknown };
+
+/**
+ * The Fetch `Request` for a Node request. Its URL is the full path the client asked for: under Express or
+ * Connect, `req.originalUrl` (so `app.use("/api/june", listener)` hands the handler `/api/june/...`, and
+ * its `basePath` is that prefix). A body another middleware already parsed (`express.json()`,
+ * `express.text()`, `express.raw()`: `req.body`) is used as the body; one read and not left parsed is a
+ * `BodyAlreadyReadError`.
+ */
 export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true;
   const url = requestUrl(req, encrypted ? "https" : "http");
@@ -71,14 +94,34 @@ export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const init: RequestInit & { duplex?: "half" } = { method, headers };
   if (signal) init.signal = signal;
   if (method !== "GET" && method !== "HEAD") {
-    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
-    init.duplex = "half";
+    const parsed = (req as FrameworkRequest).body;
+    if (req.readableEnded && parsed !== undefined) {
+      // Re-encoded: the client's length and encoding no longer describe it.
+      headers.delete("content-length");
+      headers.delete("transfer-encoding");
+      headers.delete("content-encoding");
+      init.body = parsedBody(parsed, headers);
+    } else if (req.readableEnded) {
+      throw new BodyAlreadyReadError(method, url.pathname);
+    } else {
+      init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+      init.duplex = "half";
+    }
   }
   return new Request(url, init);
 }
 
+/** A body a middleware parsed, as bytes again: bytes and text as they are, anything else as JSON. */
+function parsedBody(parsed: unknown, headers: Headers): BodyInit {
+  if (typeof parsed === "string") return parsed;
+  if (parsed instanceof Uint8Array) return new Uint8Array(parsed);
+  headers.set("content-type", "application/json");
+  return JSON.stringify(parsed);
+}
+
 function requestUrl(req: IncomingMessage, protocol: string): URL {
-  const path = req.url ?? "/";
+  const original = (req as FrameworkRequest).originalUrl;
+  const path = typeof original === "string" && original.startsWith("/") ? original : (req.url ?? "/");
   try {
     return new URL(path, `${protocol}://${req.headers.host ?? "localhost"}`);
   } catch {

@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { createChat } from "june/chat";
-import { DEFAULT_STUDIO_DIR, serveStudio, type StudioServer } from "june/server";
+import { DEFAULT_STUDIO_DIR, serveStudio, type StudioServer } from "june/studio";
 import { scriptedModel } from "june/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readSse } from "./__fixtures__/sse-client.js";

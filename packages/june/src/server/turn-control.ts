@@ -1,3 +1,4 @@
+import { TurnEndedError } from "../chat/errors.js";
 import { errorResponse, HttpError } from "./http-error.js";
 import type { ServedTurn, TurnControl, TurnControlReply } from "./turn-event-bus.js";
 import type { LiveTurn } from "./turn-registry.js";
@@ -39,18 +40,21 @@ export async function applyTurnControl(live: LiveTurn, command: TurnControl): Pr
 }
 
 async function apply(live: LiveTurn, command: TurnControl): Promise<void> {
+  // An ended turn is no longer held (only its events are): it decides nothing, as the turn itself would not.
+  const turn = live.turn;
   switch (command.type) {
     case "approve":
-      return decided(live.turn.approve(command.approvalId, command.remember ? { remember: command.remember } : undefined), live, command.approvalId);
+      return decided(turn?.approve(command.approvalId, command.remember ? { remember: command.remember } : undefined) ?? false, live, command.approvalId);
     case "deny":
-      return decided(live.turn.deny(command.approvalId, command.reason), live, command.approvalId);
+      return decided(turn?.deny(command.approvalId, command.reason) ?? false, live, command.approvalId);
     case "cancel":
-      if (live.ended || live.turn.status !== "running") throw new HttpError(409, `Turn "${live.id}" has already ended`);
-      live.turn.cancel();
+      if (!turn || turn.status !== "running") throw new HttpError(409, `Turn "${live.id}" has already ended`);
+      turn.cancel();
       return;
     case "steer":
+      if (!turn) throw new TurnEndedError(live.id);
       try {
-        await live.turn.steer(command.input);
+        await turn.steer(command.input);
       } catch (error) {
         if (error instanceof TypeError || error instanceof RangeError) throw new HttpError(400, error.message, { cause: error });
         throw error;

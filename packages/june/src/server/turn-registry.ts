@@ -17,9 +17,15 @@ const MAX_ERROR_CHARS = 1_000;
  * A turn the handler serves: it reads the turn's events once, as they come, turns each into its redacted,
  * projected `TurnStreamEvent`, and keeps them so any number of clients can read them from any index, while
  * the turn runs and after it ended. Reading never drives the turn: a client that goes away leaves it running.
+ *
+ * Once the turn ended only what replay needs is kept (its id, session id and projected events): the `Turn`
+ * is let go, and with it the session it ran in (its whole journal) and its raw events, so the ended turns a
+ * handler keeps for replay hold a few kilobytes each however long their session is.
  */
 export class LiveTurn {
-  readonly turn: Turn;
+  readonly id: string;
+  readonly sessionId: string;
+  #turn: Turn | undefined;
   readonly #events: TurnStreamEvent[] = [];
   #ended = false;
   #endedAt: number | undefined;
@@ -28,16 +34,15 @@ export class LiveTurn {
   readonly done: Promise<void>;
 
   constructor(turn: Turn, now: () => number = Date.now) {
-    this.turn = turn;
-    this.done = this.#pump(now);
+    this.id = turn.id;
+    this.sessionId = turn.sessionId;
+    this.#turn = turn;
+    this.done = this.#pump(turn, now);
   }
 
-  get id(): string {
-    return this.turn.id;
-  }
-
-  get sessionId(): string {
-    return this.turn.sessionId;
+  /** The turn while it runs (to approve, deny, cancel or steer it); `undefined` once its `turn-end` is in. */
+  get turn(): Turn | undefined {
+    return this.#turn;
   }
 
   /** True once the `turn-end` event is in. */
@@ -98,8 +103,7 @@ export class LiveTurn {
     for (const wake of waiters) wake();
   }
 
-  async #pump(now: () => number): Promise<void> {
-    const turn = this.turn;
+  async #pump(turn: Turn, now: () => number): Promise<void> {
     this.#push({ type: "turn-start", turnId: turn.id, sessionId: turn.sessionId });
     // Deltas are a few characters each: a key split across them is only caught by redacting whole words.
     const text = new StreamRedactor();
@@ -131,6 +135,7 @@ export class LiveTurn {
     }
     this.#ended = true;
     this.#endedAt = now();
+    this.#turn = undefined;
     this.#push(end);
   }
 }

@@ -20,7 +20,10 @@ import { listen } from "./__fixtures__/servers.js";
 class MemoryChatState implements ChatState<UIMessage> {
   status: ChatStatus = "ready";
   error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
+  messages: UIMessage[];
+  constructor(messages: UIMessage[] = []) {
+    this.messages = messages;
+  }
   pushMessage = (message: UIMessage) => {
     this.messages = [...this.messages, message];
   };
@@ -35,7 +38,7 @@ class MemoryChatState implements ChatState<UIMessage> {
 
 class TestChat extends AbstractChat<UIMessage> {
   constructor(init: ChatInit<UIMessage>) {
-    super({ ...init, state: new MemoryChatState() });
+    super({ ...init, state: new MemoryChatState(init.messages) });
   }
 }
 
@@ -71,7 +74,7 @@ async function setup(chat: Chat) {
   const recordingFetch: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
     const [a, b] = response.body!.tee();
-    void new Response(b).text().then((text) => bodies.push(text));
+    void new Response(b).text().then((text) => bodies.push(text), () => {});
     return new Response(a, { status: response.status, headers: response.headers });
   };
   const transport = new DefaultChatTransport<UIMessage>({ api: `${base}/ui-chat`, fetch: recordingFetch });
@@ -201,7 +204,8 @@ describe("POST /ui-chat with the AI SDK's DefaultChatTransport", () => {
     expect(await call({ id: "c", messages: [{ role: "user" }] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/parts/) } });
     expect(await call({ id: "c", messages: [{ role: "user", parts: [] }] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/no text/) } });
     expect(await call({ id: "bad id!", messages: [user("u", "hi")] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/Invalid session id/) } });
-    expect(await call({ id: "c", trigger: "regenerate-message", messages: [user("u", "hi")] })).toMatchObject({ status: 400 });
+    expect(await call({ id: "c", trigger: "regenerate-message", messages: [user("u", "hi")] })).toMatchObject({ status: 409, body: { error: expect.stringMatching(/Nothing to regenerate/) } });
+    expect(await call({ id: "c", trigger: "bogus", messages: [user("u", "hi")] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/trigger/) } });
     const assistant = { id: "a", role: "assistant", parts: [{ type: "text", text: "hello" }] };
     expect(await call({ id: "c", messages: [assistant] })).toMatchObject({ status: 400, body: { error: expect.stringMatching(/approval/) } });
     const orphan = {
@@ -210,5 +214,147 @@ describe("POST /ui-chat with the AI SDK's DefaultChatTransport", () => {
       parts: [{ type: "dynamic-tool", toolName: "x", toolCallId: "t", state: "approval-responded", input: {}, approval: { id: "ap", approved: true } }],
     };
     expect(await call({ id: "c", messages: [orphan] })).toMatchObject({ status: 409 });
+  });
+});
+
+describe("useChat's daily calls over real HTTP: regenerate, stop, reload", () => {
+  const textOf = (message: UIMessage | undefined) =>
+    (message?.parts ?? []).filter((p) => p.type === "text").map((p) => (p as { text: string }).text).join("");
+
+  it("regenerate() answers the last user message again on a new branch and shows the new answer", async () => {
+    const chat = createChat({ model: scriptedModel(["First answer.", "Second answer.", "Follow-up."]) });
+    const { transport } = await setup(chat);
+    const client = new TestChat({ id: "chat-regen", transport });
+
+    await client.sendMessage({ text: "Tell me" });
+    expect(textOf(client.lastMessage)).toBe("First answer.");
+    const [first] = await (await chat.openSession("chat-regen")).turns();
+    // The assistant message is named after its June turn.
+    expect(client.lastMessage!.id).toBe(first.id);
+
+    await client.regenerate();
+    expect(client.status).toBe("ready");
+    expect(client.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(textOf(client.lastMessage)).toBe("Second answer.");
+
+    const session = await chat.openSession("chat-regen");
+    const branch = await session.turns();
+    expect(branch.map((t) => [t.input, t.text])).toEqual([["Tell me", "Second answer."]]);
+    const alternatives = await session.branches(branch[0].id);
+    expect(alternatives.map((t) => t.text)).toEqual(["First answer.", "Second answer."]);
+    expect(client.lastMessage!.id).toBe(branch[0].id);
+
+    // The conversation goes on from the new branch.
+    await client.sendMessage({ text: "And then?" });
+    expect(textOf(client.lastMessage)).toBe("Follow-up.");
+    expect((await session.turns()).map((t) => t.text)).toEqual(["Second answer.", "Follow-up."]);
+  });
+
+  it("regenerate({ messageId }) answers an earlier turn again; sendMessage({ messageId }) edits one", async () => {
+    const chat = createChat({ model: scriptedModel(["A1", "A2", "A1 again", "Edited answer"]) });
+    const { transport } = await setup(chat);
+    const client = new TestChat({ id: "chat-regen-id", transport });
+    await client.sendMessage({ text: "Q1" });
+    await client.sendMessage({ text: "Q2" });
+    const firstAnswer = client.messages[1];
+
+    await client.regenerate({ messageId: firstAnswer.id });
+    expect(client.messages.map(textOf)).toEqual(["Q1", "A1 again"]);
+    const session = await chat.openSession("chat-regen-id");
+    expect((await session.turns()).map((t) => t.text)).toEqual(["A1 again"]);
+
+    await client.sendMessage({ text: "Q1, edited", messageId: client.messages[0].id });
+    expect(client.messages.map(textOf)).toEqual(["Q1, edited", "Edited answer"]);
+    const branch = await session.turns();
+    expect(branch.map((t) => t.input)).toEqual(["Q1, edited"]);
+    expect((await session.branches(branch[0].id)).map((t) => t.input)).toEqual(["Q1", "Q1", "Q1, edited"]);
+  });
+
+  it("stop() cancels the turn: the journal says canceled and keeps only what was streamed", async () => {
+    const deltas = Array.from({ length: 200 }, (_, i) => ({ text: `w${i} `, delay: 20 }));
+    const chat = createChat({ model: scriptedModel([{ text: deltas }, "After the stop."]) });
+    const { transport } = await setup(chat);
+    const client = new TestChat({ id: "chat-stop", transport });
+
+    const sending = client.sendMessage({ text: "Write a lot" });
+    await expect.poll(() => (client.lastMessage?.role === "assistant" ? textOf(client.lastMessage).length : 0), { timeout: 10_000 }).toBeGreaterThan(0);
+    await client.stop();
+    await sending;
+    const session = await chat.openSession("chat-stop");
+    await expect.poll(async () => (await session.turns())[0]?.status, { timeout: 10_000 }).toBe("canceled");
+    const [turn] = await session.turns();
+    expect(turn.text ?? "").not.toContain("w199");
+
+    // The session takes the next message at once.
+    await client.sendMessage({ text: "Go on" });
+    expect(textOf(client.lastMessage)).toBe("After the stop.");
+  });
+
+  it("with uiChat.cancelOnDisconnect false, a stopped client leaves the turn running to its end", async () => {
+    const deltas = Array.from({ length: 20 }, (_, i) => ({ text: `w${i} `, delay: 15 }));
+    const chat = createChat({ model: scriptedModel([{ text: deltas }]) });
+    const base = await listen(createChatHandler(chat, { uiChat: { cancelOnDisconnect: false } }));
+    const client = new TestChat({ id: "chat-keep", transport: new DefaultChatTransport({ api: `${base}/ui-chat` }) });
+    const sending = client.sendMessage({ text: "Write" });
+    await expect.poll(() => (client.lastMessage?.role === "assistant" ? textOf(client.lastMessage).length : 0), { timeout: 10_000 }).toBeGreaterThan(0);
+    await client.stop();
+    await sending;
+    const session = await chat.openSession("chat-keep");
+    await expect.poll(async () => (await session.turns())[0]?.status, { timeout: 10_000 }).toBe("completed");
+    expect((await session.turns())[0].text).toContain("w19");
+  });
+
+  it("GET /sessions/:id/ui-messages feeds a new Chat that continues the same session", async () => {
+    const model = scriptedModel(["Hello!", "Regenerated hello.", "Second reply."]);
+    const chat = createChat({ model });
+    const { base, transport } = await setup(chat);
+    const before = new TestChat({ id: "chat-reload", transport });
+    await before.sendMessage({ text: "Hi" });
+    await before.regenerate();
+
+    const response = await fetch(`${base}/sessions/chat-reload/ui-messages`);
+    expect(response.status).toBe(200);
+    const messages = (await response.json()) as UIMessage[];
+    expect(messages.map((m) => [m.role, textOf(m)])).toEqual([
+      ["user", "Hi"],
+      ["assistant", "Regenerated hello."],
+    ]);
+    expect(messages[1]).toMatchObject({ id: before.lastMessage!.id, metadata: { turnStatus: "completed" } });
+
+    // The page reloaded: a new Chat from those messages.
+    const after = new TestChat({ id: "chat-reload", transport, messages });
+    await after.sendMessage({ text: "More" });
+    expect(textOf(after.lastMessage)).toBe("Second reply.");
+    const session = await chat.openSession("chat-reload");
+    expect((await session.turns()).map((t) => [t.input, t.text])).toEqual([
+      ["Hi", "Regenerated hello."],
+      ["More", "Second reply."],
+    ]);
+    expect(JSON.stringify(model.doStreamCalls[2].prompt)).toContain("Regenerated hello.");
+    expect((await fetch(`${base}/sessions/nope/ui-messages`)).status).toBe(404);
+  });
+
+  it("a reload while a turn waits for approval shows the tool part, and approving it continues that message", async () => {
+    const chat = createChat({ responder: approvalResponder() });
+    const { base, transport, bodies } = await setup(chat);
+    const before = new TestChat({ id: "chat-reload-approve", transport, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+    await before.sendMessage({ text: "Deploy" });
+    expect(before.lastMessage!.parts.some((p) => p.type === "dynamic-tool" && p.state === "approval-requested")).toBe(true);
+
+    const messages = (await (await fetch(`${base}/sessions/chat-reload-approve/ui-messages`)).json()) as UIMessage[];
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    const tool = messages[1].parts.find((p) => p.type === "dynamic-tool");
+    expect(tool).toMatchObject({ state: "approval-requested", toolName: "deploy", approval: { id: "approval-0-0" }, input: { apiKey: "[redacted]" } });
+    expect(textOf(messages[1])).toBe("Checking. ");
+    expect(messages[1].id).toBe(before.lastMessage!.id);
+
+    const after = new TestChat({ id: "chat-reload-approve", transport, messages, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+    await after.addToolApprovalResponse({ id: "approval-0-0", approved: true });
+    await expect.poll(() => textOf(after.lastMessage)).toBe("Checking. Deployed 1. Done.");
+    await expect.poll(() => after.status).toBe("ready");
+    expect(after.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    const [turn] = await (await chat.openSession("chat-reload-approve")).turns();
+    expect(turn).toMatchObject({ status: "completed", text: "Checking. Deployed 1. Done." });
+    for (const body of bodies) for (const secret of SECRETS) expect(body).not.toContain(secret);
   });
 });

@@ -4,7 +4,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { decodeJournal, encodeBatch, type DecodedJournal } from "./journal-codec.js";
 import type { JournalHandles } from "./journal-handles.js";
-import { hasCode, tryLock, unlock } from "./lock-file.js";
+import { existsSync } from "node:fs";
+import { hasCode, liveOwner, tryLock, unlock } from "./lock-file.js";
 import { conflict } from "./store-helpers.js";
 import { fileKey, type CachedSummary, type FileKey } from "./summary-cache.js";
 
@@ -25,6 +26,15 @@ export interface JournalAppend {
   handles: JournalHandles;
   /** The journal's summary in state `key` (last seq and readable length), read from `fd` as needed. */
   lastState: (fd: number, key: FileKey) => CachedSummary;
+  /**
+   * This store holds the session's turn lease (well within its expiry): no other writer may append now (see
+   * `appendToJournal`), so no journal lock is taken.
+   */
+  leased: boolean;
+  /** The session's lease file, which a writer without the lease respects. */
+  leasePath: string;
+  /** True for the token of a lease this store holds. */
+  ownsLease: (token: string) => boolean;
 }
 
 export interface JournalAppendResult {
@@ -36,56 +46,95 @@ export interface JournalAppendResult {
 }
 
 /**
- * Appends whole lines to a journal in one write, under the journal's lock file (`<journal>.append.lock`) so
- * that processes sharing the directory append one at a time. The journal's actual last seq is checked under
- * the lock (`ConflictError` when it is not `expectedSeq`): from the cached summary when the file's inode, size
- * and mtime are as last seen, else by reading what changed. A torn tail is cut off first.
+ * Appends whole lines to a journal in one write. Writers take turns by two lock files: the session's turn
+ * lease (`<id>.lock`) and the journal's lock (`<journal>.append.lock`). While this store holds the lease, its
+ * appends (a turn's start, steers, approvals, its end) take no lock of their own: a writer without the lease
+ * takes the journal lock, then looks at the lease and, when someone else holds it, drops the lock and waits
+ * (up to 10 s, then `SessionBusyError`) for the lease to go; and `acquireTurn`, once it has the lease, waits for
+ * a journal lock taken before it (`waitForJournalWriters`). So a writer without the lease writes only when no
+ * lease is held or it saw none before a lease was taken, and the lease's holder starts writing only after it.
+ * The journal's actual last seq is checked (`ConflictError` when it is not `expectedSeq`): from the cached
+ * summary when the file's inode, size and mtime are as last seen, else by reading what changed. A torn tail is
+ * cut off first.
  *
  * The journal stays open between appends (`handles`); the small calls (lock file, stat, write) are
  * synchronous, a few microseconds each, and only the flush (`sync`) waits on the thread pool.
  */
 export async function appendToJournal(request: JournalAppend): Promise<JournalAppendResult> {
-  const { sessionId, path } = request;
+  const { path } = request;
+  if (request.leased) return write(request);
   const lockPath = `${path}.append.lock`;
-  const token = await lockJournal(sessionId, lockPath);
-  const lockedAt = Date.now();
+  const { token, lockedAt } = await lockJournalOutsideLease(request, lockPath);
   try {
-    return await request.handles.use(sessionId, path, async (fh, stats) => {
-      const key = fileKey(stats);
-      const before = request.lastState(fh.fd, key);
-      if (before.summary.lastSeq !== request.expectedSeq) {
-        throw conflict(sessionId, request.expectedSeq, before.summary.lastSeq);
-      }
-      if (request.lines.length === 0) return { before, validBytes: before.validBytes, key };
-      const bytes = encodeBatch(request.lines);
-      if (key.size > before.validBytes) ftruncateSync(fh.fd, before.validBytes);
-      try {
-        let written = 0;
-        while (written < bytes.length) {
-          written += writeSync(fh.fd, bytes, written, bytes.length - written, before.validBytes + written);
-        }
-      } catch (error) {
-        try {
-          ftruncateSync(fh.fd, before.validBytes);
-        } catch {
-          // the write's error is the one to report
-        }
-        throw error;
-      }
-      const after = fileKey(fstatSync(fh.fd));
-      if (request.sync) await fh.datasync();
-      return { before, validBytes: before.validBytes + bytes.length, key: after };
-    });
+    return await write(request);
   } finally {
-    // Well within its TTL nobody may take our lock over, so it is still ours: remove it without checking.
-    if (Date.now() - lockedAt < JOURNAL_LOCK_TTL_MS / 2) {
-      try {
-        unlinkSync(lockPath);
-      } catch {
-        // gone already (the session was deleted)
-      }
-    } else await unlock(lockPath, token);
+    await dropJournalLock(lockPath, token, lockedAt);
   }
+}
+
+/** Waits until no writer holds the journal's lock (taken before the caller's lease was), then goes on. */
+export async function waitForJournalWriters(sessionId: string, path: string): Promise<void> {
+  const lockPath = `${path}.append.lock`;
+  if (!existsSync(lockPath)) return;
+  const token = await lockJournal(sessionId, lockPath);
+  await dropJournalLock(lockPath, token, Date.now());
+}
+
+/** The journal lock, held while nobody else holds the session's lease (see `appendToJournal`). */
+async function lockJournalOutsideLease(request: JournalAppend, lockPath: string): Promise<{ token: string; lockedAt: number }> {
+  const deadline = Date.now() + JOURNAL_LOCK_WAIT_MS;
+  for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
+    const token = await lockJournal(request.sessionId, lockPath);
+    const lockedAt = Date.now();
+    const holder = liveOwner(request.leasePath);
+    if (holder === undefined || request.ownsLease(holder.token)) return { token, lockedAt };
+    await dropJournalLock(lockPath, token, lockedAt);
+    if (Date.now() > deadline) {
+      throw new SessionBusyError(request.sessionId, `its turn lease is held by process ${holder.pid || "?"}, which may be writing`);
+    }
+    await sleep(delay);
+  }
+}
+
+async function dropJournalLock(lockPath: string, token: string, lockedAt: number): Promise<void> {
+  // Well within its TTL nobody may take our lock over, so it is still ours: remove it without checking.
+  if (Date.now() - lockedAt < JOURNAL_LOCK_TTL_MS / 2) {
+    try {
+      unlinkSync(lockPath);
+    } catch {
+      // gone already (the session was deleted)
+    }
+  } else await unlock(lockPath, token);
+}
+
+async function write(request: JournalAppend): Promise<JournalAppendResult> {
+  const { sessionId, path } = request;
+  return request.handles.use(sessionId, path, async (fh, stats) => {
+    const key = fileKey(stats);
+    const before = request.lastState(fh.fd, key);
+    if (before.summary.lastSeq !== request.expectedSeq) {
+      throw conflict(sessionId, request.expectedSeq, before.summary.lastSeq);
+    }
+    if (request.lines.length === 0) return { before, validBytes: before.validBytes, key };
+    const bytes = encodeBatch(request.lines);
+    if (key.size > before.validBytes) ftruncateSync(fh.fd, before.validBytes);
+    try {
+      let written = 0;
+      while (written < bytes.length) {
+        written += writeSync(fh.fd, bytes, written, bytes.length - written, before.validBytes + written);
+      }
+    } catch (error) {
+      try {
+        ftruncateSync(fh.fd, before.validBytes);
+      } catch {
+        // the write's error is the one to report
+      }
+      throw error;
+    }
+    const after = fileKey(fstatSync(fh.fd));
+    if (request.sync) await fh.datasync();
+    return { before, validBytes: before.validBytes + bytes.length, key: after };
+  });
 }
 
 /** Reads and decodes a whole journal in one read; `SessionNotFoundError` when there is none. */

@@ -1,19 +1,26 @@
 import { randomUUID } from "node:crypto";
+import { JuneError } from "../errors/june-error.js";
 import { statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId, isSessionId } from "./errors.js";
 import { CheckpointFiles } from "./checkpoint-files.js";
-import { appendToJournal, readJournal, syncDirectory } from "./file-journal.js";
+import {
+  ConflictError,
+  type JournalCorruptError,
+  SessionBusyError,
+  SessionNotFoundError,
+  assertSessionId,
+  isSessionId,
+} from "./errors.js";
+import { appendToJournal, readJournal, syncDirectory, waitForJournalWriters } from "./file-journal.js";
 import { encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
-import { hasCode, tryLock, unlock, unlockOwn } from "./lock-file.js";
+import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startSummary, toSessionInfo } from "./session-summary.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
-import { SummaryCache, fileKey, summarizeFile, type CachedSummary } from "./summary-cache.js";
+import { SummaryCache, fileKey, summarizeFile, type CachedSummary, type FileKey } from "./summary-cache.js";
 import type {
   AppendOptions,
   ChatStore,
@@ -54,9 +61,18 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   const cache = new SummaryCache(root);
   const queues = new Map<string, Promise<unknown>>();
   const handles = new JournalHandles();
-  /** The leases this store took and has not released: when (`Date.now()`) and for how long, by token. */
-  const held = new Map<string, { takenAt: number; ttlMs: number }>();
   const checkpoints = new CheckpointFiles(root, fsync);
+  /** The leases this store took and has not released, by session: token, file, when (`Date.now()`), how long. */
+  const held = new Map<string, { token: string; file: LockFileId; takenAt: number; ttlMs: number }>();
+  const ownsLease = (token: string) => {
+    for (const lease of held.values()) if (lease.token === token) return true;
+    return false;
+  };
+  /**
+   * Journals a read found corrupt where a listing's scan cannot see it (a line in the middle), by id, with
+   * the file's state then: listings mark them until the file changes.
+   */
+  const corrupted = new Map<string, { key: FileKey; corrupt: NonNullable<SessionInfo["corrupt"]> }>();
 
   const journalPath = (id: string) => join(root, `${id}${JOURNAL_EXT}`);
   const leasePath = (id: string) => join(root, `${id}.lock`);
@@ -122,9 +138,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         cached = await summarizeFile(cache, id, journalPath(id));
       } catch (error) {
         if (hasCode(error, "ENOENT")) return undefined;
+        if (JuneError.hasName(error, "JournalCorruptError")) return describeSync(id);
         throw error;
       }
-      return toSessionInfo(id, cached.summary);
+      const info = toSessionInfo(id, cached.summary);
+      const corrupt = knownCorrupt(id, cached);
+      return corrupt ? { ...info, corrupt } : info;
     },
 
     async listSessions(opts?: ListSessionsOptions): Promise<SessionInfo[]> {
@@ -180,7 +199,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const prepared = prepareEntries(entries, expectedSeq, new Date());
       const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
       return queued(sessionId, async () => {
+        const lease = held.get(sessionId);
         const written = await appendToJournal({
+          leased: lease !== undefined && withinHalfTtl(lease.takenAt, lease.ttlMs),
+          leasePath: leasePath(sessionId),
+          ownsLease,
           sessionId,
           path: journalPath(sessionId),
           expectedSeq,
@@ -201,7 +224,14 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     async read(sessionId: string, opts?: { fromSeq?: number }): Promise<JournalEntry[]> {
       assertSessionId(sessionId);
       const fromSeq = checkFromSeq(opts?.fromSeq);
-      const { decoded, key } = await readJournal(sessionId, journalPath(sessionId), fromSeq);
+      let read: Awaited<ReturnType<typeof readJournal>>;
+      try {
+        read = await readJournal(sessionId, journalPath(sessionId), fromSeq);
+      } catch (error) {
+        if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) remember(sessionId, error);
+        throw error;
+      }
+      const { decoded, key } = read;
       if (fromSeq === 1) {
         // The whole journal was parsed: keep its summary, so that the next append need not read it again.
         const [first, ...rest] = decoded.entries;
@@ -243,20 +273,32 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const attempt = await tryLock(leasePath(sessionId), { ttlMs });
       if (!attempt.acquired) {
         const owner = attempt.owner;
-        const where = owner && owner.host !== hostname() ? ` on ${owner.host}` : "";
+        const where = owner && owner.host !== hostName() ? ` on ${owner.host}` : "";
         throw new SessionBusyError(sessionId, owner ? `its lease is held by process ${owner.pid}${where}` : "its lease is being taken");
       }
-      held.set(attempt.token, { takenAt, ttlMs });
+      // The lease's appends take no journal lock: first let a writer that locked the journal before it finish.
+      try {
+        await waitForJournalWriters(sessionId, journalPath(sessionId));
+      } catch (error) {
+        await unlockOwn(leasePath(sessionId), attempt.token, attempt.file, takenAt, ttlMs).catch(() => undefined);
+        throw error;
+      }
+      held.set(sessionId, { token: attempt.token, file: attempt.file, takenAt, ttlMs });
       return Object.freeze({ sessionId, token: attempt.token });
     },
 
     async releaseTurn(lease: TurnLease): Promise<void> {
       assertSessionId(lease?.sessionId);
-      const own = held.get(lease.token);
-      held.delete(lease.token);
+      const own = held.get(lease.sessionId);
+      if (own === undefined || own.token !== lease.token) {
+        await unlock(leasePath(lease.sessionId), lease.token);
+        return;
+      }
+      // Appends of this session still in flight end before the lease goes (they take no journal lock).
+      if (queues.has(lease.sessionId)) await queued(lease.sessionId, async () => undefined);
+      held.delete(lease.sessionId);
       // A lease this store took is released with fewer calls while no one may take it over (see unlockOwn).
-      if (own) await unlockOwn(leasePath(lease.sessionId), lease.token, own.takenAt, own.ttlMs);
-      else await unlock(leasePath(lease.sessionId), lease.token);
+      await unlockOwn(leasePath(lease.sessionId), lease.token, own.file, own.takenAt, own.ttlMs);
     },
 
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
@@ -265,17 +307,37 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     },
   };
 
+  /** Notes a journal found corrupt, as its file is now, for the listings that follow. */
+  function remember(id: string, error: JournalCorruptError): void {
+    const stats = statSync(journalPath(id), { throwIfNoEntry: false });
+    if (stats) corrupted.set(id, { key: fileKey(stats), corrupt: { line: error.line, detail: error.detail } });
+  }
+
+  /** The corruption a read found in this state of the journal, if any (a changed file is looked at afresh). */
+  function knownCorrupt(id: string, key: FileKey): SessionInfo["corrupt"] {
+    const known = corrupted.get(id);
+    if (!known) return undefined;
+    if (known.key.ino === key.ino && known.key.size === key.size && known.key.mtimeMs === key.mtimeMs) return known.corrupt;
+    corrupted.delete(id);
+    return undefined;
+  }
+
   /** A session's description from a stat (and a read of what changed); undefined when it is gone. */
   function describeSync(id: string): SessionInfo | undefined {
     const path = journalPath(id);
     try {
-      return toSessionInfo(id, cache.refreshSync(id, path, fileKey(statSync(path))).summary);
+      const key = fileKey(statSync(path));
+      const info = toSessionInfo(id, cache.refreshSync(id, path, key).summary);
+      const corrupt = knownCorrupt(id, key);
+      return corrupt ? { ...info, corrupt } : info;
     } catch (error) {
       if (hasCode(error, "ENOENT")) return undefined;
-      // A journal that cannot be summarized is still listed (opening it names the problem).
+      // A journal that cannot be summarized is still listed, marked (opening it throws the same error).
       const stats = statSync(path, { throwIfNoEntry: false });
       if (!stats) return undefined;
-      return { id, createdAt: stats.birthtime.toISOString(), updatedAt: stats.mtime.toISOString(), turnCount: 0 };
+      const info: SessionInfo = { id, createdAt: stats.birthtime.toISOString(), updatedAt: stats.mtime.toISOString(), turnCount: 0 };
+      if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) info.corrupt = { line: error.line, detail: error.detail };
+      return info;
     }
   }
 }

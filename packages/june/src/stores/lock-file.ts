@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 
 // Lock files are a few hundred bytes in the store's own directory, and taking or dropping one is one to four
@@ -18,7 +18,15 @@ export interface LockOwner {
   instance?: string;
 }
 
-export type LockAttempt = { acquired: true; token: string } | { acquired: false; owner?: LockOwner };
+/** Which file a lock is: a lock file removed and taken again by someone else is another file. */
+export interface LockFileId {
+  ino: number;
+  size: number;
+  birthtimeMs: number;
+  mtimeMs: number;
+}
+
+export type LockAttempt = { acquired: true; token: string; file: LockFileId } | { acquired: false; owner?: LockOwner };
 
 /** A lock file that cannot be read is being written, unless it is older than this (its writer died). */
 const UNREADABLE_GRACE_MS = 5_000;
@@ -31,6 +39,18 @@ function instanceId(): string {
   return (scope[INSTANCE_KEY] ??= randomUUID());
 }
 
+let tokens = 0;
+/** A lock's token: unique across processes and threads (this thread's id) and within one (a counter). */
+function newToken(): string {
+  return `${instanceId()}.${(++tokens).toString(36)}`;
+}
+
+let host: string | undefined;
+/** This machine's name, looked up once (a system call each time otherwise). */
+export function hostName(): string {
+  return (host ??= hostname());
+}
+
 /**
  * Tries once to take the lock at `path`: the file is created exclusively (`wx`) holding our pid and a
  * fresh token. A lock whose owner is dead (same host, `kill(pid, 0)` says ESRCH, or our own pid in a lock taken
@@ -41,19 +61,31 @@ export async function tryLock(path: string, options: { ttlMs?: number } = {}): P
     const now = Date.now();
     const owner: LockOwner = {
       pid: process.pid,
-      host: hostname(),
-      token: randomUUID(),
+      host: hostName(),
+      token: newToken(),
       acquiredAt: new Date(now).toISOString(),
       instance: instanceId(),
     };
     if (options.ttlMs !== undefined && Number.isFinite(options.ttlMs)) {
       owner.expiresAt = new Date(now + options.ttlMs).toISOString();
     }
+    let fd: number | undefined;
     try {
-      writeFileSync(path, JSON.stringify(owner), { flag: "wx" });
-      return { acquired: true, token: owner.token };
+      fd = openSync(path, "wx");
     } catch (error) {
       if (!hasCode(error, "EEXIST")) throw error;
+    }
+    if (fd !== undefined) {
+      try {
+        writeSync(fd, JSON.stringify(owner));
+        const stats = fstatSync(fd);
+        return { acquired: true, token: owner.token, file: { ino: stats.ino, size: stats.size, birthtimeMs: stats.birthtimeMs, mtimeMs: stats.mtimeMs } };
+      } catch (error) {
+        ignoreErrors(() => unlinkSync(path));
+        throw error;
+      } finally {
+        closeSync(fd);
+      }
     }
     const raw = readOrUndefined(path);
     if (raw === undefined) continue; // released meanwhile: try again
@@ -73,20 +105,21 @@ export async function unlock(path: string, token: string): Promise<boolean> {
 /**
  * Removes a lock this process took, while nobody may take it over: before its expiry's first half is over
  * (`takenAt + ttlMs / 2`, any time without an expiry), with the owner alive (this process) no other process
- * judges it stale. So it is read, its token compared, and unlinked, without `unlock`'s rename aside (two
- * calls fewer). What remains is a lock file removed by hand (or by `deleteSession`) and a new one taken in
- * the microseconds between the read and the unlink. Past that half, `unlock`'s atomic rename is used.
+ * judges it stale. So it is not read back: one stat tells it is still the very file `tryLock` created (inode,
+ * size, birth and modification time), then it is unlinked, without `unlock`'s rename aside. What remains is a lock
+ * file removed by hand (or by `deleteSession`) and a new one taken in the microseconds between the stat and
+ * the unlink. Past that half, `unlock`'s atomic rename is used.
  *
  * @param path the lock file
  * @param token the token `tryLock` returned
+ * @param file the file `tryLock` returned
  * @param takenAt `Date.now()` right before the `tryLock` that took it
  * @param ttlMs the `ttlMs` given to that `tryLock` (Infinity or undefined for none)
  */
-export async function unlockOwn(path: string, token: string, takenAt: number, ttlMs: number | undefined): Promise<boolean> {
-  const safe = ttlMs === undefined || !Number.isFinite(ttlMs) || Date.now() - takenAt < ttlMs / 2;
-  if (!safe) return unlock(path, token);
-  const raw = readOrUndefined(path);
-  if (raw === undefined || parseOwner(raw)?.token !== token) return false;
+export async function unlockOwn(path: string, token: string, file: LockFileId, takenAt: number, ttlMs: number | undefined): Promise<boolean> {
+  if (!withinHalfTtl(takenAt, ttlMs)) return unlock(path, token);
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (!stats || stats.ino !== file.ino || stats.size !== file.size || stats.birthtimeMs !== file.birthtimeMs || stats.mtimeMs !== file.mtimeMs) return false;
   try {
     unlinkSync(path);
     return true;
@@ -94,6 +127,26 @@ export async function unlockOwn(path: string, token: string, takenAt: number, tt
     if (hasCode(error, "ENOENT")) return false;
     throw error;
   }
+}
+
+/** True while a lock taken at `takenAt` with this `ttlMs` cannot be taken over by anyone (its owner alive). */
+export function withinHalfTtl(takenAt: number, ttlMs: number | undefined): boolean {
+  return ttlMs === undefined || !Number.isFinite(ttlMs) || Date.now() - takenAt < ttlMs / 2;
+}
+
+/**
+ * The owner of the lock at `path` when it holds it now (alive, not expired); undefined when there is no lock
+ * or it is stale (it would be taken over).
+ */
+export function liveOwner(path: string): LockOwner | undefined {
+  const raw = readOrUndefined(path);
+  if (raw === undefined) return undefined;
+  const owner = parseOwner(raw);
+  if (owner === undefined) {
+    // Being written (or its writer died): live within the grace period.
+    return isStale(path, owner, Date.now()) ? undefined : { pid: 0, host: "", token: "", acquiredAt: "" };
+  }
+  return isStale(path, owner, Date.now()) ? undefined : owner;
 }
 
 /** Reads the owner of the lock at `path`, if any. */
@@ -119,7 +172,7 @@ function isStale(path: string, owner: LockOwner | undefined, now: number): boole
     return info !== undefined && now - info.mtimeMs > UNREADABLE_GRACE_MS;
   }
   if (owner.expiresAt !== undefined && Date.parse(owner.expiresAt) <= now) return true;
-  if (owner.host !== hostname()) return false;
+  if (owner.host !== hostName()) return false;
   if (owner.pid === process.pid) return leftByEarlierProcess(owner);
   return !isProcessAlive(owner.pid);
 }

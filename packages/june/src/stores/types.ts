@@ -137,6 +137,12 @@ export interface SessionInfo {
   title?: string;
   turnCount: number;
   metadata?: Record<string, unknown>;
+  /**
+   * Set when the store found the session's journal corrupt (it cannot be summarized, or a read of it threw
+   * `JournalCorruptError`): where and what, as that error says. `turnCount` then counts what could be read.
+   * Opening the session throws the error.
+   */
+  corrupt?: { line: number; detail: string };
 }
 
 export interface ListSessionsOptions {

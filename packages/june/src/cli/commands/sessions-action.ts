@@ -45,10 +45,11 @@ async function requireSession(store: ChatStore, id: string, dir: string): Promis
   return info;
 }
 
-/** One line per session: id, last update, turns, title. */
+/** One line per session: id, last update, turns, title, and where its journal is corrupt if it is. */
 export function renderSessionList(sessions: readonly SessionInfo[]): string {
+  const corrupt = (s: SessionInfo) => (s.corrupt ? `  [corrupt journal at line ${s.corrupt.line}: ${oneLine(s.corrupt.detail)}]` : "");
   return sessions
-    .map((s) => `${s.id}  ${s.updatedAt}  ${s.turnCount} turn${s.turnCount === 1 ? "" : "s"}  ${oneLine(s.title ?? "")}`.trimEnd())
+    .map((s) => `${s.id}  ${s.updatedAt}  ${s.turnCount} turn${s.turnCount === 1 ? "" : "s"}  ${oneLine(s.title ?? "")}${corrupt(s)}`.trimEnd())
     .map((line) => `${line}\n`)
     .join("");
 }

@@ -1,0 +1,33 @@
+import type { LanguageModel } from "ai";
+import { anthropic } from "june/sdk/anthropic";
+import { google } from "june/sdk/google";
+import { openai } from "june/sdk/openai";
+
+/** The one setting that swaps the offline models for a real one. */
+export const MODEL_SETTING = "COPY_AGENT_MODEL";
+
+const PROVIDERS: Record<string, (modelId: string) => LanguageModel> = {
+  openai: (modelId) => openai(modelId),
+  anthropic: (modelId) => anthropic(modelId),
+  google: (modelId) => google(modelId),
+};
+
+/**
+ * The model `COPY_AGENT_MODEL` names, as `provider:modelId` (`openai:gpt-5-mini`,
+ * `anthropic:claude-sonnet-4-5`, `google:gemini-2.5-flash`), or undefined when it is unset: then every agent
+ * runs on its offline model. The provider package reads its own key (`OPENAI_API_KEY`, ...) and base URL
+ * (`OPENAI_BASE_URL`, ...) from the environment, as it always does.
+ */
+export function modelFromSetting(value: string | undefined): LanguageModel | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const colon = value.indexOf(":");
+  const provider = colon > 0 ? value.slice(0, colon) : "";
+  const modelId = colon > 0 ? value.slice(colon + 1).trim() : "";
+  const make = PROVIDERS[provider];
+  if (!make || modelId === "") {
+    throw new Error(
+      `${MODEL_SETTING}=${JSON.stringify(value)}: expected provider:modelId with a provider of ${Object.keys(PROVIDERS).join(", ")}, e.g. openai:gpt-5-mini`,
+    );
+  }
+  return make(modelId);
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * Before/after of a store's own work per turn, in one process: acquire the lease, append the turn-start, append
+ * the turn-end (`sync: true`), release, for two builds of June, rounds interleaved (medians of CPU and wall):
+ *   node bench/tools/ab-store.mjs /path/to/old/packages/june [rounds] [variants: file,file-nosync,memory]
+ */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { inputOf, replyDeltas, tempDir } from "../lib/fixtures.mjs";
+import { interleave, measure, round } from "../lib/stats.mjs";
+
+const [oldDir, roundsArg = "15", variantsArg = "file,file-nosync"] = process.argv.slice(2);
+if (!oldDir) throw new Error("usage: ab-store.mjs OLD_PACKAGE_DIR [rounds] [variants]");
+const turns = 50;
+const reply = replyDeltas().join("");
+const load = async (dir) => import(pathToFileURL(join(dir, "dist", "chat", "index.js")).href);
+const builds = { before: await load(oldDir), after: await load(new URL("../../packages/june", import.meta.url).pathname) };
+const dir = tempDir();
+
+function storeOf(chat, key, path) {
+  if (key === "memory") return chat.memoryStore();
+  return chat.fileStore(path, { fsync: key === "file" });
+}
+
+const variants = [];
+for (const key of variantsArg.split(",")) {
+  for (const build of ["before", "after"]) {
+    const store = storeOf(builds[build], key, join(dir, `${build}-${key}`));
+    let n = 0;
+    variants.push({
+      name: `${key} ${build}`,
+      async round() {
+        const id = `s${n++}`;
+        await store.createSession({ id });
+        let seq = 1;
+        const m = await measure(async () => {
+          for (let i = 0; i < turns; i++) {
+            const lease = await store.acquireTurn(id);
+            const turnId = `t${i}`;
+            await store.append(id, [{ type: "turn-start", turnId, input: inputOf(i), context: { builder: "fullContext", turnIds: [] } }], { expectedSeq: seq });
+            const end = { type: "turn-end", turnId, status: "completed", text: reply, metadata: { responder: { kind: "model" } } };
+            await store.append(id, [end], { expectedSeq: seq + 1, sync: true });
+            seq += 2;
+            await store.releaseTurn(lease);
+          }
+        });
+        return { ...m, items: turns };
+      },
+    });
+  }
+}
+const results = await interleave(variants, { rounds: Number(roundsArg), warmupRounds: 2 });
+console.log("store work per turn (acquire, 2 appends, release)     CPU        wall");
+for (const [name, r] of Object.entries(results)) console.log(`${name.padEnd(40)} ${String(round(r.cpuMs * 1000)).padStart(8)} µs ${String(round(r.wallMs * 1000)).padStart(8)} µs`);
+process.exit(0);
