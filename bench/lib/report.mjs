@@ -77,6 +77,16 @@ export const REPORTS = {
       first,
     ].join("\n");
   },
+  telemetry(f) {
+    const names = { model: "model chat", agent: "agent chat (one step)" };
+    return [
+      `6. Telemetry: one turn of a ${f.deltas}-delta scripted reply over memoryStore, median over ${f.rounds} rounds of ${f.turnsPerRound} turns; ratios to telemetry: false`,
+      table(
+        ["chat", "telemetry", "CPU/turn", "wall/turn", "CPU ratio", "wall ratio", "CPU over off"],
+        f.rows.map((r) => [names[r.responder], r.label, ms(r.cpuMs), ms(r.wallMs), x(r.cpuRatio), x(r.wallRatio), ms(r.cpuOverOffMs)]),
+      ),
+    ].join("\n");
+  },
   startup(f) {
     return [
       `5. Start-up: median of ${f.runs} runs each`,

@@ -14,6 +14,7 @@ export type {
   WorkflowNode,
 } from "./runtime/components.js";
 export { start } from "./runtime/start.js";
+export type { TelemetryOption, TelemetrySettings } from "./telemetry/index.js";
 export type {
   AgentNode,
   ApprovalRequest,

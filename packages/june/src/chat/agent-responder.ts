@@ -183,6 +183,7 @@ function runTurn(options: AgentResponderOptions, turn: RespondOptions, from: Run
     const runOptions: StartOptions = { signal: turn.signal, onUpdate };
     if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
     if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
+    if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
     const save = turn.onCheckpoint;
     if (save) {
       runOptions.onCheckpoint = (checkpoint) => {

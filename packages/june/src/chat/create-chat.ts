@@ -13,6 +13,7 @@ import { ChatSession, type SessionHost } from "./session.js";
 import { SessionJournal } from "./session-journal.js";
 import type { TurnController } from "./turn.js";
 import { responderProvenance } from "./turn-metadata.js";
+import { resolveTelemetry, type TelemetryOption } from "../telemetry/options.js";
 import type { Chat, ContextBuilder, Responder, Session } from "./types.js";
 
 /** Options every chat takes, whatever answers it. */
@@ -25,6 +26,12 @@ export interface ChatOptions {
   idGenerator?: (kind: "session" | "turn") => string;
   /** The longest input a turn (or a steer) takes, in characters. Default: 1,000,000. */
   maxInputChars?: number;
+  /**
+   * OpenTelemetry spans of every turn (`june.turn` > the responder's run or model calls). Left out or `true`:
+   * to the registered tracer provider, if any (none: nothing is recorded); `false`: none; or
+   * `{ tracer, recordInputs, recordOutputs, maxContentChars }`. See docs/telemetry.md.
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** A chat answered by any responder. */
@@ -61,6 +68,7 @@ export function createChat(options: CreateChatOptions): Chat {
   }
   const { store = memoryStore(), context = fullContext(), idGenerator, maxInputChars = DEFAULT_MAX_INPUT_CHARS } = options;
   const responder = responderOf(options);
+  const telemetry = resolveTelemetry(options.telemetry, "createChat({ telemetry })");
   if (!isStore(store)) throw new TypeError("createChat({ store }): store must be a ChatStore");
   if (typeof context !== "function") throw new TypeError("createChat({ context }): context must be a context builder function");
   if (idGenerator !== undefined && typeof idGenerator !== "function") {
@@ -96,6 +104,7 @@ export function createChat(options: CreateChatOptions): Chat {
     maxInputChars,
     newId,
     running: new Map<string, TurnController>(),
+    telemetry,
   };
 
   const open = async (id: string): Promise<Session> => {
@@ -147,7 +156,7 @@ function responderOf(options: CreateChatOptions): Responder {
     throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
   }
   if (hasModel) {
-    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, ...modelOptions } = options as ModelChatOptions;
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, ...modelOptions } = options as ModelChatOptions;
     return modelResponder(modelOptions);
   }
   const responder = options.responder;

@@ -36,6 +36,7 @@ export {
   SessionNotFoundError,
 } from "../stores/errors.js";
 export { createChat } from "./create-chat.js";
+export type { TelemetryOption, TelemetrySettings } from "../telemetry/index.js";
 export type { ChatOptions, CreateChatOptions, ModelChatOptions, ResponderChatOptions } from "./create-chat.js";
 export { modelResponder } from "./model-responder.js";
 export type { ModelResponderOptions } from "./model-responder.js";

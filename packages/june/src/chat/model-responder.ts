@@ -4,6 +4,9 @@ import { pickCallSettings } from "../runtime/call-settings.js";
 import type { CallSettings, ModelInfo, Usage } from "../runtime/types.js";
 import { TurnEndedError } from "./errors.js";
 import { DeltaQueue } from "./internal/delta-queue.js";
+import { within, withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
+import { ModelCallSpan } from "../telemetry/model-call-span.js";
+import { resolveTelemetry, type Telemetry } from "../telemetry/options.js";
 import type { Responder, ResponderExecution, ResponderResult, RespondOptions, TextDeltaEvent } from "./types.js";
 
 /** What `modelResponder` takes: the model, its instructions and `streamText`'s call settings. */
@@ -74,11 +77,13 @@ class ModelTurn {
   readonly #instructions: string | undefined;
   readonly #settings: CallSettings;
   readonly #info: ModelInfo;
+  readonly #telemetry: Telemetry | undefined;
 
   constructor(model: LanguageModel, instructions: string | undefined, settings: CallSettings, info: ModelInfo, options: RespondOptions) {
     this.#model = model;
     this.#instructions = instructions;
-    this.#settings = settings;
+    this.#telemetry = resolveTelemetry(options.telemetry, "modelResponder: RespondOptions.telemetry");
+    this.#settings = withAiSdkTelemetry(settings, undefined, this.#telemetry);
     this.#info = info;
     this.#turnId = options.turnId;
     this.#signal = options.signal;
@@ -121,8 +126,11 @@ class ModelTurn {
         const onAbort = () => call.abort();
         this.#signal.addEventListener("abort", onAbort, { once: true });
         this.#segment = "";
+        const span = this.#telemetry
+          ? ModelCallSpan.start(this.#telemetry, undefined, { model: this.#info, settings: this.#settings, system: this.#instructions, messages: this.#conversation })
+          : undefined;
         try {
-          const stream = streamText({
+          const stream = within(span, () => streamText({
             ...this.#settings,
             model: this.#model,
             ...(this.#instructions !== undefined ? { system: this.#instructions } : {}),
@@ -130,8 +138,9 @@ class ModelTurn {
             abortSignal: call.signal,
             // The error reaches the turn through the stream's `error` part; no console output.
             onError: () => {},
-          });
+          }));
           for await (const part of stream.fullStream) {
+            span?.onPart(part);
             // A steered or canceled call's late text is not part of the reply.
             if (call.signal.aborted) break;
             if (part.type === "text-delta") {
@@ -146,8 +155,12 @@ class ModelTurn {
             }
           }
         } catch (error) {
-          if (!call.signal.aborted) throw error;
+          if (!call.signal.aborted) {
+            span?.fail(error);
+            throw error;
+          }
         } finally {
+          span?.end(call.signal.aborted ? (this.#signal.aborted ? "canceled" : "interrupted") : undefined);
           this.#signal.removeEventListener("abort", onAbort);
           this.#call = undefined;
         }

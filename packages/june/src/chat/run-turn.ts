@@ -11,6 +11,9 @@ import type { SessionJournal } from "./session-journal.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
 import { turnMetadata } from "./turn-metadata.js";
 import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution, ResponderResult, RespondOptions, Turn, TurnRecord } from "./types.js";
+import { within } from "../telemetry/ai-sdk.js";
+import type { Telemetry } from "../telemetry/options.js";
+import { TurnSpans } from "../telemetry/turn-spans.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
@@ -30,6 +33,8 @@ export interface RunTurnOptions {
   onDone(): void;
   /** Set when the responder's turns are durable (checkpointed, suspended, resumable). */
   durable?: DurableSettings;
+  /** The chat's telemetry; undefined when it is off. */
+  telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -43,6 +48,9 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
   let lease: TurnLease | undefined;
   let started = false;
   let outcome: TurnOutcome;
+  if (options.telemetry) {
+    turn.spans = TurnSpans.start(options.telemetry, { sessionId: turn.sessionId, turnId: turn.id, provenance: options.provenance, input: options.input });
+  }
   try {
     lease = await store.acquireTurn(journal.sessionId);
     let context = await buildContext(options);
@@ -89,6 +97,13 @@ async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store
     }
   }
   options.onDone();
+  turn.spans?.end(
+    outcome.status === "completed"
+      ? { status: "completed", text: outcome.result.text, metadata: outcome.metadata }
+      : outcome.status === "suspended"
+        ? { status: "suspended" }
+        : outcome,
+  );
   turn.finish(outcome);
 }
 
@@ -271,7 +286,9 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
       turnId: turn.id,
     };
     if (options.durable) respondOptions.onCheckpoint = checkpointWriter(options, options.durable);
-    execution = responder.respond(respondOptions);
+    if (turn.spans) respondOptions.telemetry = turn.spans.settings;
+    else if (!options.telemetry) respondOptions.telemetry = false;
+    execution = within(turn.spans, () => responder.respond(respondOptions));
   } catch (error) {
     return { status: "failed", error };
   }

@@ -14,6 +14,7 @@ import { resumeTurn, runTurn, waitingTurn } from "./run-turn.js";
 import type { SessionJournal } from "./session-journal.js";
 import { TurnController } from "./turn.js";
 import type { ContextBuilder, PendingApproval, Responder, ResponderResult, Session, Turn, TurnFeedback, TurnRecord } from "./types.js";
+import type { Telemetry } from "../telemetry/options.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -27,6 +28,8 @@ export interface SessionHost {
   readonly running: Map<string, TurnController>;
   /** Set when the responder's turns are durable. */
   readonly durable?: DurableSettings;
+  /** The chat's telemetry; undefined when its `telemetry` is `false`. */
+  readonly telemetry: Telemetry | undefined;
 }
 
 const UNFINISHED: ReadonlySet<string> = new Set(["suspended", "interrupted"]);
@@ -165,6 +168,7 @@ export class ChatSession implements Session {
       context: host.context,
       journal: this.#journal,
       store: host.store,
+      telemetry: host.telemetry,
       ...(parent ? { parent } : {}),
       ...(host.durable ? { durable: host.durable } : {}),
       onDone: () => {

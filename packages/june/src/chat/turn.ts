@@ -6,6 +6,7 @@ import { validateInput } from "./input.js";
 import { EventBuffer } from "./internal/event-buffer.js";
 import { deferred, quiet, type Deferred } from "./internal/deferred.js";
 import type { SessionJournal } from "./session-journal.js";
+import type { TurnSpans } from "../telemetry/turn-spans.js";
 import type {
   ApproveOptions,
   ResponderExecution,
@@ -49,6 +50,8 @@ export class TurnController {
   holdSuspend: (() => () => void) | undefined;
   /** Called after each event taken and each decision (a durable turn's suspend watch listens). */
   onActivity: (() => void) | undefined;
+  /** The turn's OpenTelemetry span, when the chat records one. */
+  spans: TurnSpans | undefined;
 
   readonly #journal: SessionJournal;
   readonly #maxInputChars: number;
@@ -150,6 +153,7 @@ export class TurnController {
   cancel(): void {
     if (this.status !== "running" || this.ending || this.cancelRequested) return;
     this.cancelRequested = true;
+    this.spans?.cancel();
     this.#canceled.resolve();
     this.abort.abort(new CanceledError(`Turn "${this.id}" was canceled`));
   }
@@ -158,6 +162,7 @@ export class TurnController {
     validateInput(input, this.#maxInputChars, "steer input");
     if (this.ending || this.status !== "running") throw new TurnEndedError(this.id);
     const atChar = this.streamedChars;
+    this.spans?.steer(input);
     const execution = await this.#executionReady.promise;
     if (!execution.steer) throw new SteerNotSupportedError(this.id);
     if (this.ending) throw new TurnEndedError(this.id);

@@ -1,6 +1,7 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { ApprovalRequest, ModelInfo, RunResult, TraceNode, Usage } from "../runtime/types.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
+import type { TelemetryOption } from "../telemetry/options.js";
 import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
 
 /** A piece of the reply as it is written. */
@@ -36,6 +37,12 @@ export interface RespondOptions {
    * new state and waits for it (the chat stores it) before going on, above all before an approved tool runs.
    */
   onCheckpoint?: (checkpoint: ResponderCheckpoint) => Promise<void>;
+  /**
+   * The turn's OpenTelemetry settings when the chat records spans (`false` when the chat's `telemetry` is
+   * `false`): a responder that starts a run passes it on (`start(element, { telemetry })`) so the run's
+   * spans nest under the turn's. `modelResponder` and `agentResponder` do.
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** A durable turn's state as its responder hands it over. JSON-safe. */

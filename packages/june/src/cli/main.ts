@@ -11,6 +11,7 @@ import { studioCommand } from "./commands/studio.js";
 import { createColors, stripAnsi } from "./colors.js";
 import { CliUsageError, isCliExitError } from "./errors.js";
 import { colorEnabled, type CliIO } from "./io.js";
+import { otlpTracesUrl } from "./otlp-endpoint.js";
 import { describeFailure, renderErrorLine } from "./render.js";
 
 /** The package's version, from its package.json (two levels up from both `src/cli` and `dist/cli`). */
@@ -32,6 +33,14 @@ const MODELS_HELP = `MODELS
   when no model is named), a component taking { input, model } for run. A module exporting a Chat, a
   Responder or a workflow element chooses its own model: --model with it is an error.`;
 
+const TELEMETRY_HELP = `TELEMETRY
+
+  OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) sends every turn's and run's spans over
+  OTLP/HTTP; OTEL_EXPORTER_OTLP_HEADERS adds headers, OTEL_SERVICE_NAME names the service (default june).`;
+
+/** The commands that export spans when the environment names an OTLP endpoint. */
+const TELEMETRY_COMMANDS = new Set(["chat", "ask", "run", "studio"]);
+
 const EXIT_HELP = `EXIT CODES
 
   0 done · 1 the turn or run failed · 2 bad usage or configuration · 130 canceled (Ctrl-C)`;
@@ -46,10 +55,10 @@ const OUTPUT_HELP = `OUTPUT
 /** Text citty cannot render, shown after a command's usage. */
 const EPILOGS: Record<string, string> = {
   june: `${OUTPUT_HELP}\n\n${MODELS_HELP}\n\n${EXIT_HELP}`,
-  chat: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${EXIT_HELP}`,
-  ask: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${EXIT_HELP}`,
-  studio: MODELS_HELP,
-  run: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${EXIT_HELP}`,
+  chat: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${TELEMETRY_HELP}\n\n${EXIT_HELP}`,
+  ask: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${TELEMETRY_HELP}\n\n${EXIT_HELP}`,
+  studio: `${MODELS_HELP}\n\n${TELEMETRY_HELP}`,
+  run: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${TELEMETRY_HELP}\n\n${EXIT_HELP}`,
   eval: `EXIT CODES\n\n  0 done · 1 a scorer's mean missed --min · 2 bad usage, a bad cases file or configuration · 130 canceled (Ctrl-C)`,
 };
 
@@ -127,6 +136,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
   const { io } = options;
   const errColors = createColors(colorEnabled(io.env, io.stderr));
   const root = juneCommand(io);
+  let otlp: { shutdown(): Promise<void> } | undefined;
   try {
     const found = await findCommand(root, options.argv);
     if (wantsHelp(found.rest)) {
@@ -150,6 +160,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     }
     const args = ((await resolved(found.command.args)) ?? {}) as ArgsDef;
     checkFlags(found.rest, args, found.path.join(" "));
+    otlp = await otlpExport(io, found.path[0]);
     const { result } = await runCommand(found.command, { rawArgs: found.rest });
     return typeof result === "number" ? result : 0;
   } catch (error) {
@@ -159,5 +170,16 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     }
     io.stderr.write(`${renderErrorLine(describeFailure(error), errColors)}\n`);
     return 1;
+  } finally {
+    await otlp?.shutdown();
   }
+}
+
+/** Starts the OTLP export for a command that runs turns, when the environment names an endpoint (see otlp-export.ts). */
+async function otlpExport(io: CliIO, command: string | undefined): Promise<{ shutdown(): Promise<void> } | undefined> {
+  if (command === undefined || !TELEMETRY_COMMANDS.has(command)) return undefined;
+  const url = otlpTracesUrl(io.env);
+  if (url === undefined) return undefined;
+  const { startOtlpExport } = await import("./otlp-export.js");
+  return startOtlpExport({ url, env: io.env, version: juneVersion() });
 }

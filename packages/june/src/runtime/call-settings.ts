@@ -13,6 +13,7 @@ export const CALL_SETTING_KEYS = [
   "maxRetries",
   "headers",
   "providerOptions",
+  "experimental_telemetry",
 ] as const satisfies readonly (keyof CallSettings)[];
 
 /** The call settings set in `source` (an `Agent`'s props, a responder's options), and nothing else. */

@@ -44,6 +44,8 @@ export interface StepProps {
   timeout?: number;
   /** A plain function step, no model: its (awaited) return value is the step's result. */
   run?: (ctx: RunContext) => unknown;
+  /** The AI SDK's telemetry for this step's calls, in place of its `Agent`'s (see `CallSettings`). */
+  experimental_telemetry?: CallSettings["experimental_telemetry"];
   /** `<Tool>`s that serve this step alone. */
   children?: WorkflowNode;
 }

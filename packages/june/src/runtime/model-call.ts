@@ -16,6 +16,7 @@ import { linkedController, type Release } from "./scheduler.js";
 import type { SteerInbox } from "./steer.js";
 import type { ApprovalState, CallSettings, ModelInfo } from "./types.js";
 import { addUsage, toUsage } from "./usage.js";
+import { within } from "../telemetry/ai-sdk.js";
 
 /** What one `streamText` call of a step needs. */
 export interface CallInput {
@@ -91,7 +92,8 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     if (interruptible && !signal.aborted) interrupt.abort(new Error("june: steer input interrupts this call"));
   };
 
-  const result = streamText({
+  const spans = run.spans?.modelCall(input.stepNodeId, { model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
+  const result = within(spans, () => streamText({
     ...input.settings,
     model: input.model,
     system: input.system,
@@ -114,7 +116,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     onStepFinish: (step) => {
       stepResponse = responseMessages(step.response.messages, carried);
     },
-  });
+  }));
 
   let callNodeId: string | undefined;
   let text = "";
@@ -124,6 +126,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   const approvals: OpenApproval[] = [];
 
   const onPart = (part: TextStreamPart<ToolSet>): void => {
+    spans?.onPart(part);
     switch (part.type) {
       case "start-step":
         callNodeId = trace.add(input.stepNodeId, {
@@ -207,6 +210,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     drained = !callSignal.aborted;
   } catch (error) {
     if (!callSignal.aborted) {
+      spans?.fail(error);
       if (callNodeId) trace.update(callNodeId, endFields(error));
       throw error;
     }
@@ -216,6 +220,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     release?.();
     callSignal.removeEventListener("abort", onAbort);
     dispose();
+    spans?.end(interrupt.signal.aborted ? "interrupted" : signal.aborted ? "canceled" : undefined);
     if (!drained && !callSignal.aborted) reader.cancel().catch(() => {});
   }
 
@@ -267,6 +272,7 @@ export function openApproval(
     {
       signal: input.signal,
       onSettle: (outcome) => {
+        input.run.spans?.approvalSettled(approvalId, outcome);
         switch (outcome.kind) {
           case "approved":
             return trace.update(nodeId, { status: "running", approval: { id: approvalId, state: "approved" } });

@@ -8,6 +8,7 @@ import { raceAbort } from "./scheduler.js";
 import type { ApprovalOutcome } from "./approvals.js";
 import type { CheckpointRequest, Prompt, RunContext, StepCheckpoint } from "./types.js";
 import { modelInfo } from "./usage.js";
+import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 
 const DEFAULT_MAX_STEPS = 20;
 
@@ -38,7 +39,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     model,
     modelInfo: modelInfo(model),
     system: lookup(plan.scope, (s) => s.instructions),
-    settings: resolveSettings(plan.scope),
+    settings: withAiSdkTelemetry(resolveSettings(plan.scope), plan.props.experimental_telemetry, run.spans?.telemetry),
     tools: Object.keys(tools).length > 0 ? tools : undefined,
     output,
     signal,

@@ -4,6 +4,7 @@ import type { Checkpointer } from "./checkpoint.js";
 import type { Semaphore } from "./scheduler.js";
 import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
+import type { RunSpans } from "../telemetry/run-spans.js";
 import type { NodeStatus, RunContext, TraceError, Usage } from "./types.js";
 
 /** Everything one run shares across its nodes. Passed explicitly; never global. */
@@ -21,6 +22,8 @@ export interface RunState {
   usage: Usage;
   /** Set when the run saves checkpoints or starts from one. */
   readonly checkpoints?: Checkpointer;
+  /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */
+  readonly spans?: RunSpans;
 }
 
 /** Where a node executes: its run, its parent trace node and the signal that aborts it. */

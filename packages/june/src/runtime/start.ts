@@ -9,6 +9,7 @@ import { isCanceled, toTraceError, type RunState } from "./run-state.js";
 import { Semaphore } from "./scheduler.js";
 import { SteerHub } from "./steer.js";
 import { TraceStore } from "./trace-store.js";
+import { RunSpans } from "../telemetry/run-spans.js";
 import type { RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
 
@@ -18,7 +19,8 @@ import { ZERO_USAGE } from "./usage.js";
  * an unknown element type throws a `RenderError` here, and nothing runs.
  *
  * @param element The workflow: a JSX element (or array, or render function).
- * @param options `concurrency` (model calls in flight), `timeout` (ms), `signal`, `onUpdate(tree)`.
+ * @param options `concurrency` (model calls in flight), `timeout` (ms), `signal`, `onUpdate(tree)`, `telemetry`
+ *   (OpenTelemetry spans; see docs/telemetry.md).
  * @returns The `RunHandle`: `result`, `requests`, `approve`, `deny`, `cancel`, `steer`.
  * @throws RenderError when the workflow cannot be rendered.
  *
@@ -38,6 +40,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
   const checkpoints = checkpointerFor(options, plan, stepIds);
 
   const id = `run_${crypto.randomUUID()}`;
+  const spans = RunSpans.open(options.telemetry, id);
   const trace = new TraceStore(id, { kind: "run", name: "run", status: "running", startedAt: Date.now() }, options.onUpdate);
   const run: RunState = {
     id,
@@ -49,6 +52,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     stepIds,
     usage: options.checkpoint ? { ...ZERO_USAGE, ...options.checkpoint.usage } : ZERO_USAGE,
     ...(checkpoints ? { checkpoints } : {}),
+    ...(spans ? { spans } : {}),
   };
   if (checkpoints) checkpoints.usageSource = () => run.usage;
   const controller = new AbortController();
@@ -83,11 +87,13 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     const endedAt = Date.now();
     if (!failure) {
       trace.update(id, { status: "done", endedAt });
+      spans?.end("done", run.usage);
       return result("done");
     }
     const cause = controller.signal.aborted ? controller.signal.reason : failure.error;
     const status: RunStatus = isCanceled(cause) ? "canceled" : "error";
     trace.closeOpen(id, status === "canceled" ? "canceled" : "error", toTraceError(cause), endedAt);
+    spans?.end(status, run.usage, cause);
     throw new RunError(runErrorMessage(cause, status), { result: result(status), cause });
   };
 
@@ -108,11 +114,14 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     deny: (requestId, reason) => run.approvals.deny(requestId, reason),
     cancel: (reason) => {
       if (finished || controller.signal.aborted) return;
+      spans?.event("june.cancel");
       controller.abort(new CanceledError(reason ?? "The run was canceled"));
     },
     steer: (input) => {
       if (typeof input !== "string") throw new TypeError("steer(input): input must be a string");
-      if (!finished) run.steer.steer(input);
+      if (finished) return;
+      spans?.event("june.steer", input);
+      run.steer.steer(input);
     },
     restored: checkpoints?.restored ?? Promise.resolve(),
   };

@@ -5,6 +5,7 @@ import { runModelStep } from "./model-step.js";
 import { lookup, type StepPlan } from "./render.js";
 import { endFields, isCanceled, makeContext, toTraceError, type Env } from "./run-state.js";
 import { linkedController, raceAbort } from "./scheduler.js";
+import type { Usage } from "./types.js";
 import { modelInfo } from "./usage.js";
 
 /**
@@ -29,6 +30,7 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     ...(model !== undefined ? { model: modelInfo(model) } : {}),
     ...(props.stream !== undefined ? { stream: props.stream } : {}),
   });
+  run.spans?.stepStarted(nodeId, node.id);
   const { controller, dispose } = linkedController(env.signal);
   const timer =
     props.timeout === undefined
@@ -50,6 +52,7 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     }
     run.steps[node.id] = result;
     run.trace.update(nodeId, { status: "done", endedAt: Date.now(), result });
+    run.spans?.stepEnded(nodeId, "done", undefined, run.trace.field(nodeId, "usage") as Usage | undefined);
   } catch (error) {
     const cause = signal.aborted ? signal.reason : error;
     run.approvals.withdrawStep(node.id);
@@ -58,6 +61,7 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     const end = endFields(cause);
     run.trace.closeOpen(nodeId, isCanceled(cause) ? "canceled" : "error", toTraceError(cause), end.endedAt);
     run.trace.update(nodeId, end);
+    run.spans?.stepEnded(nodeId, end.status, cause, run.trace.field(nodeId, "usage") as Usage | undefined);
     throw cause;
   } finally {
     if (timer !== undefined) clearTimeout(timer);

@@ -1,4 +1,5 @@
-import type { LanguageModel, ModelMessage } from "ai";
+import type { LanguageModel, ModelMessage, TelemetrySettings as AiTelemetrySettings } from "ai";
+import type { TelemetryOption } from "../telemetry/options.js";
 
 /** The state of a trace node. */
 export type NodeStatus = "pending" | "running" | "done" | "error" | "canceled";
@@ -177,6 +178,12 @@ export interface StartOptions {
    * that is not JSON-safe fails its step at once.
    */
   onCheckpoint?: (checkpoint: RunCheckpoint) => void | Promise<void>;
+  /**
+   * OpenTelemetry spans of the run (`june.run` > `june.step` > model and tool calls). Left out or `true`:
+   * to the registered tracer provider, if any (none: nothing is recorded); `false`: none; or
+   * `{ tracer, recordInputs, recordOutputs, maxContentChars, context }`. See docs/telemetry.md.
+   */
+  telemetry?: TelemetryOption;
 }
 
 export interface RunHandle {
@@ -212,6 +219,12 @@ export interface CallSettings {
   maxRetries?: number;
   headers?: Record<string, string | undefined>;
   providerOptions?: Record<string, Record<string, any>>;
+  /**
+   * The AI SDK's telemetry, passed to `streamText`: `{ isEnabled: true }` makes it emit its `ai.streamText`
+   * spans, nested under June's model-call spans. Its tracer is wrapped in June's redaction, and unset
+   * `recordInputs` / `recordOutputs` follow June's `telemetry` (default `false`). See docs/telemetry.md.
+   */
+  experimental_telemetry?: AiTelemetrySettings;
 }
 
 export type { LanguageModel, ModelMessage };

@@ -1,0 +1,205 @@
+import type { TextStreamPart, ToolSet } from "ai";
+import type { ApprovalOutcome } from "../runtime/approvals.js";
+import type { NodeStatus, Usage } from "../runtime/types.js";
+import { sizeOf } from "./attributes.js";
+import { JuneSpan, type SpanAttributes } from "./june-span.js";
+import { ModelCallSpan, type ModelCallInfo } from "./model-call-span.js";
+import { resolveTelemetry, type Telemetry, type TelemetryOption } from "./options.js";
+
+interface ToolSpan {
+  readonly span: JuneSpan;
+  needsApproval: boolean;
+}
+
+interface StepSpans {
+  readonly span: JuneSpan;
+  readonly stepId: string;
+  /** Open tool-call spans, by `toolCallId`. */
+  readonly tools: Map<string, ToolSpan>;
+}
+
+interface ApprovalSpan {
+  readonly span: JuneSpan;
+  readonly tool: ToolSpan | undefined;
+  readonly step: StepSpans;
+  readonly openedAt: number;
+}
+
+/**
+ * One run's spans: `june.run` > `june.step` > the model calls (`chat {model}`) and the tool calls
+ * (`june.tool` > `june.approval`). The runtime calls it at a few places (run, step, call, approval); it
+ * keeps the open spans by trace node and ends whatever its step leaves open. Absent (undefined) when
+ * telemetry is off or nothing records, so the runtime's hooks cost one optional call.
+ */
+export class RunSpans {
+  readonly #run: JuneSpan;
+  readonly #runId: string;
+  readonly #steps = new Map<string, StepSpans>();
+  readonly #approvals = new Map<string, ApprovalSpan>();
+
+  private constructor(run: JuneSpan, runId: string) {
+    this.#run = run;
+    this.#runId = runId;
+  }
+
+  /** Starts the run's span; undefined when telemetry is off or the span does not record. */
+  static open(option: TelemetryOption | undefined, runId: string): RunSpans | undefined {
+    const telemetry: Telemetry | undefined = resolveTelemetry(option, "start()");
+    if (!telemetry) return undefined;
+    const span = JuneSpan.start(telemetry, "june.run", { "june.run.id": runId });
+    return span ? new RunSpans(span, runId) : undefined;
+  }
+
+  get telemetry(): Telemetry {
+    return this.#run.telemetry;
+  }
+
+  /** A step started (its trace node `nodeId`). */
+  stepStarted(nodeId: string, stepId: string): void {
+    const span = this.#run.child("june.step", { "june.step.id": stepId, "june.run.id": this.#runId });
+    if (span) this.#steps.set(nodeId, { span, stepId, tools: new Map() });
+  }
+
+  /** A step ended: its span ends with its status (and error), closing the tool and approval spans it left open. */
+  stepEnded(nodeId: string, status: NodeStatus, error?: unknown, usage?: Usage): void {
+    const step = this.#steps.get(nodeId);
+    if (!step) return;
+    this.#steps.delete(nodeId);
+    for (const [approvalId, approval] of this.#approvals) {
+      if (approval.step === step) this.#settleApproval(approvalId, { kind: "withdrawn" });
+    }
+    for (const tool of step.tools.values()) tool.span.end({ "june.tool.status": status === "error" ? "error" : "canceled" });
+    if (status === "error" && error !== undefined) step.span.fail(error);
+    step.span.end({ "june.step.status": status, ...usageAttributes(usage) });
+  }
+
+  /** A model call of a step starts: its span, or undefined. */
+  modelCall(stepNodeId: string, info: ModelCallInfo): RunCallSpans | undefined {
+    const step = this.#steps.get(stepNodeId);
+    if (!step) return undefined;
+    const call = ModelCallSpan.start(step.span.telemetry, step.span.context, { ...info, attributes: { "june.step.id": step.stepId, "june.run.id": this.#runId, ...info.attributes } });
+    return call ? new RunCallSpans(this, step, call) : undefined;
+  }
+
+  /** An approval was decided or withdrawn. */
+  approvalSettled(approvalId: string, outcome: ApprovalOutcome): void {
+    this.#settleApproval(approvalId, outcome);
+  }
+
+  /** @internal A tool call asked for approval. */
+  approvalOpened(step: StepSpans, toolCallId: string, toolName: string, approvalId: string): void {
+    const tool = step.tools.get(toolCallId);
+    if (tool) {
+      tool.needsApproval = true;
+      tool.span.set({ "june.tool.needs_approval": true });
+    }
+    const span = (tool?.span ?? step.span).child("june.approval", {
+      "june.approval.id": approvalId,
+      "gen_ai.tool.call.id": toolCallId,
+      "gen_ai.tool.name": toolName,
+    });
+    if (span) this.#approvals.set(approvalId, { span, tool, step, openedAt: Date.now() });
+  }
+
+  /** A steer or cancel, as an event on the run's span. */
+  event(name: "june.steer" | "june.cancel", input?: string): void {
+    this.#run.inputEvent(name, input);
+  }
+
+  /** The run ended. */
+  end(status: "done" | "error" | "canceled", usage: Usage, error?: unknown): void {
+    for (const nodeId of [...this.#steps.keys()]) this.stepEnded(nodeId, status === "done" ? "done" : status, undefined);
+    if (status === "error" && error !== undefined) this.#run.fail(error);
+    this.#run.end({ "june.run.status": status, ...usageAttributes(usage) });
+  }
+
+  #settleApproval(approvalId: string, outcome: ApprovalOutcome): void {
+    const approval = this.#approvals.get(approvalId);
+    if (!approval) return;
+    this.#approvals.delete(approvalId);
+    if (outcome.kind === "denied") approval.span.input("june.approval.reason", outcome.reason);
+    approval.span.end({ "june.approval.decision": outcome.kind, "june.approval.wait_ms": Date.now() - approval.openedAt });
+    if (approval.tool && outcome.kind !== "withdrawn") approval.tool.span.set({ "june.tool.approved": outcome.kind === "approved" });
+  }
+}
+
+/** One model call's spans inside a run: the call's own, and the tool calls it reports. */
+export class RunCallSpans {
+  constructor(
+    private readonly run: RunSpans,
+    private readonly step: StepSpans,
+    readonly call: ModelCallSpan,
+  ) {}
+
+  with<T>(fn: () => T): T {
+    return this.call.with(fn);
+  }
+
+  /** Reads one part of the call's stream. */
+  onPart(part: TextStreamPart<ToolSet>): void {
+    this.call.onPart(part);
+    switch (part.type) {
+      case "tool-call":
+        this.#toolStarted(part.toolCallId, part.toolName, part.input);
+        return;
+      case "tool-approval-request":
+        this.#toolStarted(part.toolCall.toolCallId, part.toolCall.toolName, part.toolCall.input);
+        this.run.approvalOpened(this.step, part.toolCall.toolCallId, part.toolCall.toolName, part.approvalId);
+        return;
+      case "tool-result":
+        if (part.preliminary) return;
+        return this.#toolEnded(part.toolCallId, "done", { output: part.output });
+      case "tool-error":
+        return this.#toolEnded(part.toolCallId, "error", { error: part.error });
+      case "tool-output-denied":
+        return this.#toolEnded(part.toolCallId, "denied", {});
+      default:
+        return;
+    }
+  }
+
+  fail(error: unknown): void {
+    this.call.fail(error);
+  }
+
+  end(reason?: string): void {
+    this.call.end(reason);
+  }
+
+  #toolStarted(toolCallId: string, toolName: string, input: unknown): void {
+    if (this.step.tools.has(toolCallId)) return;
+    const span = this.step.span.child("june.tool", {
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": toolName,
+      "gen_ai.tool.call.id": toolCallId,
+      "gen_ai.tool.type": "function",
+      "june.tool.needs_approval": false,
+      "june.tool.input.chars": sizeOf(input),
+    });
+    if (!span) return;
+    span.input("gen_ai.tool.call.arguments", input);
+    this.step.tools.set(toolCallId, { span, needsApproval: false });
+  }
+
+  #toolEnded(toolCallId: string, status: "done" | "error" | "denied", end: { output?: unknown; error?: unknown }): void {
+    const tool = this.step.tools.get(toolCallId);
+    if (!tool) return;
+    this.step.tools.delete(toolCallId);
+    if (status === "done") tool.span.output("gen_ai.tool.call.result", end.output);
+    if (status === "error") tool.span.fail(end.error);
+    tool.span.end({
+      "june.tool.status": status,
+      "june.tool.output.chars": status === "done" ? sizeOf(end.output) : undefined,
+      ...(status === "denied" ? { "june.tool.approved": false } : {}),
+    });
+  }
+}
+
+function usageAttributes(usage: Usage | undefined): SpanAttributes {
+  if (!usage) return {};
+  return {
+    "gen_ai.usage.input_tokens": usage.inputTokens,
+    "gen_ai.usage.output_tokens": usage.outputTokens,
+    "june.usage.total_tokens": usage.totalTokens,
+  };
+}

@@ -1,0 +1,298 @@
+import { SpanStatusCode } from "@opentelemetry/api";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { jsonSchema, tool } from "ai";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Agent, RunError, Step, Tool, start } from "june";
+import { agentResponder, createChat, modelResponder, type Turn } from "june/chat";
+import { scriptedModel } from "june/testing";
+import { exported, memoryTracing, parentOf } from "./__fixtures__/memory-tracing.js";
+
+const tracing = memoryTracing();
+afterEach(() => tracing.exporter.reset());
+
+/** Secrets that must never reach a span, wherever they were put. */
+const CANARY_KEY = "sk-proj-CANARY0123456789abcdefSECRET";
+const CANARY_BEARER = "Bearer CANARYBEARER0123456789";
+const PROMPT_TEXT = "PROMPT-MARKER plan the deploy";
+const REPLY_TEXT = "REPLY-MARKER the docs are on staging";
+
+function deployTool() {
+  const execute = vi.fn(async ({ env }: { env: string; token?: string }) => `deployed to ${env}`);
+  const value = tool({
+    description: "Deploy",
+    inputSchema: jsonSchema<{ env: string; token?: string }>({
+      type: "object",
+      properties: { env: { type: "string" }, token: { type: "string" } },
+      required: ["env"],
+    }),
+    needsApproval: true,
+    execute,
+  });
+  return { value, execute };
+}
+
+/** A chat whose turn runs two steps: `plan` calls a tool that needs approval, then `reply` streams the answer. */
+function agentChat(telemetry: Parameters<typeof createChat>[0]["telemetry"]) {
+  const model = scriptedModel([
+    { text: "Deploying.", toolCalls: [{ toolName: "deploy", input: { env: "staging", token: CANARY_KEY }, toolCallId: "call-1" }], usage: { inputTokens: 11, outputTokens: 3 } },
+    { text: "Planned.", usage: { inputTokens: 20, outputTokens: 2 } },
+    { text: ["REPLY-MARKER ", "the docs ", "are on staging"], usage: { inputTokens: 7, outputTokens: 5 } },
+  ]);
+  const { value, execute } = deployTool();
+  const chat = createChat({
+    responder: agentResponder({
+      id: "deployer",
+      version: "7",
+      render: ({ input }) => (
+        <Agent model={model} instructions="INSTRUCTIONS-MARKER" headers={{ Authorization: CANARY_BEARER }} experimental_telemetry={{ isEnabled: true }}>
+          <Tool name="deploy" value={value} />
+          <Step id="plan" prompt={`${PROMPT_TEXT}: ${input} (key ${CANARY_KEY})`} />
+          <Step id="reply" stream prompt={(ctx) => `Say it: ${String(ctx.steps.plan)}`} />
+        </Agent>
+      ),
+      reply: (result) => String(result.steps.reply),
+      stream: { step: "reply" },
+    }),
+    ...(telemetry !== undefined ? { telemetry } : {}),
+  });
+  return { chat, execute };
+}
+
+async function approveAll(turn: Turn): Promise<void> {
+  for await (const event of turn) if (event.type === "approval-request") turn.approve(event.request.id);
+}
+
+function byName(spans: readonly ReadableSpan[], name: string): ReadableSpan[] {
+  return spans.filter((span) => span.name === name);
+}
+
+function one(spans: readonly ReadableSpan[], name: string): ReadableSpan {
+  const found = byName(spans, name);
+  expect(found, `spans named ${name}`).toHaveLength(1);
+  return found[0]!;
+}
+
+describe("OpenTelemetry spans", () => {
+  it("an agent turn: june.turn > june.run > june.step > model calls (gen_ai.*) and june.tool > june.approval, with the AI SDK's spans under June's model calls", async () => {
+    const { chat, execute } = agentChat(true);
+    const session = await chat.createSession({ id: "s-telemetry" });
+    const turn = session.send("ship the docs");
+    await approveAll(turn);
+    const result = await turn.result;
+    expect(result.text).toBe(REPLY_TEXT);
+    expect(execute).toHaveBeenCalledTimes(1);
+
+    const spans = tracing.spans();
+    const turnSpan = one(spans, "june.turn");
+    const run = one(spans, "june.run");
+    const steps = byName(spans, "june.step");
+    const calls = byName(spans, "chat scripted");
+    const toolSpan = one(spans, "june.tool");
+    const approval = one(spans, "june.approval");
+    const aiRoots = byName(spans, "ai.streamText");
+
+    // One trace, parents right.
+    expect(new Set(spans.map((span) => span.spanContext().traceId)).size).toBe(1);
+    expect(parentOf(turnSpan)).toBeUndefined();
+    expect(parentOf(run)).toBe(turnSpan.spanContext().spanId);
+    expect(steps.map((step) => step.attributes["june.step.id"]).sort()).toEqual(["plan", "reply"]);
+    for (const step of steps) expect(parentOf(step)).toBe(run.spanContext().spanId);
+    const plan = steps.find((step) => step.attributes["june.step.id"] === "plan")!;
+    const reply = steps.find((step) => step.attributes["june.step.id"] === "reply")!;
+    expect(calls).toHaveLength(3);
+    expect(calls.filter((call) => parentOf(call) === plan.spanContext().spanId)).toHaveLength(2);
+    expect(calls.filter((call) => parentOf(call) === reply.spanContext().spanId)).toHaveLength(1);
+    expect(parentOf(toolSpan)).toBe(plan.spanContext().spanId);
+    expect(parentOf(approval)).toBe(toolSpan.spanContext().spanId);
+
+    // The AI SDK's spans: each ai.streamText is a child of one of June's model-call spans.
+    expect(aiRoots).toHaveLength(3);
+    const callIds = new Set(calls.map((call) => call.spanContext().spanId));
+    for (const root of aiRoots) expect(callIds.has(parentOf(root)!)).toBe(true);
+    expect(new Set(aiRoots.map(parentOf)).size).toBe(3);
+
+    // Attributes.
+    expect(turnSpan.attributes).toMatchObject({
+      "june.session.id": "s-telemetry",
+      "june.turn.id": result.metadata && turn.id,
+      "june.responder.kind": "agent",
+      "june.responder.id": "deployer",
+      "june.responder.version": "7",
+      "june.turn.status": "completed",
+      "june.input.chars": "ship the docs".length,
+      "gen_ai.usage.input_tokens": 38,
+      "gen_ai.usage.output_tokens": 10,
+    });
+    expect(run.attributes).toMatchObject({ "june.run.status": "done", "june.usage.total_tokens": 48 });
+    expect(plan.attributes).toMatchObject({ "june.step.status": "done", "gen_ai.usage.input_tokens": 31 });
+    for (const call of calls) {
+      expect(call.attributes).toMatchObject({
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "june-test",
+        "gen_ai.system": "june-test",
+        "gen_ai.request.model": "scripted",
+        "gen_ai.response.model": "scripted",
+      });
+      expect(typeof call.attributes["gen_ai.usage.input_tokens"]).toBe("number");
+      expect(typeof call.attributes["gen_ai.usage.output_tokens"]).toBe("number");
+      expect(Array.isArray(call.attributes["gen_ai.response.finish_reasons"])).toBe(true);
+    }
+    expect(calls.map((call) => call.attributes["gen_ai.response.finish_reasons"])).toContainEqual(["tool-calls"]);
+    expect(toolSpan.attributes).toMatchObject({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "deploy",
+      "gen_ai.tool.call.id": "call-1",
+      "june.tool.needs_approval": true,
+      "june.tool.approved": true,
+      "june.tool.status": "done",
+    });
+    expect(approval.attributes).toMatchObject({ "june.approval.decision": "approved", "gen_ai.tool.name": "deploy" });
+    expect(approval.attributes["june.approval.wait_ms"]).toBeGreaterThanOrEqual(0);
+    // The AI SDK's request headers arrive, masked.
+    const header = spans.flatMap((span) => Object.entries(span.attributes)).find(([key]) => key === "ai.request.headers.Authorization");
+    expect(header?.[1]).toBe("[redacted]");
+
+    // No canary, no prompt, instructions or reply text, no tool input anywhere (recordInputs/recordOutputs off).
+    for (const span of spans) {
+      const text = exported(span);
+      expect(text, span.name).not.toContain("CANARY");
+      expect(text, span.name).not.toContain("PROMPT-MARKER");
+      expect(text, span.name).not.toContain("INSTRUCTIONS-MARKER");
+      expect(text, span.name).not.toContain("REPLY-MARKER");
+      expect(text, span.name).not.toContain("staging\"");
+      expect(text, span.name).not.toContain("ship the docs");
+    }
+  });
+
+  it("records content only when asked: recordInputs and recordOutputs, redacted and bounded", async () => {
+    const { chat } = agentChat({ recordInputs: true, recordOutputs: true, maxContentChars: 2_000 });
+    const session = await chat.createSession();
+    const turn = session.send("ship the docs");
+    await approveAll(turn);
+    await turn.result;
+    const spans = tracing.spans();
+    const all = spans.map(exported).join("\n");
+    expect(all).toContain("PROMPT-MARKER");
+    expect(all).toContain("INSTRUCTIONS-MARKER");
+    expect(all).toContain("REPLY-MARKER");
+    expect(all).not.toContain("CANARY");
+    expect(one(spans, "june.turn").attributes["june.turn.input"]).toBe("ship the docs");
+    expect(one(spans, "june.turn").attributes["june.turn.output"]).toBe(REPLY_TEXT);
+    expect(JSON.parse(String(one(spans, "june.tool").attributes["gen_ai.tool.call.arguments"]))).toEqual({ env: "staging", token: "[redacted]" });
+    expect(one(spans, "june.tool").attributes["gen_ai.tool.call.result"]).toBe("deployed to staging");
+    const input = byName(spans, "chat scripted").map((span) => String(span.attributes["gen_ai.input.messages"]));
+    expect(input.some((text) => text.includes("PROMPT-MARKER"))).toBe(true);
+    // The AI SDK's spans follow June's recordInputs when experimental_telemetry leaves it unset.
+    expect(byName(spans, "ai.streamText").some((span) => String(span.attributes["ai.prompt"] ?? "").includes("PROMPT-MARKER"))).toBe(true);
+
+    tracing.exporter.reset();
+    const { chat: small } = agentChat({ recordInputs: true, maxContentChars: 40 });
+    const next = (await small.createSession()).send("x".repeat(500));
+    await approveAll(next);
+    await next.result;
+    const input2 = String(one(tracing.spans(), "june.turn").attributes["june.turn.input"]);
+    expect(input2).toBe(`${"x".repeat(40)}…[460 more chars]`);
+  });
+
+  it("telemetry: false records nothing, and a chat's `false` reaches the run", async () => {
+    const { chat } = agentChat(false);
+    const turn = (await chat.createSession()).send("ship the docs");
+    await approveAll(turn);
+    await turn.result;
+    // The AI SDK's own spans (experimental_telemetry) still go out, under no June span.
+    expect(tracing.spans().filter((span) => span.name.startsWith("june.") || span.name.startsWith("chat "))).toEqual([]);
+  });
+
+  it("a model chat: june.turn > chat {model} > ai.streamText; steer and cancel are events; usage on the spans", async () => {
+    const model = scriptedModel([{ text: ["one ", "two ", "three"], delay: 20, usage: { inputTokens: 4, outputTokens: 3 } }, { text: "after steer" }]);
+    const chat = createChat({ model, instructions: "INSTRUCTIONS-MARKER", experimental_telemetry: { isEnabled: true }, telemetry: true });
+    const session = await chat.createSession();
+    const turn = session.send("hello");
+    for await (const event of turn) {
+      if (event.type === "text-delta") {
+        await turn.steer("and another thing");
+        break;
+      }
+    }
+    await turn.result;
+    const spans = tracing.spans();
+    const turnSpan = one(spans, "june.turn");
+    const calls = byName(spans, "chat scripted");
+    expect(calls).toHaveLength(2);
+    for (const call of calls) expect(parentOf(call)).toBe(turnSpan.spanContext().spanId);
+    expect(calls.map((call) => call.attributes["gen_ai.response.finish_reasons"])).toContainEqual(["interrupted"]);
+    const aiRoots = byName(spans, "ai.streamText");
+    expect(aiRoots.map(parentOf).sort()).toEqual(calls.map((call) => call.spanContext().spanId).sort());
+    expect(turnSpan.attributes).toMatchObject({ "june.responder.kind": "model", "june.turn.status": "completed", "gen_ai.request.model": "scripted" });
+    const steer = turnSpan.events.find((event) => event.name === "june.steer");
+    expect(steer?.attributes).toEqual({ "june.input.chars": "and another thing".length });
+    expect(spans.map(exported).join("\n")).not.toContain("another thing");
+
+    tracing.exporter.reset();
+    const slow = createChat({ model: scriptedModel({ text: ["a", "b", "c"], delay: 200 }) });
+    const canceled = (await slow.createSession()).send("hello");
+    for await (const event of canceled) {
+      if (event.type === "text-delta") canceled.cancel();
+    }
+    await expect(canceled.result).rejects.toThrow(/canceled/);
+    const canceledSpan = one(tracing.spans(), "june.turn");
+    expect(canceledSpan.attributes["june.turn.status"]).toBe("canceled");
+    expect(canceledSpan.events.map((event) => event.name)).toContain("june.cancel");
+    expect(byName(tracing.spans(), "chat scripted")[0]?.attributes["gen_ai.response.finish_reasons"]).toEqual(["canceled"]);
+  });
+
+  it("start(): errors are recorded on the span that failed, redacted; cancel is an event on the run", async () => {
+    const failing = scriptedModel({ text: "partial", error: new Error(`upstream refused key ${CANARY_KEY}`) });
+    const run = start(
+      <Agent model={failing}>
+        <Step id="only" prompt="go" />
+      </Agent>,
+      { telemetry: true },
+    );
+    await expect(run.result).rejects.toBeInstanceOf(RunError);
+    const spans = tracing.spans();
+    const step = one(spans, "june.step");
+    const call = one(spans, "chat scripted");
+    for (const span of [call, step, one(spans, "june.run")]) {
+      expect(span.status.code, span.name).toBe(SpanStatusCode.ERROR);
+      expect(span.status.message).toContain("upstream refused key [redacted]");
+      expect(span.events.find((event) => event.name === "exception")?.attributes?.["exception.message"]).toContain("[redacted]");
+    }
+    expect(step.attributes["june.step.status"]).toBe("error");
+    expect(spans.map(exported).join("\n")).not.toContain("CANARY");
+
+    tracing.exporter.reset();
+    const slow = start(
+      <Agent model={scriptedModel({ text: ["a", "b"], delay: 500 })}>
+        <Step id="slow" prompt="go" />
+      </Agent>,
+    );
+    setTimeout(() => slow.cancel("stop"), 30);
+    await expect(slow.result).rejects.toBeInstanceOf(RunError);
+    const runSpan = one(tracing.spans(), "june.run");
+    expect(runSpan.attributes["june.run.status"]).toBe("canceled");
+    expect(runSpan.status.code).toBe(SpanStatusCode.UNSET);
+    expect(runSpan.events.map((event) => event.name)).toEqual(["june.cancel"]);
+    expect(one(tracing.spans(), "june.step").attributes["june.step.status"]).toBe("canceled");
+  });
+
+  it("a <Step>'s experimental_telemetry replaces its Agent's; a bad telemetry option is a TypeError naming it", async () => {
+    const model = scriptedModel(["first", "second"]);
+    const run = start(
+      <Agent model={model}>
+        <Step id="quiet" prompt="one" />
+        <Step id="loud" prompt="two" experimental_telemetry={{ isEnabled: true, functionId: "loud-step" }} />
+      </Agent>,
+    );
+    await run.result;
+    const aiRoots = byName(tracing.spans(), "ai.streamText");
+    expect(aiRoots).toHaveLength(1);
+    expect(aiRoots[0]!.attributes["ai.telemetry.functionId"]).toBe("loud-step");
+    const loud = byName(tracing.spans(), "june.step").find((span) => span.attributes["june.step.id"] === "loud")!;
+    expect(parentOf(aiRoots[0]!)).toBe(byName(tracing.spans(), "chat scripted").find((call) => parentOf(call) === loud.spanContext().spanId)!.spanContext().spanId);
+
+    expect(() => start(<Agent model={model} />, { telemetry: { recordInputs: "yes" as never } })).toThrow(/telemetry\.recordInputs must be a boolean/);
+    expect(() => createChat({ model, telemetry: { tracer: {} as never } })).toThrow(/createChat\(\{ telemetry \}\): telemetry\.tracer/);
+    expect(() => modelResponder({ model })).not.toThrow();
+  });
+});
