@@ -83,6 +83,9 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
     }
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
+    // Deleted rows are overwritten, not left in free pages: a durable turn's checkpoint (tool inputs) is gone
+    // from the file once the turn ends.
+    db.pragma("secure_delete = ON");
     db.transaction(() => {
       const version = db.pragma("user_version", { simple: true }) as number;
       if (version > SCHEMA_VERSION) {
