@@ -42,3 +42,18 @@ export type {
   TraceNodeKind,
   Usage,
 } from "./runtime/types.js";
+export { McpTools } from "./mcp/mcp-tools.js";
+export type {
+  McpApprovalPolicy,
+  McpHttpServer,
+  McpServerSpec,
+  McpStdioServer,
+  McpToolFilter,
+  McpToolInfo,
+  McpToolOverride,
+  McpToolsOptions,
+  McpToolsProps,
+} from "./mcp/mcp-tools.js";
+export { mcpConnections } from "./mcp/connections.js";
+export type { McpConnections, McpConnectionsOptions } from "./mcp/connections.js";
+export { McpConnectionError, McpToolError, McpToolNameError } from "./mcp/errors.js";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
 import { JuneError } from "../errors/june-error.js";
+import { isMcpConnections, type McpConnections } from "../mcp/connections.js";
 import type { CallSettings } from "../runtime/types.js";
 import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
 import { memoryStore } from "../stores/index.js";
@@ -32,6 +33,11 @@ export interface ChatOptions {
    * `{ tracer, recordInputs, recordOutputs, maxContentChars }`. See docs/telemetry.md.
    */
   telemetry?: TelemetryOption;
+  /**
+   * MCP clients kept for the chat's life (`mcpConnections()`) instead of one per turn: every turn's workflow
+   * connects its `<McpTools>` through them, and gets their `tools`. Close them with `mcp.close()` when done.
+   */
+  mcp?: McpConnections;
 }
 
 /** A chat answered by any responder. */
@@ -66,13 +72,17 @@ export function createChat(options: CreateChatOptions): Chat {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("createChat(options): options must be an object with `responder`, or `model` and `instructions`");
   }
-  const { store = memoryStore(), context = fullContext(), idGenerator, maxInputChars = DEFAULT_MAX_INPUT_CHARS } = options;
+  const { store = memoryStore(), context = fullContext(), idGenerator, maxInputChars = DEFAULT_MAX_INPUT_CHARS, mcp } = options;
   const responder = responderOf(options);
   const telemetry = resolveTelemetry(options.telemetry, "createChat({ telemetry })");
   if (!isStore(store)) throw new TypeError("createChat({ store }): store must be a ChatStore");
   if (typeof context !== "function") throw new TypeError("createChat({ context }): context must be a context builder function");
   if (idGenerator !== undefined && typeof idGenerator !== "function") {
     throw new TypeError("createChat({ idGenerator }): idGenerator must be a function returning an id");
+  }
+  if (mcp !== undefined && !isMcpConnections(mcp)) throw new TypeError("createChat({ mcp }): mcp must be made by mcpConnections()");
+  if (mcp !== undefined && mcp.tools.length > 0 && options.model !== undefined) {
+    throw new TypeError("createChat({ model, mcp }): a model chat calls no tools; answer with an agentResponder whose workflow has the MCP tools");
   }
   if (!Number.isInteger(maxInputChars) || maxInputChars < 1) {
     throw new TypeError(`createChat({ maxInputChars }): must be a whole number of characters, 1 or more, got ${String(maxInputChars)}`);
@@ -97,7 +107,8 @@ export function createChat(options: CreateChatOptions): Chat {
   }
   const host: SessionHost = {
     store,
-    responder,
+    // Each turn's responder runs with the chat's MCP connections in effect, so its runs reuse them.
+    responder: mcp ? { ...responder, respond: (respondOptions) => mcp.run(() => responder.respond(respondOptions)) } : responder,
     ...(durable ? { durable } : {}),
     provenance: responderProvenance(responder),
     context,
@@ -156,7 +167,7 @@ function responderOf(options: CreateChatOptions): Responder {
     throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
   }
   if (hasModel) {
-    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, ...modelOptions } = options as ModelChatOptions;
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, ...modelOptions } = options as ModelChatOptions;
     return modelResponder(modelOptions);
   }
   const responder = options.responder;

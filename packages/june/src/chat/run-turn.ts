@@ -1,5 +1,5 @@
-import { redactText } from "./redact.js";
 import { SessionBusyError } from "../stores/errors.js";
+import { hideFilePaths, redactText } from "./redact.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
@@ -82,7 +82,11 @@ async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store
       if (outcome.status === "suspended") {
         await journal.append([{ type: "turn-suspend", turnId: turn.id, requests: outcome.requests }], { sync: true });
       } else {
-        await journal.append([endEntry(turn.id, outcome)], { sync: true, ...(options.durable ? { deleteCheckpoint: turn.id } : {}) });
+        await journal.append([endEntry(turn.id, outcome)], {
+          sync: true,
+          ...(options.durable ? { deleteCheckpoint: turn.id } : {}),
+          ...(lease ? { endsLease: lease } : {}),
+        });
       }
     } catch (error) {
       // A suspend that could not be journaled still has its checkpoint: the turn reads back interrupted, resumable.
@@ -260,14 +264,15 @@ export function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry 
   }
 }
 
-/** An error as the journal keeps it: name and message only, credentials masked. */
+/** An error as the journal keeps it: name and message only, credentials and file paths masked. */
 export function errorInfo(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name || "Error", message: redactText(error.message) };
+  const safe = (message: string) => hideFilePaths(redactText(message));
+  if (error instanceof Error) return { name: error.name || "Error", message: safe(error.message) };
   if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
     const e = error as { name?: unknown; message: string };
-    return { name: typeof e.name === "string" ? e.name : "Error", message: redactText(e.message) };
+    return { name: typeof e.name === "string" ? e.name : "Error", message: safe(e.message) };
   }
-  return { name: "Error", message: redactText(String(error)) };
+  return { name: "Error", message: safe(String(error)) };
 }
 
 /** How long a canceled turn waits for its responder to wind down before it ends anyway. */

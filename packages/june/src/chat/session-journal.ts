@@ -111,6 +111,7 @@ export class SessionJournal {
             expectedSeq: this.#lastSeq,
             ...(options.sync ? { sync: true } : {}),
             ...(options.deleteCheckpoint !== undefined ? { deleteCheckpoint: options.deleteCheckpoint } : {}),
+            ...(options.endsLease ? { endsLease: options.endsLease } : {}),
           });
           this.#fold(written);
           return written;

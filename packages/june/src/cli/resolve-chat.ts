@@ -2,6 +2,7 @@ import { resolve as resolvePath } from "node:path";
 import { createChat } from "../chat/create-chat.js";
 import type { Chat, Session } from "../chat/types.js";
 import { JuneError } from "../errors/june-error.js";
+import type { McpConnections } from "../mcp/connections.js";
 import { fileStore } from "../stores/file-store.js";
 import { CliUsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
@@ -27,6 +28,8 @@ export interface ResolveChatOptions {
   store?: string;
   /** The command, for messages. */
   command: string;
+  /** The servers `--mcp` names: a model chat then runs as a one-step workflow that can call their tools. */
+  mcp?: McpConnections;
 }
 
 /** The chat a command talks to, and where it came from. */
@@ -48,6 +51,14 @@ export interface ResolvedChat {
  * `--model` with a module exporting a `Chat` or a `Responder` is a usage error: nothing can reach its model.
  */
 export async function resolveChat(options: ResolveChatOptions): Promise<ResolvedChat> {
+  const resolved = await resolveChatOnly(options);
+  if (options.mcp && options.file !== undefined && resolved.chat.responder.kind === "model") {
+    throw new CliUsageError(`--mcp: ${options.file}'s chat is a model chat, which calls no tools; answer with an agentResponder to use MCP tools`);
+  }
+  return resolved;
+}
+
+async function resolveChatOnly(options: ResolveChatOptions): Promise<ResolvedChat> {
   const { io, file, command } = options;
   const storeDir = resolvePath(io.cwd, options.store ?? DEFAULT_STORE_DIR);
   const spec = chosenModelSpec({ model: options.model, baseUrl: options.baseUrl, env: io.env });
@@ -71,7 +82,12 @@ export async function resolveChat(options: ResolveChatOptions): Promise<Resolved
       `Nothing to ${command === "studio" ? "serve" : "talk to"}: pass a chat module (june ${command} chat.tsx) or a model (--model openai:gpt-5-mini, or set JUNE_MODEL)`,
     );
   }
-  return { chat: createChat({ model: await modelOf(spec), store: fileStore(storeDir) }), label: spec, storeDir };
+  const model = await modelOf(spec);
+  if (options.mcp) {
+    const { toolUsingModelResponder } = await import("./mcp-flags.js");
+    return { chat: createChat({ responder: toolUsingModelResponder(model), store: fileStore(storeDir) }), label: spec, storeDir };
+  }
+  return { chat: createChat({ model, store: fileStore(storeDir) }), label: spec, storeDir };
 }
 
 /** A module's `Chat` as it is, or its `Responder` made a chat in the store directory. */

@@ -14,6 +14,7 @@ import { createFakeOpenAIServer, type FakeOpenAIServer } from "../testing/fake-o
 import { bin, ensureBuilt } from "./__fixtures__/built-bin.js";
 
 const offlineExample = fileURLToPath(new URL("../../../../examples/offline.tsx", import.meta.url));
+const firstWorkflow = fileURLToPath(new URL("../../../../examples/first-workflow.tsx", import.meta.url));
 const approvalFixture = fileURLToPath(new URL("./__fixtures__/approval-chat.tsx", import.meta.url));
 const SECRET = "sk-live-0123456789abcdefghijklmn";
 
@@ -144,6 +145,20 @@ describe("june with OTEL_EXPORTER_OTLP_ENDPOINT", { timeout: 90_000 }, () => {
       expect(Number(attribute(call, "gen_ai.usage.input_tokens"))).toBeGreaterThan(0);
     }
     expect(otlp.requests.map((request) => request.body).join("")).not.toContain(SECRET);
+  });
+
+  it("june run sends the run's spans: june.run > june.step > chat scripted, under OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given", async () => {
+    otlp = await collector();
+    const result = await june(["run", firstWorkflow, "--input", "the bicycle"], { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${otlp.url}/custom/traces` }, tempDir());
+    expect(result.code).toBe(0);
+    expect(otlp.requests.map((request) => request.path)).toContain("/custom/traces");
+    const spans = otlp.spans();
+    const [run] = spans.filter((span) => span.name === "june.run");
+    expect(run?.parentSpanId ?? "").toBe("");
+    const steps = spans.filter((span) => span.name === "june.step");
+    expect(steps.map((step) => attribute(step, "june.step.id")).sort()).toEqual(["facts", "summary"]);
+    for (const step of steps) expect(step.parentSpanId).toBe(run!.spanId);
+    expect(spans.filter((span) => span.name === "chat scripted").map((span) => span.parentSpanId).sort()).toEqual(steps.map((step) => step.spanId).sort());
   });
 
   it("exports nothing when the variable is not set", async () => {

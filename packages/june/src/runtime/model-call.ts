@@ -36,6 +36,8 @@ export interface CallInput {
   readonly inbox: SteerInbox;
   /** Trace node of each tool call the step made, by `toolCallId` (a resumed call reports earlier calls). */
   readonly toolNodes: Map<string, string>;
+  /** The MCP server and tool name of each MCP tool, by the name the model calls it. */
+  readonly mcpOrigins?: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
 }
 
 /** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
@@ -268,6 +270,7 @@ export function openApproval(
       toolCallId: toolCall.toolCallId,
       input: toolCall.input,
       ...(options.retry ? { retry: true } : {}),
+      ...mcpOf(input, toolCall.toolName),
     },
     {
       signal: input.signal,
@@ -306,9 +309,16 @@ export function toolNode(input: CallInput, part: { toolCallId: string; toolName:
     toolName: part.toolName,
     toolCallId: part.toolCallId,
     input: part.input,
+    ...mcpOf(input, part.toolName),
   });
   input.toolNodes.set(part.toolCallId, nodeId);
   return nodeId;
+}
+
+/** `{ mcp: { server, tool } }` for a tool of an MCP server, else nothing. */
+function mcpOf(input: CallInput, toolName: string): { mcp?: { server: string; tool: string } } {
+  const origin = input.mcpOrigins?.get(toolName);
+  return origin ? { mcp: { server: origin.server, tool: origin.tool } } : {};
 }
 
 function endsWithApprovalResponse(messages: readonly ModelMessage[]): boolean {

@@ -2,7 +2,8 @@ import { Output, type ModelMessage, type OutputInterface, type Tool as AITool, t
 import type { StepOutput } from "./components.js";
 import { CanceledError } from "./errors.js";
 import { callModel, openApproval, toolNode, type CallInput, type FinishInfo, type OpenApproval } from "./model-call.js";
-import { lookup, resolveSettings, resolveTools, type StepPlan } from "./render.js";
+import { needsMcp, resolveStepTools } from "../mcp/step-tools.js";
+import { lookup, resolveSettings, resolveTools, toolLayers, type StepPlan } from "./render.js";
 import type { RunState } from "./run-state.js";
 import { raceAbort } from "./scheduler.js";
 import type { ApprovalOutcome } from "./approvals.js";
@@ -28,7 +29,9 @@ export interface ModelStepInput {
 export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: ModelStepInput): Promise<unknown> {
   const model = lookup(plan.scope, (s) => s.model);
   if (model === undefined) throw new Error(`june: step "${plan.id}" has no model`);
-  const tools = guardTools(resolveTools(plan.scope, plan.tools), plan.id, run);
+  const layers = toolLayers(plan.scope, plan);
+  const withMcp = needsMcp(layers, run.mcp) ? await resolveStepTools(layers, run.mcp, signal) : undefined;
+  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run);
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
@@ -45,6 +48,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     signal,
     inbox,
     toolNodes: new Map<string, string>(),
+    ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
   };
   const checkpoints = run.checkpoints;
   try {

@@ -1,9 +1,12 @@
 import type { LanguageModel, Tool as AITool } from "ai";
 import { Fragment, isElement, type JuneElement } from "../jsx/element.js";
 import { Agent, Catch, Parallel, Step, Tool, type AgentProps, type StepProps, type WorkflowNode } from "./components.js";
+import { checkMcpToolsOptions } from "../mcp/check-options.js";
+import { McpTools, type McpToolsOptions } from "../mcp/mcp-tools.js";
 import { RenderError } from "./errors.js";
 import { pickCallSettings } from "./call-settings.js";
 import type { CallSettings, RunContext } from "./types.js";
+import type { ToolLayer } from "../mcp/step-tools.js";
 
 /** What an `Agent` sets for the steps below it; a nested scope inherits what it does not set. */
 export interface Scope {
@@ -13,6 +16,8 @@ export interface Scope {
   readonly settings: CallSettings;
   /** This scope's own tools, filled while its subtree renders (so sibling order does not matter). */
   readonly tools: Record<string, AITool<any, any>>;
+  /** This scope's own `<McpTools>`, filled like `tools`; connected when a step first needs them. */
+  readonly mcp: McpToolsOptions[];
 }
 
 /** A rendered, validated workflow node: what the executor runs. */
@@ -47,6 +52,8 @@ export interface StepPlan {
   readonly scope: Scope;
   /** Tools placed inside the `Step`: they serve it alone. */
   readonly tools: Record<string, AITool<any, any>>;
+  /** `<McpTools>` placed inside the `Step`. */
+  readonly mcp: McpToolsOptions[];
 }
 export interface RenderPlan {
   readonly kind: "render";
@@ -57,12 +64,12 @@ export interface RenderPlan {
 
 /** The scope at the top of a run: no model, no tools. */
 export function rootScope(): Scope {
-  return { parent: undefined, settings: {}, tools: {} };
+  return { parent: undefined, settings: {}, tools: {}, mcp: [] };
 }
 
 /** A scope below `parent` that sets nothing itself (where a render function's output renders). */
 export function childScope(parent: Scope): Scope {
-  return { parent, settings: {}, tools: {} };
+  return { parent, settings: {}, tools: {}, mcp: [] };
 }
 
 /**
@@ -108,7 +115,7 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     const p = props as unknown as AgentProps;
     if (p.model !== undefined && !isModel(p.model)) fail("`model` is not an AI SDK LanguageModel");
     const settings = pickCallSettings(props);
-    const agentScope: Scope = { parent: scope, model: p.model, instructions: p.instructions, settings, tools: {} };
+    const agentScope: Scope = { parent: scope, model: p.model, instructions: p.instructions, settings, tools: {}, mcp: [] };
     const children = renderWorkflow(p.children, agentScope, ids);
     out.push({ kind: "agent", name: p.name ?? "Agent", scope: agentScope, children });
     return;
@@ -120,6 +127,7 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     scope.tools[name] = value;
     return;
   }
+  if (type === McpTools) return void scope.mcp.push(checkMcpTools(element, fail));
   if (type === Parallel) {
     const concurrency = props.concurrency as number | undefined;
     if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
@@ -173,9 +181,16 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
   }
   if (p.timeout !== undefined && !(typeof p.timeout === "number" && p.timeout > 0)) fail("`timeout` must be a positive number");
   const tools: Record<string, AITool<any, any>> = {};
+  const mcp: McpToolsOptions[] = [];
   for (const child of flattenFragments(p.children)) {
+    if (isElement(child) && child.type === McpTools) {
+      mcp.push(checkMcpTools(child, (problem) => {
+        throw new RenderError(`${describe(child)}: ${problem}`, { element: describe(child) });
+      }));
+      continue;
+    }
     if (!isElement(child) || child.type !== Tool) {
-      fail(`a Step's only children are <Tool>s, found ${isElement(child) ? describe(child) : describeValue(child)}`);
+      fail(`a Step's only children are <Tool>s and <McpTools>, found ${isElement(child) ? describe(child) : describeValue(child)}`);
     }
     const [name, value] = checkTool(child as JuneElement, (problem) => {
       const label = describe(child as JuneElement);
@@ -185,7 +200,14 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
     tools[name] = value;
   }
   ids.add(p.id);
-  return { kind: "step", id: p.id, props: p, scope, tools };
+  return { kind: "step", id: p.id, props: p, scope, tools, mcp };
+}
+
+function checkMcpTools(element: JuneElement, fail: (problem: string) => never): McpToolsOptions {
+  const { children: _children, ...options } = element.props as Record<string, unknown>;
+  const problem = checkMcpToolsOptions(options);
+  if (problem) fail(problem);
+  return options as unknown as McpToolsOptions;
 }
 
 function checkTool(element: JuneElement, fail: (problem: string) => never): [string, AITool<any, any>] {
@@ -209,6 +231,14 @@ export function resolveSettings(scope: Scope): CallSettings {
   const chain: Scope[] = [];
   for (let s: Scope | undefined = scope; s; s = s.parent) chain.unshift(s);
   return Object.assign({}, ...chain.map((s) => s.settings)) as CallSettings;
+}
+
+/** The tools of a step's scope chain, outermost first, then its own: `<Tool>`s and `<McpTools>` by level. */
+export function toolLayers(scope: Scope, own: { tools: Record<string, AITool<any, any>>; mcp: McpToolsOptions[] }): ToolLayer[] {
+  const chain: ToolLayer[] = [];
+  for (let s: Scope | undefined = scope; s; s = s.parent) chain.unshift({ tools: s.tools, mcp: s.mcp });
+  chain.push(own);
+  return chain;
 }
 
 /** The tools serving a step: its scope chain's (inner names win), then its own. */
@@ -245,6 +275,7 @@ export function describe(element: JuneElement): string {
     typeof type === "function" ? type.name || "anonymous" : typeof type === "symbol" ? type.toString() : String(type);
   if (type === Step && typeof props.id === "string") return `<Step id="${props.id}">`;
   if (type === Tool && typeof props.name === "string") return `<Tool name="${props.name}">`;
+  if (type === McpTools && typeof props.name === "string") return `<McpTools name="${props.name}">`;
   return `<${name}>`;
 }
 

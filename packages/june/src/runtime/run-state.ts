@@ -1,4 +1,5 @@
 import { JuneError } from "../errors/june-error.js";
+import type { RunMcp } from "../mcp/connections.js";
 import type { ApprovalRegistry } from "./approvals.js";
 import type { Checkpointer } from "./checkpoint.js";
 import type { Semaphore } from "./scheduler.js";
@@ -19,6 +20,8 @@ export interface RunState {
   readonly steps: Record<string, unknown>;
   /** Every step id rendered so far (static and from render functions). */
   readonly stepIds: Set<string>;
+  /** Where the run's `<McpTools>` connect, and the MCP servers every step gets. */
+  readonly mcp: RunMcp;
   usage: Usage;
   /** Set when the run saves checkpoints or starts from one. */
   readonly checkpoints?: Checkpointer;

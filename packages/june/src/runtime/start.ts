@@ -1,4 +1,5 @@
 import { JuneError } from "../errors/june-error.js";
+import { isMcpConnections, RunMcp } from "../mcp/connections.js";
 import { ApprovalRegistry } from "./approvals.js";
 import type { WorkflowNode } from "./components.js";
 import { assertRunCheckpoint, Checkpointer } from "./checkpoint.js";
@@ -50,6 +51,8 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     modelSlots: new Semaphore(options.concurrency),
     steps: {},
     stepIds,
+    // Made here, inside start(), so it sees the MCP connections in effect (`mcpConnections().run(fn)`).
+    mcp: new RunMcp(options.mcp),
     usage: options.checkpoint ? { ...ZERO_USAGE, ...options.checkpoint.usage } : ZERO_USAGE,
     ...(checkpoints ? { checkpoints } : {}),
     ...(spans ? { spans } : {}),
@@ -79,6 +82,8 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     } catch (error) {
       failure = { error };
     }
+    // The run's own MCP servers close before it settles: a stdio server's process does not outlive the run.
+    await run.mcp.close();
     finished = true;
     if (timer !== undefined) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onSignal);
@@ -176,6 +181,7 @@ function checkOptions(options: StartOptions): void {
   }
   if (onUpdate !== undefined && typeof onUpdate !== "function") throw new TypeError("start(): onUpdate must be a function");
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError("start(): signal must be an AbortSignal");
+  if (options.mcp !== undefined && !isMcpConnections(options.mcp)) throw new TypeError("start(): mcp must be made by mcpConnections()");
 }
 
 function runErrorMessage(cause: unknown, status: RunStatus): string {

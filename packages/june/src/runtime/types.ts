@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage, TelemetrySettings as AiTelemetrySettings } from "ai";
 import type { TelemetryOption } from "../telemetry/options.js";
+import type { McpConnections } from "../mcp/connections.js";
 
 /** The state of a trace node. */
 export type NodeStatus = "pending" | "running" | "done" | "error" | "canceled";
@@ -73,6 +74,8 @@ export interface ToolCallNode extends BaseNode {
   readonly input: unknown;
   readonly output?: unknown;
   readonly approval?: { readonly id: string; readonly state: ApprovalState; readonly reason?: string };
+  /** For a tool of an MCP server (`<McpTools>`): the server's name and the tool's name there. */
+  readonly mcp?: { readonly server: string; readonly tool: string };
 }
 
 /** A node of the trace tree, discriminated on `kind`. */
@@ -86,6 +89,8 @@ export interface ApprovalRequest {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: unknown;
+  /** For a tool of an MCP server (`<McpTools>`): the server's name and the tool's name there. */
+  readonly mcp?: { readonly server: string; readonly tool: string };
   /**
    * Set on a request restored from a checkpoint whose call was approved and had begun to execute when its
    * process stopped: it was not run again, and runs only on a new approval.
@@ -184,6 +189,11 @@ export interface StartOptions {
    * `{ tracer, recordInputs, recordOutputs, maxContentChars, context }`. See docs/telemetry.md.
    */
   telemetry?: TelemetryOption;
+  /**
+   * MCP connections shared beyond this run (`mcpConnections()`): its `<McpTools>` connect through them and
+   * leave them open. Default: the connections in effect (`mcp.run(fn)`), else the run's own, closed when it ends.
+   */
+  mcp?: McpConnections;
 }
 
 export interface RunHandle {

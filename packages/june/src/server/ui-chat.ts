@@ -15,6 +15,7 @@ import { JuneError } from "../errors/june-error.js";
 import { describe, type JsonObject, readJsonObject } from "./body.js";
 import type { HandlerContext } from "./create-chat-handler.js";
 import { HttpError, json, withInputErrors } from "./http-error.js";
+import { inRequestTrace } from "../telemetry/request-trace.js";
 import type { RouteContext } from "./router.js";
 import { errorSummary, type LiveTurn } from "./turn-registry.js";
 import type { TurnStreamEvent } from "./turn-stream-event.js";
@@ -110,7 +111,7 @@ export async function handleUiChat({ request }: RouteContext, context: HandlerCo
     const edited = messageId === undefined ? undefined : await editedTurn(session, body);
     start = edited ? () => session.edit(edited.id, input) : () => session.send(input);
   }
-  const turn = await withInputErrors(start);
+  const turn = await withInputErrors(() => inRequestTrace(request, start));
   const live = await context.track(turn);
   const state: UiTurnState = { cursor: 0, tools: new Map() };
   uiStates.set(live, state);

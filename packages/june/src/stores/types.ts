@@ -157,6 +157,12 @@ export interface AppendOptions {
   /** Make the entries durable before resolving (a turn's end). */
   sync?: boolean;
   /**
+   * These entries end the turn that holds this lease (its `turn-end`): a store may release the lease with them,
+   * in the same statement, when the append succeeds. The writer still calls `releaseTurn` afterwards, which then
+   * has nothing left to do. Stores that do not fold the two ignore it.
+   */
+  endsLease?: TurnLease;
+  /**
    * Deletes this turn's checkpoint in the same operation (the `turn-end` of a durable turn): a store that
    * keeps checkpoints never leaves one behind a journaled end (a file store removes it right after the
    * journal line is written; a reader treats a checkpoint of an ended turn as gone).

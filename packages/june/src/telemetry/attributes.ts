@@ -7,22 +7,27 @@ export type AttributeInput = AttributeValue | undefined;
 /**
  * Attributes as they may leave the process: `undefined` dropped, every string (alone or in an array) through
  * the one redaction (`redactText`), and the value of a key that names a credential (`…headers.authorization`)
- * masked whole.
+ * masked whole. `checkKeys: false` skips the key check for June's own attribute names, fixed and never a
+ * credential's (the AI SDK's are checked: their names hold header names).
  */
-export function safeAttributes(input: Readonly<Record<string, AttributeInput>> | Attributes | undefined): Attributes {
+export function safeAttributes(input: Readonly<Record<string, AttributeInput>> | Attributes | undefined, { checkKeys = true } = {}): Attributes {
   const out: Attributes = {};
   if (!input) return out;
   for (const key of Object.keys(input)) {
     const value = (input as Record<string, AttributeInput>)[key];
     if (value === undefined || value === null) continue;
-    out[key] = safeValue(key, value);
+    out[key] = checkKeys ? safeValue(key, value) : redactValue(value);
   }
   return out;
 }
 
 /** One attribute's value, redacted (see `safeAttributes`). */
 export function safeValue(key: string, value: AttributeValue): AttributeValue {
-  if (isCredentialKey(lastSegment(key))) return REDACTED;
+  return isCredentialKey(lastSegment(key)) ? REDACTED : redactValue(value);
+}
+
+/** A value's strings through `redactText`. */
+function redactValue(value: AttributeValue): AttributeValue {
   if (typeof value === "string") return redactText(value);
   if (Array.isArray(value)) return value.map((item) => (typeof item === "string" ? redactText(item) : item)) as AttributeValue;
   return value;

@@ -3,6 +3,9 @@ import { redactText } from "../chat/redact.js";
 import { contentValue, safeAttributes, type AttributeInput } from "./attributes.js";
 import type { Telemetry } from "./options.js";
 
+/** June's attribute names are its own constants: only their values need the redaction. */
+const OWN = { checkKeys: false };
+
 /** Attributes June sets, before redaction. */
 export type SpanAttributes = Readonly<Record<string, AttributeInput>>;
 
@@ -31,7 +34,7 @@ export class JuneSpan {
       span.end();
       return undefined;
     }
-    span.setAttributes(safeAttributes(attributes));
+    span.setAttributes(safeAttributes(attributes, OWN));
     return new JuneSpan(telemetry, span, trace.setSpan(base, span));
   }
 
@@ -46,7 +49,7 @@ export class JuneSpan {
   }
 
   set(attributes: SpanAttributes): void {
-    if (!this.#ended) this.span.setAttributes(safeAttributes(attributes));
+    if (!this.#ended) this.span.setAttributes(safeAttributes(attributes, OWN));
   }
 
   /** Records input content under `key` when `recordInputs` is on. */
@@ -64,7 +67,7 @@ export class JuneSpan {
   }
 
   event(name: string, attributes: SpanAttributes = {}): void {
-    if (!this.#ended) this.span.addEvent(name, safeAttributes(attributes));
+    if (!this.#ended) this.span.addEvent(name, safeAttributes(attributes, OWN));
   }
 
   /** An event about user input (a steer): its size, and its text when `recordInputs` is on. */
@@ -85,7 +88,7 @@ export class JuneSpan {
 
   end(attributes?: SpanAttributes): void {
     if (this.#ended) return;
-    if (attributes) this.span.setAttributes(safeAttributes(attributes));
+    if (attributes) this.span.setAttributes(safeAttributes(attributes, OWN));
     this.#ended = true;
     this.span.end();
   }

@@ -1,9 +1,13 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { SpanStatusCode } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { jsonSchema, tool } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Agent, RunError, Step, Tool, start } from "june";
 import { agentResponder, createChat, modelResponder, type Turn } from "june/chat";
+import { createChatHandler } from "june/server";
 import { scriptedModel } from "june/testing";
 import { exported, memoryTracing, parentOf } from "./__fixtures__/memory-tracing.js";
 
@@ -294,5 +298,86 @@ describe("OpenTelemetry spans", () => {
     expect(() => start(<Agent model={model} />, { telemetry: { recordInputs: "yes" as never } })).toThrow(/telemetry\.recordInputs must be a boolean/);
     expect(() => createChat({ model, telemetry: { tracer: {} as never } })).toThrow(/createChat\(\{ telemetry \}\): telemetry\.tracer/);
     expect(() => modelResponder({ model })).not.toThrow();
+  });
+
+  it("a denied tool: june.approval decided denied, june.tool denied and never approved; a pending approval withdrawn by cancel", async () => {
+    const { value, execute } = deployTool();
+    const model = scriptedModel([{ toolCalls: [{ toolName: "deploy", input: { env: "prod" }, toolCallId: "call-9" }] }, "Not deployed."]);
+    const run = start(
+      <Agent model={model}>
+        <Tool name="deploy" value={value} />
+        <Step id="ship" prompt="ship" />
+      </Agent>,
+      {
+        telemetry: { recordInputs: true },
+        onUpdate: () => {
+          for (const request of run.requests) run.deny(request.id, `no: ${CANARY_KEY}`);
+        },
+      },
+    );
+    await run.result;
+    expect(execute).not.toHaveBeenCalled();
+    const spans = tracing.spans();
+    expect(one(spans, "june.approval").attributes).toMatchObject({ "june.approval.decision": "denied", "june.approval.reason": "no: [redacted]" });
+    expect(one(spans, "june.tool").attributes).toMatchObject({ "june.tool.needs_approval": true, "june.tool.approved": false, "june.tool.status": "denied" });
+
+    tracing.exporter.reset();
+    const waiting = start(
+      <Agent model={scriptedModel([{ toolCalls: [{ toolName: "deploy", input: { env: "prod" } }] }])}>
+        <Tool name="deploy" value={deployTool().value} />
+        <Step id="ship" prompt="ship" />
+      </Agent>,
+      { onUpdate: () => void (waiting.requests.length > 0 && waiting.cancel()) },
+    );
+    await expect(waiting.result).rejects.toBeInstanceOf(RunError);
+    const after = tracing.spans();
+    expect(one(after, "june.approval").attributes["june.approval.decision"]).toBe("withdrawn");
+    expect(one(after, "june.tool").attributes).toMatchObject({ "june.tool.status": "canceled" });
+    expect(one(after, "june.tool").attributes["june.tool.approved"]).toBeUndefined();
+  });
+
+  it("the library imports @opentelemetry/api only: the SDK and the exporter are the CLI's (src/cli/otlp-export.ts)", () => {
+    const src = fileURLToPath(new URL("../", import.meta.url));
+    const offenders: string[] = [];
+    const apiUsers = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== "__fixtures__") walk(path);
+        } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) {
+          const imports = [...readFileSync(path, "utf8").matchAll(/from "(@opentelemetry\/[^"]+)"/g)].map((m) => m[1]);
+          const file = relative(src, path);
+          for (const name of imports) {
+            if (name === "@opentelemetry/api") apiUsers.add(file);
+            else if (file !== join("cli", "otlp-export.ts")) offenders.push(`${file}: ${name}`);
+          }
+        }
+      }
+    };
+    walk(src);
+    expect(offenders).toEqual([]);
+    expect(apiUsers).toContain(join("telemetry", "june-span.ts"));
+  });
+
+  it("a turn started over HTTP with a traceparent header continues the caller's trace", async () => {
+    const chat = createChat({ model: scriptedModel("hi there") });
+    const handler = createChatHandler(chat);
+    const session = await chat.createSession();
+    const traceId = "0af7651916cd43dd8448eb211c80319c";
+    const parentId = "b7ad6b7169203331";
+    const response = await handler(
+      new Request(`http://127.0.0.1/sessions/${session.id}/turns`, {
+        method: "POST",
+        headers: { "content-type": "application/json", traceparent: `00-${traceId}-${parentId}-01` },
+        body: JSON.stringify({ input: "hello" }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    await response.text();
+    const turnSpan = one(tracing.spans(), "june.turn");
+    expect(turnSpan.spanContext().traceId).toBe(traceId);
+    expect(parentOf(turnSpan)).toBe(parentId);
+    expect(parentOf(one(tracing.spans(), "chat scripted"))).toBe(turnSpan.spanContext().spanId);
   });
 });

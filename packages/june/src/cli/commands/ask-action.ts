@@ -1,4 +1,5 @@
 import type { CommandContext } from "citty";
+import type { McpConnections } from "../../mcp/connections.js";
 import { approvalMode, looksLikeModule, splitAskPositionals } from "../args.js";
 import { createApprover } from "../approvals.js";
 import type { CliIO } from "../io.js";
@@ -10,7 +11,7 @@ import { exitCodeOf, showTurn } from "../turn-runner.js";
 import type { askArgs } from "./ask.js";
 
 /** Runs `june ask [file] <input...>` (see `askCommand`) and returns the exit code. */
-export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>): Promise<number> {
+export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>, mcp?: McpConnections): Promise<number> {
   const positionals = [...args._];
   if (positionals.length === 0 || (positionals.length === 1 && looksLikeModule(positionals[0]!))) {
     const piped = io.stdin.isTTY ? "" : (await readAll(io.stdin.stream)).trim();
@@ -25,6 +26,7 @@ export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>
     baseUrl: args["base-url"],
     store: args.store,
     command: "ask",
+    ...(mcp ? { mcp } : {}),
   });
   const session = await openOrCreateSession(chat, args.session);
   const screen = new Screen(io);

@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
-import { modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
+import { mcpArg, modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
 
 /** `june ask`'s arguments. */
 export const askArgs = {
@@ -18,6 +18,7 @@ export const askArgs = {
   ...sessionArg,
   ...storeArg,
   ...turnArgs,
+  ...mcpArg,
 } as const satisfies ArgsDef;
 
 /** `june ask [file] <input...>`: one turn, the reply alone on stdout. Its work is imported when it runs. */
@@ -26,8 +27,8 @@ export function askCommand(io: CliIO) {
     meta: { name: "ask", description: "Ask once: one turn, the reply alone on stdout, the session id on stderr" },
     args: askArgs,
     async run(context) {
-      const { runAsk } = await import("./ask-action.js");
-      return runAsk(io, context);
+      const [{ runAsk }, { withMcpFlags }] = await Promise.all([import("./ask-action.js"), import("../mcp-flags.js")]);
+      return withMcpFlags(io, context.rawArgs, (mcp) => runAsk(io, context, mcp));
     },
   });
 }

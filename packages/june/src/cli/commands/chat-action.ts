@@ -1,4 +1,5 @@
 import type { CommandContext } from "citty";
+import type { McpConnections } from "../../mcp/connections.js";
 import { approvalMode, optionalModuleArg } from "../args.js";
 import { createApprover } from "../approvals.js";
 import { EXIT_CANCELED } from "../cancel-on-interrupt.js";
@@ -13,7 +14,7 @@ import type { chatArgs } from "./chat.js";
 const QUIT = new Set(["/exit", "/quit"]);
 
 /** Runs `june chat [file]` (see `chatCommand`) and returns the exit code. */
-export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArgs>): Promise<number> {
+export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArgs>, mcp?: McpConnections): Promise<number> {
   const file = optionalModuleArg(args._, "chat", " (to ask once, use june ask)");
   const mode = approvalMode(args);
   const { chat, label } = await resolveChat({
@@ -23,6 +24,7 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
     baseUrl: args["base-url"],
     store: args.store,
     command: "chat",
+    ...(mcp ? { mcp } : {}),
   });
   const session = await openOrCreateSession(chat, args.session);
   const screen = new Screen(io);

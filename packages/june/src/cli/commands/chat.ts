@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
-import { modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
+import { mcpArg, modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
 
 /** `june chat`'s arguments. */
 export const chatArgs = {
@@ -13,6 +13,7 @@ export const chatArgs = {
   ...sessionArg,
   ...storeArg,
   ...turnArgs,
+  ...mcpArg,
 } as const satisfies ArgsDef;
 
 /**
@@ -25,8 +26,8 @@ export function chatCommand(io: CliIO) {
     meta: { name: "chat", description: "Chat in the terminal (or one turn per line of stdin when it is not a terminal)" },
     args: chatArgs,
     async run(context) {
-      const { runChat } = await import("./chat-action.js");
-      return runChat(io, context);
+      const [{ runChat }, { withMcpFlags }] = await Promise.all([import("./chat-action.js"), import("../mcp-flags.js")]);
+      return withMcpFlags(io, context.rawArgs, (mcp) => runChat(io, context, mcp));
     },
   });
 }

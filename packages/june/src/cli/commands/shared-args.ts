@@ -47,3 +47,13 @@ export const turnArgs = {
 export const sessionArg = {
   session: { type: "string", valueHint: "id", description: "Continue this session (its id is printed on stderr)" },
 } as const satisfies ArgsDef;
+
+/** `--mcp`: an MCP server whose tools the chat's model (or the module's agents) may call; repeatable. */
+export const mcpArg = {
+  mcp: {
+    type: "string",
+    valueHint: "command|url",
+    description:
+      'An MCP server whose tools every model step may call, each call approved on stderr (or by --yes): a command line ("npx some-server", over stdio) or a Streamable HTTP URL; repeat for more',
+  },
+} as const satisfies ArgsDef;

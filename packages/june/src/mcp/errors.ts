@@ -1,0 +1,35 @@
+import { JuneError } from "../errors/june-error.js";
+
+/** An MCP server that could not be started, reached or initialized, or whose tools could not be listed. */
+export class McpConnectionError extends JuneError {
+  override readonly name = "McpConnectionError";
+  /** The server's name (`<McpTools name>`, or the command line or URL it defaults to). */
+  readonly server: string;
+  constructor(message: string, options: { server: string; cause?: unknown }) {
+    super(message, options);
+    this.server = options.server;
+  }
+}
+
+/** A tool call the MCP server answered with an error result (`isError: true`). The model sees its message. */
+export class McpToolError extends JuneError {
+  override readonly name = "McpToolError";
+  readonly server: string;
+  /** The tool's name on the server. */
+  readonly tool: string;
+  constructor(message: string, options: { server: string; tool: string }) {
+    super(message);
+    this.server = options.server;
+    this.tool = options.tool;
+  }
+}
+
+/** Two tools of one step's scope share a name: an `<McpTools>` and a `<Tool>`, or two servers. */
+export class McpToolNameError extends JuneError {
+  override readonly name = "McpToolNameError";
+  readonly toolName: string;
+  constructor(message: string, options: { toolName: string }) {
+    super(message);
+    this.toolName = options.toolName;
+  }
+}
