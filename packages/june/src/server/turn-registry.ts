@@ -131,7 +131,10 @@ export class LiveTurn {
     try {
       end = completed(await turn.result);
     } catch (error) {
-      end = turn.status === "canceled" ? { type: "turn-end", status: "canceled" } : { type: "turn-end", status: "failed", error: errorSummary(error) };
+      end =
+        turn.status === "canceled" || turn.status === "suspended"
+          ? { type: "turn-end", status: turn.status }
+          : { type: "turn-end", status: "failed", error: errorSummary(error) };
     }
     this.#ended = true;
     this.#endedAt = now();
