@@ -130,7 +130,7 @@ export const REPORTS = {
   memory(f) {
     const names = { chat: "the chat alone (one open session)", handler: "createChatHandler (a request per turn)" };
     return [
-      `6. Memory of one long session: ${f.turns.toLocaleString("en-US")} turns of ${f.inputChars.toLocaleString("en-US")}-character inputs, heapUsed after gc over the empty session (fresh process each)`,
+      `7. Memory of one long session: ${f.turns.toLocaleString("en-US")} turns of ${f.inputChars.toLocaleString("en-US")}-character inputs, heapUsed after gc over the empty session (fresh process each)`,
       table(
         ["driver", "heap/turn at half", "heap/turn at the end", "heap", "RSS"],
         f.rows.map((r) => [names[r.variant] ?? r.variant, fmt(r.halfBytesPerTurn, " B"), fmt(r.bytesPerTurn, " B"), fmt(r.heapMB, " MB"), fmt(r.rssMB, " MB")]),

@@ -9,6 +9,8 @@ export { ModelRow } from "./trace/model-row.js";
 export { ToolRow } from "./trace/tool-row.js";
 export { ApprovalRow } from "./trace/approval-row.js";
 export { StatusBadge } from "./trace/status-badge.js";
+export { RowDuration, formatDuration } from "./trace/duration.js";
+export { IoDetail, prettyValue, type IoDetailProps } from "./trace/io-detail.js";
 export { RowFrame, RowError, type RowFrameProps } from "./trace/row-frame.js";
 export { ApprovalIcon, ModelIcon, StepIcon, ToolIcon } from "./trace/icons.js";
 export { describeTrace, summarizeTrace, type TraceSummary } from "./trace/trace-summary.js";

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { RowDuration } from "./duration.js";
 import { StatusBadge } from "./status-badge.js";
 import type { ChatTraceRow } from "./types.js";
 
@@ -16,14 +17,19 @@ export interface RowFrameProps {
   after?: ReactNode;
 }
 
-/** The layout every row kind shares: icon, title, meta and status on one line; body and nested rows under it. */
+/**
+ * The layout every row kind shares: icon, title, meta, duration and status on one line; body and nested
+ * rows under it.
+ */
 export function RowFrame({ row, icon, meta, body, nested, after }: RowFrameProps) {
+  const denied = row.kind === "tool" && row.approval?.state === "denied";
   return (
     <li
-      className={`jt-row jt-row--${row.kind} jt-row--${row.status}`}
+      className={`jt-row jt-row--${row.kind} jt-row--${row.status}${denied ? " jt-row--denied" : ""}`}
       data-row-id={row.id}
       data-kind={row.kind}
       data-status={row.status}
+      data-denied={denied ? "true" : undefined}
     >
       <div className="jt-row__line">
         <span className="jt-row__icon" aria-hidden="true">
@@ -33,7 +39,8 @@ export function RowFrame({ row, icon, meta, body, nested, after }: RowFrameProps
           {row.title}
         </span>
         {meta ? <span className="jt-row__meta">{meta}</span> : null}
-        <StatusBadge status={row.status} canceled={row.canceled} />
+        <RowDuration row={row} />
+        <StatusBadge status={row.status} canceled={row.canceled} denied={denied} />
       </div>
       {body ? <div className="jt-row__body">{body}</div> : null}
       {nested}

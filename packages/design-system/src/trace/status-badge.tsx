@@ -7,11 +7,23 @@ const LABELS: Record<ChatTraceRowStatus, string> = {
   done: "Done",
 };
 
-/** A small pill that names a row's status, with a dot that pulses while it runs. */
-export function StatusBadge({ status, canceled = false }: { status: ChatTraceRowStatus; canceled?: boolean }) {
-  const label = canceled && status === "error" ? "Canceled" : LABELS[status];
+/**
+ * A small pill that names a row's status, with a dot that pulses while it runs. A denied tool call is its
+ * own state ("Denied"), never "Done", though its row is finished.
+ */
+export function StatusBadge({
+  status,
+  canceled = false,
+  denied = false,
+}: {
+  status: ChatTraceRowStatus;
+  canceled?: boolean;
+  denied?: boolean;
+}) {
+  const state = canceled && status === "error" ? "canceled" : denied && status !== "running" ? "denied" : status;
+  const label = state === "canceled" ? "Canceled" : state === "denied" ? "Denied" : LABELS[status];
   return (
-    <span className={`jt-badge jt-badge--${canceled ? "canceled" : status}`} data-status={status}>
+    <span className={`jt-badge jt-badge--${state}`} data-status={status} data-state={state}>
       <span className="jt-badge__dot" aria-hidden="true" />
       {label}
     </span>

@@ -1,9 +1,13 @@
+import { IoDetail } from "./io-detail.js";
 import { RowFrame } from "./row-frame.js";
 import { ToolIcon } from "./icons.js";
 import { TraceList } from "./trace-list.js";
 import type { TraceActions, ChatTraceToolRow } from "./types.js";
 
-/** A tool call: its input and, once it ran, its output, as the bounded summaries the row carries. */
+/**
+ * A tool call: its input and, once it ran, its output (or why it was denied), as the bounded, redacted
+ * summaries the row carries, each a line that opens to the whole value laid out.
+ */
 export function ToolRow({ row, actions }: { row: ChatTraceToolRow; actions?: TraceActions }) {
   const denied = row.approval?.state === "denied";
   const error = row.error && !row.canceled ? row.error : undefined;
@@ -13,24 +17,13 @@ export function ToolRow({ row, actions }: { row: ChatTraceToolRow; actions?: Tra
       icon={<ToolIcon />}
       body={
         <dl className="jt-io">
-          {row.input ? <IoLine label="Input" value={row.input} /> : null}
-          {row.output ? <IoLine label="Output" value={row.output} /> : null}
-          {denied && row.approval?.reason ? <IoLine label="Denied" value={row.approval.reason} tone="error" /> : null}
-          {error ? <IoLine label="Error" value={error} tone="error" /> : null}
+          {row.input ? <IoDetail label="Input" value={row.input} /> : null}
+          {row.output ? <IoDetail label="Output" value={row.output} /> : null}
+          {denied && row.approval?.reason ? <IoDetail label="Reason" value={row.approval.reason} tone="error" /> : null}
+          {error ? <IoDetail label="Error" value={error} tone="error" /> : null}
         </dl>
       }
       nested={<TraceList rows={row.children} actions={actions} nested="inset" />}
     />
-  );
-}
-
-function IoLine({ label, value, tone }: { label: string; value: string; tone?: "error" }) {
-  return (
-    <div className={tone ? `jt-io__line jt-io__line--${tone}` : "jt-io__line"}>
-      <dt>{label}</dt>
-      <dd>
-        <code>{value}</code>
-      </dd>
-    </div>
   );
 }

@@ -69,8 +69,37 @@ describe("TraceList", () => {
     expect(within(published).getByText('{"draft":"Ship June"}')).toBeTruthy();
     expect(within(published).getByText('"published at /blog/ship-june"')).toBeTruthy();
     const denied = rowById(container, "tool-denied");
-    expect(within(denied).getByText("Denied")).toBeTruthy();
+    // A denial is its own state: its badge says Denied, never Done, and the reason is under it.
+    const badge = denied.querySelector(":scope > .jt-row__line > .jt-badge") as HTMLElement;
+    expect([badge.textContent, badge.dataset.state]).toEqual(["Denied", "denied"]);
+    expect(denied.dataset.denied).toBe("true");
+    expect(within(denied).getByText("Reason")).toBeTruthy();
     expect(within(denied).getByText("Only non-prod deploys from chat")).toBeTruthy();
+    const approvedBadge = published.querySelector(":scope > .jt-row__line > .jt-badge") as HTMLElement;
+    expect(approvedBadge.textContent).toBe("Done");
+  });
+
+  it("shows how long a finished row took, and opens a long value to the whole of it, laid out", () => {
+    const input = JSON.stringify({ project: "docs", env: "staging", files: Array.from({ length: 12 }, (_, i) => `page-${i}.md`) });
+    const tool: ChatTraceRow = {
+      kind: "tool",
+      id: "tool-long",
+      title: "Called deploy",
+      status: "done",
+      children: [],
+      toolName: "deploy",
+      toolCallId: "c1",
+      input,
+      startedAt: 1_000,
+      endedAt: 2_250,
+    };
+    const { container } = render(<TraceList rows={[tool]} />);
+    const row = rowById(container, "tool-long");
+    expect(row.querySelector(".jt-row__duration")?.textContent).toBe("1.3 s");
+    const details = row.querySelector("details.jt-more") as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector(".jt-more__preview")?.textContent).toBe(input);
+    expect(details.querySelector(".jt-more__body")?.textContent).toBe(JSON.stringify(JSON.parse(input), null, 2));
   });
 
   it("keeps a row's element when the next snapshot replaces the rows", () => {

@@ -86,7 +86,7 @@ export type {
   ChatTraceToolRow,
   ProjectChatTraceOptions,
 } from "./project-chat-trace.js";
-export { isCredentialKey, REDACTED, redact, redactText } from "./redact.js";
-export type { RedactOptions } from "./redact.js";
+export { hideFilePaths, isCredentialKey, REDACTED, redact, redactText } from "./redact.js";
+export type { RedactOptions, TextRedactOptions } from "./redact.js";
 export { fileStore, memoryStore } from "../stores/index.js";
 export type { FileStoreOptions } from "../stores/index.js";

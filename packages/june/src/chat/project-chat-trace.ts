@@ -27,6 +27,9 @@ interface ChatTraceRowBase {
   error?: string;
   /** True when the row ended because its run was canceled (its status is then `error`). */
   canceled?: boolean;
+  /** When its node started and ended (epoch milliseconds), once known: a UI shows how long it took. */
+  startedAt?: number;
+  endedAt?: number;
 }
 
 /** A `<Step>`: the top rows, whatever `Parallel`, `Catch` or `Agent` they sit in. */
@@ -46,6 +49,8 @@ export interface ChatTraceModelRow extends ChatTraceRowBase {
   model: ModelInfo;
   usage?: Usage;
   finishReason?: string;
+  /** What the call wrote so far, bounded and redacted. */
+  text?: string;
 }
 
 /** One tool call of a step. */
@@ -151,7 +156,7 @@ function stepRow(node: StepNode, context: Context): ChatTraceStepRow {
   if (node.partialText) row.text = truncate(redactText(node.partialText), context.maxTextChars);
   if (node.model) row.model = { provider: node.model.provider, modelId: node.model.modelId };
   if (node.usage) row.usage = { ...node.usage };
-  return withFailure(row, node.status, node.error, context);
+  return withFailure(row, node.status, node.error, context, node);
 }
 
 /** A step's model and tool calls, in order, flat under the step wherever the runtime nests them. */
@@ -191,7 +196,8 @@ function modelRow(node: ModelCallNode, context: Context): ChatTraceModelRow {
   };
   if (node.usage) row.usage = { ...node.usage };
   if (node.finishReason) row.finishReason = node.finishReason;
-  return withFailure(row, node.status, node.error, context);
+  if (node.partialText) row.text = truncate(redactText(node.partialText), context.maxTextChars);
+  return withFailure(row, node.status, node.error, context, node);
 }
 
 function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
@@ -228,10 +234,18 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
     row.approval = { state: approval.state };
     if (approval.reason !== undefined) row.approval.reason = truncate(redactText(approval.reason), context.maxSummaryChars);
   }
-  return withFailure(row, node.status, node.error, context);
+  return withFailure(row, node.status, node.error, context, node);
 }
 
-function withFailure<R extends ChatTraceRow>(row: R, status: NodeStatus, error: TraceError | undefined, context: Context): R {
+function withFailure<R extends ChatTraceRow>(
+  row: R,
+  status: NodeStatus,
+  error: TraceError | undefined,
+  context: Context,
+  node?: { startedAt?: number; endedAt?: number },
+): R {
+  if (node?.startedAt !== undefined) row.startedAt = node.startedAt;
+  if (node?.endedAt !== undefined) row.endedAt = node.endedAt;
   if (status === "canceled") row.canceled = true;
   if (error && (status === "error" || status === "canceled")) {
     const text = error.message ? `${error.name}: ${error.message}` : error.name;

@@ -1,5 +1,6 @@
 import type { ArgsDef } from "citty";
 import { CliUsageError } from "./errors.js";
+import { closestName } from "./suggest.js";
 
 /** The extensions a module given on the command line may have. */
 export const MODULE_EXTENSIONS = [".ts", ".tsx", ".mts", ".js", ".jsx", ".mjs"] as const;
@@ -48,7 +49,11 @@ export function checkFlags(rawArgs: readonly string[], args: ArgsDef, command: s
     const name = eq === -1 ? body : body.slice(0, eq);
     let def = flags.get(name);
     if (!def && name.startsWith("no-") && flags.get(name.slice(3))?.type === "boolean") def = flags.get(name.slice(3));
-    if (!def) throw new CliUsageError(`Unknown option ${dashed(name)} for "${command}" (see june ${command} --help)`);
+    if (!def) {
+      const guess = closestName(name, [...flags.keys()].filter((flag) => flag.length > 1 && flag === kebab(flag)));
+      const hint = guess === undefined ? "" : `: did you mean --${guess}?`;
+      throw new CliUsageError(`Unknown option ${dashed(name)} for "${command}"${hint} (see june ${command} --help)`);
+    }
     if (def.type === "boolean") {
       if (eq !== -1 && !["true", "false"].includes(body.slice(eq + 1))) {
         throw new CliUsageError(`Option ${dashed(name)} takes no value`);

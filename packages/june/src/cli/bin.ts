@@ -3,6 +3,7 @@
  * The `june` executable: the one place the CLI touches `process`. It builds the `CliIO` every command
  * gets (streams, environment, working directory, Ctrl-C, exit) and exits with `runCli`'s code.
  */
+import { fstatSync } from "node:fs";
 import type { CliIO } from "./io.js";
 import { runCli } from "./main.js";
 
@@ -26,6 +27,16 @@ for (const stream of [process.stdout, process.stderr]) {
     if (error.code === "EPIPE") process.exit(0);
     throw error;
   });
+}
+
+/** True when two file descriptors are one file, pipe or terminal (`2>&1`, or a terminal's stdout and stderr). */
+function sameFile(a: number, b: number): boolean {
+  try {
+    const [x, y] = [fstatSync(a), fstatSync(b)];
+    return x.dev === y.dev && x.ino === y.ino && x.rdev === y.rdev;
+  } catch {
+    return false;
+  }
 }
 
 const io: CliIO = {
@@ -54,6 +65,7 @@ const io: CliIO = {
     stream: process.stdin,
   },
   env: process.env,
+  outputsShared: sameFile(1, 2),
   cwd: process.cwd(),
   onInterrupt(listener) {
     interruptListeners.push(listener);

@@ -26,6 +26,11 @@ export interface CliIO {
   readonly stderr: CliOutput;
   readonly stdin: CliInput;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * stdout and stderr go to the same place (one terminal, or one pipe or file with `2>&1`), so a line on
+   * stderr must not start in the middle of the reply. When unknown: true when both are terminals.
+   */
+  readonly outputsShared?: boolean;
   /** The working directory: relative paths (files, `--store`) resolve against it. */
   readonly cwd: string;
   /**

@@ -136,7 +136,7 @@ describe("june eval", () => {
     writeFileSync(join(dir, "empty.jsonl"), "\n");
     writeFileSync(join(dir, "one.jsonl"), `{"id":"a","input":"x","reply":"y"}\n`);
     const cases: [string[], RegExp][] = [
-      [["eval", "echo.mjs"], /Missing required positional argument: CASES/],
+      [["eval", "echo.mjs"], /june eval needs <cases>: june eval <file> <cases\.jsonl>/],
       [["eval", "echo.mjs", "missing.jsonl"], /missing\.jsonl: no such file/],
       [["eval", "echo.mjs", "broken.jsonl"], /broken\.jsonl: line 2: not JSON/],
       [["eval", "echo.mjs", "empty.jsonl"], /has no cases/],

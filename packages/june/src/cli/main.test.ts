@@ -35,11 +35,23 @@ describe("runCli", () => {
     for (const command of ["run", "chat", "ask", "studio", "sessions"]) expect(root.stdout).toContain(command);
     expect(root.stdout).toContain("EXIT CODES");
     expect(root.stdout).not.toContain("\u001B[");
+    expect(root.stdout).toContain("MODELS");
+    expect(root.stdout).toContain("ANTHROPIC_API_KEY");
     const ask = await june(["ask", "--help"]);
     expect(ask.stdout).toContain("--model");
-    expect(ask.stdout).toContain("({ model }) => Chat | Responder");
-    expect((await june(["run", "--help"])).stdout).toContain("a component taking { input, model } for run");
+    expect(ask.stdout).toContain("a function ({ model }) => either");
+    expect((await june(["run", "--help"])).stdout).toContain("a component that takes { input, model }");
     expect((await june(["sessions", "export", "--help"])).stdout).toContain("redacted");
+    // Each command's own help: its usage starting with june, examples, and no copy of june --help's blocks.
+    for (const path of [["run"], ["chat"], ["ask"], ["studio"], ["sessions"], ["sessions", "list"], ["sessions", "rm"], ["dataset"], ["eval"]]) {
+      const help = (await june([...path, "--help"])).stdout;
+      expect(help).toContain(`USAGE\n  june ${path.join(" ")}`);
+      expect(help).toContain("EXAMPLES");
+      expect(help).not.toContain("MODELS");
+      expect(help).not.toContain("OUTPUT");
+    }
+    expect((await june(["eval", "--help"])).stdout).not.toContain("With no file");
+    expect((await june(["chat", "--help"])).stdout).toMatch(/IN THE CHAT\n {4}\/help/);
   });
 
   it("prints the version", async () => {
@@ -62,8 +74,11 @@ describe("runCli", () => {
       [["chat", "notes.txt"], /^june: "notes\.txt" is not a module/],
       [["run", "a.tsx", "b.tsx"], /^june: Unexpected argument "b\.tsx"/],
       [["studio", "--port", "http"], /^june: Option --port needs a value|^june: Bad --port/],
-      [["sessions", "show"], /^june: Missing required positional argument: ID\n$/],
-      [["run"], /^june: Missing required positional argument: FILE\n$/],
+      [["sessions", "show"], /^june: june sessions show needs <id>: june sessions show <id> \[--store DIR\] \[--json\] \(e\.g\. june sessions show /],
+      [["run"], /^june: june run needs <file>: june run <file> .*\(e\.g\. june run examples\/first-workflow\.tsx --input "the bicycle"\)\n$/],
+      [["chta"], /^june: Unknown command "chta": did you mean "june chat"\? \(see june --help\)\n$/],
+      [["sessions", "lst"], /^june: Unknown command "lst": did you mean "june sessions list"\? \(see june sessions --help\)\n$/],
+      [["ask", "--modle", "openai:x", "hi"], /^june: Unknown option --modle for "ask": did you mean --model\? \(see june ask --help\)\n$/],
       [["sessions"], /^june: june sessions: pass a command \(list, show, export, rm\); see june sessions --help\n$/],
     ];
     for (const [argv, stderr] of cases) {
@@ -93,8 +108,8 @@ describe("runCli", () => {
     expect(sent).toContain("And now?");
 
     const list = await june(["sessions", "list"], { cwd });
-    expect(list.stdout).toContain(id);
-    expect(list.stdout).toContain("2 turns");
+    // Not a terminal: tab-separated columns, no header.
+    expect(list.stdout).toMatch(new RegExp(`^${id}\\t\\d{4}-\\d\\d-\\d\\dT[^\\t]+\\t2\\tHello there\\n$`));
     const show = await june(["sessions", "show", id!], { cwd });
     expect(show.stdout).toBe("› Hello there\nFirst reply.\n\n› And now?\nSecond reply.\n");
     const missing = await june(["ask", "--model", "openai:gpt-5-mini", "--session", "nope", "x"], { cwd, env });
@@ -132,6 +147,8 @@ describe("runCli", () => {
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/^june: the turn failed: .*Incorrect API key provided\n/);
+    expect(result.stderr).toMatch(
+      /^june: the turn failed: OpenAI refused the API key \(401: Incorrect API key provided\): check OPENAI_API_KEY\n/,
+    );
   });
 });

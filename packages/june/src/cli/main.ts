@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { defineCommand, renderUsage, runCommand, type ArgsDef, type CommandDef } from "citty";
+import { defineCommand, runCommand, type ArgsDef, type CommandDef } from "citty";
 import { checkFlags } from "./args.js";
 import { askCommand } from "./commands/ask.js";
 import { chatCommand } from "./commands/chat.js";
@@ -11,8 +11,10 @@ import { studioCommand } from "./commands/studio.js";
 import { createColors, stripAnsi } from "./colors.js";
 import { CliUsageError, isCliExitError } from "./errors.js";
 import { colorEnabled, type CliIO } from "./io.js";
+import { COMMAND_HELP, renderHelp, usageLine } from "./help.js";
 import { otlpTracesUrl } from "./otlp-endpoint.js";
 import { describeFailure, renderErrorLine } from "./render.js";
+import { closestName } from "./suggest.js";
 
 /** The package's version, from its package.json (two levels up from both `src/cli` and `dist/cli`). */
 export function juneVersion(): string {
@@ -20,47 +22,8 @@ export function juneVersion(): string {
   return pkg.version ?? "0.0.0";
 }
 
-const MODELS_HELP = `MODELS
-
-  --model PROVIDER:ID (or JUNE_MODEL) names a model:
-    openai:gpt-5-mini              OPENAI_API_KEY (OPENAI_BASE_URL)
-    anthropic:claude-sonnet-4-5    ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL)
-    google:gemini-2.5-flash        GOOGLE_GENERATIVE_AI_API_KEY (GOOGLE_GENERATIVE_AI_BASE_URL)
-    ollama:llama3.2                a local Ollama: OLLAMA_BASE_URL, or OLLAMA_HOST + /v1, or http://127.0.0.1:11434/v1
-    openai-compatible:ID           --base-url URL (or OPENAI_COMPATIBLE_BASE_URL), OPENAI_COMPATIBLE_API_KEY if needed
-  With no file, chat, ask and studio talk to that model. With a file, the model reaches the module when its
-  default export is a function: ({ model }) => Chat | Responder for chat, ask and studio (called with {}
-  when no model is named), a component taking { input, model } for run. A module exporting a Chat, a
-  Responder or a workflow element chooses its own model: --model with it is an error.`;
-
-const TELEMETRY_HELP = `TELEMETRY
-
-  OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) sends every turn's and run's spans over
-  OTLP/HTTP; OTEL_EXPORTER_OTLP_HEADERS adds headers, OTEL_SERVICE_NAME names the service (default june).`;
-
 /** The commands that export spans when the environment names an OTLP endpoint. */
 const TELEMETRY_COMMANDS = new Set(["chat", "ask", "run", "studio"]);
-
-const EXIT_HELP = `EXIT CODES
-
-  0 done · 1 the turn or run failed · 2 bad usage or configuration · 130 canceled (Ctrl-C)`;
-
-const OUTPUT_HELP = `OUTPUT
-
-  stdout carries the reply alone, streamed; stderr carries progress (on a terminal), approvals, errors and
-  the session id. Approvals are asked on stderr and answered from the terminal; with no terminal and neither
-  --yes nor --deny, each is denied ("no one to approve"). Ctrl-C cancels the running turn; a second quits.
-  NO_COLOR turns colors off.`;
-
-/** Text citty cannot render, shown after a command's usage. */
-const EPILOGS: Record<string, string> = {
-  june: `${OUTPUT_HELP}\n\n${MODELS_HELP}\n\n${EXIT_HELP}`,
-  chat: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${TELEMETRY_HELP}\n\n${EXIT_HELP}`,
-  ask: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${TELEMETRY_HELP}\n\n${EXIT_HELP}`,
-  studio: `${MODELS_HELP}\n\n${TELEMETRY_HELP}`,
-  run: `${MODELS_HELP}\n\n${OUTPUT_HELP}\n\n${TELEMETRY_HELP}\n\n${EXIT_HELP}`,
-  eval: `EXIT CODES\n\n  0 done · 1 a scorer's mean missed --min · 2 bad usage, a bad cases file or configuration · 130 canceled (Ctrl-C)`,
-};
 
 /** The `june` command tree, with `io` given to every command. */
 export function juneCommand(io: CliIO): CommandDef {
@@ -106,7 +69,9 @@ async function findCommand(root: CommandDef, argv: readonly string[]): Promise<F
     const sub = subCommands[first];
     if (!sub) {
       const where = found.path.length > 0 ? `june ${found.path.join(" ")}` : "june";
-      throw new CliUsageError(`Unknown command "${first}" (see ${where} --help)`);
+      const guess = closestName(first, Object.keys(subCommands));
+      const hint = guess === undefined ? "" : `: did you mean "${where} ${guess}"?`;
+      throw new CliUsageError(`Unknown command "${first}"${hint} (see ${where} --help)`);
     }
     found = { command: (await resolved(sub)) as CommandDef, parent: found.command, rest: found.rest.slice(1), path: [...found.path, first] };
   }
@@ -120,12 +85,30 @@ function wantsHelp(rest: readonly string[]): boolean {
   return false;
 }
 
-async function usageOf(found: Found, colors: boolean): Promise<string> {
-  const usage = await renderUsage(found.command, found.parent);
-  const name = found.path.at(-1) ?? "june";
-  const epilog = EPILOGS[name];
-  const text = `${usage}${epilog ? `\n\n${epilog}` : ""}\n`;
-  return colors ? text : stripAnsi(text);
+async function usageOf(found: Found, output: CliIO["stdout"], env: CliIO["env"]): Promise<string> {
+  const subCommands = await resolved(found.command.subCommands);
+  const commands: [string, string][] = [];
+  for (const [name, sub] of Object.entries(subCommands ?? {})) {
+    const meta = await resolved(((await resolved(sub)) as CommandDef).meta);
+    commands.push([name, COMMAND_HELP[[...found.path, name].join(" ")]?.summary ?? meta?.description ?? ""]);
+  }
+  return renderHelp({
+    path: found.path.length > 0 ? found.path.join(" ") : "june",
+    args: ((await resolved(found.command.args)) ?? {}) as ArgsDef,
+    commands,
+    version: juneVersion(),
+    colors: createColors(colorEnabled(env, output)),
+    columns: output.columns,
+  });
+}
+
+/** citty's "Missing required positional argument: FILE", said with the command's usage and an example. */
+function missingArgument(error: Error, path: string[]): string | undefined {
+  const name = /^Missing required positional argument: (\S+)$/.exec(error.message)?.[1];
+  if (name === undefined) return undefined;
+  const key = path.join(" ");
+  const example = COMMAND_HELP[key]?.examples[0]?.[0];
+  return `june ${key} needs <${name.toLowerCase()}>: ${usageLine(key)}${example ? ` (e.g. ${example})` : ""}`;
 }
 
 /**
@@ -136,11 +119,13 @@ export async function runCli(options: RunCliOptions): Promise<number> {
   const { io } = options;
   const errColors = createColors(colorEnabled(io.env, io.stderr));
   const root = juneCommand(io);
+  let path: string[] = [];
   let otlp: { shutdown(): Promise<void> } | undefined;
   try {
     const found = await findCommand(root, options.argv);
+    path = found.path;
     if (wantsHelp(found.rest)) {
-      io.stdout.write(await usageOf(found, colorEnabled(io.env, io.stdout)));
+      io.stdout.write(await usageOf(found, io.stdout, io.env));
       return 0;
     }
     if (found.path.length === 0 && found.rest.length === 1 && ["--version", "-v"].includes(found.rest[0]!)) {
@@ -152,7 +137,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
       const names = Object.keys((await resolved(found.command.subCommands)) ?? {}).join(", ");
       const extra = found.rest[0];
       if (found.path.length === 0 && extra === undefined) {
-        io.stderr.write(await usageOf(found, colorEnabled(io.env, io.stderr)));
+        io.stderr.write(await usageOf(found, io.stderr, io.env));
       }
       const problem = extra ? `Unknown option ${extra} for "${where}"` : `${where}: pass a command (${names})`;
       io.stderr.write(`${renderErrorLine(`${problem}; see ${where} --help`, errColors)}\n`);
@@ -165,7 +150,8 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     return typeof result === "number" ? result : 0;
   } catch (error) {
     if (isCliExitError(error) || (error instanceof Error && error.name === "CLIError")) {
-      io.stderr.write(`${renderErrorLine(stripAnsi((error as Error).message), errColors)}\n`);
+      const message = missingArgument(error as Error, path) ?? stripAnsi((error as Error).message);
+      io.stderr.write(`${renderErrorLine(message, errColors)}\n`);
       return 2;
     }
     io.stderr.write(`${renderErrorLine(describeFailure(error), errColors)}\n`);

@@ -121,33 +121,28 @@ export async function preloadProvider(text: string | undefined): Promise<void> {
  */
 export async function createModel(options: CreateModelOptions): Promise<LanguageModel> {
   const { spec, env } = options;
-  const baseURL = options.baseUrl ? checkUrl(options.baseUrl, "--base-url") : undefined;
+  const url = modelBaseUrl(options);
   switch (spec.provider) {
     case "openai": {
       const apiKey = requireKey(env, "OPENAI_API_KEY", spec);
-      const url = baseURL ?? optionalUrl(env, "OPENAI_BASE_URL") ?? "https://api.openai.com/v1";
       const { createOpenAI } = await import("../sdk/openai.js");
       return createOpenAI({ apiKey, baseURL: url })(spec.modelId);
     }
     case "anthropic": {
       const apiKey = requireKey(env, "ANTHROPIC_API_KEY", spec);
-      const url = baseURL ?? optionalUrl(env, "ANTHROPIC_BASE_URL") ?? "https://api.anthropic.com/v1";
       const { createAnthropic } = await import("../sdk/anthropic.js");
       return createAnthropic({ apiKey, baseURL: url })(spec.modelId);
     }
     case "google": {
       const apiKey = requireKey(env, "GOOGLE_GENERATIVE_AI_API_KEY", spec);
-      const url = baseURL ?? optionalUrl(env, "GOOGLE_GENERATIVE_AI_BASE_URL") ?? "https://generativelanguage.googleapis.com/v1beta";
       const { createGoogleGenerativeAI } = await import("../sdk/google.js");
       return createGoogleGenerativeAI({ apiKey, baseURL: url })(spec.modelId);
     }
     case "ollama": {
-      const url = baseURL ?? ollamaBaseUrl(env);
       const { createOpenAICompatible } = await import("../sdk/openai-compatible.js");
-      return createOpenAICompatible({ name: "ollama", baseURL: url })(spec.modelId);
+      return createOpenAICompatible({ name: "ollama", baseURL: url! })(spec.modelId);
     }
     case "openai-compatible": {
-      const url = baseURL ?? optionalUrl(env, "OPENAI_COMPATIBLE_BASE_URL");
       if (!url) {
         throw new CliConfigError(
           `Model "openai-compatible:${spec.modelId}" needs a server: pass --base-url URL (e.g. http://127.0.0.1:1234/v1) or set OPENAI_COMPATIBLE_BASE_URL`,
@@ -165,6 +160,28 @@ export async function createModel(options: CreateModelOptions): Promise<Language
       throw new CliConfigError(`Unknown model provider "${String(unreachable)}"`);
     }
   }
+}
+
+/** The provider's default base URL (none for `openai-compatible`, which needs one). */
+const DEFAULT_BASE_URLS: Record<ModelProvider, string | undefined> = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com/v1",
+  google: "https://generativelanguage.googleapis.com/v1beta",
+  ollama: "http://127.0.0.1:11434/v1",
+  "openai-compatible": undefined,
+};
+
+/**
+ * The base URL a model's requests go to: `--base-url`, else the provider's variable (for Ollama
+ * `OLLAMA_BASE_URL` or `OLLAMA_HOST`), else the provider's default; `undefined` for `openai-compatible`
+ * with none. A malformed URL is a `CliConfigError` naming where it came from.
+ */
+export function modelBaseUrl(options: CreateModelOptions): string | undefined {
+  const { spec, env } = options;
+  if (options.baseUrl) return checkUrl(options.baseUrl, "--base-url");
+  if (spec.provider === "ollama") return ollamaBaseUrl(env);
+  const variable = PROVIDER_ENV[spec.provider].baseUrl;
+  return (variable ? optionalUrl(env, variable) : undefined) ?? DEFAULT_BASE_URLS[spec.provider];
 }
 
 /**

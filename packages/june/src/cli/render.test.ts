@@ -36,7 +36,7 @@ const toolRow = (name: string, status: ChatTraceRow["status"], children: ChatTra
 describe("renderProgressLine", () => {
   it("shows each running step and what it does now", () => {
     const rows = [step("draft", "done"), step("research", "running", [toolRow("search", "running")])];
-    expect(renderProgressLine(rows, { colors: plain })).toBe("› Running research · Calling search");
+    expect(renderProgressLine(rows, { colors: plain })).toBe("… Running research · Calling search");
   });
 
   it("shows the deepest waiting row, and parallel steps side by side", () => {
@@ -51,7 +51,7 @@ describe("renderProgressLine", () => {
       children: [],
     };
     const rows = [step("a", "running", [toolRow("deploy", "pending", [approval])]), step("b", "running")];
-    expect(renderProgressLine(rows, { colors: plain })).toBe("› Running a · Approval needed: deploy  |  Running b");
+    expect(renderProgressLine(rows, { colors: plain })).toBe("… Running a · Approval needed: deploy  |  Running b");
   });
 
   it("is empty when nothing runs, and fits the terminal", () => {
@@ -65,7 +65,7 @@ describe("renderProgressLine", () => {
   it("colors only when asked", () => {
     const line = renderProgressLine([step("a", "running")], { colors: color });
     expect(line).toContain("\u001B[");
-    expect(stripAnsi(line)).toBe("› Running a");
+    expect(stripAnsi(line)).toBe("… Running a");
   });
 });
 

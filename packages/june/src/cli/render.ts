@@ -46,7 +46,8 @@ export function renderProgressLine(rows: readonly ChatTraceRow[], options: Progr
   const columns = options.columns !== undefined && options.columns >= 20 ? options.columns : 80;
   const max = columns - 3;
   const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  return `${options.colors.cyan("›")} ${options.colors.dim(cut)}`;
+  // "…", not the prompt's "›": a line that is working, not one waiting for you.
+  return `${options.colors.cyan("…")} ${options.colors.dim(cut)}`;
 }
 
 /** Longest input shown in an approval prompt. */

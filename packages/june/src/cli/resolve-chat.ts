@@ -7,7 +7,7 @@ import { fileStore } from "../stores/file-store.js";
 import { CliUsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { callChatFactory, loadChatModule, type ChatFactoryResult } from "./load-module.js";
-import { chosenModelSpec, createModel, parseModelSpec, preloadProvider } from "./models.js";
+import { chosenModelSpec, createModel, parseModelSpec, preloadProvider, type ModelSpec } from "./models.js";
 
 /** Said when a module's chat keeps its sessions in memory: the printed session id cannot be continued. */
 export const EPHEMERAL_NOTE =
@@ -39,6 +39,14 @@ export interface ResolvedChat {
   label: string;
   /** The store directory, when the CLI made the store. */
   storeDir?: string;
+  /** The `--model` (or `JUNE_MODEL`) the chat runs on, when the CLI made the model. */
+  model?: ChosenModel;
+}
+
+/** The model the CLI made from `--model`: its spec and the `--base-url` given with it. */
+export interface ChosenModel {
+  spec: ModelSpec;
+  baseUrl?: string;
 }
 
 /**
@@ -75,7 +83,8 @@ async function resolveChatOnly(options: ResolveChatOptions): Promise<ResolvedCha
     }
     const model = spec === undefined ? undefined : await modelOf(spec);
     const made = await callChatFactory({ file, factory: loaded.factory, model });
-    return fromExport({ made, file, label: spec === undefined ? file : `${file} on ${spec}`, store: options.store, storeDir });
+    const resolved = fromExport({ made, file, label: spec === undefined ? file : `${file} on ${spec}`, store: options.store, storeDir });
+    return spec === undefined ? resolved : { ...resolved, model: chosen(spec) };
   }
   if (spec === undefined) {
     throw new CliUsageError(
@@ -85,9 +94,13 @@ async function resolveChatOnly(options: ResolveChatOptions): Promise<ResolvedCha
   const model = await modelOf(spec);
   if (options.mcp) {
     const { toolUsingModelResponder } = await import("./mcp-flags.js");
-    return { chat: createChat({ responder: toolUsingModelResponder(model), store: fileStore(storeDir) }), label: spec, storeDir };
+    return { chat: createChat({ responder: toolUsingModelResponder(model), store: fileStore(storeDir) }), label: spec, storeDir, model: chosen(spec) };
   }
-  return { chat: createChat({ model, store: fileStore(storeDir) }), label: spec, storeDir };
+  return { chat: createChat({ model, store: fileStore(storeDir) }), label: spec, storeDir, model: chosen(spec) };
+
+  function chosen(text: string): ChosenModel {
+    return { spec: parseModelSpec(text), ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }) };
+  }
 }
 
 /** A module's `Chat` as it is, or its `Responder` made a chat in the store directory. */

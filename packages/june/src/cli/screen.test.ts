@@ -34,6 +34,23 @@ describe("Screen", () => {
     expect(io.stdoutText()).toBe("Hello\n");
   });
 
+  it("when stdout and stderr are one pipe (2>&1), a note after the reply starts on its own line", () => {
+    const io = createFakeIO({ outputsShared: true });
+    const screen = new Screen(io);
+    screen.reply("The reply");
+    screen.endReply();
+    screen.note("session 123");
+    expect(io.stdoutText()).toBe("The reply\n");
+    expect(io.stderrText()).toBe("session 123\n");
+    // Apart (> out.md 2> err.txt), the reply is left exactly as it was.
+    const apart = createFakeIO({ outputsShared: false });
+    const alone = new Screen(apart);
+    alone.reply("The reply");
+    alone.endReply();
+    alone.note("session 123");
+    expect(apart.stdoutText()).toBe("The reply");
+  });
+
   it("leaves piped output exactly as the reply, and ends a terminal reply with a newline", () => {
     const piped = createFakeIO();
     const screen = new Screen(piped);

@@ -34,9 +34,9 @@ export class Screen {
     this.progress = (options.progress ?? true) && io.stderr.isTTY;
   }
 
-  /** stdout and stderr are the same terminal (as far as anyone can tell). */
+  /** stdout and stderr go to the same place: one terminal, or one pipe or file (`2>&1`). */
   private get shared(): boolean {
-    return this.io.stdout.isTTY && this.io.stderr.isTTY;
+    return this.io.outputsShared ?? (this.io.stdout.isTTY && this.io.stderr.isTTY);
   }
 
   /** Writes a piece of the reply to stdout. */
@@ -51,11 +51,12 @@ export class Screen {
   }
 
   /**
-   * Ends a reply. On a terminal, or when `always`, a reply that did not end in a newline gets one, so the
-   * next prompt starts on its own line; piped output is otherwise left exactly as the reply was.
+   * Ends a reply. On a terminal, when stderr goes to the same place (`2>&1`), or when `always`, a reply that
+   * did not end in a newline gets one, so what follows starts on its own line; piped output is otherwise
+   * left exactly as the reply was (`june ask … > out.md`).
    */
   endReply(options: { always?: boolean } = {}): void {
-    if (this.replyMidLine && (options.always || this.io.stdout.isTTY)) this.io.stdout.write("\n");
+    if (this.replyMidLine && (options.always || this.io.stdout.isTTY || this.shared)) this.io.stdout.write("\n");
     this.replyMidLine = false;
     this.replyStreaming = false;
   }

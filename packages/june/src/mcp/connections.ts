@@ -10,7 +10,8 @@ import type { McpToolsOptions } from "./mcp-tools.js";
  */
 export class ConnectionCache {
   readonly #open = new Map<unknown, Promise<McpConnection>>();
-  readonly #abort = new AbortController();
+  // Made on first use: every run has a cache, most never connect anything.
+  #abort: AbortController | undefined;
   #closed = false;
 
   /** The connection to `target`, opened now if there is none. */
@@ -30,6 +31,7 @@ export class ConnectionCache {
   }
 
   #connect(key: unknown, target: ServerTarget, name: string): Promise<McpConnection> {
+    this.#abort ??= new AbortController();
     const pending = openConnection(target, name, this.#abort.signal);
     this.#open.set(key, pending);
     pending.catch(() => {
@@ -50,7 +52,8 @@ export class ConnectionCache {
    */
   async closeAll(): Promise<void> {
     this.#closed = true;
-    this.#abort.abort(new Error("june: MCP connections closed"));
+    if (this.#open.size === 0) return;
+    this.#abort?.abort(new Error("june: MCP connections closed"));
     const pending = [...this.#open.values()];
     this.#open.clear();
     await Promise.all(

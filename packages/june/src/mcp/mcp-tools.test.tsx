@@ -417,6 +417,25 @@ describe("mcpConnections()", () => {
     expect(alive(log()[0]!.pid!)).toBe(false);
   });
 
+  it("nested run(): the tools of both apply; an explicit `mcp` option wins over those in effect", async () => {
+    const outer = mcpConnections({ tools: [{ server: http.url, prefix: "outer_", include: ["echo"] }] });
+    const inner = mcpConnections({ tools: [{ server: http.url, prefix: "inner_", include: ["add"] }] });
+    const offered: string[][] = [];
+    const model = () =>
+      scriptedModel((call) => {
+        offered.push((call.options.tools ?? []).map((t) => t.name).sort());
+        return "ok";
+      });
+    try {
+      await outer.run(() => inner.run(() => start(<Agent model={model()}><Step id="s" prompt="go" /></Agent>).result));
+      await outer.run(() => start(<Agent model={model()}><Step id="s" prompt="go" /></Agent>, { mcp: inner }).result);
+      await start(<Agent model={model()}><Step id="s" prompt="go" /></Agent>).result;
+    } finally {
+      await Promise.all([outer.close(), inner.close()]);
+    }
+    expect(offered).toEqual([["inner_add", "outer_echo"], ["inner_add"], []]);
+  });
+
   it("an existing @ai-sdk/mcp client is used and never closed by the run", async () => {
     const { createMCPClient } = await import("@ai-sdk/mcp");
     const client = await createMCPClient({ transport: { type: "http", url: http.url } });

@@ -222,7 +222,8 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     release?.();
     callSignal.removeEventListener("abort", onAbort);
     dispose();
-    spans?.end(interrupt.signal.aborted ? "interrupted" : signal.aborted ? "canceled" : undefined);
+    // The call's controller also aborts when the step's signal does: canceled first, interrupted otherwise.
+    spans?.end(signal.aborted ? "canceled" : interrupt.signal.aborted ? "interrupted" : undefined);
     if (!drained && !callSignal.aborted) reader.cancel().catch(() => {});
   }
 

@@ -163,7 +163,7 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     if (isThenable(rendered)) fail("a component must return synchronously (return a render function to wait)");
     return renderInto(rendered, scope, ids, out);
   }
-  fail("unknown element type (June has no intrinsic elements; use Agent, Step, Tool, Parallel, Catch or a component)");
+  fail("unknown element type (June has no intrinsic elements; use Agent, Step, Tool, McpTools, Parallel, Catch or a component)");
 }
 
 function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: (problem: string) => never): StepPlan {

@@ -1,4 +1,4 @@
-import { redact } from "../chat/redact.js";
+import { redact, type TextRedactOptions } from "../chat/redact.js";
 import { summarize } from "../chat/trace/summarize.js";
 import type { PendingApproval, Session, TurnRecord } from "../chat/types.js";
 import type { HandlerContext } from "./create-chat-handler.js";
@@ -22,19 +22,23 @@ export interface PendingApprovalView {
  * The requests a session's unfinished durable turns wait on, for `GET /sessions/:id`; none read (no store
  * call) when no turn is suspended or resumable.
  */
-export async function pendingApprovalsOf(session: Session, turns: readonly TurnRecord[]): Promise<PendingApprovalView[] | undefined> {
+export async function pendingApprovalsOf(
+  session: Session,
+  turns: readonly TurnRecord[],
+  redaction: TextRedactOptions = {},
+): Promise<PendingApprovalView[] | undefined> {
   if (!turns.some((turn) => turn.status === "suspended" || turn.resumable === true)) return undefined;
   const pending = await session.pendingApprovals();
-  return pending.map(viewOf);
+  return pending.map((request) => viewOf(request, redaction));
 }
 
-function viewOf(request: PendingApproval): PendingApprovalView {
+function viewOf(request: PendingApproval, redaction: TextRedactOptions): PendingApprovalView {
   return {
     turnId: request.turnId,
     id: request.id,
     toolName: request.toolName,
     toolCallId: request.toolCallId,
-    input: summarize(redact(request.input)),
+    input: summarize(redact(request.input, redaction)),
     ...(request.retry ? { retry: true } : {}),
   };
 }

@@ -20,8 +20,8 @@ export interface ServeStudioOptions {
   signal?: AbortSignal;
   /** The built Studio app; default: the `studio-dist` directory shipped in the `june` package. */
   staticDir?: string;
-  /** Limits for the chat handler under `/api`. */
-  handler?: Omit<ChatHandlerOptions, "basePath" | "authorize">;
+  /** Limits for the chat handler under `/api` (no `cors`: Studio serves its own origin only). */
+  handler?: Omit<ChatHandlerOptions, "basePath" | "authorize" | "cors">;
   /** Called with anything a request handler throws (the client gets a 500). */
   onError?: (error: unknown) => void;
 }
@@ -63,7 +63,7 @@ export async function serveStudio(options: ServeStudioOptions): Promise<StudioSe
     throw new TypeError("serveStudio: token must be 16 to 512 URL-safe characters (letters, digits, . _ ~ -)");
   }
   const staticDir = options.staticDir ?? DEFAULT_STUDIO_DIR;
-  const api = createChatHandler(options.chat, { ...options.handler, basePath: "/api" });
+  const api = createChatHandler(options.chat, { ...options.handler, basePath: "/api", cors: undefined });
   const expected = digest(token);
   let port = 0;
   let cookieName = "june_studio";
@@ -83,6 +83,7 @@ export async function serveStudio(options: ServeStudioOptions): Promise<StudioSe
       const fromQuery = url.searchParams.get("token");
       const supplied = fromQuery ?? request.headers.get(TOKEN_HEADER) ?? readCookie(request, cookieName);
       if (supplied === null || supplied === undefined || !timingSafeEqual(digest(supplied), expected)) {
+        if (wantsPage(request, url.pathname)) return tokenPage(supplied !== null && supplied !== undefined);
         throw new HttpError(401, "Missing or wrong token: open the URL `june studio` printed");
       }
       const path = url.pathname;
@@ -124,6 +125,34 @@ function allowedFor(host: string, port: number): { origins: Set<string>; hosts: 
     origins: new Set(names.map((name) => `http://${name}:${port}`)),
     hosts: new Set(names.map((name) => `${name}:${port}`)),
   };
+}
+
+/** A browser opening a page (not the API, not a script's fetch): it gets a page it can read. */
+function wantsPage(request: Request, path: string): boolean {
+  if (request.method !== "GET" || path === "/api" || path.startsWith("/api/")) return false;
+  return (request.headers.get("accept") ?? "").includes("text/html");
+}
+
+/** The 401 a person sees: what is wrong and what to do, in a page (never the token, never JSON). */
+function tokenPage(wrong: boolean): Response {
+  const problem = wrong ? "This link's token is not this Studio's." : "This link has no token.";
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark"><title>June Studio: open the link from your terminal</title>
+<style>
+body{font:15px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;display:grid;place-items:center;min-height:100vh;padding:24px;box-sizing:border-box}
+main{max-width:480px}h1{font-size:20px;margin:0 0 12px}p{margin:0 0 12px}code{font:13px ui-monospace,Menlo,Consolas,monospace;background:rgba(127,127,127,.14);padding:1px 5px;border-radius:4px}
+.mark{width:16px;height:16px;border-radius:4px;background:linear-gradient(135deg,#f2b66d,#e07a5f);display:inline-block;vertical-align:-2px;margin-right:8px}
+</style></head>
+<body><main data-june-studio="token-page">
+<h1><span class="mark"></span>Open June Studio from the link in your terminal</h1>
+<p>${problem} Studio only answers the exact address <code>june studio</code> printed when it started, the one that ends in <code>?token=…</code>.</p>
+<p>Copy that address from the terminal where <code>june studio</code> runs and open it here. If Studio was restarted, it has a new token: use the new address.</p>
+</main></body></html>`;
+  return new Response(html, {
+    status: 401,
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" },
+  });
 }
 
 function digest(value: string): Buffer {

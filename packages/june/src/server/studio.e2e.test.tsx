@@ -9,6 +9,8 @@ import { agentResponder, createChat, fileStore } from "june/chat";
 import { scriptedModel, type ScriptedModel } from "june/testing";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createFakeAnthropicServer } from "../testing/fake-anthropic-server.js";
 import { serveStudio, type StudioServer } from "./serve-studio.js";
 
 /**
@@ -251,6 +253,12 @@ describe("June Studio", () => {
       expect(await toolRow.locator(".jt-io").first().textContent()).toContain("deployed to staging");
       const statuses = await page.locator(".jt-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
       expect(new Set(statuses)).toEqual(new Set(["done"]));
+      // Every finished row says how long it took ("150 ms", "1.2 s").
+      const durations = await page.locator(".jt-row__duration").allTextContents();
+      expect(durations.length).toBe(statuses.length);
+      for (const duration of durations) expect(duration).toMatch(/^\d+(\.\d)? (ms|s)$|^\d+ min/);
+      // A model call shows what it wrote.
+      expect(await page.locator('[data-kind="model"] .jt-io').allTextContents()).toContain(`Wrote${REPLY}`);
       expect(await page.getByLabel("Message", { exact: true }).isVisible()).toBe(true);
       await expect.poll(() => session.locator(".session__meta").textContent(), WAIT).toMatch(/^1 turn/);
 
@@ -305,12 +313,14 @@ describe("June Studio", () => {
     page.on("pageerror", (error) => pageErrors.push(error.message));
     try {
       await page.goto(studio.url);
+      // New session opens an empty chat; the session itself is made by its first message, so none is left empty.
       await page.getByRole("button", { name: "New session" }).click();
-      await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#session=/);
-      const sessionId = decodeURIComponent(new URL(page.url()).hash.slice("#session=".length));
+      expect(new URL(page.url()).hash).toBe("");
       await page.getByLabel("Message", { exact: true }).fill("Ship it to production.");
       await page.keyboard.press("Enter");
       await page.locator('[data-kind="approval"]').waitFor();
+      await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#session=/);
+      const sessionId = decodeURIComponent(new URL(page.url()).hash.slice("#session=".length));
 
       // A reload mid-turn reads the session, sees its running turn and rejoins its events.
       await page.reload();
@@ -330,6 +340,11 @@ describe("June Studio", () => {
       const toolTitles = await page.locator('[data-kind="tool"] > .jt-row__line .jt-row__title').allTextContents();
       expect(toolTitles).toEqual(["deploy denied"]);
       expect(await page.locator('[data-kind="tool"] .jt-io').textContent()).toContain("Not on a Friday");
+      // A denial is its own state: the tool's badge says Denied, never Done.
+      const deniedBadge = page.locator('[data-kind="tool"] > .jt-row__line .jt-badge');
+      expect(await deniedBadge.textContent()).toBe("Denied");
+      expect(await deniedBadge.getAttribute("data-state")).toBe("denied");
+      await screenshot(page, "main.chat", "studio-denied.png");
 
       // Deleting asks once more in place, then the session is gone from the sidebar and the server.
       const item = page.locator(`.session[data-session-id="${sessionId}"]`);
@@ -477,23 +492,21 @@ describe("June Studio", () => {
     page.on("pageerror", (error) => pageErrors.push(error.message));
     try {
       await page.goto(studio.url);
-      await page.getByRole("button", { name: "New session" }).click();
+      const inputs = ["Deploy to staging.", "Now ship it to production."];
+      const turns = page.locator("article.turn");
+      const approval = page.locator('[data-kind="approval"]');
+      const composer = page.getByLabel("Message", { exact: true });
+
+      // The first turn: approved. Its message makes the session.
+      await composer.fill(inputs[0]);
+      await page.keyboard.press("Enter");
+      await approval.waitFor(WAIT);
       await expect.poll(() => new URL(page.url()).hash, WAIT).toMatch(/^#session=/);
       const sessionId = decodeURIComponent(new URL(page.url()).hash.slice("#session=".length));
       const exportButton = page.getByRole("button", { name: "Export eval cases" });
       // Nothing to export before a turn completes.
       await exportButton.waitFor(WAIT);
       expect(await exportButton.isDisabled()).toBe(true);
-
-      const inputs = ["Deploy to staging.", "Now ship it to production."];
-      const turns = page.locator("article.turn");
-      const approval = page.locator('[data-kind="approval"]');
-      const composer = page.getByLabel("Message", { exact: true });
-
-      // The first turn: approved.
-      await composer.fill(inputs[0]);
-      await page.keyboard.press("Enter");
-      await approval.waitFor(WAIT);
       // Hold back the session read that follows this turn's end, so the next message goes out before it
       // returns: that late read must not wipe out the turn running by then.
       const sessionPath = `/api/sessions/${sessionId}`;
@@ -580,4 +593,137 @@ describe("June Studio", () => {
       await page.close();
     }
   }, 120_000);
+
+  it("a wrong token gets a page that says what to do, not a JSON error", async () => {
+    const { studio } = await startStudio("wrong-token", { env: "staging", outcome: "-", replyDeltas: ["-"] });
+    const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+    try {
+      const response = await page.goto(`${studio.origin}/?token=not-the-token-at-all`);
+      expect(response?.status()).toBe(401);
+      const main = page.locator('main[data-june-studio="token-page"]');
+      expect(await main.locator("h1").textContent()).toBe("Open June Studio from the link in your terminal");
+      expect(await main.textContent()).toContain("This link's token is not this Studio's.");
+      expect(await main.textContent()).toContain("june studio");
+      expect(await page.content()).not.toContain(studio.token);
+      await screenshot(page, "main", "studio-wrong-token.png");
+      // No token at all says so; the API still answers scripts with JSON.
+      await page.goto(`${studio.origin}/`);
+      expect(await main.textContent()).toContain("This link has no token.");
+      const api = await fetch(`${studio.origin}/api/sessions`);
+      expect(api.headers.get("content-type")).toContain("application/json");
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it("at 420 px the sidebar is a drawer; with the server down the draft stays, and Studio reconnects by itself", async () => {
+    const name = "narrow";
+    const first = await startStudio(name, { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS });
+    const page = await browser.newPage({ viewport: { width: 420, height: 820 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(first.studio.url);
+      const composer = page.getByLabel("Message", { exact: true });
+      await composer.waitFor(WAIT);
+      // The chat has the whole width; the sidebar waits behind the header's button.
+      expect(await page.locator(".sidebar").isVisible()).toBe(false);
+      const chatBox = await page.locator("main.chat").boundingBox();
+      expect(chatBox?.width).toBe(420);
+      await composer.fill("Deploy the docs to staging");
+      await page.keyboard.press("Enter");
+      await page.locator('[data-kind="approval"]').waitFor(WAIT);
+      await screenshot(page, "body", "studio-narrow.png");
+      await page.locator('[data-kind="approval"]').getByRole("button", { name: "Approve" }).click();
+      await expect.poll(() => page.locator("article.turn").first().getAttribute("data-status"), WAIT).toBe("completed");
+
+      await page.getByRole("button", { name: "Show sessions" }).click();
+      await expect.poll(() => page.locator(".sidebar").isVisible(), WAIT).toBe(true);
+      await page.locator(".sidebar").evaluate((element) => new Promise((resolve) => element.addEventListener("transitionend", resolve, { once: true })).catch(() => {})).catch(() => {});
+      await page.waitForTimeout(250);
+      await screenshot(page, "body", "studio-narrow-sidebar.png");
+      await page.getByRole("button", { name: "Hide sessions" }).click();
+      await expect.poll(() => page.locator(".sidebar").isVisible(), WAIT).toBe(false);
+
+      // The server goes away: the message typed stays in the box, one line says Studio is unreachable.
+      const { port, token } = first.studio;
+      await first.studio.close();
+      await composer.fill("And now the blog, please");
+      await page.keyboard.press("Enter");
+      const banner = page.locator(".banner--offline");
+      await banner.waitFor(WAIT);
+      expect(await banner.textContent()).toBe("Can't reach the Studio server. Is `june studio` still running? Retrying…");
+      expect(await composer.inputValue()).toBe("And now the blog, please");
+      expect(await page.locator(".composer__error").textContent()).toContain("Your message is kept here");
+      expect(await page.locator(".banner").allTextContents()).not.toContain("Failed to fetch");
+      await screenshot(page, "body", "studio-offline.png");
+
+      // It comes back on the same port: Studio notices by itself, the banner goes, and the draft can be sent.
+      const chat = createChat({
+        responder: agentResponder({
+          id: "echo",
+          version: "1",
+          render: () => <Agent model={scriptedModel(["Back and deployed."])}><Step id="reply" stream prompt="x" /></Agent>,
+          reply: (result) => String(result.steps.reply),
+          stream: { step: "reply" },
+        }),
+        store: fileStore(join(tmp, name)),
+      });
+      servers.push(await serveStudio({ chat, staticDir, port, token }));
+      await banner.waitFor({ state: "detached", timeout: 20_000 });
+      expect(await composer.inputValue()).toBe("And now the blog, please");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => page.locator("article.turn").nth(1).getAttribute("data-status"), WAIT).toBe("completed");
+      expect(await page.locator("article.turn").nth(1).locator(".reply").textContent()).toBe("Back and deployed.");
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it("a model chat's failure reads as a sentence, with the provider's error folded under Details", async () => {
+    const fake = await createFakeAnthropicServer({ script: ["never sent"], apiKey: "the-right-key" });
+    try {
+      const chat = createChat({
+        model: createAnthropic({ baseURL: fake.url, apiKey: "a-wrong-key" })("claude-sonnet-4-5"),
+        store: fileStore(join(tmp, "model-error")),
+      });
+      // Ended turns are forgotten at once, so a reload asks for events the server no longer has.
+      const studio = await serveStudio({ chat, staticDir, handler: { endedTurnTtlMs: 1 } });
+      servers.push(studio);
+      const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      const consoleErrors: string[] = [];
+      page.on("console", (entry) => {
+        if (entry.type() === "error") consoleErrors.push(entry.text());
+      });
+      try {
+        await page.goto(studio.url);
+        await page.getByLabel("Message", { exact: true }).fill("Hello there");
+        await page.keyboard.press("Enter");
+        const turn = page.locator("article.turn").first();
+        await expect.poll(() => turn.getAttribute("data-status"), WAIT).toBe("failed");
+        await expect.poll(() => turn.locator(".turn__error-text").textContent(), WAIT).toBe(
+          "The model provider refused the API key. Check the key in the environment `june studio` runs in.",
+        );
+        const detail = turn.locator("details.turn__error-detail");
+        expect(await detail.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+        expect(await detail.locator("code").textContent()).toContain("invalid x-api-key");
+        expect(await page.content()).not.toContain("a-wrong-key");
+        await screenshot(page, "main.chat", "studio-model-error.png");
+        // A reload in normal use logs nothing: a turn whose events are gone is asked for without a 404.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await page.reload();
+        await expect.poll(() => page.locator("article.turn").first().getAttribute("data-status"), WAIT).toBe("failed");
+        await page.waitForLoadState("networkidle");
+        expect(consoleErrors).toEqual([]);
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
 });

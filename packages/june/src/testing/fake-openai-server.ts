@@ -1,68 +1,46 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { ScriptDelta } from "./scripted-model.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  failsAtStart,
+  listen,
+  messageOf,
+  pause,
+  pickEntry,
+  planReply,
+  readJsonBody,
+  sendJson,
+  startSse,
+  trackRequest,
+  writeSse,
+  type FakeModelEntry,
+  type FakeModelReply,
+  type FakeModelRequest,
+  type FakeModelRequestInfo,
+  type FakeModelScript,
+  type FakeModelToolCall,
+} from "./fake-provider-http.js";
 
-/** A tool call the fake server streams. */
-export interface FakeOpenAIToolCall {
-  /** The function's name. */
-  toolName: string;
-  /** Sent as the call's JSON `arguments`. */
-  input: unknown;
-  /** Defaults to `call_<request>_<n>`. */
-  toolCallId?: string;
-}
+/** A tool call the fake server streams (its input is sent as the call's JSON `arguments`). */
+export type FakeOpenAIToolCall = FakeModelToolCall;
 
-/** What the server answers one request with. A bare string is `{ text }`. */
-export interface FakeOpenAIReply {
-  /** The reply: one string, or its deltas (each optionally delayed). */
-  text?: string | ScriptDelta[];
-  /** Milliseconds before every delta (a delta's own `delay` wins). */
-  delay?: number;
-  /** Function calls made after the text. */
-  toolCalls?: FakeOpenAIToolCall[];
-  /** Token counts reported in the usage chunk (defaults: 10 in, about a token per 4 characters out). */
-  usage?: { inputTokens?: number; outputTokens?: number };
-  /** Chat Completions `finish_reason` (default `tool_calls` with tool calls, else `stop`). */
-  finishReason?: string;
-  /**
-   * Fails the request. `status` (default 500) answers with that HTTP status and an OpenAI error body
-   * before any output; `at: "end"` streams the text first, then an error event. Note the AI SDK retries
-   * 429 and 5xx answers (`maxRetries`, default 2), and each retry is a request that takes the next entry.
-   */
-  error?: { message?: string; status?: number; type?: string; code?: string; at?: "start" | "end" };
-}
+/**
+ * What the server answers one request with. A bare string is `{ text }`. `finishReason` is the Chat
+ * Completions one (default `tool_calls` with tool calls, else `stop`); an `error` answers with an OpenAI
+ * error body.
+ */
+export type FakeOpenAIReply = FakeModelReply;
 
-export type FakeOpenAIEntry = string | FakeOpenAIReply;
+export type FakeOpenAIEntry = FakeModelEntry;
 
 /** The OpenAI API a request used. */
 export type FakeOpenAIApi = "chat-completions" | "responses";
 
-/** One request the server received, as it arrived. */
-export interface FakeOpenAIRequest {
-  /** 0 for the first request. */
-  index: number;
-  api: FakeOpenAIApi;
-  method: string;
-  /** The path, e.g. `/v1/chat/completions`. */
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** The parsed JSON body. */
-  body: any;
-  /** True when the client went away before the reply was finished (e.g. a canceled turn). */
-  aborted: boolean;
-}
+/** One request the server received, as it arrived (`path` e.g. `/v1/chat/completions`). */
+export type FakeOpenAIRequest = FakeModelRequest<FakeOpenAIApi>;
 
 /** What the function form of a script receives. */
-export interface FakeOpenAIRequestInfo {
-  index: number;
-  api: FakeOpenAIApi;
-  body: any;
-}
+export type FakeOpenAIRequestInfo = FakeModelRequestInfo<FakeOpenAIApi>;
 
-export type FakeOpenAIScript =
-  | FakeOpenAIEntry
-  | FakeOpenAIEntry[]
-  | ((request: FakeOpenAIRequestInfo) => FakeOpenAIEntry | Promise<FakeOpenAIEntry>);
+export type FakeOpenAIScript = FakeModelScript<FakeOpenAIApi>;
 
 export interface FakeOpenAIServerOptions {
   /** One entry per model request (in order), or a function of the request. */
@@ -101,13 +79,6 @@ export async function createFakeOpenAIServer(options: FakeOpenAIServerOptions): 
   const requests: FakeOpenAIRequest[] = [];
   const script = options.script;
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendError(res, 500, { message: `fake OpenAI server: ${messageOf(error)}` });
-      else res.destroy();
-    });
-  });
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
     if (req.method === "GET" && path === "/v1/models") {
@@ -118,73 +89,44 @@ export async function createFakeOpenAIServer(options: FakeOpenAIServerOptions): 
     if (req.method !== "POST" || api === undefined) {
       return sendError(res, 404, { message: `fake OpenAI server: no route for ${req.method} ${path}`, type: "not_found" });
     }
-    const raw = await readBody(req);
-    let body: any;
-    try {
-      body = JSON.parse(raw);
-    } catch {
+    const parsed = await readJsonBody(req);
+    if (!parsed.ok) {
       return sendError(res, 400, { message: "fake OpenAI server: the body is not JSON", type: "invalid_request_error" });
     }
-    const record: FakeOpenAIRequest = {
-      index: requests.length,
-      api,
-      method: req.method,
-      path,
-      headers: { ...req.headers },
-      body,
-      aborted: false,
-    };
-    requests.push(record);
-    const closed = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) record.aborted = true;
-      closed.abort();
-    });
+    const body = parsed.body;
+    const { record, signal } = trackRequest(requests, req, res, { api, path, body });
 
     let entry: FakeOpenAIEntry;
     try {
-      entry = await pick(script, { index: record.index, api, body });
+      entry = await pickEntry(script, { index: record.index, api, body }, "fake OpenAI server");
     } catch (error) {
       return sendError(res, 400, { message: messageOf(error), type: "invalid_request_error" });
     }
-    const reply: FakeOpenAIReply = typeof entry === "string" ? { text: entry } : entry;
-    if (reply.error && reply.error.at !== "end") {
-      return sendError(res, reply.error.status ?? 500, reply.error);
+    if (failsAtStart(entry)) {
+      return sendError(res, entry.error.status ?? 500, entry.error);
     }
     const model = typeof body?.model === "string" ? body.model : (options.model ?? "fake-model");
-    const plan = planOf(reply, record.index);
+    const plan = planOf(entry, record.index);
     const stream = body?.stream === true;
     if (api === "chat-completions") {
-      if (stream) await streamChatCompletion(res, plan, model, closed.signal);
+      if (stream) await streamChatCompletion(res, plan, model, signal);
       else sendJson(res, 200, chatCompletionJson(plan, model));
     } else {
-      if (stream) await streamResponse(res, plan, model, closed.signal);
+      if (stream) await streamResponse(res, plan, model, signal);
       else sendJson(res, 200, responseJson(plan, model));
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
+  const server = await listen({
+    host: options.host,
+    port: options.port,
+    handle,
+    onCrash: (res, error) => sendError(res, 500, { message: `fake OpenAI server: ${messageOf(error)}` }),
   });
-  const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-
-  return {
-    url: `http://${host}:${address.port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: `${server.origin}/v1`, requests, close: server.close };
 }
 
-/** A reply, made concrete: the deltas with their delays, the calls with their ids. */
+/** A reply, made concrete, with OpenAI's finish reason and error type. */
 interface Plan {
   index: number;
   deltas: { text: string; delay?: number }[];
@@ -196,30 +138,13 @@ interface Plan {
   error?: { message: string; type: string; code?: string };
 }
 
-function planOf(reply: FakeOpenAIReply, index: number): Plan {
-  const deltas =
-    reply.text === undefined
-      ? []
-      : typeof reply.text === "string"
-        ? [{ text: reply.text }]
-        : reply.text.map((d) => (typeof d === "string" ? { text: d } : d));
-  const withDelay = deltas.map((d) => ({ text: d.text, delay: d.delay ?? reply.delay }));
-  const text = withDelay.map((d) => d.text).join("");
-  const toolCalls = (reply.toolCalls ?? []).map((call, n) => ({
-    id: call.toolCallId ?? `call_${index}_${n}`,
-    name: call.toolName,
-    arguments: JSON.stringify(call.input ?? {}),
-  }));
+function planOf(entry: FakeOpenAIEntry, index: number): Plan {
+  const plan = planReply(entry, index, (i, n) => `call_${i}_${n}`);
   return {
-    index,
-    deltas: withDelay,
-    text,
-    toolCalls,
-    inputTokens: reply.usage?.inputTokens ?? 10,
-    outputTokens: reply.usage?.outputTokens ?? Math.max(1, Math.ceil(text.length / 4)),
-    finishReason: reply.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
-    error: reply.error
-      ? { message: reply.error.message ?? "fake OpenAI server error", type: reply.error.type ?? "server_error", code: reply.error.code }
+    ...plan,
+    finishReason: plan.finishReason ?? (plan.toolCalls.length > 0 ? "tool_calls" : "stop"),
+    error: plan.error
+      ? { message: plan.error.message || "fake OpenAI server error", type: plan.error.type ?? "server_error", code: plan.error.code }
       : undefined,
   };
 }
@@ -413,39 +338,10 @@ function responsesUsage(plan: Plan): unknown {
   };
 }
 
-async function pick(script: FakeOpenAIScript, info: FakeOpenAIRequestInfo): Promise<FakeOpenAIEntry> {
-  if (typeof script === "function") return script(info);
-  if (!Array.isArray(script)) {
-    if (info.index === 0) return script;
-    throw new Error(`fake OpenAI server: no script entry for request ${info.index + 1} (the script has 1)`);
-  }
-  const entry = script[info.index];
-  if (entry === undefined) {
-    throw new Error(`fake OpenAI server: no script entry for request ${info.index + 1} (the script has ${script.length})`);
-  }
-  return entry;
-}
-
-function startSse(res: ServerResponse): void {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  res.flushHeaders();
-}
-
-function writeSse(res: ServerResponse, data: unknown, event?: string): void {
-  if (res.destroyed) return;
-  res.write(`${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`);
-}
-
 function endSse(res: ServerResponse, api: FakeOpenAIApi): void {
   if (res.destroyed) return;
   if (api === "chat-completions") res.write("data: [DONE]\n\n");
   res.end();
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
 }
 
 function sendError(
@@ -461,34 +357,4 @@ function sendError(
       code: error.code ?? null,
     },
   });
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-/** Waits `ms` (if any); false when the client went away meanwhile. */
-function pause(ms: number | undefined, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  if (!ms) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(!signal.aborted);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -25,3 +25,27 @@ export { storeConformanceCases } from "./store-conformance.js";
 export type { StoreConformanceCase } from "./store-conformance.js";
 export { collect, findNodes, readSse, sseEvents, textDeltas } from "./streams.js";
 export type { ServerSentEvent } from "./streams.js";
+export { createFakeAnthropicServer } from "./fake-anthropic-server.js";
+export type {
+  FakeAnthropicApi,
+  FakeAnthropicRequest,
+  FakeAnthropicScript,
+  FakeAnthropicServer,
+  FakeAnthropicServerOptions,
+} from "./fake-anthropic-server.js";
+export { createFakeGoogleServer } from "./fake-google-server.js";
+export type {
+  FakeGoogleApi,
+  FakeGoogleRequest,
+  FakeGoogleScript,
+  FakeGoogleServer,
+  FakeGoogleServerOptions,
+} from "./fake-google-server.js";
+export type {
+  FakeModelEntry,
+  FakeModelReply,
+  FakeModelRequest,
+  FakeModelRequestInfo,
+  FakeModelScript,
+  FakeModelToolCall,
+} from "./fake-provider-http.js";

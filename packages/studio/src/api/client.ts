@@ -1,7 +1,15 @@
 import type { CasesFilter, CasesFile, SessionDetail, SessionSummary, StreamEvent, TurnFeedback, TurnRecord } from "./types";
 import { readEventStream } from "./event-stream";
 
-/** An HTTP error from the chat API, with the server's `{ error }` message when it sent one. */
+/** What a request that got no answer says. */
+export const UNREACHABLE = "Can't reach the Studio server. Is `june studio` still running? Retrying…";
+
+/** True for an error of a request that got no answer (the server is down or unreachable). */
+export function isUnreachable(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0;
+}
+
+/** An HTTP error from the chat API, with the server's `{ error }` message when it sent one (status 0: no answer). */
 export class ApiError extends Error {
   override readonly name = "ApiError";
   constructor(
@@ -24,10 +32,30 @@ export interface TurnStream {
  * request. The token comes from the page URL, where `june studio` puts it.
  */
 export class StudioClient {
+  private readonly reachabilityListeners = new Set<(reachable: boolean) => void>();
+  private reachable = true;
+
   constructor(
     private readonly base: string,
     private readonly token: string | null,
   ) {}
+
+  /** Calls `listener` whenever requests stop getting answers (`false`) or get one again (`true`). */
+  onReachability(listener: (reachable: boolean) => void): () => void {
+    this.reachabilityListeners.add(listener);
+    return () => this.reachabilityListeners.delete(listener);
+  }
+
+  /** True until a request gets no answer, and again once one does. */
+  get isReachable(): boolean {
+    return this.reachable;
+  }
+
+  private setReachable(reachable: boolean): void {
+    if (this.reachable === reachable) return;
+    this.reachable = reachable;
+    for (const listener of [...this.reachabilityListeners]) listener(reachable);
+  }
 
   async listSessions(): Promise<SessionSummary[]> {
     const body = await this.json<{ sessions: SessionSummary[] } | SessionSummary[]>("GET", "/sessions");
@@ -86,6 +114,16 @@ export class StudioClient {
     return this.stream(response);
   }
 
+  /**
+   * A turn's events if the server still has them, else `undefined` (a turn that ended long ago, or whose
+   * process went away): asked with `?missing=empty`, so a gone turn is a 204, not a 404 in the console.
+   */
+  async turnEventsIfKept(turnId: string, signal?: AbortSignal): Promise<TurnStream | undefined> {
+    const response = await this.request("GET", `/turns/${encodeURIComponent(turnId)}/events?missing=empty`, undefined, signal);
+    if (response.status === 204) return undefined;
+    return this.stream(response);
+  }
+
   approve(turnId: string, approvalId: string): Promise<unknown> {
     return this.json("POST", `/turns/${encodeURIComponent(turnId)}/approve`, { approvalId });
   }
@@ -141,13 +179,22 @@ export class StudioClient {
     const headers: Record<string, string> = { ...extraHeaders };
     if (this.token) headers["x-june-token"] = this.token;
     if (body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: "same-origin",
-      signal,
-    });
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        credentials: "same-origin",
+        signal,
+      });
+    } catch (caught) {
+      if (signal?.aborted) throw caught;
+      // fetch rejects only when no answer came: the server is down or the network is gone.
+      this.setReachable(false);
+      throw new ApiError(0, UNREACHABLE);
+    }
+    this.setReachable(true);
     if (!response.ok) throw new ApiError(response.status, await errorMessage(response));
     return response;
   }

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
-import type { StudioClient } from "../api/client";
+import { UNREACHABLE, type StudioClient } from "../api/client";
 import { useChatSession } from "../state/use-chat-session";
 import { useHashSession } from "../state/use-hash-session";
+import { useReachability } from "../state/use-reachability";
 import { message, useSessions } from "../state/use-sessions";
 import { ChatPane } from "./chat-pane";
 import { Sidebar } from "./sidebar";
@@ -10,8 +11,18 @@ import { Sidebar } from "./sidebar";
 export function App({ client }: { client: StudioClient }) {
   const sessions = useSessions(client);
   const [sessionId, selectSession] = useHashSession();
-  const chat = useChatSession(client, sessionId, sessions.refresh);
+  const [reloads, setReloads] = useState(0);
+  const chat = useChatSession(client, sessionId, sessions.refresh, reloads);
   const [appError, setAppError] = useState<string | null>(null);
+  // On a narrow screen the sidebar is a drawer over the chat, closed until asked for.
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+  const reachable = useReachability(client, () => {
+    // Back: read again what the page shows, and drop the errors the outage left.
+    setAppError(null);
+    chat.dismissError();
+    void sessions.refresh();
+    setReloads((n) => n + 1);
+  });
   const current = sessions.sessions.find((session) => session.id === sessionId);
 
   useEffect(() => {
@@ -26,10 +37,16 @@ export function App({ client }: { client: StudioClient }) {
     [],
   );
 
-  const newSession = guard(async () => {
-    const session = await sessions.create();
-    selectSession(session.id);
-  });
+  // A new session is made by its first message (sendFirst), so none is ever left empty.
+  const newSession = () => {
+    setAppError(null);
+    setSidebarOpen(false);
+    selectSession(null);
+  };
+  const select = (id: string) => {
+    setSidebarOpen(false);
+    selectSession(id);
+  };
 
   const sendFirst = async (input: string) => {
     setAppError(null);
@@ -44,24 +61,30 @@ export function App({ client }: { client: StudioClient }) {
       await sessions.remove(id);
     })();
 
-  const error = chat.error ?? appError ?? (sessions.loaded ? sessions.error : null);
+  const shown = chat.error ?? appError ?? (sessions.loaded ? sessions.error : null);
+  // While the server is away, one line says so (and that Studio retries); the errors it caused wait.
+  const error = !reachable ? UNREACHABLE : shown === UNREACHABLE ? null : shown;
 
   return (
-    <div className="app">
+    <div className={sidebarOpen ? "app app--sidebar-open" : "app"}>
       <Sidebar
         sessions={sessions.sessions}
         loaded={sessions.loaded}
         failed={sessions.error !== null}
         selectedId={sessionId}
-        onSelect={selectSession}
+        onSelect={select}
         onNew={newSession}
         onDelete={deleteSession}
+        onClose={() => setSidebarOpen(false)}
       />
+      {sidebarOpen ? <div className="app__scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" /> : null}
       <ChatPane
         chat={chat}
         sessionId={sessionId}
         title={current?.title}
         error={error}
+        offline={!reachable}
+        onOpenSidebar={() => setSidebarOpen(true)}
         onDismissError={() => {
           chat.dismissError();
           setAppError(null);

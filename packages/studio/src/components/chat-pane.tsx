@@ -11,13 +11,17 @@ export interface ChatPaneProps {
   sessionId: string | null;
   title?: string;
   error: string | null;
+  /** The server does not answer: the banner says so and cannot be dismissed. */
+  offline?: boolean;
+  /** Opens the sessions drawer (narrow screens). */
+  onOpenSidebar?(): void;
   onDismissError(): void;
   /** With no session open, the first message makes one. */
   onSendFirst(input: string): Promise<void>;
 }
 
 /** The open session: its turns, each with its trace, and the composer; its header exports its eval cases. */
-export function ChatPane({ chat, sessionId, title, error, onDismissError, onSendFirst }: ChatPaneProps) {
+export function ChatPane({ chat, sessionId, title, error, offline = false, onOpenSidebar, onDismissError, onSendFirst }: ChatPaneProps) {
   const { detail, live, traces } = chat;
   const running = live?.status === "running";
   const waiting = running && summarizeTrace(live.rows).status === "pending";
@@ -57,6 +61,13 @@ export function ChatPane({ chat, sessionId, title, error, onDismissError, onSend
   return (
     <main className="chat" aria-label="Chat">
       <header className="chat__header">
+        {onOpenSidebar ? (
+          <button type="button" className="chat__menu" onClick={onOpenSidebar} aria-label="Show sessions">
+            <svg viewBox="0 0 16 16" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" aria-hidden="true">
+              <path d="M2.5 4h11M2.5 8h11M2.5 12h11" />
+            </svg>
+          </button>
+        ) : null}
         <h1 className="chat__title">{sessionId ? title || "New session" : "June Studio"}</h1>
         {running ? <span className="chat__status">{waiting ? "Waiting for approval" : "Replying…"}</span> : null}
         {sessionId && detail ? (
@@ -65,7 +76,7 @@ export function ChatPane({ chat, sessionId, title, error, onDismissError, onSend
           </div>
         ) : null}
       </header>
-      {error ? <ErrorBanner message={error} onDismiss={onDismissError} /> : null}
+      {error ? <ErrorBanner message={error} onDismiss={offline ? undefined : onDismissError} tone={offline ? "offline" : "error"} /> : null}
       <div
         className="chat__scroll"
         ref={scroller}

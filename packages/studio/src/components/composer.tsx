@@ -1,4 +1,8 @@
 import { useRef, useState, type KeyboardEvent } from "react";
+import { isUnreachable } from "../api/client";
+
+/** Said under the box when a message could not reach the server. */
+const NOT_SENT = "Not sent: the Studio server did not answer. Your message is kept here; send it again once Studio is back.";
 
 export interface ComposerProps {
   running: boolean;
@@ -25,8 +29,9 @@ export function Composer({ running, canSteer, onSend, onSteer, onCancel }: Compo
     if (!running) {
       // `onSend` settles when the turn ends; the box is free again (to steer) as soon as it starts.
       onSend(input).catch((caught) => {
+        // Not sent: the message goes back in the box, as it was typed.
         setValue(input);
-        setError(caught instanceof Error ? caught.message : String(caught));
+        setError(isUnreachable(caught) ? NOT_SENT : caught instanceof Error ? caught.message : String(caught));
       });
       return;
     }
@@ -35,7 +40,7 @@ export function Composer({ running, canSteer, onSend, onSteer, onCancel }: Compo
       await onSteer(input);
     } catch (caught) {
       setValue(input);
-      setError(caught instanceof Error ? caught.message : String(caught));
+      setError(isUnreachable(caught) ? NOT_SENT : caught instanceof Error ? caught.message : String(caught));
     } finally {
       setBusy(false);
       area.current?.focus();

@@ -5,12 +5,14 @@ import { relativeTime } from "./relative-time";
 export interface SessionItemProps {
   session: SessionSummary;
   selected: boolean;
+  /** When it started, shown when another session has the same title. */
+  started?: string;
   onSelect(): void;
   onDelete(): void;
 }
 
-/** One session in the sidebar: its title, turn count and age. Deleting asks once more, in place. */
-export function SessionItem({ session, selected, onSelect, onDelete }: SessionItemProps) {
+/** One session in the sidebar: its title, turn count and age (and start, to tell it apart). Deleting asks once more, in place. */
+export function SessionItem({ session, selected, started, onSelect, onDelete }: SessionItemProps) {
   const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
@@ -25,6 +27,7 @@ export function SessionItem({ session, selected, onSelect, onDelete }: SessionIt
       <button type="button" className="session__open" onClick={onSelect} aria-current={selected ? "page" : undefined}>
         <span className="session__title">{session.title || "New session"}</span>
         <span className="session__meta">
+          {started ? `Started ${started} · ` : ""}
           {turns} · {relativeTime(session.updatedAt)}
         </span>
       </button>

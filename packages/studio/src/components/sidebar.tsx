@@ -1,3 +1,4 @@
+import { useMemo, useState } from "react";
 import type { SessionSummary } from "../api/types";
 import { SessionItem } from "./session-item";
 
@@ -10,10 +11,30 @@ export interface SidebarProps {
   onSelect(id: string): void;
   onNew(): void;
   onDelete(id: string): void;
+  /** Closes the drawer (narrow screens). */
+  onClose?(): void;
 }
 
-/** The chat's sessions, newest first, with a button for a new one. */
-export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect, onNew, onDelete }: SidebarProps) {
+/** When a session started, to tell apart sessions with one title: "Dec 1, 09:15:22". */
+function startedAt(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return date.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+/**
+ * The chat's sessions, newest first, with a search over their titles and a button for a new one (made by
+ * its first message, so none is left empty). Sessions that share a title also show when each started.
+ */
+export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect, onNew, onDelete, onClose }: SidebarProps) {
+  const [query, setQuery] = useState("");
+  const repeated = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const session of sessions) counts.set(session.title ?? "", (counts.get(session.title ?? "") ?? 0) + 1);
+    return counts;
+  }, [sessions]);
+  const needle = query.trim().toLowerCase();
+  const shown = needle ? sessions.filter((session) => (session.title ?? "").toLowerCase().includes(needle)) : sessions;
   return (
     <aside className="sidebar" aria-label="Sessions">
       <header className="sidebar__header">
@@ -24,14 +45,33 @@ export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect
         <button type="button" className="button button--small" onClick={onNew}>
           New session
         </button>
+        {onClose ? (
+          <button type="button" className="sidebar__close" onClick={onClose} aria-label="Hide sessions">
+            ×
+          </button>
+        ) : null}
       </header>
-      {loaded && !failed && sessions.length === 0 ? <p className="sidebar__empty">No sessions yet.</p> : null}
+      {sessions.length > 0 ? (
+        <div className="sidebar__search">
+          <input
+            type="search"
+            className="sidebar__search-input"
+            placeholder="Search sessions"
+            aria-label="Search sessions"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+          />
+        </div>
+      ) : null}
+      {loaded && !failed && sessions.length === 0 ? <p className="sidebar__empty">No sessions yet. Your first message starts one.</p> : null}
+      {needle && shown.length === 0 ? <p className="sidebar__empty">No session title has “{query.trim()}”.</p> : null}
       <ul className="session-list">
-        {sessions.map((session) => (
+        {shown.map((session) => (
           <SessionItem
             key={session.id}
             session={session}
             selected={session.id === selectedId}
+            started={(repeated.get(session.title ?? "") ?? 0) > 1 ? startedAt(session.createdAt) : undefined}
             onSelect={() => onSelect(session.id)}
             onDelete={() => onDelete(session.id)}
           />

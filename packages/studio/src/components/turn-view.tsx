@@ -2,6 +2,7 @@ import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/t
 import { describeTrace, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
 import { FeedbackBar } from "./feedback-bar";
 import { type BranchSwitch, RegenerateIcon, TurnInput } from "./turn-input";
+import { describeTurnError } from "./turn-error";
 
 export interface TurnViewProps {
   turn: { id?: string; turnId?: string; input: string; steers: string[]; text: string; status: TurnStatus; error?: TurnError };
@@ -71,12 +72,23 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
   );
 }
 
+/** What became of the turn: the model and tokens, or a failure in words with the raw error folded under it. */
 function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: TurnError; metadata?: TurnMetadata }) {
   switch (status) {
     case "running":
       return null;
     case "failed":
-      return <p className="turn__note turn__note--error">{error ? `${error.name}: ${error.message}` : "The turn failed."}</p>;
+      return (
+        <div className="turn__note turn__note--error">
+          <p className="turn__error-text">{describeTurnError(error)}</p>
+          {error ? (
+            <details className="turn__error-detail">
+              <summary>Details</summary>
+              <code>{`${error.name}: ${error.message}`}</code>
+            </details>
+          ) : null}
+        </div>
+      );
     case "canceled":
       return <p className="turn__note">Canceled.</p>;
     case "interrupted":

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { StudioClient, TurnStream } from "../api/client";
+import { isUnreachable, type StudioClient, type TurnStream } from "../api/client";
 import type { CasesFile, CasesFilter, SessionDetail, StreamEvent, ChatTraceRow, TurnError, TurnFeedback, TurnRecord } from "../api/types";
 import { message } from "./use-sessions";
 
@@ -53,8 +53,11 @@ const MAX_BRANCH_LOOKUPS = 50;
 /** How many recent ended turns get their trace back from the server's replay after a reload. */
 const REPLAYED_TRACES = 10;
 
-/** One open session: its journaled turns, the turn running now, and the controls of that turn. */
-export function useChatSession(client: StudioClient, sessionId: string | null, onChanged: () => void): ChatSession {
+/**
+ * One open session: its journaled turns, the turn running now, and the controls of that turn. A change of
+ * `reloads` reads the session again.
+ */
+export function useChatSession(client: StudioClient, sessionId: string | null, onChanged: () => void, reloads = 0): ChatSession {
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -166,6 +169,8 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
       } catch (caught) {
         if (signal.aborted) return;
         setLive(null);
+        // No answer at all: the turn never started. The caller keeps the typed message and says why.
+        if (isUnreachable(caught)) throw caught;
         setError(message(caught));
         onChangedRef.current();
       }
@@ -185,9 +190,14 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
         status: "running",
       });
       try {
-        await follow(session, () => client.turnEvents(record.id, undefined, signal), signal);
+        const stream = await client.turnEventsIfKept(record.id, signal);
+        // The server no longer has the turn (it ran in a process that is gone): show the journaled record as it is.
+        if (!stream) {
+          if (!signal.aborted) setLive(null);
+          return;
+        }
+        await follow(session, async () => stream, signal);
       } catch {
-        // The server no longer has the turn: show the journaled record as it is.
         if (!signal.aborted) setLive(null);
       }
     },
@@ -207,7 +217,8 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
       for (const turn of missing) {
         if (signal.aborted) return;
         try {
-          const stream = await client.turnEvents(turn.id, undefined, signal);
+          const stream = await client.turnEventsIfKept(turn.id, signal);
+          if (!stream) continue;
           let rows: ChatTraceRow[] | undefined;
           for await (const { event } of stream.events) if (event.type === "run-update") rows = event.rows;
           if (rows && !signal.aborted) keepTrace(session, turn.id, rows);
@@ -243,7 +254,7 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
           : undefined;
         if (pending && pending.sessionId === sessionId) {
           queued.current = null;
-          void start(sessionId, pending.input);
+          start(sessionId, pending.input).catch((caught) => setError(message(caught)));
         } else if (running) {
           void rejoin(sessionId, running, controller.signal);
         }
@@ -255,7 +266,8 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
         setError(message(caught));
       });
     return () => controller.abort();
-  }, [client, sessionId, start, rejoin, recoverTraces, setLive]);
+    // `reloads` reads the session again (after the server came back).
+  }, [client, sessionId, start, rejoin, recoverTraces, setLive, reloads]);
 
   // Which turns of the current branch have alternatives: asked again whenever the branch's turns change.
   const turnIds = detail && detail.id === sessionId ? detail.turns.map((turn) => turn.id).join(" ") : "";
@@ -322,11 +334,15 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
     regenerate: async (turnId) => {
       const record = detail?.turns.find((turn) => turn.id === turnId);
       if (!sessionId || !record || liveRef.current?.status === "running") return;
-      await start(sessionId, record.input, (signal) => client.regenerateTurn(sessionId, turnId, signal), turnId);
+      await start(sessionId, record.input, (signal) => client.regenerateTurn(sessionId, turnId, signal), turnId).catch((caught) =>
+        setError(message(caught)),
+      );
     },
     edit: async (turnId, input) => {
       if (!sessionId || liveRef.current?.status === "running") return;
-      await start(sessionId, input, (signal) => client.editTurn(sessionId, turnId, input, signal), turnId);
+      await start(sessionId, input, (signal) => client.editTurn(sessionId, turnId, input, signal), turnId).catch((caught) =>
+        setError(message(caught)),
+      );
     },
     checkout: async (turnId) => {
       if (!sessionId || liveRef.current?.status === "running") return;

@@ -19,6 +19,8 @@ export interface FakeIOOptions {
   env?: Record<string, string | undefined>;
   cwd?: string;
   columns?: number;
+  /** stdout and stderr go to one place (`2>&1`). */
+  outputsShared?: boolean;
 }
 
 export function createFakeIO(options: FakeIOOptions = {}): FakeIO {
@@ -36,6 +38,7 @@ export function createFakeIO(options: FakeIOOptions = {}): FakeIO {
     stderr: { write: (text) => void err.push(text), isTTY: options.stderrTTY ?? false, columns: options.columns },
     stdin: { isTTY: options.stdinTTY ?? false, stream: input },
     env: options.env ?? {},
+    ...(options.outputsShared === undefined ? {} : { outputsShared: options.outputsShared }),
     cwd: options.cwd ?? process.cwd(),
     onInterrupt(listener) {
       listeners.push(listener);

@@ -4,6 +4,7 @@ import { approvalMode, looksLikeModule, splitAskPositionals } from "../args.js";
 import { createApprover } from "../approvals.js";
 import type { CliIO } from "../io.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
+import { checkLocalModelServer } from "../provider-errors.js";
 import { describeFailure, renderErrorLine } from "../render.js";
 import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
@@ -19,7 +20,7 @@ export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>
   }
   const { file, input } = splitAskPositionals(positionals);
   const mode = approvalMode(args);
-  const { chat } = await resolveChat({
+  const { chat, model } = await resolveChat({
     io,
     file,
     model: args.model,
@@ -28,6 +29,8 @@ export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>
     command: "ask",
     ...(mcp ? { mcp } : {}),
   });
+  // A local server that is not running is one line now, before a session is made for a turn that cannot run.
+  if (model) await checkLocalModelServer({ spec: model.spec, env: io.env, baseUrl: model.baseUrl });
   const session = await openOrCreateSession(chat, args.session);
   const screen = new Screen(io);
   let reader: LineReader | undefined;
@@ -40,7 +43,7 @@ export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>
       screen.note(renderErrorLine(describeFailure(error), screen.err));
       return 1;
     }
-    const outcome = await showTurn({ io, screen, turn, input, approver, json: args.json === true });
+    const outcome = await showTurn({ io, screen, turn, input, approver, json: args.json === true, model: model?.spec });
     screen.note(screen.err.dim(`session ${session.id}`));
     if (chat.store.durable === false) screen.note(screen.err.dim(EPHEMERAL_NOTE));
     return exitCodeOf(outcome);

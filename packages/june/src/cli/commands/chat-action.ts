@@ -1,23 +1,29 @@
 import type { CommandContext } from "citty";
+import type { Chat, Session } from "../../chat/types.js";
 import type { McpConnections } from "../../mcp/connections.js";
+import type { SessionInfo } from "../../stores/types.js";
 import { approvalMode, optionalModuleArg } from "../args.js";
 import { createApprover } from "../approvals.js";
 import { EXIT_CANCELED } from "../cancel-on-interrupt.js";
 import type { CliIO } from "../io.js";
 import { createLineReader } from "../line-reader.js";
+import { checkLocalModelServer } from "../provider-errors.js";
 import { describeFailure, renderErrorLine } from "../render.js";
+import { parseReplLine, renderReplHelp, type ReplCommand } from "../repl-commands.js";
 import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
+import { renderSessionTable } from "../session-table.js";
 import { showTurn } from "../turn-runner.js";
 import type { chatArgs } from "./chat.js";
 
-const QUIT = new Set(["/exit", "/quit"]);
+/** How many sessions `/sessions` lists. */
+const SESSIONS_SHOWN = 10;
 
 /** Runs `june chat [file]` (see `chatCommand`) and returns the exit code. */
 export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArgs>, mcp?: McpConnections): Promise<number> {
   const file = optionalModuleArg(args._, "chat", " (to ask once, use june ask)");
   const mode = approvalMode(args);
-  const { chat, label } = await resolveChat({
+  const { chat, label, model } = await resolveChat({
     io,
     file,
     model: args.model,
@@ -26,15 +32,18 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
     command: "chat",
     ...(mcp ? { mcp } : {}),
   });
-  const session = await openOrCreateSession(chat, args.session);
+  if (model) await checkLocalModelServer({ spec: model.spec, env: io.env, baseUrl: model.baseUrl });
+  // `--session` is opened (and checked) at once; a new session is made when its first turn starts, so a
+  // chat left without a word leaves no empty session behind.
+  let session: Session | undefined = args.session === undefined ? undefined : await openOrCreateSession(chat, args.session);
   const screen = new Screen(io);
   const reader = createLineReader(io);
   const approver = createApprover({ mode, io, screen, reader: () => reader });
   const json = args.json === true;
 
-  screen.note(screen.err.dim(`june chat · ${label} · session ${session.id}`));
+  screen.note(screen.err.dim(`june chat · ${label} · ${session ? `session ${session.id}` : "new session"}`));
   if (chat.store.durable === false) screen.note(screen.err.dim(EPHEMERAL_NOTE));
-  if (reader.terminal) screen.note(screen.err.dim("Ctrl-C cancels a turn · Ctrl-D or /exit quits"));
+  if (reader.terminal) screen.note(screen.err.dim("/help lists commands · Ctrl-C cancels a turn · Ctrl-D or /exit quits"));
 
   // Below every turn's own listener: Ctrl-C with no turn running quits.
   let quit = false;
@@ -44,22 +53,74 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
     return true;
   });
   let failed = false;
+
+  /** Runs a command typed at the prompt; false to quit. */
+  const command = async (typed: ReplCommand): Promise<boolean> => {
+    switch (typed.type) {
+      case "help":
+        screen.note(renderReplHelp());
+        return true;
+      case "new":
+        session = undefined;
+        screen.note(screen.err.dim("a new session starts with your next message"));
+        return true;
+      case "session":
+        screen.note(session ? `session ${session.id}` : screen.err.dim("no session yet: it is made when your first message is sent"));
+        return true;
+      case "sessions":
+        screen.note(await sessionList(chat, screen, io, session?.id));
+        return true;
+      case "open": {
+        const found = await findSession(chat, typed.id);
+        if (typeof found === "string") {
+          screen.note(renderErrorLine(found, screen.err));
+          return true;
+        }
+        session = await chat.openSession(found.id);
+        screen.note(screen.err.dim(`session ${found.id} · ${found.turnCount} turn${found.turnCount === 1 ? "" : "s"}${found.title ? ` · ${found.title}` : ""}`));
+        return true;
+      }
+      case "exit":
+        return false;
+      case "unknown":
+        screen.note(
+          renderErrorLine(
+            `Unknown command ${typed.name}${typed.suggestion ? `: did you mean ${typed.suggestion}?` : ""} (/help lists them)`,
+            screen.err,
+          ),
+        );
+        return true;
+      case "bad":
+        screen.note(renderErrorLine(typed.message, screen.err));
+        return true;
+      default: {
+        const unreachable: never = typed;
+        throw new TypeError(`Unknown REPL command ${String((unreachable as { type: unknown }).type)}`);
+      }
+    }
+  };
+
   try {
     while (!quit) {
       const line = await reader.question(reader.terminal ? screen.err.cyan("› ") : "");
       if (line === undefined) break;
-      const input = line.trim();
-      if (input === "") continue;
-      if (QUIT.has(input)) break;
+      const parsed = parseReplLine(line);
+      if (parsed.kind === "empty") continue;
+      if (parsed.kind === "command") {
+        if (!(await command(parsed.command))) break;
+        continue;
+      }
+      const input = parsed.text;
       let turn;
       try {
+        session ??= await chat.createSession();
         turn = session.send(input);
       } catch (error) {
         screen.note(renderErrorLine(describeFailure(error), screen.err));
         failed = true;
         continue;
       }
-      const outcome = await showTurn({ io, screen, turn, input, approver, json, newlineAfterReply: true });
+      const outcome = await showTurn({ io, screen, turn, input, approver, json, newlineAfterReply: true, model: model?.spec });
       if (outcome.status === "failed") failed = true;
     }
   } finally {
@@ -68,6 +129,29 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
   }
   // Ctrl-C or Ctrl-D left the cursor on the prompt's line.
   if (reader.terminal) screen.note("");
-  screen.note(screen.err.dim(`session ${session.id}`));
+  if (session) screen.note(screen.err.dim(`session ${session.id}`));
   return quit ? EXIT_CANCELED : failed ? 1 : 0;
+}
+
+/** `/sessions`: the newest sessions as a table, the current one marked. */
+async function sessionList(chat: Chat, screen: Screen, io: CliIO, current: string | undefined): Promise<string> {
+  const sessions = await chat.store.listSessions({ limit: SESSIONS_SHOWN });
+  if (sessions.length === 0) return screen.err.dim("no sessions yet");
+  const table = renderSessionTable(sessions, {
+    terminal: true,
+    colors: screen.err,
+    columns: io.stderr.columns,
+    current: current ?? "",
+  });
+  return `${table.trimEnd()}\n${screen.err.dim("/open <id> continues one (a prefix of its id will do)")}`;
+}
+
+/** The session `/open` names: its id, or a prefix that only one recent session has; else what is wrong. */
+async function findSession(chat: Chat, text: string): Promise<SessionInfo | string> {
+  const exact = await chat.store.getSession(text).catch(() => undefined);
+  if (exact) return exact;
+  const matches = (await chat.store.listSessions({ limit: 1000 })).filter((info) => info.id.startsWith(text));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) return `"${text}" matches ${matches.length} sessions: type more of the id`;
+  return `No session "${text}" in this chat's store (/sessions lists them)`;
 }

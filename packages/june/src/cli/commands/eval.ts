@@ -15,6 +15,10 @@ export const evalArgs = {
   },
   cases: { type: "positional", required: true, description: "The cases, as JSON lines (what june dataset writes)" },
   ...modelArgs,
+  model: {
+    ...modelArgs.model,
+    description: "The model, passed to the module when its default export is a function ({ model }) => Chat | Responder (default: JUNE_MODEL)",
+  },
   scorer: { type: "string", valueHint: "name", description: `A scorer, repeatable: ${SCORER_HELP}` },
   concurrency: { type: "string", valueHint: "n", description: "How many cases run at once (default 4)" },
   threshold: { type: "string", valueHint: "n", description: "The score a case needs to pass, 0 to 1 (default 0.5)" },

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
 import { createChat } from "../../chat/create-chat.js";
@@ -7,11 +8,12 @@ import { JuneError } from "../../errors/june-error.js";
 import { fileStore } from "../../stores/file-store.js";
 import type { ChatStore, SessionInfo } from "../../stores/types.js";
 import { CliUsageError } from "../errors.js";
+import { redactOptionsOf } from "../redact-patterns.js";
 import type { CliIO } from "../io.js";
 import { createColors } from "../colors.js";
 import { colorEnabled } from "../io.js";
 import { DEFAULT_STORE_DIR } from "../resolve-chat.js";
-import { oneLine } from "../render.js";
+import { renderSessionTable } from "../session-table.js";
 import type { idStoreArgs, listArgs, showArgs } from "./sessions.js";
 
 /** Sessions are only read here; nothing answers turns. */
@@ -45,15 +47,6 @@ async function requireSession(store: ChatStore, id: string, dir: string): Promis
   return info;
 }
 
-/** One line per session: id, last update, turns, title, and where its journal is corrupt if it is. */
-export function renderSessionList(sessions: readonly SessionInfo[]): string {
-  const corrupt = (s: SessionInfo) => (s.corrupt ? `  [corrupt journal at line ${s.corrupt.line}: ${oneLine(s.corrupt.detail)}]` : "");
-  return sessions
-    .map((s) => `${s.id}  ${s.updatedAt}  ${s.turnCount} turn${s.turnCount === 1 ? "" : "s"}  ${oneLine(s.title ?? "")}${corrupt(s)}`.trimEnd())
-    .map((line) => `${line}\n`)
-    .join("");
-}
-
 /** A session's turns as a transcript: `› input`, then the reply (or what became of the turn). */
 export function renderTranscript(turns: readonly TurnRecord[]): string {
   return turns
@@ -72,11 +65,29 @@ export function renderTranscript(turns: readonly TurnRecord[]): string {
 /** `june sessions list`. */
 export async function listSessions(io: CliIO, { args }: CommandContext<typeof listArgs>): Promise<number> {
   if (args._.length > 0) throw new CliUsageError(`Unexpected argument "${args._[0]}": june sessions list takes none`);
-  const { store } = storeOf(io, args.store);
+  const { store, dir } = storeOf(io, args.store);
+  const path = resolvePath(io.cwd, dir);
+  const colors = createColors(colorEnabled(io.env, io.stderr));
+  if (!existsSync(path)) {
+    // A --store that names nothing is a mistake; no default store only means no chat has run here yet.
+    if (args.store !== undefined) throw new CliUsageError(`No session store at ${dir}: the folder does not exist (check --store)`);
+    io.stderr.write(`${colors.dim(`No sessions yet: there is no ${dir} here. Start one with june chat or june ask.`)}\n`);
+    return 0;
+  }
+  if (!statSync(path).isDirectory()) throw new CliUsageError(`--store ${dir} is a file, not a folder of sessions`);
   // What leaves the process is redacted the way the HTTP routes redact it (titles are first inputs).
-  const sessions = redact(await store.listSessions({ limit: 1000 }));
+  const sessions = redact(await store.listSessions({ limit: 1000 }), redactOptionsOf(io.env));
+  if (sessions.length === 0) {
+    io.stderr.write(`${colors.dim(`No sessions in ${dir} yet. Start one with june chat or june ask.`)}\n`);
+    return 0;
+  }
   if (args.json) for (const session of sessions) io.stdout.write(`${JSON.stringify(session)}\n`);
-  else io.stdout.write(renderSessionList(sessions));
+  else {
+    const terminal = io.stdout.isTTY;
+    io.stdout.write(
+      renderSessionTable(sessions, { terminal, colors: createColors(colorEnabled(io.env, io.stdout)), columns: io.stdout.columns }),
+    );
+  }
   return 0;
 }
 
@@ -86,7 +97,7 @@ export async function showSession(io: CliIO, { args }: CommandContext<typeof sho
   const { store, dir } = storeOf(io, args.store);
   await requireSession(store, id, dir);
   const session = await createChat({ responder: noResponder, store }).openSession(id);
-  const turns = redact(await session.turns());
+  const turns = redact(await session.turns(), redactOptionsOf(io.env));
   if (args.json) for (const turn of turns) io.stdout.write(`${JSON.stringify(turn)}\n`);
   else io.stdout.write(renderTranscript(turns));
   return 0;
@@ -97,7 +108,8 @@ export async function exportSession(io: CliIO, { args }: CommandContext<typeof i
   const id = singleId(args, "export");
   const { store, dir } = storeOf(io, args.store);
   await requireSession(store, id, dir);
-  for (const entry of await store.read(id)) io.stdout.write(`${JSON.stringify(redact(entry))}\n`);
+  const own = redactOptionsOf(io.env);
+  for (const entry of await store.read(id)) io.stdout.write(`${JSON.stringify(redact(entry, own))}\n`);
   return 0;
 }
 
