@@ -18,6 +18,7 @@ import { turnEventsResponse } from "./sse.js";
 import { servedTurnOf } from "./turn-control.js";
 import { memoryTurnEvents, type ServedTurn, type TurnControl, type TurnEventBus } from "./turn-event-bus.js";
 import { type LiveTurn, TurnRegistry } from "./turn-registry.js";
+import { addDurableRoutes, pendingApprovalsOf, resumeServed } from "./durable-routes.js";
 import { type CorsOptions, withCors } from "./cors.js";
 import { handleUiChat, handleUiMessages, type UiChatOptions } from "./ui-chat.js";
 
@@ -163,7 +164,34 @@ function createRoutes(context: HandlerContext): Router {
     return json(reply.status, reply.body);
   };
 
-  return addBranchRoutes(new Router(), context)
+  const decide = async (turn: ServedTurn, fields: JsonObject, kind: "approve" | "deny") => {
+    if (kind === "approve") {
+      rejectUnknownFields(fields, ["approvalId", "remember", "sessionId"]);
+      const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
+      const remember = optionalString(fields, "remember");
+      if (remember !== undefined && remember !== "session") throw new HttpError(400, `"remember" must be "session"`);
+      return control(turn, { type: "approve", approvalId, ...(remember && { remember }) });
+    }
+    rejectUnknownFields(fields, ["approvalId", "reason", "sessionId"]);
+    const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
+    const reason = optionalString(fields, "reason", { maxChars: 10_000 });
+    return control(turn, { type: "deny", approvalId, ...(reason !== undefined && { reason }) });
+  };
+  /** A live turn (here or elsewhere), else, with `sessionId` in the body, a suspended one resumed here. */
+  const decidable = async (turnId: string, fields: JsonObject): Promise<ServedTurn> => {
+    const live = await findServed(context, turnId, { running: true });
+    if (live) return live;
+    const sessionId = optionalString(fields, "sessionId");
+    // Without its session, as before: a turn that ended here answers 409, an unknown one 404.
+    if (sessionId === undefined) return servedTurn(context, turnId);
+    return resumeServed(context, sessionId, turnId);
+  };
+
+  return addDurableRoutes(addBranchRoutes(new Router(), context), context, {
+    body: (request) => body(request),
+    decide,
+    find: (turnId) => findServed(context, turnId, { running: true }),
+  })
     .on("GET", "/sessions", async ({ url }) => {
       const sessions = await chat.listSessions(listOptions(url));
       return json(200, { sessions: redact(sessions, context.redact) });
@@ -181,7 +209,11 @@ function createRoutes(context: HandlerContext): Router {
       const session = await chat.openSession(params.id);
       const turns = await session.turns();
       const runningTurnId = (await runningTurn(session, context))?.id ?? (await elsewhere(() => turnEvents.runningTurnId(session.id)));
-      return json(200, redact({ id: session.id, turns, ...(runningTurnId !== undefined && { runningTurnId }) }, context.redact));
+      const pendingApprovals = await pendingApprovalsOf(session, turns, context.redact);
+      return json(
+        200,
+        redact({ id: session.id, turns, ...(runningTurnId !== undefined && { runningTurnId }), ...(pendingApprovals && { pendingApprovals }) }, context.redact),
+      );
     })
     .on("DELETE", "/sessions/:id", async ({ params }) => {
       const deleted = await chat.deleteSession(params.id);
@@ -220,21 +252,12 @@ function createRoutes(context: HandlerContext): Router {
       return turnEventsResponse(turn, { from, signal: request.signal, keepAliveMs: context.keepAliveMs });
     })
     .on("POST", "/turns/:id/approve", async ({ request, params }) => {
-      const turn = await servedTurn(context, params.id);
       const fields = await body(request);
-      rejectUnknownFields(fields, ["approvalId", "remember"]);
-      const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
-      const remember = optionalString(fields, "remember");
-      if (remember !== undefined && remember !== "session") throw new HttpError(400, `"remember" must be "session"`);
-      return control(turn, { type: "approve", approvalId, ...(remember && { remember }) });
+      return decide(await decidable(params.id, fields), fields, "approve");
     })
     .on("POST", "/turns/:id/deny", async ({ request, params }) => {
-      const turn = await servedTurn(context, params.id);
       const fields = await body(request);
-      rejectUnknownFields(fields, ["approvalId", "reason"]);
-      const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
-      const reason = optionalString(fields, "reason", { maxChars: 10_000 });
-      return control(turn, { type: "deny", approvalId, ...(reason !== undefined && { reason }) });
+      return decide(await decidable(params.id, fields), fields, "deny");
     })
     .on("POST", "/turns/:id/cancel", async ({ request, params }) => {
       const turn = await servedTurn(context, params.id);
@@ -259,11 +282,20 @@ async function runningTurn(session: Session, context: HandlerContext): Promise<L
 
 /** A turn this process runs, else one another process runs (through `turnEvents`); 404 when none has it. */
 async function servedTurn(context: HandlerContext, turnId: string): Promise<ServedTurn> {
+  const found = await findServed(context, turnId);
+  if (!found) throw new HttpError(404, `No live or recent turn "${turnId}"`);
+  return found;
+}
+
+/**
+ * A turn this process runs, else one another process runs (through `turnEvents`), if any. With `running`, a
+ * turn that ended here (a suspended one, kept for replay) does not count: it can only be resumed.
+ */
+export async function findServed(context: HandlerContext, turnId: string, options: { running?: boolean } = {}): Promise<ServedTurn | undefined> {
   const live = context.registry.get(turnId);
-  if (live) return servedTurnOf(live);
-  const remote = await elsewhere(() => context.turnEvents.find(turnId));
-  if (!remote) throw new HttpError(404, `No live or recent turn "${turnId}"`);
-  return remote;
+  if (live && !(options.running && live.ended)) return servedTurnOf(live);
+  if (live) return undefined;
+  return (await elsewhere(() => context.turnEvents.find(turnId))) ?? undefined;
 }
 
 /** Asks the other processes (through `turnEvents`); a bus that cannot answer is a 503, not a 500. */

@@ -27,6 +27,9 @@ const STATUS_BY_NAME: Readonly<Record<string, number>> = {
   TurnNotCompletedError: 409,
   SteerNotSupportedError: 422,
   InputTooLargeError: 413,
+  TurnNotResumableError: 409,
+  CheckpointMismatchError: 409,
+  CheckpointUnreadableError: 409,
 };
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } as const;

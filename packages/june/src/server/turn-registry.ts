@@ -135,7 +135,10 @@ export class LiveTurn {
     try {
       end = completed(await turn.result, redaction);
     } catch (error) {
-      end = turn.status === "canceled" ? { type: "turn-end", status: "canceled" } : { type: "turn-end", status: "failed", error: errorSummary(error, redaction) };
+      end =
+        turn.status === "canceled" || turn.status === "suspended"
+          ? { type: "turn-end", status: turn.status }
+          : { type: "turn-end", status: "failed", error: errorSummary(error, redaction) };
     }
     this.#ended = true;
     this.#endedAt = now();

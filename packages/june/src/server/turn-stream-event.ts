@@ -51,7 +51,8 @@ export interface StreamApprovalRequest {
 /** Always the last event. */
 export interface TurnEndStreamEvent {
   type: "turn-end";
-  status: "completed" | "failed" | "canceled";
+  /** `suspended`: a durable turn let go of its process; resuming it (`POST .../resume`) streams the rest. */
+  status: "completed" | "failed" | "canceled" | "suspended";
   /** The reply, when the turn completed. */
   text?: string;
   /** The failure's name and (redacted) message, when the turn failed. */

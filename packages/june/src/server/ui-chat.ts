@@ -333,7 +333,7 @@ class UiChunker {
   }
 
   /** At the turn's end every tool call shown gets an outcome, so the client never resends for it. */
-  #settleTools(status: "completed" | "failed" | "canceled"): void {
+  #settleTools(status: "completed" | "failed" | "canceled" | "suspended"): void {
     for (const tool of this.#state.tools.values()) {
       if (tool.resolved) continue;
       tool.resolved = true;

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { fileStore } from "june/chat";
+import { createChatHandler } from "june/server";
+import { durableChat, SECRET } from "../chat/__fixtures__/durable-chat.js";
+import { listen } from "./__fixtures__/servers.js";
+import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
+
+const root = mkdtempSync(join(tmpdir(), "june-durable-http-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const post = (url: string, body?: unknown) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+async function events(response: Response): Promise<SseEvent[]> {
+  const out: SseEvent[] = [];
+  for await (const event of sseEvents(response)) out.push(event);
+  return out;
+}
+
+/** A server over the store at `dir` (a fresh process, as far as the store knows). */
+async function server(dir: string, suspendAfterMs = 40) {
+  const { chat } = durableChat({ store: fileStore(dir), durable: { suspendAfterMs } });
+  return { chat, base: await listen(createChatHandler(chat)) };
+}
+
+/** Sends a turn on server A and reads its events until it suspends. */
+async function suspendedTurn(dir: string) {
+  const a = await server(dir);
+  await a.chat.createSession({ id: "s1" });
+  const first = await events(await post(`${a.base}/sessions/s1/turns`, { input: "ship the docs" }));
+  const turnId = first.find((e) => e.event === "turn-start")!.data.turnId as string;
+  const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string };
+  expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
+  return { turnId, requestId: request.id };
+}
+
+describe("durable turns over HTTP", () => {
+  it("after a restart, GET /sessions/:id lists the suspended turn and its request (redacted); approve on any process resumes, then decides", async () => {
+    const dir = join(root, "a");
+    const { turnId, requestId } = await suspendedTurn(dir);
+    const b = await server(dir);
+    const listed = await fetch(`${b.base}/sessions/s1`);
+    const text = await listed.text();
+    expect(text).not.toContain(SECRET);
+    const body = JSON.parse(text);
+    expect(body.turns[0]).toMatchObject({ id: turnId, status: "suspended", resumable: true });
+    expect(body.pendingApprovals).toEqual([expect.objectContaining({ turnId, id: requestId, toolName: "deploy", toolCallId: "call-deploy" })]);
+    expect(body.pendingApprovals[0].input).toContain("prod");
+
+    // Not live anywhere: without its session the turn cannot be found; with it, it is resumed and approved.
+    expect((await post(`${b.base}/turns/${turnId}/approve`, { approvalId: requestId })).status).toBe(404);
+    const approved = await post(`${b.base}/turns/${turnId}/approve`, { approvalId: requestId, sessionId: "s1" });
+    expect(approved.status).toBe(200);
+    const rest = await events(await fetch(`${b.base}/turns/${turnId}/events`));
+    expect(rest.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: 'Deployed: "live on prod".' } });
+    const after = await (await fetch(`${b.base}/sessions/s1`)).json();
+    expect(after.turns[0]).toMatchObject({ status: "completed" });
+    expect(after.pendingApprovals).toBeUndefined();
+    // Decided once.
+    expect((await post(`${b.base}/sessions/s1/turns/${turnId}/approve`, { approvalId: requestId })).status).toBe(409);
+  });
+
+  it("POST /sessions/:id/turns/:turnId/resume answers with the resumed turn's events; deny through the session route", async () => {
+    const dir = join(root, "b");
+    const { turnId, requestId } = await suspendedTurn(dir);
+    const b = await server(dir, Infinity);
+    const response = await post(`${b.base}/sessions/s1/turns/${turnId}/resume`);
+    expect(response.status).toBe(200);
+    const seen: SseEvent[] = [];
+    for await (const event of sseEvents(response)) {
+      seen.push(event);
+      if (event.event === "approval-request") {
+        expect(event.data.request.id).toBe(requestId);
+        const denied = await post(`${b.base}/sessions/s1/turns/${turnId}/deny`, { approvalId: requestId, reason: "no" });
+        expect(denied.status).toBe(200);
+      }
+    }
+    expect(seen.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: "Not deployed." } });
+    // Resuming a turn that ended is a clear 409.
+    const again = await post(`${b.base}/sessions/s1/turns/${turnId}/resume`);
+    expect(again.status).toBe(409);
+    expect((await again.json()).name).toBe("TurnNotResumableError");
+  });
+});
