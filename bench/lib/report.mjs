@@ -77,6 +77,15 @@ export const REPORTS = {
       first,
     ].join("\n");
   },
+  durable(f) {
+    return [
+      `10. Durable turns: one turn of a two-step agent workflow (${f.deltas}-delta streamed reply, no approvals), plain and agentResponder({ durable: true }), median over ${f.rounds} rounds of ${f.turnsPerRound} turns; ratios to the plain turn on the same store`,
+      table(
+        ["store", "turn", "CPU/turn", "wall/turn", "CPU ratio", "wall ratio", "wall over plain"],
+        f.rows.map((r) => [r.store === "file" ? "fileStore (fsync)" : "memoryStore", r.kind, ms(r.cpuMs), ms(r.wallMs), x(r.cpuRatio), x(r.wallRatio), ms(r.wallOverPlainMs)]),
+      ),
+    ].join("\n");
+  },
   mcp(f) {
     return [
       `9. MCP tools: one run of a one-step workflow whose model calls one tool, median over ${f.rounds} rounds of ${f.runsPerRound} runs (this process's CPU; the server's is not counted)`,
@@ -121,7 +130,7 @@ export const REPORTS = {
   memory(f) {
     const names = { chat: "the chat alone (one open session)", handler: "createChatHandler (a request per turn)" };
     return [
-      `6. Memory of one long session: ${f.turns.toLocaleString("en-US")} turns of ${f.inputChars.toLocaleString("en-US")}-character inputs, heapUsed after gc over the empty session (fresh process each)`,
+      `7. Memory of one long session: ${f.turns.toLocaleString("en-US")} turns of ${f.inputChars.toLocaleString("en-US")}-character inputs, heapUsed after gc over the empty session (fresh process each)`,
       table(
         ["driver", "heap/turn at half", "heap/turn at the end", "heap", "RSS"],
         f.rows.map((r) => [names[r.variant] ?? r.variant, fmt(r.halfBytesPerTurn, " B"), fmt(r.bytesPerTurn, " B"), fmt(r.heapMB, " MB"), fmt(r.rssMB, " MB")]),

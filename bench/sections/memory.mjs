@@ -1,5 +1,5 @@
 /**
- * 6. Memory of one long session: the heap one session of many turns (1 KB inputs) holds when every turn goes
+ * 7. Memory of one long session: the heap one session of many turns (1 KB inputs) holds when every turn goes
  * through `createChatHandler` (a `POST /sessions/:id/turns` each, its events read to the end), against the
  * same turns through one open session (the chat alone). Each variant runs in a fresh `--expose-gc` process;
  * the figure is `heapUsed` after gc over the empty session, per turn, at half the turns and at the end (equal

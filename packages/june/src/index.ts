@@ -1,7 +1,8 @@
 export { JuneError } from "./errors/june-error.js";
 export { Fragment } from "./jsx/element.js";
 export type { JuneElement, JuneNode } from "./jsx/element.js";
-export { RenderError, RunError, TimeoutError, CanceledError } from "./runtime/errors.js";
+export { RenderError, RunError, TimeoutError, CanceledError, CheckpointMismatchError, StepResultNotSerializableError } from "./runtime/errors.js";
+export { checkpointRequests } from "./runtime/checkpoint.js";
 export { Agent, Step, Tool, Parallel, Catch } from "./runtime/components.js";
 export type {
   AgentProps,
@@ -20,6 +21,7 @@ export type {
   ApprovalState,
   CallSettings,
   CatchNode,
+  CheckpointRequest,
   ModelCallNode,
   ModelInfo,
   NodeStatus,
@@ -28,9 +30,11 @@ export type {
   RunContext,
   RunHandle,
   RunNode,
+  RunCheckpoint,
   RunResult,
   RunStatus,
   StartOptions,
+  StepCheckpoint,
   StepNode,
   ToolCallNode,
   TraceError,

@@ -8,7 +8,7 @@ interface TurnView {
   turnId?: string;
   input: string;
   text: string;
-  status: "running" | "completed" | "failed" | "canceled" | "interrupted";
+  status: "running" | "completed" | "failed" | "canceled" | "suspended" | "interrupted";
   /** The agent that answered: the turn's recorded responder `version`, once the turn completed. */
   writtenBy?: string;
   /** The agent this page sent the turn to (its approvals go to that agent's API). */

@@ -1,11 +1,22 @@
 import type { ModelMessage } from "ai";
 import type { WorkflowNode } from "../runtime/components.js";
+import { assertRunCheckpoint, checkpointRequests } from "../runtime/checkpoint.js";
 import { start } from "../runtime/start.js";
-import type { ApprovalRequest, RunHandle, RunResult, StartOptions, TraceNode } from "../runtime/types.js";
+import type { ApprovalRequest, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../runtime/types.js";
+import { durableSettings, type DurableOption } from "./durable/checkpoint-codec.js";
 import { AgentReplyError, StreamMismatchError } from "./agent/errors.js";
 import { EventQueue } from "./agent/event-queue.js";
 import { findStep, pendingApprovalIds, singleModel } from "./agent/run-metadata.js";
-import type { Responder, ResponderEvent, ResponderExecution, ResponderMetadata, ResponderResult, RespondOptions } from "./types.js";
+import type {
+  Responder,
+  ResponderCheckpoint,
+  ResponderEvent,
+  ResponderExecution,
+  ResponderMetadata,
+  ResponderResult,
+  RespondOptions,
+  ResumeOptions,
+} from "./types.js";
 
 /** What `render` gets for each turn. */
 export interface AgentRenderOptions {
@@ -54,6 +65,13 @@ export interface AgentResponderOptions {
   startRun?: StartAgentRun;
   /** Streams this step's text as the reply's `text-delta` events. The step should not call tools. */
   stream?: { step: string };
+  /**
+   * Makes turns durable: while a turn is unfinished its run's checkpoint is kept in the chat's store (finished
+   * steps' results, the waiting step's messages and requests); after `suspendAfterMs` (default 30 s) waiting on
+   * approvals alone the turn is suspended, and `session.resume(turnId)` continues it from any process.
+   * `encryptionKey` (32 bytes) encrypts checkpoints at rest (AES-256-GCM). Step results must be JSON-safe.
+   */
+  durable?: DurableOption;
 }
 
 /** The responder `agentResponder` returns. */
@@ -88,15 +106,25 @@ export function agentResponder(options: AgentResponderOptions): AgentResponder {
   const { id, version } = options;
   const responder: AgentResponder = {
     kind: "agent",
-    respond: (respondOptions) => runTurn(options, respondOptions),
+    respond: (respondOptions) => runTurn(options, respondOptions, undefined),
   };
+  if (options.durable !== undefined) {
+    Object.assign(responder, {
+      durable: options.durable,
+      resume: (resumeOptions: ResumeOptions) => {
+        assertRunCheckpoint(resumeOptions?.checkpoint, "agentResponder.resume(): checkpoint");
+        return runTurn(options, resumeOptions, resumeOptions.checkpoint);
+      },
+    });
+  }
   if (id !== undefined) Object.assign(responder, { id });
   if (version !== undefined) Object.assign(responder, { version });
   return responder;
 }
 
-function runTurn(options: AgentResponderOptions, turn: RespondOptions): ResponderExecution {
+function runTurn(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined): ResponderExecution {
   const events = new EventQueue<ResponderEvent>();
+  let lastCheckpoint: ResponderCheckpoint | undefined;
   const streamStep = options.stream?.step;
   const announced = new Set<string>();
   let handle: RunHandle | undefined;
@@ -148,18 +176,35 @@ function runTurn(options: AgentResponderOptions, turn: RespondOptions): Responde
     events.end();
   };
 
+  /** Renders the turn's workflow and starts its run (from the checkpoint when resuming). */
+  const launch = (): RunHandle => {
+    const element = options.render({ input: turn.input, messages: turn.messages, sessionId: turn.sessionId, turnId: turn.turnId });
+    const startRun = options.startRun ?? start;
+    const runOptions: StartOptions = { signal: turn.signal, onUpdate };
+    if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
+    if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
+    if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
+    const save = turn.onCheckpoint;
+    if (save) {
+      runOptions.onCheckpoint = (checkpoint) => {
+        lastCheckpoint = { state: checkpoint, requests: checkpointRequests(checkpoint) };
+        return save(lastCheckpoint);
+      };
+    }
+    if (from) runOptions.checkpoint = from;
+    const launched = startRun(element, runOptions, { sessionId: turn.sessionId, turnId: turn.turnId });
+    if (typeof launched !== "object" || launched === null || typeof launched.result?.then !== "function") {
+      throw new TypeError("agentResponder: startRun must return the RunHandle that start() returned");
+    }
+    return launched;
+  };
+  // A resumed turn starts at once, so a workflow that lost the waiting step (CheckpointMismatchError) throws
+  // from resume() and the turn stays as it was.
+  if (from) handle = launch();
+
   const result = (async (): Promise<ResponderResult> => {
     try {
-      const element = options.render({ input: turn.input, messages: turn.messages, sessionId: turn.sessionId, turnId: turn.turnId });
-      const startRun = options.startRun ?? start;
-      const runOptions: StartOptions = { signal: turn.signal, onUpdate };
-      if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
-      if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
-      if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
-      handle = startRun(element, runOptions, { sessionId: turn.sessionId, turnId: turn.turnId });
-      if (typeof handle !== "object" || handle === null || typeof handle.result?.then !== "function") {
-        throw new TypeError("agentResponder: startRun must return the RunHandle that start() returned");
-      }
+      handle ??= launch();
       announceRequests();
       let run: RunResult;
       try {
@@ -204,6 +249,8 @@ function runTurn(options: AgentResponderOptions, turn: RespondOptions): Responde
       if (!handle) throw new TypeError("agentResponder: the turn's run has not started, so it cannot be steered");
       handle.steer(input);
     },
+    checkpoint: () => lastCheckpoint,
+    ...(from ? { restored: handle!.restored ?? Promise.resolve() } : {}),
   };
 }
 
@@ -230,6 +277,7 @@ function validate(options: AgentResponderOptions): void {
   if (options.stream !== undefined && (typeof options.stream?.step !== "string" || options.stream.step.length === 0)) {
     throw new TypeError("agentResponder: `stream.step` must be the id of the step that writes the reply");
   }
+  durableSettings(options.durable, "agentResponder");
   const run = options.run;
   if (run !== undefined) {
     if (typeof run !== "object" || run === null) throw new TypeError("agentResponder: `run` must be an object of `concurrency` and `timeout`");

@@ -7,6 +7,7 @@ import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
 import { memoryStore } from "../stores/index.js";
 import type { ChatStore, JournalEntry, ListSessionsOptions, SessionInfo } from "../stores/types.js";
 import { fullContext } from "./context/full-context.js";
+import { durableSettings } from "./durable/checkpoint-codec.js";
 import { DEFAULT_MAX_INPUT_CHARS } from "./input.js";
 import { modelResponder } from "./model-responder.js";
 import { ChatSession, type SessionHost } from "./session.js";
@@ -94,10 +95,21 @@ export function createChat(options: CreateChatOptions): Chat {
     }
     return id;
   };
+  const durable = durableSettings(responder.durable, "createChat({ responder })");
+  if (durable) {
+    if (typeof responder.resume !== "function") {
+      throw new TypeError("createChat({ responder }): a durable responder needs resume(), to continue its turns from their checkpoints");
+    }
+    const missing = (["putCheckpoint", "getCheckpoint", "listCheckpoints", "deleteCheckpoint"] as const).filter((m) => typeof store[m] !== "function");
+    if (missing.length > 0) {
+      throw new TypeError(`createChat({ store }): durable turns need a store that keeps checkpoints; this one has no ${missing.join(", ")}`);
+    }
+  }
   const host: SessionHost = {
     store,
     // Each turn's responder runs with the chat's MCP connections in effect, so its runs reuse them.
     responder: mcp ? { ...responder, respond: (respondOptions) => mcp.run(() => responder.respond(respondOptions)) } : responder,
+    ...(durable ? { durable } : {}),
     provenance: responderProvenance(responder),
     context,
     maxInputChars,

@@ -77,3 +77,37 @@ export class TurnNotCompletedError extends JuneError {
     this.status = status;
   }
 }
+
+/**
+ * A durable turn that let go of its process while it waited on approvals (`durable.suspendAfterMs`): its
+ * `result` rejects with this. Nothing is lost: `session.resume(turnId)` continues it, from any process.
+ */
+export class TurnSuspendedError extends JuneError {
+  override readonly name = "TurnSuspendedError";
+  readonly sessionId: string;
+  readonly turnId: string;
+  /** The requests it waits on: id and tool name (the inputs: `session.pendingApprovals()`). */
+  readonly requests: { id: string; toolName: string }[];
+  constructor(options: { sessionId: string; turnId: string; requests: { id: string; toolName: string }[] }) {
+    const tools = [...new Set(options.requests.map((r) => r.toolName))].join(", ");
+    super(
+      `Turn "${options.turnId}" is suspended, waiting on ${options.requests.length} approval${options.requests.length === 1 ? "" : "s"}` +
+        `${tools ? ` (${tools})` : ""}: resume it with session.resume("${options.turnId}")`,
+    );
+    this.sessionId = options.sessionId;
+    this.turnId = options.turnId;
+    this.requests = options.requests;
+  }
+}
+
+/** `session.resume(turnId)` or `session.cancel(turnId)` on a turn that cannot be resumed (it ended, or has no checkpoint). */
+export class TurnNotResumableError extends JuneError {
+  override readonly name = "TurnNotResumableError";
+  readonly sessionId: string;
+  readonly turnId: string;
+  constructor(sessionId: string, turnId: string, detail: string) {
+    super(`Turn "${turnId}" of session "${sessionId}" cannot be resumed: ${detail}`);
+    this.sessionId = sessionId;
+    this.turnId = turnId;
+  }
+}

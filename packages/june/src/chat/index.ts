@@ -8,12 +8,15 @@ export type {
   ContextBuilder,
   ContextOptions,
   ContextResult,
+  PendingApproval,
   Responder,
+  ResponderCheckpoint,
   ResponderEvent,
   ResponderExecution,
   ResponderMetadata,
   ResponderResult,
   RespondOptions,
+  ResumeOptions,
   RunUpdateEvent,
   TextDeltaEvent,
   Turn,
@@ -25,6 +28,7 @@ export type {
 } from "./types.js";
 export type * from "../stores/types.js";
 export {
+  CheckpointUnreadableError,
   ConflictError,
   InvalidSessionIdError,
   JournalCorruptError,
@@ -52,7 +56,12 @@ export {
   TurnEndedError,
   TurnNotCompletedError,
   TurnNotFoundError,
+  TurnNotResumableError,
+  TurnSuspendedError,
 } from "./errors.js";
+export { DEFAULT_SUSPEND_AFTER_MS } from "./durable/checkpoint-codec.js";
+export type { DurableOption, DurableOptions } from "./durable/checkpoint-codec.js";
+export { CheckpointMismatchError } from "../runtime/errors.js";
 export { MAX_FEEDBACK_COMMENT_CHARS, MAX_FEEDBACK_TAG_CHARS, MAX_FEEDBACK_TAGS, normalizeFeedback } from "./feedback.js";
 export { CanceledError } from "../runtime/errors.js";
 export { agentResponder } from "./agent-responder.js";
@@ -77,7 +86,7 @@ export type {
   ChatTraceToolRow,
   ProjectChatTraceOptions,
 } from "./project-chat-trace.js";
-export { isCredentialKey, REDACTED, redact, redactText } from "./redact.js";
-export type { RedactOptions } from "./redact.js";
+export { hideFilePaths, isCredentialKey, REDACTED, redact, redactText } from "./redact.js";
+export type { RedactOptions, TextRedactOptions } from "./redact.js";
 export { fileStore, memoryStore } from "../stores/index.js";
 export type { FileStoreOptions } from "../stores/index.js";

@@ -173,13 +173,41 @@ const TEXT_PATTERNS: readonly { pattern: RegExp; replace: string | ((match: stri
  * @example
  * redactText("curl -H 'Authorization: Bearer abc.def.ghi'"); // "curl -H 'Authorization: Bearer [redacted]'"
  */
-export function redactText(text: string): string {
+export function redactText(text: string, options: TextRedactOptions = {}): string {
   let out = text;
   for (const { pattern, replace } of TEXT_PATTERNS) {
     pattern.lastIndex = 0;
     out = typeof replace === "string" ? out.replace(pattern, replace) : out.replace(pattern, replace as (m: string, ...g: string[]) => string);
   }
+  for (const pattern of options.patterns ?? []) out = out.replace(globalCopy(pattern), REDACTED);
   return out;
+}
+
+/** What `redactText` takes: patterns of your own, masked after June's. */
+export interface TextRedactOptions {
+  /**
+   * Credentials of your own shape (an internal token format, a customer id): every match becomes
+   * `[redacted]`, after June's patterns. Give them to the surfaces (`createChatHandler({ redact })`,
+   * `serveStudio({ handler: { redact } })`, the CLI's `JUNE_REDACT`), which pass them here.
+   */
+  patterns?: readonly RegExp[];
+}
+
+const GLOBAL_COPIES = new WeakMap<RegExp, RegExp>();
+
+/** `pattern` with the `g` flag (a copy when it lacks it), so that every match is masked. */
+function globalCopy(pattern: RegExp): RegExp {
+  if (!(pattern instanceof RegExp)) throw new TypeError("redact: `patterns` must be regular expressions");
+  if (pattern.global) {
+    pattern.lastIndex = 0;
+    return pattern;
+  }
+  let copy = GLOBAL_COPIES.get(pattern);
+  if (!copy) {
+    copy = new RegExp(pattern.source, `${pattern.flags}g`);
+    GLOBAL_COPIES.set(pattern, copy);
+  }
+  return copy;
 }
 
 /** What a file path in an error message becomes. */
@@ -199,7 +227,7 @@ export function hideFilePaths(message: string): string {
 }
 
 /** Options for `redact`. */
-export interface RedactOptions {
+export interface RedactOptions extends TextRedactOptions {
   /** Nesting past this depth becomes `"[truncated]"` (default 32). */
   maxDepth?: number;
 }
@@ -218,13 +246,14 @@ export interface RedactOptions {
  */
 export function redact<T>(value: T, options: RedactOptions = {}): T {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  return walk(value, new WeakSet<object>(), 0, maxDepth) as T;
+  const text = options.patterns === undefined ? {} : { patterns: options.patterns };
+  return walk(value, new WeakSet<object>(), 0, maxDepth, text) as T;
 }
 
-function walk(value: unknown, ancestors: WeakSet<object>, depth: number, maxDepth: number): unknown {
+function walk(value: unknown, ancestors: WeakSet<object>, depth: number, maxDepth: number, text: TextRedactOptions): unknown {
   switch (typeof value) {
     case "string":
-      return redactText(value);
+      return redactText(value, text);
     case "number":
     case "boolean":
     case "bigint":
@@ -242,14 +271,14 @@ function walk(value: unknown, ancestors: WeakSet<object>, depth: number, maxDept
   if (depth >= maxDepth) return TOO_DEEP;
   ancestors.add(object);
   try {
-    const next = (child: unknown) => walk(child, ancestors, depth + 1, maxDepth);
+    const next = (child: unknown) => walk(child, ancestors, depth + 1, maxDepth, text);
     const entry = (key: unknown, child: unknown) =>
       typeof key === "string" && isCredentialKey(key) && child !== null && child !== undefined ? REDACTED : next(child);
 
     if (Array.isArray(object)) return object.map(next);
     if (object instanceof Map) {
       const out = new Map<unknown, unknown>();
-      for (const [key, child] of object) out.set(typeof key === "string" ? redactText(key) : next(key), entry(key, child));
+      for (const [key, child] of object) out.set(typeof key === "string" ? redactText(key, text) : next(key), entry(key, child));
       return out;
     }
     if (object instanceof Set) {
@@ -258,7 +287,7 @@ function walk(value: unknown, ancestors: WeakSet<object>, depth: number, maxDept
       return out;
     }
     if (object instanceof Error) {
-      const out: Record<string, unknown> = { name: object.name, message: redactText(object.message) };
+      const out: Record<string, unknown> = { name: object.name, message: redactText(object.message, text) };
       for (const [key, child] of Object.entries(object)) out[key] = entry(key, child);
       if (object.cause !== undefined) out.cause = next(object.cause);
       return out;
@@ -271,7 +300,7 @@ function walk(value: unknown, ancestors: WeakSet<object>, depth: number, maxDept
       } catch {
         return "[unserializable]";
       }
-      if (json !== object) return walk(json, ancestors, depth, maxDepth);
+      if (json !== object) return walk(json, ancestors, depth, maxDepth, text);
     }
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(object)) out[key] = entry(key, child);

@@ -1,11 +1,16 @@
+import { SessionBusyError } from "../stores/errors.js";
 import { hideFilePaths, redactText } from "./redact.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
+import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
-import { ResponderContractError } from "./errors.js";
+import { summariesOf } from "./context/summarized-context.js";
+import { decodeCheckpoint, encodeCheckpoint, type DurableSettings } from "./durable/checkpoint-codec.js";
+import { SuspendWatch } from "./durable/suspend-watch.js";
+import { ResponderContractError, TurnNotResumableError } from "./errors.js";
 import type { SessionJournal } from "./session-journal.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
 import { turnMetadata } from "./turn-metadata.js";
-import type { ContextBuilder, RespondOptions, Responder, ResponderExecution, ResponderResult } from "./types.js";
+import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution, ResponderResult, RespondOptions, Turn, TurnRecord } from "./types.js";
 import { within } from "../telemetry/ai-sdk.js";
 import type { Telemetry } from "../telemetry/options.js";
 import { TurnSpans } from "../telemetry/turn-spans.js";
@@ -26,6 +31,8 @@ export interface RunTurnOptions {
   parent?: { turnId: string | undefined };
   /** Called once the journal and the lease are done, right before the turn's result settles. */
   onDone(): void;
+  /** Set when the responder's turns are durable (checkpointed, suspended, resumable). */
+  durable?: DurableSettings;
   /** The chat's telemetry; undefined when it is off. */
   telemetry?: Telemetry | undefined;
 }
@@ -59,15 +66,31 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
   } catch (error) {
     outcome = turn.cancelRequested && started ? { status: "canceled" } : { status: "failed", error };
   }
-  turn.ending = true;
+  await endTurn(options, outcome, started, lease);
+}
 
+/** Journals how the turn ended (or that it suspended), releases the lease and only then settles the turn. */
+async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store" | "durable" | "onDone">, outcome: TurnOutcome, started: boolean, lease: TurnLease | undefined): Promise<void> {
+  const { turn, journal, store } = options;
+  turn.ending = true;
+  // No checkpoint is written after this: the turn-end below deletes the last one, and none may come back.
+  if (options.durable) await turn.closeCheckpoints();
   const writeError = await turn.settleWrites();
   if (writeError !== undefined && outcome.status === "completed") outcome = { status: "failed", error: writeError };
   if (started) {
     try {
-      await journal.append([endEntry(turn.id, outcome)], { sync: true, ...(lease ? { endsLease: lease } : {}) });
+      if (outcome.status === "suspended") {
+        await journal.append([{ type: "turn-suspend", turnId: turn.id, requests: outcome.requests }], { sync: true });
+      } else {
+        await journal.append([endEntry(turn.id, outcome)], {
+          sync: true,
+          ...(options.durable ? { deleteCheckpoint: turn.id } : {}),
+          ...(lease ? { endsLease: lease } : {}),
+        });
+      }
     } catch (error) {
-      if (outcome.status !== "failed") outcome = { status: "failed", error };
+      // A suspend that could not be journaled still has its checkpoint: the turn reads back interrupted, resumable.
+      if (outcome.status !== "failed" && outcome.status !== "suspended") outcome = { status: "failed", error };
     }
   }
   if (lease) {
@@ -78,12 +101,123 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     }
   }
   options.onDone();
-  turn.spans?.end(outcome.status === "completed" ? { status: "completed", text: outcome.result.text, metadata: outcome.metadata } : outcome);
+  turn.spans?.end(
+    outcome.status === "completed"
+      ? { status: "completed", text: outcome.result.text, metadata: outcome.metadata }
+      : outcome.status === "suspended"
+        ? { status: "suspended" }
+        : outcome,
+  );
   turn.finish(outcome);
+}
+
+/** What `resumeTurn` needs: the chat's parts and a promise to settle with the live turn once it is restored. */
+export interface ResumeTurnOptions extends Omit<RunTurnOptions, "input" | "context" | "parent" | "durable"> {
+  durable: DurableSettings;
+  /** Resolved with the live turn once its requests are open again; rejected when it cannot resume. */
+  ready: { resolve(turn: Turn): void; reject(error: unknown): void };
+}
+
+/**
+ * Continues a suspended or interrupted durable turn: takes the session's lease, checks the turn is still
+ * unfinished, reads and decodes its checkpoint, rebuilds the messages it was answered with from its context
+ * provenance and calls `responder.resume`. Until then nothing is journaled and a failure leaves the turn as
+ * it was (`ready` rejects); from then on the turn runs and ends like any other.
+ */
+export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
+  const { turn, journal, store, responder } = options;
+  let lease: TurnLease | undefined;
+  let execution: ResponderExecution;
+  try {
+    lease = await store.acquireTurn(journal.sessionId);
+    await journal.catchUp();
+    const record = journal.record(turn.id);
+    if (!record) throw new TurnNotResumableError(journal.sessionId, turn.id, "the session has no such turn");
+    if (record.status !== "suspended" && record.status !== "interrupted") {
+      throw new TurnNotResumableError(journal.sessionId, turn.id, `it is ${record.status}`);
+    }
+    const stored = await store.getCheckpoint!(journal.sessionId, turn.id);
+    if (!stored) throw new TurnNotResumableError(journal.sessionId, turn.id, "it has no checkpoint (it was not durable, or it ended)");
+    const envelope = decodeCheckpoint(stored.data, journal.sessionId, turn.id, options.durable.key);
+    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: summariesOf(journal.entries) });
+    execution = responder.resume!({
+      checkpoint: envelope.state,
+      input: record.input,
+      messages,
+      signal: turn.abort.signal,
+      sessionId: journal.sessionId,
+      turnId: turn.id,
+      onCheckpoint: checkpointWriter(options, options.durable),
+    });
+    contractProblem(execution);
+  } catch (error) {
+    if (lease) await store.releaseTurn(lease).catch(() => {});
+    options.onDone();
+    options.ready.reject(error);
+    return;
+  }
+  const following = follow({ ...options, durable: options.durable }, execution);
+  void Promise.race([Promise.resolve(execution.restored).catch(() => {}), following]).then(() => options.ready.resolve(turn.turn));
+  let outcome: TurnOutcome;
+  try {
+    outcome = await following;
+  } catch (error) {
+    outcome = { status: "failed", error };
+  }
+  await endTurn(options, outcome, true, lease);
+}
+
+/** Stores each checkpoint of a durable turn (encoded, maybe encrypted) unless the turn is ending. */
+function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "store" | "provenance">, durable: DurableSettings) {
+  const { turn, journal, store } = options;
+  return (checkpoint: ResponderCheckpoint): Promise<void> =>
+    turn.writeCheckpoint(async () => {
+      const requests = checkpoint.requests.map((r) => ({
+        id: r.id,
+        ...(r.stepId !== undefined ? { stepId: r.stepId } : {}),
+        toolName: r.toolName,
+        toolCallId: r.toolCallId,
+        input: r.input,
+        ...(r.retry ? { retry: true } : {}),
+      }));
+      const data = encodeCheckpoint(
+        { version: 1, turnId: turn.id, responder: options.provenance, requests, state: checkpoint.state },
+        journal.sessionId,
+        durable.key,
+      );
+      await store.putCheckpoint!(journal.sessionId, turn.id, data);
+      for (const request of requests) turn.savedRequests.add(request.id);
+      turn.onActivity?.();
+    });
+}
+
+/**
+ * Refuses a new turn while the session has an unfinished durable one (suspended, or interrupted with a
+ * checkpoint): a reply must never land after a later turn. `SessionBusyError` names the waiting turn.
+ */
+async function assertNoUnfinished(options: RunTurnOptions): Promise<void> {
+  const { journal, store } = options;
+  const unfinished = journal.records.filter((r) => r.id !== options.turn.id && (r.status === "suspended" || r.status === "interrupted"));
+  if (unfinished.length === 0) return;
+  const suspended = unfinished.find((r) => r.status === "suspended");
+  if (suspended) throw waitingTurn(journal.sessionId, suspended);
+  if (typeof store.listCheckpoints !== "function") return;
+  const ids = new Set((await store.listCheckpoints(journal.sessionId)).map((c) => c.turnId));
+  const resumable = unfinished.find((r) => ids.has(r.id));
+  if (resumable) throw waitingTurn(journal.sessionId, resumable);
+}
+
+/** The error of a new turn in a session whose durable turn waits. */
+export function waitingTurn(sessionId: string, record: TurnRecord): SessionBusyError {
+  return new SessionBusyError(
+    sessionId,
+    `turn "${record.id}" is ${record.status} and waits on approval: resume it (session.resume) or cancel it (session.cancel) first`,
+  );
 }
 
 async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
   const { journal } = options;
+  await assertNoUnfinished(options);
   // The turn's branch up to its parent; a copy of the list (not of the records): a builder cannot reorder it.
   const history = options.parent ? journal.pathTo(options.parent.turnId) : journal.branch.slice();
   return resolveContext(options.context, history, {
@@ -113,7 +247,7 @@ function startEntries(options: RunTurnOptions, context: ResolvedContext): NewJou
   return entries;
 }
 
-function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry {
+export function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry {
   switch (outcome.status) {
     case "completed":
       return { type: "turn-end", turnId, status: "completed", text: outcome.result.text, metadata: outcome.metadata };
@@ -121,6 +255,8 @@ function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry {
       return { type: "turn-end", turnId, status: "failed", error: errorInfo(outcome.error) };
     case "canceled":
       return { type: "turn-end", turnId, status: "canceled" };
+    case "suspended":
+      throw new Error("june: a suspended turn journals turn-suspend, not turn-end");
     default: {
       const unknown: never = outcome;
       return unknown;
@@ -154,26 +290,39 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
       sessionId: turn.sessionId,
       turnId: turn.id,
     };
+    if (options.durable) respondOptions.onCheckpoint = checkpointWriter(options, options.durable);
     if (turn.spans) respondOptions.telemetry = turn.spans.settings;
     else if (!options.telemetry) respondOptions.telemetry = false;
     execution = within(turn.spans, () => responder.respond(respondOptions));
   } catch (error) {
     return { status: "failed", error };
   }
+  try {
+    contractProblem(execution);
+  } catch (error) {
+    if (typeof execution === "object" && execution !== null && isThenable(execution.result)) ignoreRejection(execution.result);
+    return { status: "failed", error };
+  }
+  return follow(options, execution);
+}
+
+/** Throws `ResponderContractError` when an execution breaks the contract (no `result`, bad `events`). */
+function contractProblem(execution: ResponderExecution): void {
   if (typeof execution !== "object" || execution === null || !isThenable(execution.result)) {
-    return {
-      status: "failed",
-      error: new ResponderContractError("respond() must return an execution with a `result` promise"),
-    };
+    throw new ResponderContractError("respond() must return an execution with a `result` promise");
   }
   const events: unknown = execution.events;
   if (events !== undefined && events !== null && !isAsyncIterable(events)) {
-    ignoreRejection(execution.result);
-    return {
-      status: "failed",
-      error: new ResponderContractError("The execution's `events` must be an async iterable of turn events, or left out"),
-    };
+    throw new ResponderContractError("The execution's `events` must be an async iterable of turn events, or left out");
   }
+}
+
+/**
+ * Follows an execution until its result and events are in, either fails, the turn is canceled, or (a
+ * durable turn waiting on approvals alone for `suspendAfterMs`) it suspends.
+ */
+async function follow(options: Pick<RunTurnOptions, "turn" | "provenance" | "durable">, execution: ResponderExecution): Promise<TurnOutcome> {
+  const { turn } = options;
   turn.attach(execution);
 
   let opened: AsyncIterator<unknown> | undefined;
@@ -185,6 +334,7 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
   }
   const iterator = opened;
   let decided = false;
+  let watch: SuspendWatch | undefined;
   const outcome = await new Promise<TurnOutcome>((resolve) => {
     let result: ResponderResult | undefined;
     let eventsDone = iterator === undefined;
@@ -192,8 +342,35 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
       if (decided) return;
       decided = true;
       turn.ending = true;
+      watch?.stop();
+      turn.onActivity = undefined;
       resolve(value);
     };
+    const durable = options.durable;
+    if (durable && Number.isFinite(durable.suspendAfterMs)) {
+      const current = new SuspendWatch({
+        suspendAfterMs: durable.suspendAfterMs,
+        requests: () => turn.requests,
+        saved: (id) => turn.savedRequests.has(id),
+        onSuspend: () => {
+          if (decided) return;
+          const requests = turn.requests.map((r) => ({ id: r.id, toolName: r.toolName }));
+          // The controls close at once; the run stops once its last checkpoint is stored.
+          turn.ending = true;
+          void turn.closeCheckpoints().then(() => {
+            decide({ status: "suspended", requests });
+            turn.abort.abort(new Error(`june: turn "${turn.id}" suspended`));
+          });
+        },
+      });
+      watch = current;
+      turn.onActivity = () => {
+        const last = turn.events.items.at(-1);
+        if (last?.type === "run-update") current.tree = last.tree;
+        current.check();
+      };
+      turn.holdSuspend = () => current.hold();
+    }
     const completeIfDone = () => {
       if (result && eventsDone) {
         decide({ status: "completed", result, metadata: turnMetadata(options.provenance, result.metadata) });

@@ -110,6 +110,7 @@ export class SessionJournal {
           const written = await this.#store.append(this.sessionId, pending, {
             expectedSeq: this.#lastSeq,
             ...(options.sync ? { sync: true } : {}),
+            ...(options.deleteCheckpoint !== undefined ? { deleteCheckpoint: options.deleteCheckpoint } : {}),
             ...(options.endsLease ? { endsLease: options.endsLease } : {}),
           });
           this.#fold(written);
@@ -195,6 +196,12 @@ export class SessionJournal {
         if (entry.text !== undefined) record.text = entry.text;
         if (entry.metadata !== undefined) record.metadata = entry.metadata;
         if (entry.error !== undefined) record.error = entry.error;
+        return;
+      }
+      case "turn-suspend": {
+        const record = this.#byId.get(entry.turnId);
+        // A suspend never overrides an end (a resumed turn that ended, read in any order of processes).
+        if (record && record.status === "interrupted") record.status = "suspended";
         return;
       }
       case "feedback": {

@@ -4,15 +4,17 @@ import type { ChatStore, ResponderProvenance } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext } from "./context/resolve-context.js";
 import { summariesOf } from "./context/summarized-context.js";
-import { TurnNotCompletedError, TurnNotFoundError } from "./errors.js";
+import { decodeCheckpoint, type DurableSettings } from "./durable/checkpoint-codec.js";
+import { TurnNotCompletedError, TurnNotFoundError, TurnNotResumableError } from "./errors.js";
+import { deferred } from "./internal/deferred.js";
 import { normalizeFeedback } from "./feedback.js";
 import { validateInput } from "./input.js";
 import { replayTurn } from "./replay.js";
-import { runTurn } from "./run-turn.js";
+import { resumeTurn, runTurn, waitingTurn } from "./run-turn.js";
 import type { SessionJournal } from "./session-journal.js";
 import { TurnController } from "./turn.js";
+import type { ContextBuilder, PendingApproval, Responder, ResponderResult, Session, Turn, TurnFeedback, TurnRecord } from "./types.js";
 import type { Telemetry } from "../telemetry/options.js";
-import type { ContextBuilder, Responder, ResponderResult, Session, Turn, TurnFeedback, TurnRecord } from "./types.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -24,9 +26,13 @@ export interface SessionHost {
   newId(kind: "turn"): string;
   /** The chat's turns running in this process, by session id. */
   readonly running: Map<string, TurnController>;
+  /** Set when the responder's turns are durable. */
+  readonly durable?: DurableSettings;
   /** The chat's telemetry; undefined when its `telemetry` is `false`. */
   readonly telemetry: Telemetry | undefined;
 }
+
+const UNFINISHED: ReadonlySet<string> = new Set(["suspended", "interrupted"]);
 
 /**
  * A conversation: its history (kept in memory after it opens and updated as turns are journaled), the
@@ -145,6 +151,8 @@ export class ChatSession implements Session {
     validateInput(input, host.maxInputChars);
     const running = host.running.get(this.id);
     if (running) throw new SessionBusyError(this.id, `turn "${running.id}" is running in this process`);
+    const suspended = this.#journal.records.find((record) => record.status === "suspended");
+    if (suspended) throw waitingTurn(this.id, suspended);
     const controller = new TurnController({
       id: host.newId("turn"),
       sessionId: this.id,
@@ -162,6 +170,7 @@ export class ChatSession implements Session {
       store: host.store,
       telemetry: host.telemetry,
       ...(parent ? { parent } : {}),
+      ...(host.durable ? { durable: host.durable } : {}),
       onDone: () => {
         if (host.running.get(this.id) === controller) host.running.delete(this.id);
       },
@@ -175,16 +184,122 @@ export class ChatSession implements Session {
    */
   async turns(): Promise<TurnRecord[]> {
     await this.#journal.catchUp();
-    return this.#copies(this.#journal.branch);
+    return this.#copies(this.#journal.branch, await this.#checkpointed(this.#journal.branch));
   }
 
-  #copies(records: readonly TurnRecord[]): TurnRecord[] {
+  /** Ids of the unfinished turns among `records` that have a checkpoint (none read when none is unfinished). */
+  async #checkpointed(records: readonly TurnRecord[]): Promise<Set<string>> {
+    const store = this.#host.store;
+    if (typeof store.listCheckpoints !== "function" || !records.some((r) => UNFINISHED.has(r.status))) return new Set();
+    return new Set((await store.listCheckpoints(this.id)).map((c) => c.turnId));
+  }
+
+  #copies(records: readonly TurnRecord[], checkpointed: ReadonlySet<string> = new Set()): TurnRecord[] {
     const runningId = this.#host.running.get(this.id)?.id;
-    return records.map((record) => ({
-      ...record,
-      steers: record.steers.map((steer) => ({ ...steer })),
-      status: record.status === "interrupted" && record.id === runningId ? "running" : record.status,
-    }));
+    return records.map((record) => {
+      const running = UNFINISHED.has(record.status) && record.id === runningId;
+      const copy: TurnRecord = {
+        ...record,
+        steers: record.steers.map((steer) => ({ ...steer })),
+        status: running ? "running" : record.status,
+      };
+      if (!running && UNFINISHED.has(record.status) && checkpointed.has(record.id)) copy.resumable = true;
+      return copy;
+    });
+  }
+
+  /**
+   * The requests the session's unfinished durable turns wait on, oldest first, inputs included: from the
+   * live turn when it runs in this process, else from each turn's checkpoint. A checkpoint that cannot be
+   * read is a `CheckpointUnreadableError` naming the turn.
+   */
+  async pendingApprovals(): Promise<PendingApproval[]> {
+    await this.#journal.catchUp();
+    const store = this.#host.store;
+    const live = this.#host.running.get(this.id);
+    const out: PendingApproval[] = [];
+    const stored = typeof store.getCheckpoint === "function" && typeof store.listCheckpoints === "function"
+      ? new Map((await store.listCheckpoints(this.id)).map((c) => [c.turnId, c]))
+      : new Map();
+    for (const record of this.#journal.records) {
+      if (live?.id === record.id) {
+        for (const r of live.requests) out.push(pendingOf(record.id, r));
+        continue;
+      }
+      if (!UNFINISHED.has(record.status)) continue;
+      const checkpoint = stored.get(record.id);
+      if (!checkpoint) continue;
+      const envelope = decodeCheckpoint(checkpoint.data, this.id, record.id, this.#host.durable?.key);
+      for (const r of envelope.requests) out.push(pendingOf(record.id, r));
+    }
+    return out;
+  }
+
+  /**
+   * Continues a suspended or interrupted durable turn in this process and resolves to the live turn once its
+   * requests are open again (same ids). A turn already running here resolves to itself.
+   */
+  async resume(turnId: string): Promise<Turn> {
+    const host = this.#host;
+    if (typeof turnId !== "string" || turnId.length === 0) {
+      throw new TypeError(`session.resume(turnId): turnId must be a non-empty string, got ${typeof turnId}`);
+    }
+    const running = host.running.get(this.id);
+    if (running?.id === turnId) return running.turn;
+    if (running) throw new SessionBusyError(this.id, `turn "${running.id}" is running in this process`);
+    await this.#journal.catchUp();
+    const record = this.#known(turnId, "resume");
+    if (!UNFINISHED.has(record.status)) throw new TurnNotResumableError(this.id, turnId, `it is ${record.status}`);
+    if (!host.durable || typeof host.responder.resume !== "function") {
+      throw new TurnNotResumableError(this.id, turnId, "the chat's responder is not durable (agentResponder({ durable: true }))");
+    }
+    if (host.running.get(this.id)) throw new SessionBusyError(this.id, `turn "${host.running.get(this.id)!.id}" is running in this process`);
+    const controller = new TurnController({ id: turnId, sessionId: this.id, journal: this.#journal, maxInputChars: host.maxInputChars });
+    host.running.set(this.id, controller);
+    const ready = deferred<Turn>();
+    void resumeTurn({
+      turn: controller,
+      responder: host.responder,
+      provenance: host.provenance,
+      journal: this.#journal,
+      store: host.store,
+      durable: host.durable,
+      ready,
+      onDone: () => {
+        if (host.running.get(this.id) === controller) host.running.delete(this.id);
+      },
+    });
+    return ready.promise;
+  }
+
+  /**
+   * Ends an unfinished turn without running anything more: a turn running in this process is canceled (and
+   * this resolves once it ended); a suspended or interrupted one is journaled `canceled` under the session's
+   * lease, its checkpoint deleted in the same store call.
+   */
+  async cancel(turnId: string): Promise<void> {
+    if (typeof turnId !== "string" || turnId.length === 0) {
+      throw new TypeError(`session.cancel(turnId): turnId must be a non-empty string, got ${typeof turnId}`);
+    }
+    const running = this.#host.running.get(this.id);
+    if (running?.id === turnId) {
+      running.cancel();
+      await running.turn.result.catch(() => {});
+      return;
+    }
+    await this.#journal.catchUp();
+    const record = this.#known(turnId, "cancel");
+    if (!UNFINISHED.has(record.status)) throw new TurnNotResumableError(this.id, turnId, `it is ${record.status}, so there is nothing to cancel`);
+    const store = this.#host.store;
+    const lease = await store.acquireTurn(this.id);
+    try {
+      await this.#journal.catchUp();
+      if (!UNFINISHED.has(this.#journal.record(turnId)!.status)) return;
+      const hasCheckpoints = typeof store.deleteCheckpoint === "function";
+      await this.#journal.append([{ type: "turn-end", turnId, status: "canceled" }], { sync: true, ...(hasCheckpoints ? { deleteCheckpoint: turnId } : {}) });
+    } finally {
+      await store.releaseTurn(lease).catch(() => {});
+    }
   }
 
   /**
@@ -218,4 +333,15 @@ export class ChatSession implements Session {
     });
     return messages;
   }
+}
+
+function pendingOf(turnId: string, request: { id: string; toolName: string; toolCallId: string; input: unknown; retry?: boolean }): PendingApproval {
+  return {
+    turnId,
+    id: request.id,
+    toolName: request.toolName,
+    toolCallId: request.toolCallId,
+    input: request.input,
+    ...(request.retry ? { retry: true } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import { redactText } from "./redact.js";
+import { redactText, type TextRedactOptions } from "./redact.js";
 
 /** Longest piece held back waiting for its end; past it, it goes out (redacted) as it is. */
 const MAX_HELD_CHARS = 4_096;
@@ -15,6 +15,12 @@ const PREFIX_WORD = /^(?:bearer|basic|token)$|:$/i;
  */
 export class StreamRedactor {
   #pending = "";
+  readonly #options: TextRedactOptions;
+
+  /** @param options Patterns of your own, masked after June's (see `redactText`). */
+  constructor(options: TextRedactOptions = {}) {
+    this.#options = options;
+  }
 
   /** Takes the next delta; returns the redacted text that is safe to send now (maybe ""). */
   push(delta: string): string {
@@ -23,14 +29,14 @@ export class StreamRedactor {
     if (split === 0) return "";
     const ready = this.#pending.slice(0, split);
     this.#pending = this.#pending.slice(split);
-    return redactText(ready);
+    return redactText(ready, this.#options);
   }
 
   /** Releases whatever is held back, redacted. */
   flush(): string {
     const rest = this.#pending;
     this.#pending = "";
-    return rest === "" ? "" : redactText(rest);
+    return rest === "" ? "" : redactText(rest, this.#options);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { ApprovalRequest } from "../runtime/types.js";
 import { CanceledError } from "../runtime/errors.js";
 import type { TurnMetadata } from "../stores/types.js";
-import { SteerNotSupportedError, TurnEndedError } from "./errors.js";
+import { SteerNotSupportedError, TurnEndedError, TurnSuspendedError } from "./errors.js";
 import { validateInput } from "./input.js";
 import { EventBuffer } from "./internal/event-buffer.js";
 import { deferred, quiet, type Deferred } from "./internal/deferred.js";
@@ -23,7 +23,8 @@ const NO_REQUESTS: readonly ApprovalRequest[] = Object.freeze([]);
 export type TurnOutcome =
   | { status: "completed"; result: ResponderResult; metadata: TurnMetadata }
   | { status: "failed"; error: unknown }
-  | { status: "canceled" };
+  | { status: "canceled" }
+  | { status: "suspended"; requests: { id: string; toolName: string }[] };
 
 /**
  * The state of one turn and its controls. The session's runner drives it (attach the execution, push
@@ -43,6 +44,12 @@ export class TurnController {
   /** Characters of reply streamed so far (sum of `text-delta`s): a steer's `atChar`. */
   streamedChars = 0;
   execution: ResponderExecution | undefined;
+  /** Ids of the requests a stored checkpoint lists (a durable turn suspends only with all of them saved). */
+  readonly savedRequests = new Set<string>();
+  /** Set on a durable turn that may suspend: keeps it from suspending until the release is called. */
+  holdSuspend: (() => () => void) | undefined;
+  /** Called after each event taken and each decision (a durable turn's suspend watch listens). */
+  onActivity: (() => void) | undefined;
   /** The turn's OpenTelemetry span, when the chat records one. */
   spans: TurnSpans | undefined;
 
@@ -55,6 +62,9 @@ export class TurnController {
   /** Steer and approval journal writes not yet done; the turn-end waits for them. */
   readonly #writes = new Set<Promise<unknown>>();
   #writeError: unknown;
+  /** Checkpoint writes in flight; none start once closed (the turn ends or suspends). */
+  readonly #checkpointWrites = new Set<Promise<unknown>>();
+  #checkpointsClosed = false;
 
   constructor(options: { id: string; sessionId: string; journal: SessionJournal; maxInputChars: number }) {
     this.id = options.id;
@@ -80,8 +90,35 @@ export class TurnController {
     this.#executionReady.resolve(execution);
   }
 
+  /**
+   * Runs a checkpoint write unless the turn is ending (then it is dropped: the turn's end deletes its
+   * checkpoint, and nothing may write one after). Tracked, so `closeCheckpoints` can wait for it.
+   */
+  writeCheckpoint(write: () => Promise<void>): Promise<void> {
+    if (this.#checkpointsClosed) return Promise.resolve();
+    const running = write();
+    const tracked = running.then(
+      () => {},
+      () => {},
+    );
+    this.#checkpointWrites.add(tracked);
+    void tracked.then(() => this.#checkpointWrites.delete(tracked));
+    return running;
+  }
+
+  /** Stops new checkpoint writes and waits for those in flight. */
+  async closeCheckpoints(): Promise<void> {
+    this.#checkpointsClosed = true;
+    while (this.#checkpointWrites.size > 0) await Promise.allSettled([...this.#checkpointWrites]);
+  }
+
   /** Buffers one of the responder's events; anything but the three turn events is dropped. */
   push(event: unknown): void {
+    this.#push(event);
+    this.onActivity?.();
+  }
+
+  #push(event: unknown): void {
     if (typeof event !== "object" || event === null) return;
     const e = event as TurnEvent;
     switch (e.type) {
@@ -170,6 +207,9 @@ export class TurnController {
       case "canceled":
         this.#result.reject(new CanceledError(`Turn "${this.id}" was canceled`));
         return;
+      case "suspended":
+        this.#result.reject(new TurnSuspendedError({ sessionId: this.sessionId, turnId: this.id, requests: outcome.requests }));
+        return;
       default: {
         const unknown: never = outcome;
         void unknown;
@@ -187,6 +227,7 @@ export class TurnController {
     const ok = approved ? decide.call(execution, id) : decide.call(execution, id, options.reason);
     if (!ok) return false;
     this.#decided.add(id);
+    queueMicrotask(() => this.onActivity?.());
     const remember = approved && options.remember === "session" ? ("session" as const) : undefined;
     if (remember && toolName !== undefined) this.#journal.rememberedTools.add(toolName);
     this.#track(

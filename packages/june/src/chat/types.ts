@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { ApprovalRequest, ModelInfo, RunResult, TraceNode, Usage } from "../runtime/types.js";
+import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
 
@@ -32,11 +33,29 @@ export interface RespondOptions {
   sessionId: string;
   turnId: string;
   /**
+   * Given on a durable turn (the responder has `durable`): a responder that can resume calls it with each
+   * new state and waits for it (the chat stores it) before going on, above all before an approved tool runs.
+   */
+  onCheckpoint?: (checkpoint: ResponderCheckpoint) => Promise<void>;
+  /**
    * The turn's OpenTelemetry settings when the chat records spans (`false` when the chat's `telemetry` is
    * `false`): a responder that starts a run passes it on (`start(element, { telemetry })`) so the run's
    * spans nest under the turn's. `modelResponder` and `agentResponder` do.
    */
   telemetry?: TelemetryOption;
+}
+
+/** A durable turn's state as its responder hands it over. JSON-safe. */
+export interface ResponderCheckpoint {
+  /** Whatever the responder needs to go on (`agentResponder`: the run's `RunCheckpoint`). */
+  state: unknown;
+  /** The requests the turn waits on now, inputs included (listed by `session.pendingApprovals()`). */
+  requests: readonly ApprovalRequest[];
+}
+
+/** What `responder.resume()` gets: the turn as it was first answered, and its last checkpoint's `state`. */
+export interface ResumeOptions extends RespondOptions {
+  checkpoint: unknown;
 }
 
 /** The metadata a responder may report; June keeps only these fields. */
@@ -63,6 +82,10 @@ export interface ResponderExecution {
   deny?(id: string, reason?: string): boolean;
   /** Takes more input while the turn runs. */
   steer?(input: string): void | Promise<void>;
+  /** A durable execution's latest checkpoint, if any. */
+  checkpoint?(): ResponderCheckpoint | undefined;
+  /** A resumed execution: resolves once its restored requests are in `requests` (or it ended). */
+  restored?: Promise<void>;
 }
 
 /** Answers turns. See the responders page. */
@@ -72,9 +95,16 @@ export interface Responder {
   id?: string;
   version?: string;
   respond(options: RespondOptions): ResponderExecution;
+  /**
+   * Makes the responder's turns durable: checkpointed while unfinished, suspended after
+   * `suspendAfterMs` waiting on approvals alone, resumable from any process (needs `resume`).
+   */
+  durable?: DurableOption;
+  /** Continues a durable turn from its last checkpoint (`session.resume`). */
+  resume?(options: ResumeOptions): ResponderExecution;
 }
 
-export type TurnStatus = "running" | "completed" | "failed" | "canceled";
+export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "suspended";
 
 export interface TurnResult {
   text: string;
@@ -119,6 +149,11 @@ export interface TurnRecord {
   input: string;
   steers: { input: string; atChar: number }[];
   status: TurnStatus | "interrupted";
+  /**
+   * True on a durable turn that did not end and has a checkpoint (`suspended`, or `interrupted` by a process
+   * that died): `session.resume(turnId)` continues it, `session.cancel(turnId)` ends it.
+   */
+  resumable?: boolean;
   text?: string;
   error?: { name: string; message: string };
   metadata?: TurnMetadata;
@@ -128,6 +163,17 @@ export interface TurnRecord {
   parentTurnId?: string;
   startedAt: string;
   endedAt?: string;
+}
+
+/** A request an unfinished durable turn waits on, as `session.pendingApprovals()` lists it. */
+export interface PendingApproval {
+  turnId: string;
+  id: string;
+  toolName: string;
+  toolCallId: string;
+  input: unknown;
+  /** An approved call that may have begun when its process stopped: it runs again only on a new approval. */
+  retry?: boolean;
 }
 
 /** What a context builder returns. */
@@ -197,6 +243,24 @@ export interface Session {
   revokeApproval(toolName: string): Promise<boolean>;
   /** The tools approved for the session and not revoked, sorted by name. */
   rememberedApprovals(): Promise<string[]>;
+  /**
+   * The requests the session's unfinished durable turns wait on (suspended, interrupted, or running here),
+   * oldest first, inputs included: a person must see what they approve.
+   */
+  pendingApprovals(): Promise<PendingApproval[]>;
+  /**
+   * Continues a suspended (or interrupted, resumable) durable turn from its checkpoint, in this process:
+   * takes the session's lease (`SessionBusyError` if another process holds it) and resolves to the live
+   * turn once its requests are open again, with their ids. `TurnNotResumableError` when it cannot be;
+   * `CheckpointMismatchError` when the workflow lost the step that waited (cancel the turn).
+   */
+  resume(turnId: string): Promise<Turn>;
+  /**
+   * Ends an unfinished turn without running anything: a turn running here is canceled; a suspended or
+   * interrupted one is journaled `canceled` and its checkpoint deleted. `TurnNotResumableError` for one
+   * that ended.
+   */
+  cancel(turnId: string): Promise<void>;
   /**
    * Answers a turn's input again with exactly the context it was answered with (rebuilt from its
    * provenance), by the chat's responder or `options.responder`. Nothing is journaled.

@@ -6,6 +6,7 @@ import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
 import type { CliIO } from "./io.js";
 import { jsonError, jsonLine, type CliJsonEvent } from "./json-events.js";
+import { redactOptionsOf } from "./redact-patterns.js";
 import { describeFailure, renderErrorLine, renderProgressLine } from "./render.js";
 import type { ModelSpec } from "./models.js";
 import { explainProviderError } from "./provider-errors.js";
@@ -56,9 +57,10 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
   const { io, screen, turn, approver, json } = options;
   // Everything printed is redacted as the HTTP stream redacts it: one function for every surface, and the
   // reply through a StreamRedactor, since a key may come split across deltas.
-  const emit = (event: CliJsonEvent) => screen.data(jsonLine(redact(event)));
+  const own = redactOptionsOf(io.env);
+  const emit = (event: CliJsonEvent) => screen.data(jsonLine(redact(event, own)));
   const interrupt = cancelOnInterrupt({ io, screen, cancel: () => turn.cancel() });
-  const reply = new StreamRedactor();
+  const reply = new StreamRedactor(own);
   const write = (text: string) => {
     if (text === "") return;
     if (json) emit({ type: "text-delta", text });
@@ -98,7 +100,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
     write(reply.flush());
     // A reply that did not stream (an agent with no `stream` step) arrives whole, in the result.
     const { text } = outcome.result;
-    if (!json && text.startsWith(streamed)) screen.reply(redactText(text.slice(streamed.length)));
+    if (!json && text.startsWith(streamed)) screen.reply(redactText(text.slice(streamed.length), own));
   } catch (error) {
     write(reply.flush());
     outcome = turn.status === "canceled" || interrupt.signal.aborted ? { status: "canceled" } : { status: "failed", error };

@@ -40,7 +40,8 @@ function markdownFiles(dir: string): string[] {
   });
 }
 
-const pages = markdownFiles(docsDir).sort();
+/** The pages, and the README, whose blocks run too: it is the first page a newcomer reads. */
+const pages = [...markdownFiles(docsDir).sort(), join(repoDir, "README.md")];
 const blocks: DocBlock[] = pages.flatMap((path) => extractBlocks(relative(repoDir, path), readFileSync(path, "utf8")));
 const checked = blocks.filter((block) => block.mode !== "skip");
 const runnable = blocks.filter((block) => block.mode === "run");
@@ -121,7 +122,7 @@ describe("docs/", () => {
   });
 
   describe("links", () => {
-    const linked = [...pages, join(repoDir, "apps/copy-agent/README.md"), join(repoDir, "packages/design-system/README.md")].filter(existsSync);
+    const linked = [...pages, ...["apps/copy-agent", "packages/design-system", "packages/studio"].map((dir) => join(repoDir, dir, "README.md"))].filter(existsSync);
     it.each(linked.map((path) => [relative(repoDir, path), path] as const))("%s: every relative link resolves", (_name, path) => {
       const broken: string[] = [];
       const markdown = readFileSync(path, "utf8");

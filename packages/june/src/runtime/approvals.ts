@@ -77,6 +77,11 @@ export class ApprovalRegistry {
     for (const id of [...this.pending.keys()]) this.settle(id, { kind: "withdrawn" });
   }
 
+  /** Records a denial decided before this run (restored from a checkpoint): the call must never execute. */
+  markDenied(stepId: string, toolCallId: string): void {
+    this.deniedCalls.add(callKey(stepId, toolCallId));
+  }
+
   /** True when this step's tool call was denied: it must never execute. */
   isDenied(stepId: string, toolCallId: string): boolean {
     return this.deniedCalls.has(callKey(stepId, toolCallId));

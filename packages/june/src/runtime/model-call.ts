@@ -51,6 +51,8 @@ export interface FinishInfo {
 export interface OpenApproval {
   readonly approvalId: string;
   readonly wait: Promise<ApprovalOutcome>;
+  /** The call it decides (what a checkpoint keeps). */
+  readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
 }
 
 /** How one call ended: interrupted by steer input, or finished (maybe with tool calls or approvals). */
@@ -220,7 +222,8 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     release?.();
     callSignal.removeEventListener("abort", onAbort);
     dispose();
-    spans?.end(interrupt.signal.aborted ? "interrupted" : signal.aborted ? "canceled" : undefined);
+    // The call's controller also aborts when the step's signal does: canceled first, interrupted otherwise.
+    spans?.end(signal.aborted ? "canceled" : interrupt.signal.aborted ? "interrupted" : undefined);
     if (!drained && !callSignal.aborted) reader.cancel().catch(() => {});
   }
 
@@ -251,7 +254,12 @@ export function responseMessages(stepMessages: readonly ModelMessage[], carried:
  * pending is the first moment anyone can see the request (an observer reads `requests` in `onUpdate`), so a UI
  * that hears of a request already has its row.
  */
-function openApproval(input: CallInput, approvalId: string, toolCall: { toolCallId: string; toolName: string; input: unknown }): OpenApproval {
+export function openApproval(
+  input: CallInput,
+  approvalId: string,
+  toolCall: { toolCallId: string; toolName: string; input: unknown },
+  options: { retry?: boolean } = {},
+): OpenApproval {
   const { trace, approvals } = input.run;
   const nodeId = toolNode(input, toolCall);
   trace.update(nodeId, { status: "pending", approval: { id: approvalId, state: "pending" } });
@@ -262,6 +270,7 @@ function openApproval(input: CallInput, approvalId: string, toolCall: { toolCall
       toolName: toolCall.toolName,
       toolCallId: toolCall.toolCallId,
       input: toolCall.input,
+      ...(options.retry ? { retry: true } : {}),
       ...mcpOf(input, toolCall.toolName),
     },
     {
@@ -286,11 +295,11 @@ function openApproval(input: CallInput, approvalId: string, toolCall: { toolCall
     },
   );
   trace.flush();
-  return { approvalId, wait };
+  return { approvalId, wait, toolCall: { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input } };
 }
 
 /** The trace node of a tool call, made in this call or an earlier one of the step (created if unseen). */
-function toolNode(input: CallInput, part: { toolCallId: string; toolName: string; input?: unknown }): string {
+export function toolNode(input: CallInput, part: { toolCallId: string; toolName: string; input?: unknown }): string {
   const existing = input.toolNodes.get(part.toolCallId);
   if (existing) return existing;
   const nodeId = input.run.trace.add(input.stepNodeId, {

@@ -1,12 +1,13 @@
 import { Output, type ModelMessage, type OutputInterface, type Tool as AITool, type ToolApprovalResponse, type ToolSet } from "ai";
 import type { StepOutput } from "./components.js";
 import { CanceledError } from "./errors.js";
-import { callModel, type FinishInfo, type OpenApproval } from "./model-call.js";
+import { callModel, openApproval, toolNode, type CallInput, type FinishInfo, type OpenApproval } from "./model-call.js";
 import { needsMcp, resolveStepTools } from "../mcp/step-tools.js";
 import { lookup, resolveSettings, resolveTools, toolLayers, type StepPlan } from "./render.js";
 import type { RunState } from "./run-state.js";
 import { raceAbort } from "./scheduler.js";
-import type { Prompt, RunContext } from "./types.js";
+import type { ApprovalOutcome } from "./approvals.js";
+import type { CheckpointRequest, Prompt, RunContext, StepCheckpoint } from "./types.js";
 import { modelInfo } from "./usage.js";
 import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 
@@ -49,10 +50,17 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     toolNodes: new Map<string, string>(),
     ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
   };
+  const checkpoints = run.checkpoints;
   try {
-    let history = await raceAbort(resolvePrompt(plan.props.prompt, ctx, plan.id), signal);
-    let calls = 0;
+    const saved = checkpoints?.takeWaiting(plan.id);
+    let history = saved ? [...saved.messages] : await raceAbort(resolvePrompt(plan.props.prompt, ctx, plan.id), signal);
+    let calls = saved?.calls ?? 0;
     let carry = "";
+    if (saved) {
+      const approvals = saved.requests.length > 0 ? reopen({ ...base, history }, saved) : [];
+      checkpoints!.markRestored();
+      if (approvals.length > 0) history = [...history, { role: "tool", content: await decisions(approvals, signal, plan.id, run) }];
+    }
     for (;;) {
       const outcome = await callModel({ ...base, history });
       history = outcome.messages;
@@ -62,9 +70,17 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       }
       calls++;
       if (outcome.approvals.length > 0) {
-        history = [...history, { role: "tool", content: await decisions(outcome.approvals, signal) }];
+        if (checkpoints?.saving) {
+          const requests = outcome.approvals.map((approval): CheckpointRequest => ({ id: approval.approvalId, ...approval.toolCall }));
+          await raceAbort(checkpoints.stepWaiting(plan.id, { messages: history, requests, calls }), signal);
+        }
+        history = [...history, { role: "tool", content: await decisions(outcome.approvals, signal, plan.id, run) }];
         carry = "";
         continue;
+      }
+      // A step that waited saves each further call, so a resume never re-asks what was answered since.
+      if (checkpoints?.saving && checkpoints.isWaiting(plan.id) && outcome.continues && calls < maxSteps) {
+        await raceAbort(checkpoints.stepProgress(plan.id, history, calls), signal);
       }
       if (outcome.continues && calls < maxSteps) {
         carry = "";
@@ -83,10 +99,46 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   }
 }
 
+/**
+ * The saved requests of a step that waited, open again with their ids: an undecided one asks again; an
+ * approved call that may have begun asks again marked `retry: true` (it never runs without a new decision);
+ * a decision taken but not acted on is applied as it was.
+ */
+function reopen(input: CallInput, saved: StepCheckpoint): OpenApproval[] {
+  return saved.requests.map((request) => {
+    const toolCall = { toolCallId: request.toolCallId, toolName: request.toolName, input: request.input };
+    const decision = request.decision;
+    if (decision === undefined || (decision.approved && request.started)) {
+      return openApproval(input, request.id, toolCall, { retry: decision !== undefined || request.retry === true });
+    }
+    const nodeId = toolNode(input, toolCall);
+    const outcome: ApprovalOutcome = decision.approved
+      ? { kind: "approved" }
+      : { kind: "denied", ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    if (!decision.approved) input.run.approvals.markDenied(input.stepId, request.toolCallId);
+    const approval = { id: request.id, state: decision.approved ? ("approved" as const) : ("denied" as const), ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    input.run.trace.update(nodeId, decision.approved ? { approval } : { status: "done", endedAt: Date.now(), approval });
+    return { approvalId: request.id, wait: Promise.resolve(outcome), toolCall };
+  });
+}
+
 /** Waits for every approval of a call (each wait already races the step's signal), as response parts. */
-async function decisions(approvals: readonly OpenApproval[], signal: AbortSignal): Promise<ToolApprovalResponse[]> {
+async function decisions(approvals: readonly OpenApproval[], signal: AbortSignal, stepId: string, run: RunState): Promise<ToolApprovalResponse[]> {
   const outcomes = await Promise.all(approvals.map((approval) => approval.wait));
   signal.throwIfAborted();
+  if (outcomes.some((outcome) => outcome.kind === "withdrawn")) throw new CanceledError("An approval request was withdrawn");
+  if (run.checkpoints?.saving) {
+    // Marked started on disk before any approved call executes: a resume never runs it twice.
+    const decided = new Map<string, { approved: boolean; reason?: string }>();
+    approvals.forEach((approval, index) => {
+      const outcome = outcomes[index]!;
+      decided.set(approval.approvalId, {
+        approved: outcome.kind === "approved",
+        ...(outcome.kind === "denied" && outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+      });
+    });
+    await raceAbort(run.checkpoints.stepDecided(stepId, decided), signal);
+  }
   return approvals.map((approval, index) => {
     const outcome = outcomes[index]!;
     if (outcome.kind === "withdrawn") throw new CanceledError("An approval request was withdrawn");

@@ -1,6 +1,7 @@
 import { JuneError } from "../errors/june-error.js";
 import type { RunMcp } from "../mcp/connections.js";
 import type { ApprovalRegistry } from "./approvals.js";
+import type { Checkpointer } from "./checkpoint.js";
 import type { Semaphore } from "./scheduler.js";
 import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
@@ -22,6 +23,8 @@ export interface RunState {
   /** Where the run's `<McpTools>` connect, and the MCP servers every step gets. */
   readonly mcp: RunMcp;
   usage: Usage;
+  /** Set when the run saves checkpoints or starts from one. */
+  readonly checkpoints?: Checkpointer;
   /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */
   readonly spans?: RunSpans;
 }

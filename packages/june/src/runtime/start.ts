@@ -2,9 +2,10 @@ import { JuneError } from "../errors/june-error.js";
 import { isMcpConnections, RunMcp } from "../mcp/connections.js";
 import { ApprovalRegistry } from "./approvals.js";
 import type { WorkflowNode } from "./components.js";
-import { CanceledError, RunError, TimeoutError } from "./errors.js";
+import { assertRunCheckpoint, Checkpointer } from "./checkpoint.js";
+import { CanceledError, CheckpointMismatchError, RunError, TimeoutError } from "./errors.js";
 import { executeAll } from "./execute.js";
-import { renderWorkflow, rootScope } from "./render.js";
+import { renderWorkflow, rootScope, type PlanNode } from "./render.js";
 import { isCanceled, toTraceError, type RunState } from "./run-state.js";
 import { Semaphore } from "./scheduler.js";
 import { SteerHub } from "./steer.js";
@@ -37,6 +38,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
   checkOptions(options);
   const stepIds = new Set<string>();
   const plan = renderWorkflow(element, rootScope(), stepIds);
+  const checkpoints = checkpointerFor(options, plan, stepIds);
 
   const id = `run_${crypto.randomUUID()}`;
   const spans = RunSpans.open(options.telemetry, id);
@@ -51,9 +53,11 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     stepIds,
     // Made here, inside start(), so it sees the MCP connections in effect (`mcpConnections().run(fn)`).
     mcp: new RunMcp(options.mcp),
-    usage: ZERO_USAGE,
+    usage: options.checkpoint ? { ...ZERO_USAGE, ...options.checkpoint.usage } : ZERO_USAGE,
+    ...(checkpoints ? { checkpoints } : {}),
     ...(spans ? { spans } : {}),
   };
+  if (checkpoints) checkpoints.usageSource = () => run.usage;
   const controller = new AbortController();
   let finished = false;
 
@@ -73,6 +77,8 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     try {
       await executeAll(plan, { run, parentId: id, signal: controller.signal });
       controller.signal.throwIfAborted();
+      const missing = checkpoints?.unrestored ?? [];
+      if (missing.length > 0) throw new CheckpointMismatchError({ stepIds: missing });
     } catch (error) {
       failure = { error };
     }
@@ -82,6 +88,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     if (timer !== undefined) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onSignal);
     run.approvals.withdrawAll();
+    checkpoints?.settle();
     const endedAt = Date.now();
     if (!failure) {
       trace.update(id, { status: "done", endedAt });
@@ -121,7 +128,47 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
       spans?.event("june.steer", input);
       run.steer.steer(input);
     },
+    restored: checkpoints?.restored ?? Promise.resolve(),
   };
+}
+
+/**
+ * The run's checkpointer, when it saves checkpoints or starts from one. A checkpoint whose waiting step the
+ * workflow no longer has is refused here when the whole workflow is static (no render function can add the
+ * step later); otherwise the run fails with the same error when it ends without reaching it.
+ */
+function checkpointerFor(options: StartOptions, plan: readonly PlanNode[], stepIds: ReadonlySet<string>): Checkpointer | undefined {
+  const { checkpoint, onCheckpoint } = options;
+  if (checkpoint === undefined && onCheckpoint === undefined) return undefined;
+  if (onCheckpoint !== undefined && typeof onCheckpoint !== "function") throw new TypeError("start(): onCheckpoint must be a function");
+  if (checkpoint !== undefined) {
+    assertRunCheckpoint(checkpoint);
+    const missing = Object.keys(checkpoint.waiting).filter((stepId) => !stepIds.has(stepId));
+    if (missing.length > 0 && !hasDynamicParts(plan)) throw new CheckpointMismatchError({ stepIds: missing });
+  }
+  return new Checkpointer(checkpoint, onCheckpoint);
+}
+
+/** True when running the plan may render more steps (a render function, a `Catch` with a fallback function). */
+function hasDynamicParts(nodes: readonly PlanNode[]): boolean {
+  return nodes.some((node) => {
+    switch (node.kind) {
+      case "render":
+        return true;
+      case "step":
+        return false;
+      case "catch":
+        return typeof node.fallback === "function" || hasDynamicParts(node.children) || hasDynamicParts(node.fallback);
+      case "agent":
+      case "sequence":
+      case "parallel":
+        return hasDynamicParts(node.children);
+      default: {
+        const unreachable: never = node;
+        return unreachable;
+      }
+    }
+  });
 }
 
 function checkOptions(options: StartOptions): void {

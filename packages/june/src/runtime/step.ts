@@ -1,3 +1,5 @@
+import type { LanguageModel } from "ai";
+import { assertJsonSafe } from "./checkpoint.js";
 import { TimeoutError } from "./errors.js";
 import { runModelStep } from "./model-step.js";
 import { lookup, type StepPlan } from "./render.js";
@@ -15,6 +17,10 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
   const { run } = env;
   const { props } = node;
   const model = props.run ? undefined : lookup(node.scope, (s) => s.model);
+  const checkpoints = run.checkpoints;
+  if (checkpoints?.isCompleted(node.id)) return restoreDone(node, env, model);
+  const failure = checkpoints?.failure(node.id);
+  if (failure) return restoreFailure(node, env, failure);
   const nodeId = run.trace.add(env.parentId, {
     kind: "step",
     name: node.id,
@@ -40,12 +46,18 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
       ? await raceAbort(props.run(ctx), signal)
       : await runModelStep({ plan: node, run, stepNodeId: nodeId, ctx, signal });
     signal.throwIfAborted();
+    if (checkpoints?.saving) {
+      assertJsonSafe(result, node.id);
+      await raceAbort(checkpoints.stepDone(node.id, result), signal);
+    }
     run.steps[node.id] = result;
     run.trace.update(nodeId, { status: "done", endedAt: Date.now(), result });
     run.spans?.stepEnded(nodeId, "done", undefined, run.trace.field(nodeId, "usage") as Usage | undefined);
   } catch (error) {
     const cause = signal.aborted ? signal.reason : error;
     run.approvals.withdrawStep(node.id);
+    // A failure a Catch may handle: on resume the step fails again at once, so the fallback runs again.
+    if (checkpoints?.saving && !isCanceled(cause) && !env.signal.aborted) await checkpoints.stepFailed(node.id, toTraceError(cause)).catch(() => {});
     const end = endFields(cause);
     run.trace.closeOpen(nodeId, isCanceled(cause) ? "canceled" : "error", toTraceError(cause), end.endedAt);
     run.trace.update(nodeId, end);
@@ -55,4 +67,32 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     if (timer !== undefined) clearTimeout(timer);
     dispose();
   }
+}
+
+/** A step the run's checkpoint has finished: its node, done with its saved result; nothing runs. */
+function restoreDone(node: StepPlan, env: Env, model: LanguageModel | undefined): void {
+  const { run } = env;
+  const result = run.checkpoints!.result(node.id);
+  run.steps[node.id] = result;
+  const at = Date.now();
+  run.trace.add(env.parentId, {
+    kind: "step",
+    name: node.id,
+    status: "done",
+    startedAt: at,
+    endedAt: at,
+    partialText: typeof result === "string" ? result : "",
+    result,
+    ...(model !== undefined ? { model: modelInfo(model) } : {}),
+    ...(node.props.stream !== undefined ? { stream: node.props.stream } : {}),
+  });
+}
+
+/** A step that failed before the checkpoint: it fails again at once with the saved error (a Catch runs its fallback). */
+function restoreFailure(node: StepPlan, env: Env, failure: { name: string; message: string }): never {
+  const at = Date.now();
+  env.run.trace.add(env.parentId, { kind: "step", name: node.id, status: "error", startedAt: at, endedAt: at, partialText: "", error: failure });
+  const error = new Error(failure.message);
+  error.name = failure.name;
+  throw error;
 }

@@ -91,6 +91,52 @@ export interface ApprovalRequest {
   readonly input: unknown;
   /** For a tool of an MCP server (`<McpTools>`): the server's name and the tool's name there. */
   readonly mcp?: { readonly server: string; readonly tool: string };
+  /**
+   * Set on a request restored from a checkpoint whose call was approved and had begun to execute when its
+   * process stopped: it was not run again, and runs only on a new approval.
+   */
+  readonly retry?: boolean;
+}
+
+/** An approval request as a checkpoint keeps it. JSON-safe. */
+export interface CheckpointRequest {
+  id: string;
+  toolName: string;
+  toolCallId: string;
+  input: unknown;
+  /** The decision, once taken. */
+  decision?: { approved: boolean; reason?: string };
+  /** The approved call's `execute` may have begun: on resume it asks again (`retry: true`), never runs unasked. */
+  started?: boolean;
+  retry?: boolean;
+}
+
+/** A model step in the middle of its tool loop: its messages so far and the requests it waits on. */
+export interface StepCheckpoint {
+  /** The step's model messages (its prompt, the calls so far, the assistant's tool calls included). */
+  messages: ModelMessage[];
+  /** The requests of its last call; empty once they were answered and the loop went on. */
+  requests: CheckpointRequest[];
+  /** Model calls the step made so far (for `maxSteps`). */
+  calls: number;
+}
+
+/**
+ * What a run saves as it moves (`start(element, { onCheckpoint })`) and starts from again
+ * (`start(element, { checkpoint })`). JSON-safe: it goes through `JSON.stringify` unchanged.
+ */
+export interface RunCheckpoint {
+  version: 1;
+  /** Ids of the steps that finished, in the order they did. */
+  completed: string[];
+  /** Their results, by step id (a result of `undefined` has no key). */
+  steps: Record<string, unknown>;
+  /** Steps that failed (inside a `Catch`): on resume they fail again at once with this error. */
+  failed: Record<string, TraceError>;
+  /** Model steps waiting on approvals or between calls, by step id. */
+  waiting: Record<string, StepCheckpoint>;
+  /** Usage of every model call so far. */
+  usage: Usage;
 }
 
 /** What a step's prompt function, a `run` step and a render function receive. */
@@ -125,6 +171,19 @@ export interface StartOptions {
   /** Called at each commit with an immutable snapshot of the trace tree. Never inside `start()`. */
   onUpdate?: (tree: TraceNode) => void;
   /**
+   * Starts the run from a checkpoint `onCheckpoint` received: finished steps are not run again (their
+   * results come from it), a step that waited on approval continues from its saved messages with its
+   * requests open again (same ids). A waiting step that no longer exists is a `CheckpointMismatchError`.
+   */
+  checkpoint?: RunCheckpoint;
+  /**
+   * Called with each new checkpoint: after each step completes, when a step asks for approval, when its
+   * approvals are decided (before an approved tool executes) and after each further call of such a step.
+   * A returned promise is awaited before the run goes on; a rejection fails the run. With it, a step result
+   * that is not JSON-safe fails its step at once.
+   */
+  onCheckpoint?: (checkpoint: RunCheckpoint) => void | Promise<void>;
+  /**
    * OpenTelemetry spans of the run (`june.run` > `june.step` > model and tool calls). Left out or `true`:
    * to the registered tracer provider, if any (none: nothing is recorded); `false`: none; or
    * `{ tracer, recordInputs, recordOutputs, maxContentChars, context }`. See docs/telemetry.md.
@@ -150,6 +209,11 @@ export interface RunHandle {
   cancel(reason?: string): void;
   /** Hands more user input to the running steps (or the next step to start). */
   steer(input: string): void;
+  /**
+   * Resolves once every waiting step of the run's `checkpoint` has its requests open again in `requests`
+   * (at once without a checkpoint), or the run ended.
+   */
+  readonly restored?: Promise<void>;
 }
 
 /** Settings an `Agent` passes to every `streamText` call below it. */

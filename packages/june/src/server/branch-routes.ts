@@ -36,7 +36,7 @@ export function addBranchRoutes(router: Router, context: HandlerContext): Router
     .on("GET", "/sessions/:id/turns/:turnId/branches", async ({ params }) => {
       const session = await chat.openSession(params.id);
       const turns = await withInputErrors(() => session.branches(params.turnId));
-      return json(200, redact({ turns }));
+      return json(200, redact({ turns }, context.redact));
     })
     .on("POST", "/sessions/:id/checkout", async ({ request, params }) => {
       const fields = await body(request);
@@ -44,6 +44,6 @@ export function addBranchRoutes(router: Router, context: HandlerContext): Router
       const turnId = requireString(fields, "turnId", { nonEmpty: true });
       const session = await chat.openSession(params.id);
       const turns = await withInputErrors(() => session.checkout(turnId));
-      return json(200, redact({ id: session.id, turns }));
+      return json(200, redact({ id: session.id, turns }, context.redact));
     });
 }

@@ -1,4 +1,4 @@
-import { redact } from "../chat/redact.js";
+import { redact, type TextRedactOptions } from "../chat/redact.js";
 import type { Chat, Session, Turn } from "../chat/types.js";
 import type { ListSessionsOptions } from "../stores/types.js";
 import {
@@ -38,6 +38,11 @@ export interface ChatHandlerOptions {
   keepAliveMs?: number;
   /** Most ended turns kept for replay (default 200). */
   maxEndedTurns?: number;
+  /**
+   * Credentials of your own shape, masked after June's own patterns in every answer, event and error
+   * (`{ patterns: [/acme_[a-z0-9]{20}/] }`); see `redactText`.
+   */
+  redact?: TextRedactOptions;
   /** How long an ended turn's events stay available for replay, in ms (default 15 minutes). */
   endedTurnTtlMs?: number;
   /**
@@ -68,6 +73,8 @@ export interface HandlerContext {
   maxInputChars: number;
   keepAliveMs: number;
   uiChat: UiChatOptions;
+  /** The user's own redaction patterns, for every response. */
+  redact: TextRedactOptions;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -99,7 +106,8 @@ const MAX_LIST_LIMIT = 1_000;
  */
 export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}): ChatHandler {
   const basePath = normalizeBasePath(options.basePath);
-  const registry = new TurnRegistry({ maxEndedTurns: options.maxEndedTurns, endedTurnTtlMs: options.endedTurnTtlMs });
+  const redaction = redactOptions(options.redact);
+  const registry = new TurnRegistry({ maxEndedTurns: options.maxEndedTurns, endedTurnTtlMs: options.endedTurnTtlMs, redact: redaction });
   const turnEvents = options.turnEvents ?? memoryTurnEvents();
   const context: HandlerContext = {
     chat,
@@ -113,6 +121,7 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
     maxBodyBytes: positive(options.maxBodyBytes, "maxBodyBytes") ?? DEFAULT_MAX_BODY_BYTES,
     maxInputChars: positive(options.maxInputChars, "maxInputChars") ?? DEFAULT_MAX_INPUT_CHARS,
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    redact: redaction,
     uiChat: { ...options.uiChat },
   };
   const router = createRoutes(context);
@@ -139,7 +148,7 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
         }
       }
     } catch (error) {
-      return errorResponse(error);
+      return errorResponse(error, redaction);
     }
   };
   return options.cors ? withCors(handler, options.cors) : handler;
@@ -157,7 +166,7 @@ function createRoutes(context: HandlerContext): Router {
   return addBranchRoutes(new Router(), context)
     .on("GET", "/sessions", async ({ url }) => {
       const sessions = await chat.listSessions(listOptions(url));
-      return json(200, { sessions: redact(sessions) });
+      return json(200, { sessions: redact(sessions, context.redact) });
     })
     .on("POST", "/sessions", async ({ request }) => {
       const input = await body(request, true);
@@ -166,13 +175,13 @@ function createRoutes(context: HandlerContext): Router {
       const metadata = optionalObject(input, "metadata");
       const session = await chat.createSession({ ...(id !== undefined && { id }), ...(metadata && { metadata }) });
       const info = await chat.store.getSession(session.id);
-      return json(201, redact(info ?? { id: session.id }));
+      return json(201, redact(info ?? { id: session.id }, context.redact));
     })
     .on("GET", "/sessions/:id", async ({ params }) => {
       const session = await chat.openSession(params.id);
       const turns = await session.turns();
       const runningTurnId = (await runningTurn(session, context))?.id ?? (await elsewhere(() => turnEvents.runningTurnId(session.id)));
-      return json(200, redact({ id: session.id, turns, ...(runningTurnId !== undefined && { runningTurnId }) }));
+      return json(200, redact({ id: session.id, turns, ...(runningTurnId !== undefined && { runningTurnId }) }, context.redact));
     })
     .on("DELETE", "/sessions/:id", async ({ params }) => {
       const deleted = await chat.deleteSession(params.id);
@@ -200,7 +209,13 @@ function createRoutes(context: HandlerContext): Router {
     .on("GET", "/sessions/:id/cases", (route: RouteContext) => handleSessionCases(route, context))
     .on("GET", "/sessions/:id/ui-messages", (route: RouteContext) => handleUiMessages(route, context))
     .on("GET", "/turns/:id/events", async ({ request, url, params }) => {
-      const turn = await servedTurn(context, params.id);
+      // `?missing=empty`: a client that only asks whether a turn's events are still here (a page reload
+      // recovering traces) gets 204 for one that is gone, rather than a 404 it would log as an error.
+      const turn = await servedTurn(context, params.id).catch((error: unknown) => {
+        if (error instanceof HttpError && error.status === 404 && url.searchParams.get("missing") === "empty") return undefined;
+        throw error;
+      });
+      if (!turn) return new Response(null, { status: 204 });
       const from = replayStart(request, url);
       return turnEventsResponse(turn, { from, signal: request.signal, keepAliveMs: context.keepAliveMs });
     })
@@ -325,6 +340,14 @@ function stripBasePath(pathname: string, basePath: string): string | undefined {
   if (basePath === "") return pathname;
   if (pathname === basePath) return "/";
   return pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : undefined;
+}
+
+function redactOptions(value: TextRedactOptions | undefined): TextRedactOptions {
+  const patterns = value?.patterns;
+  if (patterns !== undefined && (!Array.isArray(patterns) || !patterns.every((p) => p instanceof RegExp))) {
+    throw new TypeError("createChatHandler: redact.patterns must be an array of regular expressions");
+  }
+  return patterns === undefined ? {} : { patterns };
 }
 
 function positive(value: number | undefined, name: string): number | undefined {

@@ -1,4 +1,4 @@
-import { redactText } from "../chat/redact.js";
+import { redactText, type TextRedactOptions } from "../chat/redact.js";
 import { JuneError } from "../errors/june-error.js";
 import type { JournalCorruptError } from "../stores/errors.js";
 
@@ -42,12 +42,12 @@ export function json(status: number, body: unknown, headers: Record<string, stri
  * `InvalidSessionIdError` 400, ...), and anything else is a 500 whose message is never sent (no internals,
  * no stack trace).
  */
-export function errorResponse(error: unknown): Response {
-  if (error instanceof HttpError) return json(error.status, { error: redactText(error.message) }, error.headers);
-  if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) return corruptJournalResponse(error);
+export function errorResponse(error: unknown, redaction: TextRedactOptions = {}): Response {
+  if (error instanceof HttpError) return json(error.status, { error: redactText(error.message, redaction) }, error.headers);
+  if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) return corruptJournalResponse(error, redaction);
   if (JuneError.isInstance(error)) {
     const status = STATUS_BY_NAME[error.name];
-    if (status !== undefined) return json(status, { error: redactText(error.message), name: error.name });
+    if (status !== undefined) return json(status, { error: redactText(error.message, redaction), name: error.name });
   }
   return json(500, { error: "Internal server error" });
 }
@@ -56,10 +56,10 @@ export function errorResponse(error: unknown): Response {
  * A session whose journal cannot be read: the server's stored data, not the request, is at fault (500), and
  * the answer says so, naming the session, the line and what is wrong there, but not the file's path.
  */
-function corruptJournalResponse(error: JournalCorruptError): Response {
+function corruptJournalResponse(error: JournalCorruptError, redaction: TextRedactOptions): Response {
   const { sessionId, line, detail } = error;
   return json(500, {
-    error: redactText(`The journal of session "${sessionId}" is corrupt at line ${line}: ${detail}`),
+    error: redactText(`The journal of session "${sessionId}" is corrupt at line ${line}: ${detail}`, redaction),
     name: error.name,
     sessionId,
     line,

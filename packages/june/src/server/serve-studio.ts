@@ -20,8 +20,8 @@ export interface ServeStudioOptions {
   signal?: AbortSignal;
   /** The built Studio app; default: the `studio-dist` directory shipped in the `june` package. */
   staticDir?: string;
-  /** Limits for the chat handler under `/api`. */
-  handler?: Omit<ChatHandlerOptions, "basePath" | "authorize">;
+  /** Limits for the chat handler under `/api` (no `cors`: Studio serves its own origin only). */
+  handler?: Omit<ChatHandlerOptions, "basePath" | "authorize" | "cors">;
   /** Called with anything a request handler throws (the client gets a 500). */
   onError?: (error: unknown) => void;
 }
@@ -63,7 +63,7 @@ export async function serveStudio(options: ServeStudioOptions): Promise<StudioSe
     throw new TypeError("serveStudio: token must be 16 to 512 URL-safe characters (letters, digits, . _ ~ -)");
   }
   const staticDir = options.staticDir ?? DEFAULT_STUDIO_DIR;
-  const api = createChatHandler(options.chat, { ...options.handler, basePath: "/api" });
+  const api = createChatHandler(options.chat, { ...options.handler, basePath: "/api", cors: undefined });
   const expected = digest(token);
   let port = 0;
   let cookieName = "june_studio";

@@ -688,11 +688,16 @@ describe("June Studio", () => {
         model: createAnthropic({ baseURL: fake.url, apiKey: "a-wrong-key" })("claude-sonnet-4-5"),
         store: fileStore(join(tmp, "model-error")),
       });
-      const studio = await serveStudio({ chat, staticDir });
+      // Ended turns are forgotten at once, so a reload asks for events the server no longer has.
+      const studio = await serveStudio({ chat, staticDir, handler: { endedTurnTtlMs: 1 } });
       servers.push(studio);
       const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
       const pageErrors: string[] = [];
       page.on("pageerror", (error) => pageErrors.push(error.message));
+      const consoleErrors: string[] = [];
+      page.on("console", (entry) => {
+        if (entry.type() === "error") consoleErrors.push(entry.text());
+      });
       try {
         await page.goto(studio.url);
         await page.getByLabel("Message", { exact: true }).fill("Hello there");
@@ -707,6 +712,12 @@ describe("June Studio", () => {
         expect(await detail.locator("code").textContent()).toContain("invalid x-api-key");
         expect(await page.content()).not.toContain("a-wrong-key");
         await screenshot(page, "main.chat", "studio-model-error.png");
+        // A reload in normal use logs nothing: a turn whose events are gone is asked for without a 404.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await page.reload();
+        await expect.poll(() => page.locator("article.turn").first().getAttribute("data-status"), WAIT).toBe("failed");
+        await page.waitForLoadState("networkidle");
+        expect(consoleErrors).toEqual([]);
         expect(pageErrors).toEqual([]);
       } finally {
         await page.close();

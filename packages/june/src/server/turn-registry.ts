@@ -1,5 +1,5 @@
 import { projectChatTrace } from "../chat/project-chat-trace.js";
-import { hideFilePaths, redact, redactText } from "../chat/redact.js";
+import { hideFilePaths, redact, redactText, type TextRedactOptions } from "../chat/redact.js";
 import { summarize, truncate } from "../chat/trace/summarize.js";
 import type { Turn, TurnEvent, TurnResult } from "../chat/types.js";
 import { StreamRedactor } from "../chat/stream-redactor.js";
@@ -25,6 +25,8 @@ const MAX_ERROR_CHARS = 1_000;
 export class LiveTurn {
   readonly id: string;
   readonly sessionId: string;
+  /** The handler's own redaction patterns, for whatever else is made of this turn (the UI stream). */
+  readonly redaction: TextRedactOptions;
   #turn: Turn | undefined;
   readonly #events: TurnStreamEvent[] = [];
   #ended = false;
@@ -33,11 +35,13 @@ export class LiveTurn {
   /** Resolves once the `turn-end` event is in (never rejects). */
   readonly done: Promise<void>;
 
-  constructor(turn: Turn, now: () => number = Date.now) {
+  /** @param redaction Patterns of your own, masked after June's in every event (see `redactText`). */
+  constructor(turn: Turn, now: () => number = Date.now, redaction: TextRedactOptions = {}) {
+    this.redaction = redaction;
     this.id = turn.id;
     this.sessionId = turn.sessionId;
     this.#turn = turn;
-    this.done = this.#pump(turn, now);
+    this.done = this.#pump(turn, now, redaction);
   }
 
   /** The turn while it runs (to approve, deny, cancel or steer it); `undefined` once its `turn-end` is in. */
@@ -103,10 +107,10 @@ export class LiveTurn {
     for (const wake of waiters) wake();
   }
 
-  async #pump(turn: Turn, now: () => number): Promise<void> {
+  async #pump(turn: Turn, now: () => number, redaction: TextRedactOptions): Promise<void> {
     this.#push({ type: "turn-start", turnId: turn.id, sessionId: turn.sessionId });
     // Deltas are a few characters each: a key split across them is only caught by redacting whole words.
-    const text = new StreamRedactor();
+    const text = new StreamRedactor(redaction);
     const flushText = () => {
       const rest = text.flush();
       if (rest !== "") this.#push({ type: "text-delta", text: rest });
@@ -120,7 +124,7 @@ export class LiveTurn {
         }
         // The text before a tool call is complete: show all of it while the turn waits for a decision.
         if (event.type === "approval-request") flushText();
-        const projected = project(event, turn);
+        const projected = project(event, turn, redaction);
         if (projected) this.#push(projected);
       }
     } catch {
@@ -129,9 +133,9 @@ export class LiveTurn {
     flushText();
     let end: TurnEndStreamEvent;
     try {
-      end = completed(await turn.result);
+      end = completed(await turn.result, redaction);
     } catch (error) {
-      end = turn.status === "canceled" ? { type: "turn-end", status: "canceled" } : { type: "turn-end", status: "failed", error: errorSummary(error) };
+      end = turn.status === "canceled" ? { type: "turn-end", status: "canceled" } : { type: "turn-end", status: "failed", error: errorSummary(error, redaction) };
     }
     this.#ended = true;
     this.#endedAt = now();
@@ -141,14 +145,16 @@ export class LiveTurn {
 }
 
 /** A turn's own event as it leaves the server, or nothing when it cannot be shown safely. */
-function project(event: TurnEvent, turn: Turn): TurnStreamEvent | undefined {
+function project(event: TurnEvent, turn: Turn, redaction: TextRedactOptions): TurnStreamEvent | undefined {
+  // Patterns of the user's own go over what June already projected and redacted.
+  const own = <T,>(value: T): T => (redaction.patterns?.length ? redact(value, redaction) : value);
   switch (event.type) {
     case "text-delta":
       // Streamed through a `StreamRedactor` instead; one delta alone is redacted here.
-      return { type: "text-delta", text: redactText(event.text) };
+      return { type: "text-delta", text: redactText(event.text, redaction) };
     case "run-update":
       try {
-        return { type: "run-update", rows: projectChatTrace(event.tree, { requests: turn.requests }) };
+        return { type: "run-update", rows: own(projectChatTrace(event.tree, { requests: turn.requests })) };
       } catch {
         // A tree the projection does not understand (a custom responder's) is not worth failing the stream.
         return undefined;
@@ -162,7 +168,7 @@ function project(event: TurnEvent, turn: Turn): TurnStreamEvent | undefined {
           stepId: request.stepId,
           toolName: request.toolName,
           toolCallId: request.toolCallId,
-          input: summarize(request.input),
+          input: own(summarize(request.input)),
         },
       };
     }
@@ -174,18 +180,18 @@ function project(event: TurnEvent, turn: Turn): TurnStreamEvent | undefined {
   }
 }
 
-function completed(result: TurnResult): TurnEndStreamEvent {
-  const end: TurnEndStreamEvent = { type: "turn-end", status: "completed", text: redactText(result.text) };
-  if (result.metadata !== undefined) end.metadata = redact(result.metadata);
+function completed(result: TurnResult, redaction: TextRedactOptions): TurnEndStreamEvent {
+  const end: TurnEndStreamEvent = { type: "turn-end", status: "completed", text: redactText(result.text, redaction) };
+  if (result.metadata !== undefined) end.metadata = redact(result.metadata, redaction);
   return end;
 }
 
 /** A failure's name and message, redacted and bounded: never its stack or cause. */
-export function errorSummary(error: unknown): { name: string; message: string } {
+export function errorSummary(error: unknown, redaction: TextRedactOptions = {}): { name: string; message: string } {
   if (error instanceof Error) {
-    return { name: String(error.name || "Error"), message: truncate(hideFilePaths(redactText(String(error.message))), MAX_ERROR_CHARS) };
+    return { name: String(error.name || "Error"), message: truncate(hideFilePaths(redactText(String(error.message), redaction)), MAX_ERROR_CHARS) };
   }
-  return { name: "Error", message: truncate(hideFilePaths(redactText(String(error))), MAX_ERROR_CHARS) };
+  return { name: "Error", message: truncate(hideFilePaths(redactText(String(error), redaction)), MAX_ERROR_CHARS) };
 }
 
 export interface TurnRegistryOptions {
@@ -194,6 +200,8 @@ export interface TurnRegistryOptions {
   /** How long an ended turn stays available for replay, in ms (default 15 minutes). */
   endedTurnTtlMs?: number;
   now?: () => number;
+  /** Patterns of your own, masked after June's in every event (see `redactText`). */
+  redact?: TextRedactOptions;
 }
 
 /**
@@ -205,8 +213,10 @@ export class TurnRegistry {
   readonly #maxEnded: number;
   readonly #ttl: number;
   readonly #now: () => number;
+  readonly #redact: TextRedactOptions;
 
   constructor(options: TurnRegistryOptions = {}) {
+    this.#redact = options.redact ?? {};
     this.#maxEnded = options.maxEndedTurns ?? 200;
     this.#ttl = options.endedTurnTtlMs ?? 15 * 60_000;
     this.#now = options.now ?? Date.now;
@@ -217,7 +227,7 @@ export class TurnRegistry {
     this.#prune();
     const existing = this.#turns.get(turn.id);
     if (existing) return existing;
-    const live = new LiveTurn(turn, this.#now);
+    const live = new LiveTurn(turn, this.#now, this.#redact);
     this.#turns.set(turn.id, live);
     return live;
   }

@@ -365,7 +365,7 @@ function uiStream(live: LiveTurn, state: UiTurnState, options: { signal: AbortSi
   signal.addEventListener("abort", disconnected, { once: true });
   const stream = createUIMessageStream({
     onError: (error) => {
-      const { name, message } = errorSummary(error);
+      const { name, message } = errorSummary(error, live.redaction);
       return `${name}: ${message}`;
     },
     execute: async ({ writer }) => {
@@ -432,7 +432,7 @@ function awaitsClient(live: LiveTurn, state: UiTurnState): boolean {
 function toolInput(live: LiveTurn, approvalId: string, summary: string): unknown {
   const request = live.turn?.requests.find((candidate) => candidate.id === approvalId);
   if (!request) return summary;
-  const safe = redact(request.input);
+  const safe = redact(request.input, live.redaction);
   let text: string | undefined;
   try {
     text = JSON.stringify(safe);

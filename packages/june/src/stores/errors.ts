@@ -98,3 +98,18 @@ export class StoreClosedError extends JuneError {
     this.store = store;
   }
 }
+
+/** A stored checkpoint that cannot be read (damaged, not what was written, or not decryptable); names the turn. */
+export class CheckpointUnreadableError extends JuneError {
+  override readonly name = "CheckpointUnreadableError";
+  readonly sessionId: string;
+  readonly turnId: string;
+  constructor(sessionId: string, turnId: string, detail: string, options?: { cause?: unknown }) {
+    super(
+      `The checkpoint of turn "${turnId}" in session "${sessionId}" cannot be read: ${detail}; the turn cannot resume, but it can be canceled`,
+      options,
+    );
+    this.sessionId = sessionId;
+    this.turnId = turnId;
+  }
+}

@@ -4,6 +4,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { CheckpointFiles } from "./checkpoint-files.js";
 import { shareEventLoop } from "./event-loop-share.js";
 import {
   ConflictError,
@@ -19,7 +20,7 @@ import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startSummary, toSessionInfo } from "./session-summary.js";
-import { checkFromSeq, checkTtl } from "./store-helpers.js";
+import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
 import { SummaryCache, fileKey, summarizeFile, type CachedSummary, type FileKey } from "./summary-cache.js";
 import type {
   AppendOptions,
@@ -28,6 +29,7 @@ import type {
   ListSessionsOptions,
   NewJournalEntry,
   SessionInfo,
+  StoredCheckpoint,
   TurnLease,
 } from "./types.js";
 
@@ -60,6 +62,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   const cache = new SummaryCache(root);
   const queues = new Map<string, Promise<unknown>>();
   const handles = new JournalHandles();
+  const checkpoints = new CheckpointFiles(root, fsync);
   /** The leases this store took and has not released, by session: token, file, when (`Date.now()`), how long. */
   const held = new Map<string, { token: string; file: LockFileId; takenAt: number; ttlMs: number }>();
   const ownsLease = (token: string) => {
@@ -186,6 +189,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       }
       await unlink(leasePath(id)).catch(() => undefined);
       await unlink(`${journalPath(id)}.append.lock`).catch(() => undefined);
+      await checkpoints.deleteAll(id);
       cache.delete(id);
       return existed;
     },
@@ -196,6 +200,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       assertSessionId(sessionId);
       const expectedSeq = opts?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
+      const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
       return queued(sessionId, async () => {
         const lease = held.get(sessionId);
         const written = await appendToJournal({
@@ -213,6 +218,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         const summary = { ...written.before.summary };
         for (const entry of prepared.entries) foldEntry(summary, entry);
         cache.set(sessionId, { summary, validBytes: written.validBytes, ...written.key });
+        // Right after the journal line that ends the turn (a reader ignores a checkpoint of an ended turn).
+        if (deleteCheckpoint !== undefined) await checkpoints.delete(sessionId, deleteCheckpoint);
         return prepared.entries;
       });
     },
@@ -239,6 +246,29 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         cache.set(sessionId, { summary, validBytes: decoded.validBytes, ...key });
       }
       return decoded.entries;
+    },
+
+    async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
+      checkCheckpointArgs("putCheckpoint", sessionId, turnId, data);
+      exists(sessionId);
+      await checkpoints.put(sessionId, turnId, data);
+    },
+
+    async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
+      checkCheckpointArgs("getCheckpoint", sessionId, turnId);
+      exists(sessionId);
+      return checkpoints.get(sessionId, turnId);
+    },
+
+    async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
+      assertSessionId(sessionId);
+      exists(sessionId);
+      return checkpoints.list(sessionId);
+    },
+
+    async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
+      checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
+      return checkpoints.delete(sessionId, turnId);
     },
 
     async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {

@@ -2,6 +2,7 @@ export { memoryStore } from "./memory-store.js";
 export { fileStore } from "./file-store.js";
 export type { FileStoreOptions } from "./file-store.js";
 export {
+  CheckpointUnreadableError,
   ConflictError,
   InvalidSessionIdError,
   JournalCorruptError,
@@ -23,6 +24,7 @@ export type {
   SessionEntry,
   SessionInfo,
   SteerEntry,
+  StoredCheckpoint,
   SummaryEntry,
   CheckoutEntry,
   TurnEndEntry,
@@ -30,4 +32,5 @@ export type {
   TurnLease,
   TurnMetadata,
   TurnStartEntry,
+  TurnSuspendEntry,
 } from "./types.js";

@@ -14,6 +14,7 @@ const ENTRY_TYPES: Record<JournalEntryType, true> = {
   "turn-start": true,
   steer: true,
   "turn-end": true,
+  "turn-suspend": true,
   approval: true,
   feedback: true,
   summary: true,
@@ -71,6 +72,12 @@ function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefine
       if (!optional(e.text, isString)) return "`text` must be a string";
       if (!optional(e.metadata, (m) => isObject(m) && isObject(m.responder))) return "`metadata` must be an object with `responder`";
       if (!optional(e.error, (x) => isObject(x) && isString(x.name) && isString(x.message))) return "`error` must have `name` and `message`";
+      return undefined;
+    case "turn-suspend":
+      if (!isId(e.turnId)) return "needs a `turnId`";
+      if (!Array.isArray(e.requests) || !e.requests.every((r) => isObject(r) && isId(r.id) && isId(r.toolName))) {
+        return "`requests` must list each request's `id` and `toolName`";
+      }
       return undefined;
     case "approval":
       return approvalProblem(e);
@@ -136,6 +143,7 @@ export function linkProblem(entry: JournalEntry, hasTurn: (turnId: string) => bo
       return entry.parentTurnId !== undefined && !hasTurn(entry.parentTurnId) ? missing("parentTurnId", entry.parentTurnId) : undefined;
     case "steer":
     case "turn-end":
+    case "turn-suspend":
     case "feedback":
       return hasTurn(entry.turnId) ? undefined : missing("turnId", entry.turnId);
     case "approval":

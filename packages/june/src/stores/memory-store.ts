@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
-import { checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
+import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { foldEntry, pageSessions, startSummary, toSessionInfo, type SessionSummary } from "./session-summary.js";
 import type {
@@ -11,6 +11,7 @@ import type {
   ListSessionsOptions,
   NewJournalEntry,
   SessionInfo,
+  StoredCheckpoint,
   TurnLease,
 } from "./types.js";
 
@@ -21,6 +22,8 @@ interface MemorySession {
   /** Order of the last write, to order sessions updated in the same millisecond. */
   touched: number;
   lease?: { token: string; expiresAt: number };
+  /** Unfinished durable turns' checkpoints, by turn id, in order of last write. */
+  checkpoints: Map<string, StoredCheckpoint>;
 }
 
 /**
@@ -50,7 +53,7 @@ export function memoryStore(): ChatStore {
       if (sessions.has(id)) throw new ConflictError(id, `Session "${id}" exists already`);
       const frozen = entries.map(deepFreeze);
       const summary = startSummary(frozen[0]);
-      sessions.set(id, { entries: frozen, summary, touched: ++clock });
+      sessions.set(id, { entries: frozen, summary, touched: ++clock, checkpoints: new Map() });
       return toSessionInfo(id, summary);
     },
 
@@ -76,6 +79,7 @@ export function memoryStore(): ChatStore {
       const session = get(sessionId);
       const expectedSeq = options?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
+      const deleteCheckpoint = checkDeleteCheckpoint(options?.deleteCheckpoint);
       const lastSeq = session.summary.lastSeq;
       if (lastSeq !== expectedSeq) throw conflict(sessionId, expectedSeq, lastSeq);
       for (const entry of prepared.entries) {
@@ -84,6 +88,7 @@ export function memoryStore(): ChatStore {
         foldEntry(session.summary, stored);
       }
       if (prepared.entries.length > 0) session.touched = ++clock;
+      if (deleteCheckpoint !== undefined) session.checkpoints.delete(deleteCheckpoint);
       // The stored entries themselves: deep-frozen, like what `read` hands out, so nobody can change the journal.
       return prepared.entries;
     },
@@ -92,6 +97,30 @@ export function memoryStore(): ChatStore {
       const session = get(sessionId);
       const from = checkFromSeq(options?.fromSeq);
       return session.entries.slice(from - 1);
+    },
+
+    async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
+      checkCheckpointArgs("putCheckpoint", sessionId, turnId, data);
+      const session = get(sessionId);
+      const stored = Object.freeze({ turnId, data, updatedAt: new Date().toISOString() });
+      // Listed in the order of their last write, as the other stores do.
+      session.checkpoints.delete(turnId);
+      session.checkpoints.set(turnId, stored);
+    },
+
+    async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
+      checkCheckpointArgs("getCheckpoint", sessionId, turnId);
+      return get(sessionId).checkpoints.get(turnId);
+    },
+
+    async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
+      assertSessionId(sessionId);
+      return [...get(sessionId).checkpoints.values()];
+    },
+
+    async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
+      checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
+      return get(sessionId).checkpoints.delete(turnId);
     },
 
     async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {

@@ -1,4 +1,4 @@
-import { ConflictError } from "./errors.js";
+import { ConflictError, assertSessionId, isSessionId } from "./errors.js";
 
 /** The `ConflictError` of an append whose `expectedSeq` is not the journal's last seq. */
 export function conflict(sessionId: string, expectedSeq: number, lastSeq: number): ConflictError {
@@ -22,4 +22,20 @@ export function checkFromSeq(fromSeq: unknown): number {
     throw new TypeError("read: `fromSeq` must be a whole number");
   }
   return Math.max(1, fromSeq);
+}
+
+/** Checks the arguments of a checkpoint call: a safe session id, a turn id of the same alphabet, text data. */
+export function checkCheckpointArgs(method: string, sessionId: unknown, turnId: unknown, data?: unknown): void {
+  assertSessionId(sessionId);
+  if (!isSessionId(turnId)) {
+    throw new TypeError(`${method}: \`turnId\` must be 1 to 128 letters, digits, "-" or "_", got ${JSON.stringify(String(turnId)).slice(0, 60)}`);
+  }
+  if (data !== undefined && typeof data !== "string") throw new TypeError(`${method}: \`data\` must be a string`);
+}
+
+/** Checks `append`'s `deleteCheckpoint` option: undefined or a turn id. */
+export function checkDeleteCheckpoint(turnId: unknown): string | undefined {
+  if (turnId === undefined) return undefined;
+  if (!isSessionId(turnId)) throw new TypeError("append: `deleteCheckpoint` must be a turn id");
+  return turnId;
 }

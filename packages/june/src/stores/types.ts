@@ -66,6 +66,15 @@ export interface TurnEndEntry extends EntryBase {
   error?: { name: string; message: string };
 }
 /**
+ * A durable turn that let go of its process while it waits on approvals (`suspendAfterMs`): its checkpoint
+ * holds the rest. Names each pending request and its tool, never the input. A later `turn-end` ends it.
+ */
+export interface TurnSuspendEntry extends EntryBase {
+  type: "turn-suspend";
+  turnId: string;
+  requests: { id: string; toolName: string }[];
+}
+/**
  * An approval decision on one request, or (no `turnId`/`requestId`, `approved: false`, `remember: "session"`)
  * the revocation of a tool's approval for the session.
  */
@@ -108,6 +117,7 @@ export type JournalEntry =
   | TurnStartEntry
   | SteerEntry
   | TurnEndEntry
+  | TurnSuspendEntry
   | ApprovalEntry
   | FeedbackEntry
   | SummaryEntry
@@ -152,6 +162,20 @@ export interface AppendOptions {
    * has nothing left to do. Stores that do not fold the two ignore it.
    */
   endsLease?: TurnLease;
+  /**
+   * Deletes this turn's checkpoint in the same operation (the `turn-end` of a durable turn): a store that
+   * keeps checkpoints never leaves one behind a journaled end (a file store removes it right after the
+   * journal line is written; a reader treats a checkpoint of an ended turn as gone).
+   */
+  deleteCheckpoint?: string;
+}
+
+/** A durable turn's checkpoint as a store keeps it: opaque text (the chat's JSON, maybe encrypted). */
+export interface StoredCheckpoint {
+  turnId: string;
+  data: string;
+  /** ISO time of the last write. */
+  updatedAt: string;
 }
 
 /** A held per-session turn lease. */
@@ -182,6 +206,18 @@ export interface ChatStore {
   /** Takes the session's turn lease; throws `SessionBusyError` when another holder has it. */
   acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease>;
   releaseTurn(lease: TurnLease): Promise<void>;
+  /**
+   * Writes (or replaces) the checkpoint of an unfinished turn, atomically: a reader sees the old one or the
+   * new one, never a mix. Stores that keep checkpoints (every built-in one) have all four checkpoint methods;
+   * durable turns need them. `SessionNotFoundError` for an unknown session.
+   */
+  putCheckpoint?(sessionId: string, turnId: string, data: string): Promise<void>;
+  /** The turn's checkpoint, or undefined. `CheckpointUnreadableError` when what is stored is damaged. */
+  getCheckpoint?(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined>;
+  /** The session's checkpoints, in the order of their last write (oldest first). */
+  listCheckpoints?(sessionId: string): Promise<StoredCheckpoint[]>;
+  /** Deletes the turn's checkpoint; false when there was none. */
+  deleteCheckpoint?(sessionId: string, turnId: string): Promise<boolean>;
   /** Releases resources (handles, pools). Optional. */
   close?(): Promise<void>;
 }

@@ -14,7 +14,8 @@ export interface TurnSpanInfo {
 export type TurnSpanOutcome =
   | { status: "completed"; text: string; metadata: TurnMetadata }
   | { status: "failed"; error: unknown }
-  | { status: "canceled" };
+  | { status: "canceled" }
+  | { status: "suspended" };
 
 /**
  * A chat turn's span, `june.turn`: session and turn ids, the responder's kind, id and version, the input's
@@ -78,6 +79,8 @@ export class TurnSpans {
         return this.span.end({ "june.turn.status": "failed" });
       case "canceled":
         return this.span.end({ "june.turn.status": "canceled" });
+      case "suspended":
+        return this.span.end({ "june.turn.status": "suspended" });
       default: {
         const unknown: never = outcome;
         void unknown;

@@ -365,6 +365,8 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
         assert.deepEqual(listed, info);
       }
     }),
+
+    ...checkpointCases(def, makeStore),
   ];
 }
 
@@ -396,3 +398,91 @@ async function assertJuneError(fn: () => Promise<unknown>, name: string, what?: 
   assert.fail(`${what ?? "call"}: expected ${name}, but it succeeded`);
 }
 
+
+type Def = (name: string, body: (store: ChatStore) => Promise<void>) => StoreConformanceCase;
+
+/** The checkpoint cases, for stores that keep checkpoints (`putCheckpoint` and the rest). */
+function checkpointCases(def: Def, makeStore: () => ChatStore | Promise<ChatStore>): StoreConformanceCase[] {
+  const keeps = (store: ChatStore): store is ChatStore & Required<Pick<ChatStore, "putCheckpoint" | "getCheckpoint" | "listCheckpoints" | "deleteCheckpoint">> => {
+    const methods = [store.putCheckpoint, store.getCheckpoint, store.listCheckpoints, store.deleteCheckpoint];
+    const count = methods.filter((m) => typeof m === "function").length;
+    assert.ok(count === 0 || count === 4, "a store that keeps checkpoints has all four checkpoint methods");
+    return count === 4;
+  };
+  return [
+    def("checkpoints: write, read back, replace, list, delete", async (store) => {
+      if (!keeps(store)) return;
+      const id = newId();
+      await store.createSession({ id });
+      assert.equal(await store.getCheckpoint(id, "t1"), undefined);
+      assert.deepEqual(await store.listCheckpoints(id), []);
+      const data = JSON.stringify({ input: "deploy to prod", quote: '"', nl: "\n", emoji: "\u{1F680}" });
+      await store.putCheckpoint(id, "t1", data);
+      const first = await store.getCheckpoint(id, "t1");
+      assert.equal(first?.turnId, "t1");
+      assert.equal(first?.data, data);
+      assert.ok(!Number.isNaN(Date.parse(first!.updatedAt)), "updatedAt is an ISO time");
+      await store.putCheckpoint(id, "t1", "second");
+      assert.equal((await store.getCheckpoint(id, "t1"))?.data, "second");
+      await store.putCheckpoint(id, "t2", "other");
+      assert.deepEqual((await store.listCheckpoints(id)).map((c) => [c.turnId, c.data]), [["t1", "second"], ["t2", "other"]]);
+      assert.equal(await store.deleteCheckpoint(id, "t1"), true);
+      assert.equal(await store.deleteCheckpoint(id, "t1"), false);
+      assert.equal(await store.getCheckpoint(id, "t1"), undefined);
+      assert.deepEqual((await store.listCheckpoints(id)).map((c) => c.turnId), ["t2"]);
+      // The journal is untouched by checkpoints.
+      assert.equal((await store.read(id)).length, 1);
+    }),
+
+    def("checkpoints: append with deleteCheckpoint journals the turn-end and deletes the checkpoint together", async (store) => {
+      if (!keeps(store)) return;
+      const id = newId();
+      await store.createSession({ id });
+      await store.append(id, [turnStart("t1", "go")], { expectedSeq: 1 });
+      await store.putCheckpoint(id, "t1", "state");
+      await store.putCheckpoint(id, "t9", "another turn's");
+      // A conflicting append writes nothing and deletes nothing.
+      await assertJuneError(() => store.append(id, [turnEnd("t1")], { expectedSeq: 1, deleteCheckpoint: "t1" }), "ConflictError");
+      assert.equal((await store.getCheckpoint(id, "t1"))?.data, "state");
+      const written = await store.append(id, [turnEnd("t1")], { expectedSeq: 2, sync: true, deleteCheckpoint: "t1" });
+      assert.equal(written[0].type, "turn-end");
+      assert.equal(await store.getCheckpoint(id, "t1"), undefined);
+      assert.equal((await store.getCheckpoint(id, "t9"))?.data, "another turn's");
+      assert.equal((await store.read(id)).length, 3);
+    }),
+
+    def("checkpoints: go with their session; unknown sessions and bad ids are refused", async (store) => {
+      if (!keeps(store)) return;
+      const id = newId();
+      await store.createSession({ id });
+      await store.putCheckpoint(id, "t1", "state");
+      await store.deleteSession(id);
+      await store.createSession({ id });
+      assert.equal(await store.getCheckpoint(id, "t1"), undefined);
+      await assertJuneError(() => store.putCheckpoint(newId(), "t1", "x"), "SessionNotFoundError");
+      await assertJuneError(() => store.putCheckpoint("../x", "t1", "x"), "InvalidSessionIdError");
+      await assert.rejects(() => store.putCheckpoint(id, "../t1", "x"), TypeError);
+      await assert.rejects(() => store.putCheckpoint(id, "t1", 42 as never), TypeError);
+    }),
+
+    def("checkpoints: two writers of one turn's checkpoint leave one of them whole", async (store) => {
+      if (!keeps(store)) return;
+      const other = await makeStore();
+      try {
+        const id = newId();
+        await store.createSession({ id });
+        // A second store over the same data when the store shares it (files, databases); else two calls at once.
+        const second = (await other.getSession(id)) ? other : store;
+        const big = (tag: string) => JSON.stringify({ tag, pad: tag.repeat(50_000) });
+        const values = Array.from({ length: 6 }, (_, i) => big(String.fromCharCode(97 + i)));
+        await Promise.all(values.map((v, i) => (i % 2 === 0 ? store : second).putCheckpoint!(id, "t1", v)));
+        const read = await store.getCheckpoint(id, "t1");
+        assert.ok(values.includes(read!.data), "the checkpoint is one writer's, whole");
+        assert.equal((await second.getCheckpoint!(id, "t1"))?.data, read!.data);
+        assert.equal((await store.listCheckpoints(id)).length, 1);
+      } finally {
+        if (other !== store) await other.close?.();
+      }
+    }),
+  ];
+}

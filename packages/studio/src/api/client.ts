@@ -114,6 +114,16 @@ export class StudioClient {
     return this.stream(response);
   }
 
+  /**
+   * A turn's events if the server still has them, else `undefined` (a turn that ended long ago, or whose
+   * process went away): asked with `?missing=empty`, so a gone turn is a 204, not a 404 in the console.
+   */
+  async turnEventsIfKept(turnId: string, signal?: AbortSignal): Promise<TurnStream | undefined> {
+    const response = await this.request("GET", `/turns/${encodeURIComponent(turnId)}/events?missing=empty`, undefined, signal);
+    if (response.status === 204) return undefined;
+    return this.stream(response);
+  }
+
   approve(turnId: string, approvalId: string): Promise<unknown> {
     return this.json("POST", `/turns/${encodeURIComponent(turnId)}/approve`, { approvalId });
   }

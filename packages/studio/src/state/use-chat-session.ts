@@ -190,9 +190,14 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
         status: "running",
       });
       try {
-        await follow(session, () => client.turnEvents(record.id, undefined, signal), signal);
+        const stream = await client.turnEventsIfKept(record.id, signal);
+        // The server no longer has the turn (it ran in a process that is gone): show the journaled record as it is.
+        if (!stream) {
+          if (!signal.aborted) setLive(null);
+          return;
+        }
+        await follow(session, async () => stream, signal);
       } catch {
-        // The server no longer has the turn: show the journaled record as it is.
         if (!signal.aborted) setLive(null);
       }
     },
@@ -212,7 +217,8 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
       for (const turn of missing) {
         if (signal.aborted) return;
         try {
-          const stream = await client.turnEvents(turn.id, undefined, signal);
+          const stream = await client.turnEventsIfKept(turn.id, signal);
+          if (!stream) continue;
           let rows: ChatTraceRow[] | undefined;
           for await (const { event } of stream.events) if (event.type === "run-update") rows = event.rows;
           if (rows && !signal.aborted) keepTrace(session, turn.id, rows);

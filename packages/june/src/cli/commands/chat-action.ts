@@ -1,6 +1,6 @@
 import type { CommandContext } from "citty";
-import type { McpConnections } from "../../mcp/connections.js";
 import type { Chat, Session } from "../../chat/types.js";
+import type { McpConnections } from "../../mcp/connections.js";
 import type { SessionInfo } from "../../stores/types.js";
 import { approvalMode, optionalModuleArg } from "../args.js";
 import { createApprover } from "../approvals.js";

@@ -8,6 +8,7 @@ import { JuneError } from "../../errors/june-error.js";
 import { fileStore } from "../../stores/file-store.js";
 import type { ChatStore, SessionInfo } from "../../stores/types.js";
 import { CliUsageError } from "../errors.js";
+import { redactOptionsOf } from "../redact-patterns.js";
 import type { CliIO } from "../io.js";
 import { createColors } from "../colors.js";
 import { colorEnabled } from "../io.js";
@@ -75,7 +76,7 @@ export async function listSessions(io: CliIO, { args }: CommandContext<typeof li
   }
   if (!statSync(path).isDirectory()) throw new CliUsageError(`--store ${dir} is a file, not a folder of sessions`);
   // What leaves the process is redacted the way the HTTP routes redact it (titles are first inputs).
-  const sessions = redact(await store.listSessions({ limit: 1000 }));
+  const sessions = redact(await store.listSessions({ limit: 1000 }), redactOptionsOf(io.env));
   if (sessions.length === 0) {
     io.stderr.write(`${colors.dim(`No sessions in ${dir} yet. Start one with june chat or june ask.`)}\n`);
     return 0;
@@ -96,7 +97,7 @@ export async function showSession(io: CliIO, { args }: CommandContext<typeof sho
   const { store, dir } = storeOf(io, args.store);
   await requireSession(store, id, dir);
   const session = await createChat({ responder: noResponder, store }).openSession(id);
-  const turns = redact(await session.turns());
+  const turns = redact(await session.turns(), redactOptionsOf(io.env));
   if (args.json) for (const turn of turns) io.stdout.write(`${JSON.stringify(turn)}\n`);
   else io.stdout.write(renderTranscript(turns));
   return 0;
@@ -107,7 +108,8 @@ export async function exportSession(io: CliIO, { args }: CommandContext<typeof i
   const id = singleId(args, "export");
   const { store, dir } = storeOf(io, args.store);
   await requireSession(store, id, dir);
-  for (const entry of await store.read(id)) io.stdout.write(`${JSON.stringify(redact(entry))}\n`);
+  const own = redactOptionsOf(io.env);
+  for (const entry of await store.read(id)) io.stdout.write(`${JSON.stringify(redact(entry, own))}\n`);
   return 0;
 }
 

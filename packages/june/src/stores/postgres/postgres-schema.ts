@@ -20,6 +20,7 @@ export interface PgNames {
   sessions: string;
   entries: string;
   leases: string;
+  checkpoints: string;
   /** The sequence that orders sessions updated in the same millisecond. */
   touched: string;
   /** What the names are made of, for the advisory lock and messages. */
@@ -41,6 +42,7 @@ export function pgNames(schema: string | undefined, tablePrefix: string): PgName
     sessions: qualify(`${tablePrefix}sessions`),
     entries: qualify(`${tablePrefix}entries`),
     leases: qualify(`${tablePrefix}leases`),
+    checkpoints: qualify(`${tablePrefix}checkpoints`),
     touched: qualify(`${tablePrefix}touched`),
     label: `${schema ?? ""}.${tablePrefix}`,
   };
@@ -94,13 +96,35 @@ const LOCK_CLASS = 0x6a756e65;
  * and the others find everything in place (`CREATE SCHEMA IF NOT EXISTS` alone races).
  */
 export async function ensureSchema(pool: PgPool, schema: string | undefined, tablePrefix: string, names: PgNames): Promise<void> {
+  await underSchemaLock(pool, names, schemaSql(schema, tablePrefix, names));
+}
+
+/**
+ * Creates the checkpoints table of durable turns when missing, on the store's first checkpoint call (a chat
+ * with no durable turn never has it). One row per unfinished durable turn, deleted with its session.
+ */
+export async function ensureCheckpointTable(pool: PgPool, names: PgNames): Promise<void> {
+  await underSchemaLock(
+    pool,
+    names,
+    `CREATE TABLE IF NOT EXISTS ${names.checkpoints} (
+  session_id text NOT NULL REFERENCES ${names.sessions} (id) ON DELETE CASCADE,
+  turn_id text NOT NULL,
+  data text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  PRIMARY KEY (session_id, turn_id)
+);`,
+  );
+}
+
+async function underSchemaLock(pool: PgPool, names: PgNames, sql: string): Promise<void> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");
     try {
       await client.query("SELECT pg_advisory_xact_lock($1, $2)", [LOCK_CLASS, hash32(names.label)]);
-      await client.query(schemaSql(schema, tablePrefix, names));
+      await client.query(sql);
       await client.query("COMMIT");
     } catch (error) {
       await client.query("ROLLBACK").catch((e: Error) => {

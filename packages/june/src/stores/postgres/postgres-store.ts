@@ -7,7 +7,7 @@ import { decodeStoredEntries } from "../journal-shape.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { loadDriver } from "../load-driver.js";
 import { checkListOptions, makeTitle, startSummary, toSessionInfo } from "../session-summary.js";
-import { checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
 import type {
   AppendOptions,
   ChatStore,
@@ -15,9 +15,10 @@ import type {
   ListSessionsOptions,
   NewJournalEntry,
   SessionInfo,
+  StoredCheckpoint,
   TurnLease,
 } from "../types.js";
-import { ensureSchema, pgNames, type PgPool } from "./postgres-schema.js";
+import { ensureCheckpointTable, ensureSchema, pgNames, type PgPool } from "./postgres-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowSummary, type SessionRow } from "../sql-session-row.js";
 
 interface PostgresStoreCommonOptions {
@@ -116,7 +117,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const keeper = new LeaseKeeper();
   /** Tokens of leases an append released with a turn's end (`endsLease`), until `releaseTurn` comes for them. */
   const releasedWithAppend = new Set<string>();
-  const { sessions: S, entries: E, leases: L } = names;
+  const { sessions: S, entries: E, leases: L, checkpoints: C } = names;
   let init: Promise<void> | undefined;
   let closed = false;
   let ended: Promise<void> | undefined;
@@ -128,6 +129,17 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       throw error;
     });
     return init;
+  }
+
+  let checkpointTable: Promise<void> | undefined;
+  /** The store's tables, and the checkpoints table (made on first use). */
+  async function readyCheckpoints(): Promise<void> {
+    await ready();
+    checkpointTable ??= ensureCheckpointTable(pool, names).catch((error: unknown) => {
+      checkpointTable = undefined;
+      throw error;
+    });
+    return checkpointTable;
   }
 
   async function sessionRow(id: string): Promise<SessionRow | undefined> {
@@ -193,7 +205,9 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       assertSessionId(sessionId);
       const expectedSeq = opts?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
-      await ready();
+      const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
+      if (deleteCheckpoint !== undefined) await readyCheckpoints();
+      else await ready();
       const written = prepared.entries;
       if (written.length === 0) {
         const reason = await whyNot(sessionId, expectedSeq);
@@ -214,9 +228,13 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
              WHERE id = $1 AND last_seq = $2
              RETURNING id
            )${
-             ending === undefined
+             (ending === undefined
                ? ""
-               : `, released AS (DELETE FROM ${L} WHERE session_id = $1 AND token = $12 AND EXISTS (SELECT 1 FROM s))`
+               : `, released AS (DELETE FROM ${L} WHERE session_id = $1 AND token = $12 AND EXISTS (SELECT 1 FROM s))`) +
+             (deleteCheckpoint === undefined
+               ? ""
+               : // The turn's checkpoint goes in the statement that journals its end.
+                 `, d AS (DELETE FROM ${C} WHERE session_id = $1 AND turn_id = $${ending === undefined ? 12 : 13} AND EXISTS (SELECT 1 FROM s))`)
            }
            INSERT INTO ${E} (session_id, seq, type, at, entry)
            SELECT s.id, e.seq, e.type, e.at, e.entry::json
@@ -234,6 +252,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
             written.map((e) => pgText(e.at)),
             prepared.lines,
             ...(ending === undefined ? [] : [ending]),
+            ...(deleteCheckpoint === undefined ? [] : [deleteCheckpoint]),
           ],
         )
         .catch(async (error: unknown) => {
@@ -264,6 +283,41 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       if (rows.length === 0) throw new SessionNotFoundError(sessionId);
       const texts = (rows as { entry: string | null }[]).flatMap((row) => (row.entry === null ? [] : [row.entry]));
       return decodeStoredEntries(texts, { sessionId, fromSeq, location: `the PostgreSQL table ${E}` });
+    },
+
+    async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
+      checkCheckpointArgs("putCheckpoint", sessionId, turnId, data);
+      await readyCheckpoints();
+      await pool
+        .query(
+          `INSERT INTO ${C} (session_id, turn_id, data) VALUES ($1, $2, $3)
+           ON CONFLICT (session_id, turn_id) DO UPDATE SET data = excluded.data, updated_at = clock_timestamp()`,
+          [sessionId, turnId, pgText(data)],
+        )
+        .catch((error: unknown) => {
+          throw hasCode(error, FOREIGN_KEY_VIOLATION) ? new SessionNotFoundError(sessionId) : error;
+        });
+    },
+
+    async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
+      checkCheckpointArgs("getCheckpoint", sessionId, turnId);
+      await readyCheckpoints();
+      const { rows } = await pool.query(`SELECT turn_id, data, updated_at FROM ${C} WHERE session_id = $1 AND turn_id = $2`, [sessionId, turnId]);
+      return rows[0] && toStoredCheckpoint(rows[0]);
+    },
+
+    async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
+      assertSessionId(sessionId);
+      await readyCheckpoints();
+      const { rows } = await pool.query(`SELECT turn_id, data, updated_at FROM ${C} WHERE session_id = $1 ORDER BY updated_at, turn_id`, [sessionId]);
+      return rows.map(toStoredCheckpoint);
+    },
+
+    async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
+      checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
+      await readyCheckpoints();
+      const { rowCount } = await pool.query(`DELETE FROM ${C} WHERE session_id = $1 AND turn_id = $2`, [sessionId, turnId]);
+      return (rowCount ?? 0) > 0;
     },
 
     async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {
@@ -371,4 +425,9 @@ function pgText(text: string): string {
 
 function hasCode(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
+}
+
+function toStoredCheckpoint(row: { turn_id: string; data: string; updated_at: Date | string }): StoredCheckpoint {
+  const at = row.updated_at instanceof Date ? row.updated_at.toISOString() : new Date(row.updated_at).toISOString();
+  return { turnId: row.turn_id, data: row.data, updatedAt: at };
 }

@@ -44,6 +44,14 @@ CREATE TABLE IF NOT EXISTS june_leases (
   acquired_ms INTEGER NOT NULL,
   expires_ms INTEGER
 );
+CREATE TABLE IF NOT EXISTS june_checkpoints (
+  session_id TEXT NOT NULL REFERENCES june_sessions (id) ON DELETE CASCADE,
+  turn_id TEXT NOT NULL,
+  data TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  written INTEGER NOT NULL,
+  PRIMARY KEY (session_id, turn_id)
+);
 CREATE TABLE IF NOT EXISTS june_counters (
   name TEXT PRIMARY KEY NOT NULL,
   value INTEGER NOT NULL
@@ -75,6 +83,9 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
     }
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
+    // Deleted rows are overwritten, not left in free pages: a durable turn's checkpoint (tool inputs) is gone
+    // from the file once the turn ends.
+    db.pragma("secure_delete = ON");
     db.transaction(() => {
       const version = db.pragma("user_version", { simple: true }) as number;
       if (version > SCHEMA_VERSION) {

@@ -4,7 +4,7 @@ import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
 import { decodeStoredEntries } from "../journal-shape.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { checkListOptions, foldEntry, startSummary, toSessionInfo } from "../session-summary.js";
-import { checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
 import type {
   AppendOptions,
   ChatStore,
@@ -12,6 +12,7 @@ import type {
   ListSessionsOptions,
   NewJournalEntry,
   SessionInfo,
+  StoredCheckpoint,
   TurnLease,
 } from "../types.js";
 import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
@@ -116,7 +117,25 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       "UPDATE june_leases SET expires_ms = ? WHERE session_id = ? AND token = ?",
     ),
     deleteLease: db.prepare<[string, string]>("DELETE FROM june_leases WHERE session_id = ? AND token = ?"),
+    putCheckpoint: db.prepare<[string, string, string, string]>(
+      `INSERT INTO june_checkpoints (session_id, turn_id, data, updated_at, written)
+       VALUES (?, ?, ?, ?, (SELECT value FROM june_counters WHERE name = 'touched'))
+       ON CONFLICT (session_id, turn_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+    ),
+    checkpoint: db.prepare<[string, string], { turn_id: string; data: string; updated_at: string }>(
+      "SELECT turn_id, data, updated_at FROM june_checkpoints WHERE session_id = ? AND turn_id = ?",
+    ),
+    checkpoints: db.prepare<[string], { turn_id: string; data: string; updated_at: string }>(
+      "SELECT turn_id, data, updated_at FROM june_checkpoints WHERE session_id = ? ORDER BY updated_at, written, turn_id",
+    ),
+    deleteCheckpoint: db.prepare<[string, string]>("DELETE FROM june_checkpoints WHERE session_id = ? AND turn_id = ?"),
   };
+
+  const toStored = (row: { turn_id: string; data: string; updated_at: string }): StoredCheckpoint => ({
+    turnId: row.turn_id,
+    data: row.data,
+    updatedAt: row.updated_at,
+  });
 
   function open(): void {
     if (closed) throw new StoreClosedError("sqliteStore");
@@ -188,10 +207,13 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       assertSessionId(sessionId);
       const expectedSeq = options?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
+      const deleteCheckpoint = checkDeleteCheckpoint(options?.deleteCheckpoint);
       write(options.sync === true, () => {
         const row = sql.session.get(sessionId);
         if (!row) throw new SessionNotFoundError(sessionId);
         if (row.last_seq !== expectedSeq) throw conflict(sessionId, expectedSeq, row.last_seq);
+        // In the transaction that journals the turn's end.
+        if (deleteCheckpoint !== undefined) sql.deleteCheckpoint.run(sessionId, deleteCheckpoint);
         if (prepared.entries.length === 0) return;
         const summary = rowSummary(row);
         prepared.entries.forEach((entry, i) => {
@@ -220,6 +242,32 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
         return found;
       });
       return decodeStoredEntries(texts, { sessionId, fromSeq, location: `the SQLite database ${opts.path}` });
+    },
+
+    async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
+      checkCheckpointArgs("putCheckpoint", sessionId, turnId, data);
+      write(true, () => {
+        if (sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
+        sql.putCheckpoint.run(sessionId, turnId, data, new Date().toISOString());
+      });
+    },
+
+    async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
+      checkCheckpointArgs("getCheckpoint", sessionId, turnId);
+      open();
+      const row = sql.checkpoint.get(sessionId, turnId);
+      return row && toStored(row);
+    },
+
+    async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
+      assertSessionId(sessionId);
+      open();
+      return sql.checkpoints.all(sessionId).map(toStored);
+    },
+
+    async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
+      checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
+      return write(false, () => sql.deleteCheckpoint.run(sessionId, turnId).changes > 0);
     },
 
     async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {

@@ -1,0 +1,87 @@
+// A durable agent chat for the durable-turn tests (in process and in child processes): a "plan" step, then a
+// "reply" step whose model asks to run `deploy` (needs approval) and then answers from its result. The model
+// is scripted from what it is sent, so a resumed turn gets the same answers; every model call and every
+// execution of the tool is appended to a log file, so a test can count them across processes.
+import { appendFileSync } from "node:fs";
+import { jsonSchema, tool, type ModelMessage } from "ai";
+import { Agent, Step, Tool } from "../../index.js";
+import { agentResponder, createChat, type ChatStore, type DurableOptions } from "../index.js";
+import { scriptedModel, type ScriptEntry } from "../../testing/index.js";
+
+export interface DurableChatOptions {
+  store: ChatStore;
+  /** Where model calls (`model <step>`) and tool executions (`deploy <env> <secret>`) are logged, a line each. */
+  log?: string;
+  durable?: true | DurableOptions;
+  /** Drop the "reply" step (a workflow changed since its checkpoint). */
+  withoutReply?: boolean;
+  /** Called when the tool executes, before it returns (a test may kill the process there). */
+  onExecute?: () => void | Promise<void>;
+}
+
+/** The secret the tool's input carries: no byte of it may stay in the store after the turn. */
+export const SECRET = "tok-8c1e5d0f-deploy-input";
+
+function lastText(messages: readonly ModelMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === "user") return typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("");
+  }
+  return "";
+}
+
+export function durableChat(options: DurableChatOptions) {
+  const log = (line: string) => {
+    if (options.log) appendFileSync(options.log, `${line}\n`);
+  };
+  const model = scriptedModel(({ options: call }): ScriptEntry => {
+    const prompt = call.prompt as unknown as ModelMessage[];
+    const asked = lastText(prompt);
+    if (asked.startsWith("Plan:")) {
+      log("model plan");
+      return "Plan: deploy the docs.";
+    }
+    const toolMessages = prompt.filter((m) => m.role === "tool");
+    const outcome = toolMessages
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .find((p) => p.type === "tool-result") as { output?: { type: string; value?: unknown } } | undefined;
+    if (!outcome) {
+      log("model reply-ask");
+      return { text: "Deploying. ", toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
+    }
+    log("model reply-answer");
+    const denied = outcome.output?.type === "execution-denied";
+    return denied ? "Not deployed." : `Deployed: ${JSON.stringify(outcome.output?.value)}.`;
+  });
+  const deploy = tool({
+    description: "Deploy the docs",
+    inputSchema: jsonSchema<{ env: string; token: string }>({
+      type: "object",
+      properties: { env: { type: "string" }, token: { type: "string" } },
+      required: ["env", "token"],
+    }),
+    needsApproval: true,
+    execute: async ({ env, token }) => {
+      log(`deploy ${env} ${token}`);
+      await options.onExecute?.();
+      return `live on ${env}`;
+    },
+  });
+  const responder = agentResponder({
+    id: "deployer",
+    version: "1",
+    durable: options.durable ?? true,
+    render: ({ input, messages }) => (
+      <Agent model={model}>
+        <Tool name="deploy" value={deploy} />
+        <Step id="plan" prompt={`Plan: ${input}`} />
+        {options.withoutReply ? null : (
+          <Step id="reply" stream prompt={(ctx) => [...messages, { role: "user", content: `${input} (${String(ctx.steps.plan)})` }]} />
+        )}
+      </Agent>
+    ),
+    reply: (result) => String(result.steps.reply ?? result.steps.plan),
+    stream: options.withoutReply ? undefined : { step: "reply" },
+  });
+  return { chat: createChat({ store: options.store, responder }), model };
+}
