@@ -311,8 +311,11 @@ describe("<McpTools> over stdio", () => {
         <Step id="s" prompt="go" />
       </Agent>,
     );
-    for (let i = 0; i < 500 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 10));
-    const pid = Number(readFileSync(pidFile, "utf8"));
+    const pidOf = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : 0);
+    // Until the file holds a whole pid (0 would mean "this process group" to process.kill).
+    for (let i = 0; i < 1000 && !(pidOf() > 0); i++) await new Promise((r) => setTimeout(r, 10));
+    const pid = pidOf();
+    expect(pid).toBeGreaterThan(0);
     expect(alive(pid)).toBe(true);
     run.cancel();
     const error = (await run.result.catch((e: unknown) => e)) as RunError;

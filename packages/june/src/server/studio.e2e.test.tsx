@@ -639,8 +639,8 @@ describe("June Studio", () => {
 
       await page.getByRole("button", { name: "Show sessions" }).click();
       await expect.poll(() => page.locator(".sidebar").isVisible(), WAIT).toBe(true);
-      await page.locator(".sidebar").evaluate((element) => new Promise((resolve) => element.addEventListener("transitionend", resolve, { once: true })).catch(() => {})).catch(() => {});
-      await page.waitForTimeout(250);
+      // Slid all the way in (its transform ends at none) before the picture.
+      await expect.poll(() => page.locator(".sidebar").evaluate((element) => getComputedStyle(element).transform), WAIT).toBe("none");
       await screenshot(page, "body", "studio-narrow-sidebar.png");
       await page.getByRole("button", { name: "Hide sessions" }).click();
       await expect.poll(() => page.locator(".sidebar").isVisible(), WAIT).toBe(false);
