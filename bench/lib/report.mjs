@@ -77,6 +77,15 @@ export const REPORTS = {
       first,
     ].join("\n");
   },
+  mcp(f) {
+    return [
+      `9. MCP tools: one run of a one-step workflow whose model calls one tool, median over ${f.rounds} rounds of ${f.runsPerRound} runs (this process's CPU; the server's is not counted)`,
+      table(
+        ["tool", "CPU/run", "wall/run", "wall ratio", "wall over (a)"],
+        f.rows.map((r) => [r.label, ms(r.cpuMs), ms(r.wallMs), x(r.wallRatio), ms(r.wallOverFloorMs)]),
+      ),
+    ].join("\n");
+  },
   telemetry(f) {
     const names = { model: "model chat", agent: "agent chat (one step)" };
     return [
@@ -119,5 +128,22 @@ export const REPORTS = {
       ),
       `handler / chat alone: ${x(f.ratio)}`,
     ].join("\n");
+  },
+  concurrency(f) {
+    const parts = [
+      `8. Concurrency: N sessions at once in one process, ${f.turns} turns each back to back (${f.deltas}-delta reply, no delay), median of ${f.repeats} runs; latency is one turn, send to result`,
+    ];
+    for (const sessions of f.sizes) {
+      const rows = f.rows.filter((r) => r.sessions === sessions);
+      parts.push(
+        table(
+          [`${sessions} sessions`, "turns/s", "vs raw", "CPU/turn", "CPU vs raw", "mean", "p50", "p99", "p99 / mean"],
+          rows.map((r) => [r.label, fmt(r.turnsPerSecond), x(r.ratio), ms(r.cpuMsPerTurn), x(r.cpuRatio), ms(r.meanMs), ms(r.p50Ms), ms(r.p99Ms), x(r.p99OverMean)]),
+        ),
+      );
+    }
+    if (f.postgres) parts.push(`PostgreSQL round trips per turn (statements on the pool, one session, median of ${f.postgres.perTurn.length} turns): ${fmt(f.postgres.roundTripsPerTurn)}`);
+    else parts.push("PostgreSQL: not reachable in this run (no postgresStore rows, no round-trip count).");
+    return parts.join("\n\n");
   },
 };

@@ -36,10 +36,21 @@ describe(".ci/run's closing line", () => {
     expect(summary(join(tmp, "missing.json"))).toMatch(/^vitest: no JSON report at .*missing\.json/);
   });
 
+  it("adds up the counts of every workspace's report", () => {
+    const a = join(tmp, "a.json");
+    const b = join(tmp, "b.json");
+    writeFileSync(a, JSON.stringify({ numPassedTests: 7, numFailedTests: 1, numPendingTests: 2 }));
+    writeFileSync(b, JSON.stringify({ numPassedTests: 3, numFailedTests: 0, numPendingTests: 0 }));
+    const out = execFileSync(process.execPath, [join(here, "test-summary.mjs"), a, b], { encoding: "utf8" });
+    expect(out).toBe("vitest: 10 passed, 1 failed, 2 skipped\n");
+  });
+
   it(".ci/run removes a stale report before the tests and closes with the script", () => {
     const run = execFileSync("cat", [join(here, "..", "..", "..", ".ci", "run")], { encoding: "utf8" });
-    expect(run).toMatch(/rm -f packages\/june\/test-results\/vitest\.json/);
-    expect(run).toMatch(/node packages\/june\/scripts\/test-summary\.mjs/);
+    const reports = run.match(/^reports="([^"]*)"$/m)?.[1].split(" ");
+    expect(reports).toEqual(expect.arrayContaining(["packages/june/test-results/vitest.json", "packages/design-system/test-results/vitest.json"]));
+    expect(run).toMatch(/rm -f \$reports\n(.*\n)*npm test/);
+    expect(run).toMatch(/node packages\/june\/scripts\/test-summary\.mjs \$reports/);
     expect(run).not.toMatch(/require\("\.\/packages\/june\/test-results\/vitest\.json"\)/);
   });
 });

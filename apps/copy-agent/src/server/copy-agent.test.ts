@@ -129,16 +129,16 @@ describe("the Copy Agent", () => {
 });
 
 describe("COPY_AGENT_MODEL", () => {
-  it("is unset by default: every agent runs offline", () => {
-    expect(modelFromSetting(undefined)).toBeUndefined();
-    expect(modelFromSetting("  ")).toBeUndefined();
+  it("is unset by default: every agent runs offline", async () => {
+    expect(await modelFromSetting(undefined)).toBeUndefined();
+    expect(await modelFromSetting("  ")).toBeUndefined();
   });
 
-  it("names a provider and a model, and says what is wrong otherwise", () => {
-    const model = modelFromSetting("openai:gpt-5-mini");
+  it("names a provider and a model, and says what is wrong otherwise", async () => {
+    const model = await modelFromSetting("openai:gpt-5-mini");
     expect(typeof model === "object" && model.modelId).toBe("gpt-5-mini");
-    expect(() => modelFromSetting("gpt-5-mini")).toThrow(/COPY_AGENT_MODEL="gpt-5-mini": expected provider:modelId with a provider of openai, anthropic, google/);
-    expect(() => modelFromSetting("mistral:large")).toThrow(/expected provider:modelId/);
-    expect(() => modelFromSetting("openai:")).toThrow(/expected provider:modelId/);
+    await expect(modelFromSetting("gpt-5-mini")).rejects.toThrow(/COPY_AGENT_MODEL="gpt-5-mini": expected provider:modelId with a provider of openai, anthropic, google/);
+    await expect(modelFromSetting("mistral:large")).rejects.toThrow(/expected provider:modelId/);
+    await expect(modelFromSetting("openai:")).rejects.toThrow(/expected provider:modelId/);
   });
 });

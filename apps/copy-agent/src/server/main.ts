@@ -19,7 +19,7 @@ const appDir = fileURLToPath(new URL("../../", import.meta.url));
 
 async function main(): Promise<void> {
   const dev = process.argv.includes("--dev");
-  const model = modelFromSetting(process.env[MODEL_SETTING]);
+  const model = await modelFromSetting(process.env[MODEL_SETTING]);
   const app = createCopyAgent({ dataDir: process.env.COPY_AGENT_DATA ?? ".copy-agent", model });
 
   // `npm run dev`: the UI from source through Vite's middleware, its hot-reload socket on this same server.

@@ -1,15 +1,17 @@
 import type { LanguageModel } from "ai";
-import { anthropic } from "june/sdk/anthropic";
-import { google } from "june/sdk/google";
-import { openai } from "june/sdk/openai";
 
 /** The one setting that swaps the offline models for a real one. */
 export const MODEL_SETTING = "COPY_AGENT_MODEL";
 
-const PROVIDERS: Record<string, (modelId: string) => LanguageModel> = {
-  openai: (modelId) => openai(modelId),
-  anthropic: (modelId) => anthropic(modelId),
-  google: (modelId) => google(modelId),
+/**
+ * The providers, each loaded only when named: `june/sdk/*` re-exports the AI SDK's provider packages, which
+ * are optional peers of `june` (`@ai-sdk/openai` ships with this app; `npm install @ai-sdk/anthropic` or
+ * `@ai-sdk/google` for the others, or importing them throws a `ProviderNotInstalledError` naming the package).
+ */
+const PROVIDERS: Record<string, (modelId: string) => Promise<LanguageModel>> = {
+  openai: async (modelId) => (await import("june/sdk/openai")).openai(modelId),
+  anthropic: async (modelId) => (await import("june/sdk/anthropic")).anthropic(modelId),
+  google: async (modelId) => (await import("june/sdk/google")).google(modelId),
 };
 
 /**
@@ -18,7 +20,7 @@ const PROVIDERS: Record<string, (modelId: string) => LanguageModel> = {
  * runs on its offline model. The provider package reads its own key (`OPENAI_API_KEY`, ...) and base URL
  * (`OPENAI_BASE_URL`, ...) from the environment, as it always does.
  */
-export function modelFromSetting(value: string | undefined): LanguageModel | undefined {
+export async function modelFromSetting(value: string | undefined): Promise<LanguageModel | undefined> {
   if (value === undefined || value.trim() === "") return undefined;
   const colon = value.indexOf(":");
   const provider = colon > 0 ? value.slice(0, colon) : "";

@@ -58,6 +58,8 @@ export interface ChatTraceToolRow extends ChatTraceRowBase {
   /** A bounded, redacted summary of the tool's output, once it has one. */
   output?: string;
   approval?: { state: ApprovalState; reason?: string };
+  /** The MCP server's name, for a tool of an `<McpTools>`. */
+  server?: string;
 }
 
 /** A tool call waiting for a decision: pass `approvalId` to `turn.approve` or `turn.deny`. */
@@ -221,6 +223,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
     input,
   };
   if (node.output !== undefined) row.output = summarize(node.output, context.maxSummaryChars);
+  if (node.mcp) row.server = redactText(node.mcp.server);
   if (approval) {
     row.approval = { state: approval.state };
     if (approval.reason !== undefined) row.approval.reason = truncate(redactText(approval.reason), context.maxSummaryChars);

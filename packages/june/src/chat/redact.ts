@@ -36,7 +36,22 @@ const CREDENTIAL_WORDS = new Set([
 ]);
 
 /** The word before a trailing `key` that makes it a credential (`api_key`, `privateKey`, `x-api-key`). */
-const KEY_QUALIFIERS = new Set(["api", "private", "secret", "access", "signing", "encryption", "client", "master", "auth", "session"]);
+const KEY_QUALIFIERS = new Set(["api", "private", "secret", "access", "signing", "encryption", "client", "master", "auth", "session", "license", "service", "admin", "webhook"]);
+
+/**
+ * Services whose name before a trailing `key` makes it a credential (`openaiKey`, `STRIPE_KEY`): a key named
+ * after a provider holds that provider's key. Written as one word (`openai`, `huggingface`), as the words
+ * before `key` join.
+ */
+const SERVICE_NAMES = new Set([
+  "openai", "anthropic", "claude", "gemini", "google", "vertex", "azure", "aws", "gcp", "bedrock", "mistral", "cohere",
+  "groq", "deepseek", "xai", "grok", "perplexity", "openrouter", "together", "fireworks", "replicate", "huggingface", "hf",
+  "voyage", "elevenlabs", "tavily", "serpapi", "exa", "brave", "bing", "pinecone", "weaviate", "qdrant", "langsmith",
+  "langfuse", "stripe", "paypal", "braintree", "plaid", "github", "gitlab", "bitbucket", "slack", "discord", "telegram",
+  "twilio", "sendgrid", "mailgun", "mailchimp", "postmark", "resend", "supabase", "firebase", "vercel", "netlify",
+  "cloudflare", "datadog", "sentry", "npm", "pypi", "heroku", "digitalocean", "linear", "notion", "airtable", "shopify",
+  "algolia", "mapbox", "segment", "mixpanel", "amplitude", "posthog", "clerk", "auth0", "okta",
+]);
 
 /** Splits `apiKey`, `API_KEY`, `x-api-key`, `clientSecret2` into lower-case words. */
 function words(key: string): string[] {
@@ -61,7 +76,11 @@ export function isCredentialKey(key: string): boolean {
   const last = parts[parts.length - 1];
   // `token` singular names a credential (`githubToken`, `csrf_token`); `tokens` are counts.
   if (last === "token" || last === "auth") return true;
-  if (last === "key" && parts.length >= 2 && KEY_QUALIFIERS.has(parts[parts.length - 2])) return true;
+  if (last === "key" && parts.length >= 2) {
+    if (KEY_QUALIFIERS.has(parts[parts.length - 2])) return true;
+    // `openaiKey`, `OPEN_AI_KEY`, `stripeKey`: the service's name, in one or more words.
+    if (SERVICE_NAMES.has(parts.slice(0, -1).join("")) || SERVICE_NAMES.has(parts[parts.length - 2])) return true;
+  }
   for (let i = 0; i < parts.length; i++) {
     if (CREDENTIAL_WORDS.has(parts[i])) return true;
     if (i + 1 < parts.length && CREDENTIAL_WORDS.has(parts[i] + parts[i + 1])) return true;
@@ -69,9 +88,21 @@ export function isCredentialKey(key: string): boolean {
   return false;
 }
 
-/** Key names that, written as `key=value` or `"key": "value"` inside a string, mark a credential. */
-const KEY_IN_TEXT =
-  "(?:api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|id[_-]?token|auth[_-]?token|session[_-]?token|client[_-]?secret|private[_-]?key|secret[_-]?key|secret|password|passwd|token|apikey)";
+/**
+ * A key as it is written before `=` or `:` in text, when it may name a credential: an identifier (maybe
+ * dotted or dashed) with one of the words credentials are named with. `isCredentialKey` then decides, so
+ * `max_tokens=200` stays while `AWS_SECRET_ACCESS_KEY=…` goes.
+ */
+const TEXT_KEY = "[A-Za-z0-9_.-]{0,48}(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Aa][Uu][Tt][Hh]|[Cc][Oo][Oo][Kk][Ii][Ee]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll])[A-Za-z0-9_.-]{0,48}";
+
+/** A value masked already: `[redacted]`, `"[redacted]"`, or a scheme and `[redacted]` (`Bearer [redacted]`). */
+const MASKED_VALUE = /^["']?(?:\[redacted|[A-Za-z]+ \[redacted\])/;
+
+/** Masks the value after a key that names a credential (see `isCredentialKey`); keeps anything else. */
+const maskIfCredential =
+  (mask: (prefix: string, value: string) => string) =>
+  (match: string, prefix: string, key: string, value: string): string =>
+    isCredentialKey(key) && !MASKED_VALUE.test(value) ? mask(prefix, value) : match;
 
 /** Patterns for values that look like credentials wherever they sit in a string. Order matters. */
 const TEXT_PATTERNS: readonly { pattern: RegExp; replace: string | ((match: string, ...groups: string[]) => string) }[] = [
@@ -84,39 +115,60 @@ const TEXT_PATTERNS: readonly { pattern: RegExp; replace: string | ((match: stri
   { pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, replace: REDACTED },
   // `Bearer <token>` (Authorization headers).
   { pattern: /\b(Bearer|BEARER)\s+[A-Za-z0-9\-._~+/]{8,}=*/g, replace: (_match, scheme) => `${scheme} ${REDACTED}` },
-  // OpenAI / Anthropic style keys: sk-…, sk-proj-…, sk-ant-api03-…
+  // OpenAI / Anthropic project, service-account and admin keys (sk-proj-…, sk-ant-…, sk-svcacct-…), digits or not.
+  { pattern: /\bsk-(?:proj|ant|svcacct|admin|live|or)-[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
+  // Other sk-… keys (legacy OpenAI, DeepSeek, ...): with a digit, so that `sk-learn-…` words stay.
   { pattern: /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
   // Stripe-style secret and restricted keys.
   { pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g, replace: REDACTED },
   // AWS access key ids.
   { pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g, replace: REDACTED },
-  // GitHub tokens.
+  // GitHub tokens (classic ghp_/gho_/ghu_/ghs_/ghr_ and fine-grained github_pat_).
   { pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replace: REDACTED },
-  // Slack tokens.
-  { pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, replace: REDACTED },
+  // GitLab personal, deploy, runner and other tokens (glpat-…, gldt-…, glrt-…).
+  { pattern: /\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas|soat)-[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
+  // Hugging Face tokens.
+  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replace: REDACTED },
+  // Slack tokens (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-, xoxc-, xoxd-…) and app-level tokens (xapp-).
+  { pattern: /\b(?:xox[a-z]|xapp)-[A-Za-z0-9-]{10,}/g, replace: REDACTED },
   // Google API keys.
   { pattern: /\bAIza[0-9A-Za-z_-]{35}/g, replace: REDACTED },
-  // `"password": "…"` inside JSON text.
+  // The password in a URL's user info: `postgres://user:pass@host` keeps the user and the host.
   {
-    pattern: new RegExp(`("[A-Za-z0-9_-]*${KEY_IN_TEXT}"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, "gi"),
-    replace: (_match, prefix) => `${prefix}"${REDACTED}"`,
-  },
-  // `api_key=…` in query strings, env files and command lines.
-  {
-    pattern: new RegExp(`(\\b[A-Za-z0-9_-]*${KEY_IN_TEXT}=)(?!\\[redacted\\])[^\\s&;,"'\\]})]+`, "gi"),
+    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@'"]*:)(?!\[redacted\]@)[^\s/?#@'"]+(?=@)/gi,
     replace: (_match, prefix) => `${prefix}${REDACTED}`,
+  },
+  // `"password": "…"` inside JSON text (a key that names a credential, quoted).
+  {
+    pattern: new RegExp(`("(${TEXT_KEY})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*")`, "g"),
+    replace: maskIfCredential((prefix) => `${prefix}"${REDACTED}"`),
+  },
+  // `api_key=…`, `AWS_SECRET_ACCESS_KEY=…` in query strings, env files and command lines.
+  {
+    pattern: new RegExp(`(\\b(${TEXT_KEY})=)([^\\s&;,"'\\]})]+)`, "g"),
+    replace: maskIfCredential((prefix) => `${prefix}${REDACTED}`),
   },
   // `Authorization: …` and `Cookie: …` header lines.
   {
     pattern: /(\b(?:proxy-)?(?:authorization|cookie|set-cookie|x-api-key)\s*:\s*)(?![ \t]*(?:\[redacted\]|Bearer \[redacted\]))[^\s'"][^\r\n'"]*/gi,
     replace: (_match, prefix) => `${prefix}${REDACTED}`,
   },
+  // YAML and code: `api_key: value`, `openaiKey: "value"`, `password = 'value'` (a key that names a credential).
+  {
+    pattern: new RegExp(`((?:^|[\\s{,(])(${TEXT_KEY})\\s*[:=]\\s*)("[^"\\r\\n]*"|'[^'\\r\\n]*'|[^\\s"',}{)][^\\r\\n,}]*)`, "gm"),
+    replace: maskIfCredential((prefix, value) => {
+      const quote = value[0] === '"' || value[0] === "'" ? value[0] : "";
+      return `${prefix}${quote}${REDACTED}${quote}`;
+    }),
+  },
 ];
 
 /**
- * Masks everything in a string that looks like a credential: `sk-…` keys (including `sk-proj-` and
- * `sk-ant-`), `Bearer …` tokens, JWTs, AWS access key ids, PEM private key blocks, GitHub and Slack tokens,
- * and `key=value` / `"key": "value"` pairs whose key names a credential. Each becomes `[redacted]`.
+ * Masks everything in a string that looks like a credential: `sk-…` keys (including `sk-proj-`, `sk-ant-` and
+ * `sk-svcacct-`), `Bearer …` tokens, JWTs, AWS access key ids, PEM private key blocks, GitHub (`ghp_`, `github_pat_`),
+ * GitLab (`glpat-`), Hugging Face (`hf_`), Slack (`xox?-`) and Google tokens, the password of a URL
+ * (`postgres://user:[redacted]@host`), and `key=value`, `"key": "value"` and `key: value` (YAML, code)
+ * whose key names a credential (see `isCredentialKey`). Each becomes `[redacted]`.
  *
  * @example
  * redactText("curl -H 'Authorization: Bearer abc.def.ghi'"); // "curl -H 'Authorization: Bearer [redacted]'"
@@ -128,6 +180,22 @@ export function redactText(text: string): string {
     out = typeof replace === "string" ? out.replace(pattern, replace) : out.replace(pattern, replace as (m: string, ...g: string[]) => string);
   }
   return out;
+}
+
+/** What a file path in an error message becomes. */
+export const PATH_MASK = "[path]";
+
+// An absolute POSIX path of two or more segments (`/srv/app/.june/chat/s.jsonl`) or a Windows path (`C:\\x\\y`),
+// starting where a path starts in a message: at its start, after a space, a quote, `(`, `=` or `:`.
+const FILE_PATH = /(^|[\s'"(=:`])(?:\/(?:[\w.@+~-]+\/)+[\w.@+~-]*|[A-Za-z]:\\(?:[\w.@+~ -]+\\)*[\w.@+~-]*)/g;
+
+/**
+ * Masks the file paths in an error message (`EACCES: permission denied, open '/srv/app/.june/chat/s.jsonl'`
+ * becomes `... open '[path]'`), for errors that leave the process: where a server keeps its files is not the
+ * client's business. URLs keep their paths (`https://host/v1/x`).
+ */
+export function hideFilePaths(message: string): string {
+  return message.replace(FILE_PATH, (_match, before: string) => `${before}${PATH_MASK}`);
 }
 
 /** Options for `redact`. */

@@ -1,4 +1,4 @@
-import { redactText } from "./redact.js";
+import { hideFilePaths, redactText } from "./redact.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
 import { ResponderContractError } from "./errors.js";
@@ -65,7 +65,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
   if (writeError !== undefined && outcome.status === "completed") outcome = { status: "failed", error: writeError };
   if (started) {
     try {
-      await journal.append([endEntry(turn.id, outcome)], { sync: true });
+      await journal.append([endEntry(turn.id, outcome)], { sync: true, ...(lease ? { endsLease: lease } : {}) });
     } catch (error) {
       if (outcome.status !== "failed") outcome = { status: "failed", error };
     }
@@ -128,14 +128,15 @@ function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry {
   }
 }
 
-/** An error as the journal keeps it: name and message only, credentials masked. */
+/** An error as the journal keeps it: name and message only, credentials and file paths masked. */
 export function errorInfo(error: unknown): { name: string; message: string } {
-  if (error instanceof Error) return { name: error.name || "Error", message: redactText(error.message) };
+  const safe = (message: string) => hideFilePaths(redactText(message));
+  if (error instanceof Error) return { name: error.name || "Error", message: safe(error.message) };
   if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
     const e = error as { name?: unknown; message: string };
-    return { name: typeof e.name === "string" ? e.name : "Error", message: redactText(e.message) };
+    return { name: typeof e.name === "string" ? e.name : "Error", message: safe(e.message) };
   }
-  return { name: "Error", message: redactText(String(error)) };
+  return { name: "Error", message: safe(String(error)) };
 }
 
 /** How long a canceled turn waits for its responder to wind down before it ends anyway. */

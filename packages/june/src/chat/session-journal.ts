@@ -110,6 +110,7 @@ export class SessionJournal {
           const written = await this.#store.append(this.sessionId, pending, {
             expectedSeq: this.#lastSeq,
             ...(options.sync ? { sync: true } : {}),
+            ...(options.endsLease ? { endsLease: options.endsLease } : {}),
           });
           this.#fold(written);
           return written;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CliUsageError } from "./errors.js";
 import { mcpFlagValues, parseMcpFlag, splitWords } from "./mcp-flags.js";
+import { createColors } from "./colors.js";
+import { renderApprovalPrompt } from "./render.js";
 
 describe("--mcp", () => {
   it("collects every --mcp value before --", () => {
@@ -21,6 +23,11 @@ describe("--mcp", () => {
 
   it("splits words like a shell: quotes group, a backslash escapes, empty quotes are a word", () => {
     expect(splitWords(`a "b c" d\\ e '' "x\\"y"`)).toEqual(["a", "b c", "d e", "", 'x"y']);
+  });
+
+  it("an approval prompt names the MCP server of the tool", () => {
+    const prompt = renderApprovalPrompt({ toolName: "fs_read", input: { path: "a" }, mcp: { server: "npx files", tool: "read" } }, createColors(false));
+    expect(prompt.header).toContain("fs_read (MCP server npx files) wants to run with");
   });
 
   it("an empty value, a bad URL or an open quote is a usage error", () => {

@@ -66,7 +66,7 @@ export function formatToolInput(input: unknown, maxChars = MAX_PROMPT_INPUT_CHAR
 
 /** The approval question on stderr: the tool and its redacted input (`header`), then `approve? [y/N] `. */
 export function renderApprovalPrompt(
-  request: Pick<ApprovalRequest, "toolName" | "input">,
+  request: Pick<ApprovalRequest, "toolName" | "input" | "mcp">,
   colors: Colors,
 ): { header: string; question: string } {
   const input = formatToolInput(request.input)
@@ -74,7 +74,7 @@ export function renderApprovalPrompt(
     .map((line) => `  ${line}`)
     .join("\n");
   return {
-    header: `${colors.yellow("?")} ${colors.bold(request.toolName)} wants to run with\n${input}`,
+    header: `${colors.yellow("?")} ${colors.bold(request.toolName)}${request.mcp ? ` (MCP server ${request.mcp.server})` : ""} wants to run with\n${input}`,
     question: `${colors.yellow("approve? [y/N]")} `,
   };
 }

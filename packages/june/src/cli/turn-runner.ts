@@ -1,4 +1,6 @@
 import { projectChatTrace, type ChatTraceRow } from "../chat/project-chat-trace.js";
+import { redact, redactText } from "../chat/redact.js";
+import { StreamRedactor } from "../server/stream-redactor.js";
 import type { Turn, TurnResult } from "../chat/types.js";
 import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
@@ -48,8 +50,16 @@ export interface ShowTurnOptions {
  */
 export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
   const { io, screen, turn, approver, json } = options;
-  const emit = (event: CliJsonEvent) => screen.data(jsonLine(event));
+  // Everything printed is redacted as the HTTP stream redacts it: one function for every surface, and the
+  // reply through a StreamRedactor, since a key may come split across deltas.
+  const emit = (event: CliJsonEvent) => screen.data(jsonLine(redact(event)));
   const interrupt = cancelOnInterrupt({ io, screen, cancel: () => turn.cancel() });
+  const reply = new StreamRedactor();
+  const write = (text: string) => {
+    if (text === "") return;
+    if (json) emit({ type: "text-delta", text });
+    else screen.reply(text);
+  };
 
   if (json) emit({ type: "turn-start", sessionId: turn.sessionId, turnId: turn.id, input: options.input });
   let outcome: TurnOutcome;
@@ -59,8 +69,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
       switch (event.type) {
         case "text-delta":
           streamed += event.text;
-          if (json) emit(event);
-          else screen.reply(event.text);
+          write(reply.push(event.text));
           break;
         case "run-update": {
           const rows: ChatTraceRow[] = projectChatTrace(event.tree, { requests: turn.requests });
@@ -69,6 +78,8 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
           break;
         }
         case "approval-request": {
+          // The text before a tool call is complete: show all of it before asking.
+          write(reply.flush());
           // Events are buffered: askApproval skips a request the run has since withdrawn or that was decided.
           await askApproval({ request: event.request, target: turn, approver, signal: interrupt.signal, ...(json ? { emit } : {}) });
           break;
@@ -80,10 +91,12 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
       }
     }
     outcome = { status: "completed", result: await turn.result };
+    write(reply.flush());
     // A reply that did not stream (an agent with no `stream` step) arrives whole, in the result.
     const { text } = outcome.result;
-    if (!json && text.startsWith(streamed)) screen.reply(text.slice(streamed.length));
+    if (!json && text.startsWith(streamed)) screen.reply(redactText(text.slice(streamed.length)));
   } catch (error) {
+    write(reply.flush());
     outcome = turn.status === "canceled" || interrupt.signal.aborted ? { status: "canceled" } : { status: "failed", error };
   } finally {
     interrupt.dispose();

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { Agent, McpTools, Step, mcpConnections, type McpStdioServer } from "june";
-import { agentResponder, createChat } from "june/chat";
+import { agentResponder, createChat, projectChatTrace, type ChatTraceRow } from "june/chat";
 import { scriptedModel } from "june/testing";
 
 const STDIO_SERVER = fileURLToPath(new URL("./__fixtures__/stdio-server.mjs", import.meta.url));
@@ -70,6 +70,17 @@ describe("MCP in a chat", () => {
     expect(alive(starts[0]!.pid!)).toBe(true);
     await mcp.close();
     expect(alive(starts[0]!.pid!)).toBe(false);
+  });
+
+  it("a turn's trace rows name the MCP server of a tool call", async () => {
+    const { server } = fixture("rows");
+    const turn = (await chatWith(server).createSession()).send("one");
+    let last: Parameters<typeof projectChatTrace>[0] | undefined;
+    for await (const event of turn) if (event.type === "run-update") last = event.tree;
+    await turn.result;
+    const flat = (rows: readonly ChatTraceRow[]): ChatTraceRow[] => rows.flatMap((row) => [row, ...flat(row.children)]);
+    const tool = flat(projectChatTrace(last!)).find((row) => row.kind === "tool");
+    expect(tool).toMatchObject({ kind: "tool", toolName: "note_save", server: "notes", status: "done" });
   });
 
   it("refuses ambient MCP tools on a model chat, which calls no tools", () => {

@@ -92,9 +92,9 @@ export function serverTarget(server: McpServerSpec): ServerTarget {
  */
 export async function openConnection(target: ServerTarget, name: string, signal: AbortSignal): Promise<McpConnection> {
   if (target.kind === "client") return connection(target.client, false, undefined, name);
-  let transport: MCPTransport & { pid?: number | null };
+  let transport: (MCPTransport & { pid?: number | null }) | undefined;
   try {
-    transport = await makeTransport(target);
+    transport = closingOnce(await makeTransport(target));
     const { createMCPClient } = await import("@ai-sdk/mcp");
     const client = await createMCPClient({
       transport,
@@ -104,8 +104,22 @@ export async function openConnection(target: ServerTarget, name: string, signal:
     });
     return connection(client, true, transport, name);
   } catch (error) {
+    // The client closes the transport when it fails to start, but an aborted or timed-out start does not wait
+    // for that close: wait here, so a stdio server's process is gone when this rejects.
+    await transport?.close().catch(() => {});
     throw new McpConnectionError(`MCP server "${name}" could not be connected: ${describe(error)}`, { server: name, cause: error });
   }
+}
+
+/**
+ * Makes every `close()` of a transport return the first call's promise. The stdio transport's first close
+ * waits for the process to exit (stdin closed, then SIGTERM, then SIGKILL); a second returns at once.
+ */
+function closingOnce<T extends MCPTransport>(transport: T): T {
+  const close = transport.close.bind(transport);
+  let closing: Promise<void> | undefined;
+  transport.close = (options) => (closing ??= close(options));
+  return transport;
 }
 
 async function makeTransport(target: Exclude<ServerTarget, { kind: "client" }>): Promise<MCPTransport & { pid?: number | null }> {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { openConnection, type McpConnection, type ServerTarget } from "./connect.js";
 import { checkMcpToolsOptions } from "./check-options.js";
+import { McpConnectionError } from "./errors.js";
 import type { McpToolsOptions } from "./mcp-tools.js";
 
 /**
@@ -14,7 +15,9 @@ export class ConnectionCache {
 
   /** The connection to `target`, opened now if there is none. */
   get(target: ServerTarget, name: string): Promise<McpConnection> {
-    if (this.#closed) return Promise.reject(new Error(`june: MCP connections are closed; cannot connect to "${name}"`));
+    if (this.#closed) {
+      return Promise.reject(new McpConnectionError(`MCP server "${name}" could not be connected: its connections were closed`, { server: name }));
+    }
     const key = target.kind === "client" ? target.client : target.key;
     const existing = this.#open.get(key);
     if (existing) return existing.then((c) => (c.closed ? this.#reopen(key, target, name, existing) : c));

@@ -15,6 +15,7 @@ import { startHttpFixture, type HttpFixture } from "./__fixtures__/http-server.j
 const STDIO_SERVER = fileURLToPath(new URL("./__fixtures__/stdio-server.mjs", import.meta.url));
 const example = fileURLToPath(new URL("../../../../examples/mcp.tsx", import.meta.url));
 const echoAgent = fileURLToPath(new URL("./__fixtures__/echo-agent.tsx", import.meta.url));
+const echoWorkflow = fileURLToPath(new URL("./__fixtures__/echo-workflow.tsx", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "june-mcp-e2e-"));
 
 beforeAll(() => ensureBuilt(), 180_000);
@@ -132,6 +133,13 @@ describe("june --mcp", () => {
     expect(code).toBe(0);
     expect(stdout).toBe("echoed: say hello");
     expect(readLog(log).filter((e) => e.event === "call")).toEqual([{ event: "call", tool: "echo", input: { text: "say hello" } }]);
+  });
+
+  it("june run --mcp adds the tools to a workflow's steps", async () => {
+    const { code, stdout, stderr } = await june(["run", echoWorkflow, "--input", "hi there", "--mcp", `node ${STDIO_SERVER}`, "--yes"]);
+    expect(stderr).toContain("approved echo");
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe("echoed: hi there");
   });
 
   it("runs the offline example, whose own <McpTools> start the fixture server", async () => {

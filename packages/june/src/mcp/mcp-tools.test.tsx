@@ -139,7 +139,7 @@ describe("<McpTools> over stdio", () => {
       </Agent>,
     );
     await firstRequest(run);
-    expect(run.requests[0]).toMatchObject({ stepId: "first", toolName: "echo", input: { text: "secret" } });
+    expect(run.requests[0]).toMatchObject({ stepId: "first", toolName: "echo", input: { text: "secret" }, mcp: { server: "fixture", tool: "echo" } });
     expect(run.deny(run.requests[0]!.id, "not that")).toBe(true);
     await firstRequest(run);
     expect(run.requests[0]).toMatchObject({ stepId: "second", toolName: "echo" });
@@ -299,6 +299,24 @@ describe("<McpTools> over stdio", () => {
     const error = (await run.result.catch((e: unknown) => e)) as RunError;
     expect(error.result.status).toBe("canceled");
     const pid = log().find((e) => e.event === "start")!.pid!;
+    expect(alive(pid)).toBe(false);
+  });
+
+  it("a run canceled while its server is still starting ends canceled, and the server's process is gone", async () => {
+    const pidFile = join(dir, "hung.pid");
+    const hung = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    const run = start(
+      <Agent model={scriptedModel(["never"])}>
+        <McpTools name="hung" server={{ command: process.execPath, args: ["-e", hung] }} />
+        <Step id="s" prompt="go" />
+      </Agent>,
+    );
+    for (let i = 0; i < 500 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 10));
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    run.cancel();
+    const error = (await run.result.catch((e: unknown) => e)) as RunError;
+    expect(error.result.status).toBe("canceled");
     expect(alive(pid)).toBe(false);
   });
 

@@ -256,7 +256,14 @@ function openApproval(input: CallInput, approvalId: string, toolCall: { toolCall
   const nodeId = toolNode(input, toolCall);
   trace.update(nodeId, { status: "pending", approval: { id: approvalId, state: "pending" } });
   const wait = approvals.open(
-    { id: approvalId, stepId: input.stepId, toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, input: toolCall.input },
+    {
+      id: approvalId,
+      stepId: input.stepId,
+      toolName: toolCall.toolName,
+      toolCallId: toolCall.toolCallId,
+      input: toolCall.input,
+      ...mcpOf(input, toolCall.toolName),
+    },
     {
       signal: input.signal,
       onSettle: (outcome) => {
@@ -286,7 +293,6 @@ function openApproval(input: CallInput, approvalId: string, toolCall: { toolCall
 function toolNode(input: CallInput, part: { toolCallId: string; toolName: string; input?: unknown }): string {
   const existing = input.toolNodes.get(part.toolCallId);
   if (existing) return existing;
-  const origin = input.mcpOrigins?.get(part.toolName);
   const nodeId = input.run.trace.add(input.stepNodeId, {
     kind: "tool-call",
     name: part.toolName,
@@ -295,10 +301,16 @@ function toolNode(input: CallInput, part: { toolCallId: string; toolName: string
     toolName: part.toolName,
     toolCallId: part.toolCallId,
     input: part.input,
-    ...(origin ? { mcp: { server: origin.server, tool: origin.tool } } : {}),
+    ...mcpOf(input, part.toolName),
   });
   input.toolNodes.set(part.toolCallId, nodeId);
   return nodeId;
+}
+
+/** `{ mcp: { server, tool } }` for a tool of an MCP server, else nothing. */
+function mcpOf(input: CallInput, toolName: string): { mcp?: { server: string; tool: string } } {
+  const origin = input.mcpOrigins?.get(toolName);
+  return origin ? { mcp: { server: origin.server, tool: origin.tool } } : {};
 }
 
 function endsWithApprovalResponse(messages: readonly ModelMessage[]): boolean {

@@ -89,6 +89,8 @@ export interface ApprovalRequest {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: unknown;
+  /** For a tool of an MCP server (`<McpTools>`): the server's name and the tool's name there. */
+  readonly mcp?: { readonly server: string; readonly tool: string };
 }
 
 /** What a step's prompt function, a `run` step and a render function receive. */

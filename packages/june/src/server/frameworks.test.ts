@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { AbstractChat, DefaultChatTransport, type ChatInit, type ChatState, type ChatStatus, type UIMessage } from "ai";
+import { DefaultChatTransport, type UIMessage } from "ai";
 import express from "express";
 import { Hono } from "hono";
 import { createChat, type Chat } from "june/chat";
@@ -8,31 +8,12 @@ import { createChatHandler, serve, toNodeListener } from "june/server";
 import { scriptedModel } from "june/testing";
 import { describe, expect, it } from "vitest";
 import { onCleanup } from "./__fixtures__/servers.js";
+import { TestChat, textOf as replyOf } from "./__fixtures__/test-chat.js";
 
 /**
  * The recipes of docs/server.md, each over real HTTP: Node's `http`, Hono, Express 5 (the Next.js App
  * Router recipe is built in next-app.e2e.test.ts). Each answers a `useChat` turn and lists the session.
  */
-
-class MemoryChatState implements ChatState<UIMessage> {
-  status: ChatStatus = "ready";
-  error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
-  pushMessage = (message: UIMessage) => void (this.messages = [...this.messages, message]);
-  popMessage = () => void (this.messages = this.messages.slice(0, -1));
-  replaceMessage = (index: number, message: UIMessage) =>
-    void (this.messages = [...this.messages.slice(0, index), structuredClone(message), ...this.messages.slice(index + 1)]);
-  snapshot = <T,>(thing: T): T => structuredClone(thing);
-}
-
-class TestChat extends AbstractChat<UIMessage> {
-  constructor(init: ChatInit<UIMessage>) {
-    super({ ...init, state: new MemoryChatState() });
-  }
-}
-
-const replyOf = (message: UIMessage | undefined) =>
-  (message?.parts ?? []).filter((p) => p.type === "text").map((p) => (p as { text: string }).text).join("");
 
 /** A turn through `useChat`'s transport at `api`, then the session as the handler lists it. */
 async function chatThrough(chat: Chat, base: string, prefix: string): Promise<void> {

@@ -42,19 +42,33 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
   };
   res.once("close", onClose);
   let response: Response;
+  let request: Request;
   try {
-    response = await handler(toRequest(req, disconnected.signal));
+    request = toRequest(req, disconnected.signal);
+  } catch (error) {
+    // A method the Fetch API refuses to build a Request for (TRACE, CONNECT): no handler can serve it.
+    if (isUnbuildableMethod(req.method)) {
+      await writeResponse(await methodNotAllowed(handler, req), req, res, disconnected.signal);
+      return;
+    }
+    if (!(error instanceof BodyAlreadyReadError)) throw error;
+    options.onError?.(error);
+    // A setup mistake, not an internal: say what it is.
+    await writeResponse(jsonError(500, error.message), req, res, disconnected.signal);
+    return;
+  }
+  try {
+    response = await handler(request);
     if (!(response instanceof Response)) throw new TypeError("The handler did not return a Response");
   } catch (error) {
     options.onError?.(error);
-    // A setup mistake, not an internal: say what it is.
-    const message = error instanceof BodyAlreadyReadError ? error.message : "Internal server error";
-    response = new Response(JSON.stringify({ error: message }), {
-      status: 500,
-      headers: { "content-type": "application/json; charset=utf-8" },
-    });
+    response = jsonError(500, "Internal server error");
   }
   await writeResponse(response, req, res, disconnected.signal);
+}
+
+function jsonError(status: number, message: string): Response {
+  return new Response(JSON.stringify({ error: message }), { status, headers: { "content-type": "application/json; charset=utf-8" } });
 }
 
 /** A request whose body another middleware read and did not leave parsed: `toNodeListener` answers 500 with this message. */
@@ -71,6 +85,49 @@ export class BodyAlreadyReadError extends JuneError {
 /** A Node request as Express and Connect leave it: the full path before mounting, a body parsed by a middleware. */
 type FrameworkRequest = IncomingMessage & { originalUrl?: unknown; body?: unknown };
 
+/** Methods Node parses but the Fetch API will not build a `Request` for. */
+const UNBUILDABLE_METHODS: ReadonlySet<string> = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+function isUnbuildableMethod(method: string | undefined): boolean {
+  return method !== undefined && UNBUILDABLE_METHODS.has(method.toUpperCase());
+}
+
+/** What the `Allow` of a 405 says when the handler does not say it: the methods a Fetch handler can serve. */
+const FETCH_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+
+/**
+ * The 405 for a method no Fetch handler can be called with. Its `Allow` is what the handler answers an
+ * `OPTIONS` request for the same URL with (the methods of that route), else every method a handler can take.
+ */
+async function methodNotAllowed(handler: FetchHandler, req: IncomingMessage): Promise<Response> {
+  const url = requestUrl(req, (req.socket as Partial<TLSSocket>).encrypted === true ? "https" : "http");
+  let allow = FETCH_METHODS;
+  try {
+    const probe = await handler(new Request(url, { method: "OPTIONS", headers: copyHeaders(req) }));
+    allow = probe.headers.get("allow") ?? allow;
+    await probe.body?.cancel().catch(() => {});
+  } catch {
+    // The handler cannot say: the generic list stands.
+  }
+  return new Response(JSON.stringify({ error: `${req.method} is not allowed on ${url.pathname}` }), {
+    status: 405,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", allow },
+  });
+}
+
+function copyHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    try {
+      headers.append(raw[i], raw[i + 1]);
+    } catch {
+      // A header the Fetch API refuses (invalid characters): the handler never sees it.
+    }
+  }
+  return headers;
+}
+
 /**
  * The Fetch `Request` for a Node request. Its URL is the full path the client asked for: under Express or
  * Connect, `req.originalUrl` (so `app.use("/api/june", listener)` hands the handler `/api/june/...`, and
@@ -81,15 +138,7 @@ type FrameworkRequest = IncomingMessage & { originalUrl?: unknown; body?: unknow
 export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true;
   const url = requestUrl(req, encrypted ? "https" : "http");
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      headers.append(raw[i], raw[i + 1]);
-    } catch {
-      // A header the Fetch API refuses (invalid characters): the handler never sees it.
-    }
-  }
+  const headers = copyHeaders(req);
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers };
   if (signal) init.signal = signal;

@@ -1,5 +1,5 @@
 import { projectChatTrace } from "../chat/project-chat-trace.js";
-import { redact, redactText } from "../chat/redact.js";
+import { hideFilePaths, redact, redactText } from "../chat/redact.js";
 import { summarize, truncate } from "../chat/trace/summarize.js";
 import type { Turn, TurnEvent, TurnResult } from "../chat/types.js";
 import { StreamRedactor } from "./stream-redactor.js";
@@ -183,9 +183,9 @@ function completed(result: TurnResult): TurnEndStreamEvent {
 /** A failure's name and message, redacted and bounded: never its stack or cause. */
 export function errorSummary(error: unknown): { name: string; message: string } {
   if (error instanceof Error) {
-    return { name: String(error.name || "Error"), message: truncate(redactText(String(error.message)), MAX_ERROR_CHARS) };
+    return { name: String(error.name || "Error"), message: truncate(hideFilePaths(redactText(String(error.message))), MAX_ERROR_CHARS) };
   }
-  return { name: "Error", message: truncate(redactText(String(error)), MAX_ERROR_CHARS) };
+  return { name: "Error", message: truncate(hideFilePaths(redactText(String(error))), MAX_ERROR_CHARS) };
 }
 
 export interface TurnRegistryOptions {

@@ -1,46 +1,12 @@
-import {
-  AbstractChat,
-  DefaultChatTransport,
-  lastAssistantMessageIsCompleteWithApprovalResponses,
-  readUIMessageStream,
-  type ChatInit,
-  type ChatState,
-  type ChatStatus,
-  type UIMessage,
-  type UIMessageChunk,
-} from "ai";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import { createChat, type Chat } from "june/chat";
 import { createChatHandler } from "june/server";
 import { scriptedModel } from "june/testing";
 import { describe, expect, it } from "vitest";
 import { approvalResponder, SECRETS } from "./__fixtures__/approval-responder.js";
 import { listen } from "./__fixtures__/servers.js";
-
-/** A framework-free `Chat` from the AI SDK (what `useChat` wraps), with plain in-memory state. */
-class MemoryChatState implements ChatState<UIMessage> {
-  status: ChatStatus = "ready";
-  error: Error | undefined = undefined;
-  messages: UIMessage[];
-  constructor(messages: UIMessage[] = []) {
-    this.messages = messages;
-  }
-  pushMessage = (message: UIMessage) => {
-    this.messages = [...this.messages, message];
-  };
-  popMessage = () => {
-    this.messages = this.messages.slice(0, -1);
-  };
-  replaceMessage = (index: number, message: UIMessage) => {
-    this.messages = [...this.messages.slice(0, index), structuredClone(message), ...this.messages.slice(index + 1)];
-  };
-  snapshot = <T,>(thing: T): T => structuredClone(thing);
-}
-
-class TestChat extends AbstractChat<UIMessage> {
-  constructor(init: ChatInit<UIMessage>) {
-    super({ ...init, state: new MemoryChatState(init.messages) });
-  }
-}
+import { sseEvents } from "./__fixtures__/sse-client.js";
+import { TestChat, textOf } from "./__fixtures__/test-chat.js";
 
 async function collect(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> {
   const chunks: UIMessageChunk[] = [];
@@ -218,9 +184,6 @@ describe("POST /ui-chat with the AI SDK's DefaultChatTransport", () => {
 });
 
 describe("useChat's daily calls over real HTTP: regenerate, stop, reload", () => {
-  const textOf = (message: UIMessage | undefined) =>
-    (message?.parts ?? []).filter((p) => p.type === "text").map((p) => (p as { text: string }).text).join("");
-
   it("regenerate() answers the last user message again on a new branch and shows the new answer", async () => {
     const chat = createChat({ model: scriptedModel(["First answer.", "Second answer.", "Follow-up."]) });
     const { transport } = await setup(chat);
@@ -356,5 +319,27 @@ describe("useChat's daily calls over real HTTP: regenerate, stop, reload", () =>
     const [turn] = await (await chat.openSession("chat-reload-approve")).turns();
     expect(turn).toMatchObject({ status: "completed", text: "Checking. Deployed 1. Done." });
     for (const body of bodies) for (const secret of SECRETS) expect(body).not.toContain(secret);
+  });
+
+  it("a turn started on the SSE route, waiting for approval, is picked up by useChat from ui-messages", async () => {
+    const chat = createChat({ responder: approvalResponder() });
+    const { base, transport } = await setup(chat);
+    await chat.createSession({ id: "chat-from-sse" });
+    const started = await fetch(`${base}/sessions/chat-from-sse/turns`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ input: "Deploy" }),
+    });
+    for await (const event of sseEvents(started)) if (event.event === "approval-request") break;
+
+    const messages = (await (await fetch(`${base}/sessions/chat-from-sse/ui-messages`)).json()) as UIMessage[];
+    expect(messages[1].parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ state: "approval-requested", approval: { id: "approval-0-0" } });
+    const client = new TestChat({ id: "chat-from-sse", transport, messages, sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses });
+    await client.addToolApprovalResponse({ id: "approval-0-0", approved: false, reason: "not today" });
+    await expect.poll(() => textOf(client.lastMessage)).toBe("Checking. Not deployed: not today. Done.");
+    await expect.poll(() => client.status).toBe("ready");
+    expect(client.lastMessage!.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ state: "output-denied" });
+    const [turn] = await (await chat.openSession("chat-from-sse")).turns();
+    expect(turn).toMatchObject({ status: "completed", text: "Checking. Not deployed: not today. Done." });
   });
 });

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { JuneError } from "../errors/june-error.js";
-import { statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
+import { shareEventLoop } from "./event-loop-share.js";
 import {
   ConflictError,
   type JournalCorruptError,
@@ -13,7 +14,7 @@ import {
   isSessionId,
 } from "./errors.js";
 import { appendToJournal, readJournal, syncDirectory, waitForJournalWriters } from "./file-journal.js";
-import { encodeBatch } from "./journal-codec.js";
+import { decodeAppended, encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
@@ -190,6 +191,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     },
 
     async append(sessionId: string, entries: NewJournalEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
+      const share = shareEventLoop();
+      if (share) await share;
       assertSessionId(sessionId);
       const expectedSeq = opts?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
@@ -219,6 +222,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const fromSeq = checkFromSeq(opts?.fromSeq);
       let read: Awaited<ReturnType<typeof readJournal>>;
       try {
+        // What is new since the last entry this process saw (a session catching up): from the cached offset.
+        const appended = fromSeq > 1 ? readAppended(sessionId, fromSeq) : undefined;
+        if (appended) return appended;
         read = await readJournal(sessionId, journalPath(sessionId), fromSeq);
       } catch (error) {
         if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) remember(sessionId, error);
@@ -290,6 +296,43 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     if (known.key.ino === key.ino && known.key.size === key.size && known.key.mtimeMs === key.mtimeMs) return known.corrupt;
     corrupted.delete(id);
     return undefined;
+  }
+
+  /**
+   * The entries from `fromSeq` on when they follow the journal's cached readable part (`fromSeq` is its last seq
+   * + 1): a stat, and a read of the bytes after the cached offset only (none when the journal is as last seen).
+   * Undefined when the cache cannot tell (another file, a torn tail, an older `fromSeq`): read it all.
+   */
+  function readAppended(sessionId: string, fromSeq: number): JournalEntry[] | undefined {
+    const cached = cache.get(sessionId);
+    if (!cached || cached.validBytes !== cached.size || cached.summary.lastSeq + 1 !== fromSeq) return undefined;
+    const path = journalPath(sessionId);
+    let fd: number | undefined;
+    try {
+      const stats = statSync(path, { throwIfNoEntry: false });
+      if (!stats) throw new SessionNotFoundError(sessionId);
+      if (stats.ino !== cached.ino || stats.size < cached.size) return undefined;
+      if (stats.size === cached.size && stats.mtimeMs === cached.mtimeMs) return [];
+      fd = openSync(path, "r");
+      const key = fileKey(fstatSync(fd));
+      if (key.ino !== cached.ino || key.size < cached.size) return undefined;
+      const buf = Buffer.allocUnsafe(key.size - cached.validBytes);
+      let n = 0;
+      while (n < buf.length) {
+        const bytesRead = readSync(fd, buf, n, buf.length - n, cached.validBytes + n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      const decoded = decodeAppended(buf.subarray(0, n), sessionId, fromSeq);
+      if (!decoded) return undefined;
+      const summary = { ...cached.summary };
+      for (const entry of decoded.entries) foldEntry(summary, entry);
+      const validBytes = cached.validBytes + decoded.validBytes;
+      cache.set(sessionId, { summary, validBytes, ...key, size: cached.validBytes + n });
+      return decoded.entries;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
   }
 
   /** A session's description from a stat (and a read of what changed); undefined when it is gone. */

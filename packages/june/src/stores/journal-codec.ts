@@ -110,3 +110,21 @@ function stripMarker(entry: StoredEntry): JournalEntry {
   if (MORE_KEY in entry) delete entry[MORE_KEY];
   return entry;
 }
+
+/**
+ * Decodes the part of a journal that follows a readable part already known (`buf` starts at its end, a line
+ * boundary): its first line must be entry `firstSeq`. A torn tail is left out. Throws `JournalCorruptError` as
+ * `decodeJournal` does (line numbers from `firstSeq`), or returns undefined when the tail is not a torn write
+ * (a full decode then names the line).
+ */
+export function decodeAppended(buf: Buffer, sessionId: string, firstSeq: number, location?: string): DecodedJournal | undefined {
+  const tail = analyzeTail(buf);
+  if (tail === "corrupt") return undefined;
+  const entries: JournalEntry[] = [];
+  if (tail.validBytes === 0) return { entries, validBytes: 0, lastSeq: firstSeq - 1 };
+  const lines = buf.toString("utf8", 0, tail.validBytes).split("\n");
+  lines.pop();
+  const check = new JournalReadCheck({ sessionId, fromSeq: firstSeq, ...(location === undefined ? {} : { location }) });
+  for (const line of lines) entries.push(stripMarker(check.check(parseLine(line)) as StoredEntry));
+  return { entries, validBytes: tail.validBytes, lastSeq: firstSeq - 1 + lines.length };
+}

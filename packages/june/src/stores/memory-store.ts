@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
 import { checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
@@ -70,6 +71,8 @@ export function memoryStore(): ChatStore {
     },
 
     async append(sessionId: string, entries: NewJournalEntry[], options: AppendOptions): Promise<JournalEntry[]> {
+      const share = shareEventLoop();
+      if (share) await share;
       const session = get(sessionId);
       const expectedSeq = options?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());

@@ -146,6 +146,12 @@ export interface AppendOptions {
   expectedSeq: number;
   /** Make the entries durable before resolving (a turn's end). */
   sync?: boolean;
+  /**
+   * These entries end the turn that holds this lease (its `turn-end`): a store may release the lease with them,
+   * in the same statement, when the append succeeds. The writer still calls `releaseTurn` afterwards, which then
+   * has nothing left to do. Stores that do not fold the two ignore it.
+   */
+  endsLease?: TurnLease;
 }
 
 /** A held per-session turn lease. */

@@ -1,6 +1,6 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
-import { runModelArgs, turnArgs } from "./shared-args.js";
+import { mcpArg, runModelArgs, turnArgs } from "./shared-args.js";
 
 /** `june run`'s arguments. */
 export const runArgs = {
@@ -12,6 +12,7 @@ export const runArgs = {
   input: { type: "string", valueHint: "text", description: "The input, passed to the component as { input }" },
   ...runModelArgs,
   ...turnArgs,
+  ...mcpArg,
 } as const satisfies ArgsDef;
 
 /**
@@ -27,8 +28,8 @@ export function runCommand(io: CliIO) {
     },
     args: runArgs,
     async run(context) {
-      const { runWorkflow } = await import("./run-action.js");
-      return runWorkflow(io, context);
+      const [{ runWorkflow }, { withMcpFlags }] = await Promise.all([import("./run-action.js"), import("../mcp-flags.js")]);
+      return withMcpFlags(io, context.rawArgs, () => runWorkflow(io, context));
     },
   });
 }

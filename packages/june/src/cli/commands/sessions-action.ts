@@ -73,7 +73,8 @@ export function renderTranscript(turns: readonly TurnRecord[]): string {
 export async function listSessions(io: CliIO, { args }: CommandContext<typeof listArgs>): Promise<number> {
   if (args._.length > 0) throw new CliUsageError(`Unexpected argument "${args._[0]}": june sessions list takes none`);
   const { store } = storeOf(io, args.store);
-  const sessions = await store.listSessions({ limit: 1000 });
+  // What leaves the process is redacted the way the HTTP routes redact it (titles are first inputs).
+  const sessions = redact(await store.listSessions({ limit: 1000 }));
   if (args.json) for (const session of sessions) io.stdout.write(`${JSON.stringify(session)}\n`);
   else io.stdout.write(renderSessionList(sessions));
   return 0;
@@ -85,7 +86,7 @@ export async function showSession(io: CliIO, { args }: CommandContext<typeof sho
   const { store, dir } = storeOf(io, args.store);
   await requireSession(store, id, dir);
   const session = await createChat({ responder: noResponder, store }).openSession(id);
-  const turns = await session.turns();
+  const turns = redact(await session.turns());
   if (args.json) for (const turn of turns) io.stdout.write(`${JSON.stringify(turn)}\n`);
   else io.stdout.write(renderTranscript(turns));
   return 0;

@@ -114,6 +114,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const ownsPool = options.pool === undefined;
   const owner = `${hostname()} pid ${process.pid}`;
   const keeper = new LeaseKeeper();
+  /** Tokens of leases an append released with a turn's end (`endsLease`), until `releaseTurn` comes for them. */
+  const releasedWithAppend = new Set<string>();
   const { sessions: S, entries: E, leases: L } = names;
   let init: Promise<void> | undefined;
   let closed = false;
@@ -200,6 +202,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       }
       const last = written[written.length - 1];
       const firstStart = written.find((e) => e.type === "turn-start");
+      // A turn's end releases its lease in the same statement (one round trip fewer per turn).
+      const ending = opts.endsLease?.sessionId === sessionId && typeof opts.endsLease.token === "string" ? opts.endsLease.token : undefined;
       const result = await pool
         .query(
           // One statement: the session row moves on only from `expectedSeq` (a concurrent writer that got
@@ -209,7 +213,11 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
                turn_count = turn_count + $6, title = COALESCE(title, $7)
              WHERE id = $1 AND last_seq = $2
              RETURNING id
-           )
+           )${
+             ending === undefined
+               ? ""
+               : `, released AS (DELETE FROM ${L} WHERE session_id = $1 AND token = $12 AND EXISTS (SELECT 1 FROM s))`
+           }
            INSERT INTO ${E} (session_id, seq, type, at, entry)
            SELECT s.id, e.seq, e.type, e.at, e.entry::json
            FROM s, unnest($8::int[], $9::text[], $10::text[], $11::text[]) AS e(seq, type, at, entry)`,
@@ -225,6 +233,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
             written.map((e) => e.type),
             written.map((e) => pgText(e.at)),
             prepared.lines,
+            ...(ending === undefined ? [] : [ending]),
           ],
         )
         .catch(async (error: unknown) => {
@@ -232,7 +241,13 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
           if (hasCode(error, FOREIGN_KEY_VIOLATION)) throw new SessionNotFoundError(sessionId);
           throw error;
         });
-      if (result.rowCount === written.length) return written;
+      if (result.rowCount === written.length) {
+        if (ending !== undefined) {
+          keeper.stop(ending);
+          releasedWithAppend.add(ending);
+        }
+        return written;
+      }
       throw await appendFailure(sessionId, expectedSeq);
     },
 
@@ -298,6 +313,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     async releaseTurn(lease: TurnLease): Promise<void> {
       assertSessionId(lease?.sessionId);
       keeper.stop(lease.token);
+      // Released already by the append that ended its turn.
+      if (releasedWithAppend.delete(lease.token)) return;
       await ready();
       await pool.query(`DELETE FROM ${L} WHERE session_id = $1 AND token = $2`, [lease.sessionId, lease.token]);
     },

@@ -1,3 +1,4 @@
+import { shareEventLoop } from "../event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
 import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
 import { decodeStoredEntries } from "../journal-shape.js";
@@ -182,6 +183,8 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     },
 
     async append(sessionId: string, entries: NewJournalEntry[], options: AppendOptions): Promise<JournalEntry[]> {
+      const share = shareEventLoop();
+      if (share) await share;
       assertSessionId(sessionId);
       const expectedSeq = options?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
