@@ -8,7 +8,6 @@ import { resolveTelemetry, type Telemetry, type TelemetryOption } from "./option
 
 interface ToolSpan {
   readonly span: JuneSpan;
-  needsApproval: boolean;
 }
 
 interface StepSpans {
@@ -89,10 +88,7 @@ export class RunSpans {
   /** @internal A tool call asked for approval. */
   approvalOpened(step: StepSpans, toolCallId: string, toolName: string, approvalId: string): void {
     const tool = step.tools.get(toolCallId);
-    if (tool) {
-      tool.needsApproval = true;
-      tool.span.set({ "june.tool.needs_approval": true });
-    }
+    tool?.span.set({ "june.tool.needs_approval": true });
     const span = (tool?.span ?? step.span).child("june.approval", {
       "june.approval.id": approvalId,
       "gen_ai.tool.call.id": toolCallId,
@@ -108,7 +104,7 @@ export class RunSpans {
 
   /** The run ended. */
   end(status: "done" | "error" | "canceled", usage: Usage, error?: unknown): void {
-    for (const nodeId of [...this.#steps.keys()]) this.stepEnded(nodeId, status === "done" ? "done" : status, undefined);
+    for (const nodeId of [...this.#steps.keys()]) this.stepEnded(nodeId, status);
     if (status === "error" && error !== undefined) this.#run.fail(error);
     this.#run.end({ "june.run.status": status, ...usageAttributes(usage) });
   }
@@ -178,7 +174,7 @@ export class RunCallSpans {
     });
     if (!span) return;
     span.input("gen_ai.tool.call.arguments", input);
-    this.step.tools.set(toolCallId, { span, needsApproval: false });
+    this.step.tools.set(toolCallId, { span });
   }
 
   #toolEnded(toolCallId: string, status: "done" | "error" | "denied", end: { output?: unknown; error?: unknown }): void {

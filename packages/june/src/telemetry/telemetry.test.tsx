@@ -5,7 +5,7 @@ import { SpanStatusCode } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { jsonSchema, tool } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Agent, RunError, Step, Tool, start } from "june";
+import { Agent, Parallel, RunError, Step, Tool, start } from "june";
 import { agentResponder, createChat, modelResponder, type Turn } from "june/chat";
 import { createChatHandler } from "june/server";
 import { scriptedModel } from "june/testing";
@@ -379,5 +379,29 @@ describe("OpenTelemetry spans", () => {
     expect(turnSpan.spanContext().traceId).toBe(traceId);
     expect(parentOf(turnSpan)).toBe(parentId);
     expect(parentOf(one(tracing.spans(), "chat scripted"))).toBe(turnSpan.spanContext().spanId);
+  });
+
+  it("<Parallel> steps: each model call and each ai.streamText stays under its own step, however the calls interleave", async () => {
+    const model = scriptedModel(({ index }) => ({ text: [`a${index} `, `b${index} `, `c${index}`], delay: 5 + (index % 2) * 7 }));
+    const run = start(
+      <Agent model={model} experimental_telemetry={{ isEnabled: true }}>
+        <Parallel>
+          <Step id="left" prompt="left" />
+          <Step id="middle" prompt="middle" />
+          <Step id="right" prompt="right" />
+        </Parallel>
+      </Agent>,
+    );
+    await run.result;
+    const spans = tracing.spans();
+    const steps = byName(spans, "june.step");
+    expect(steps).toHaveLength(3);
+    for (const step of steps) {
+      const [call, ...more] = byName(spans, "chat scripted").filter((span) => parentOf(span) === step.spanContext().spanId);
+      expect(more).toEqual([]);
+      expect(call!.attributes["june.step.id"]).toBe(step.attributes["june.step.id"]);
+      const roots = byName(spans, "ai.streamText").filter((span) => parentOf(span) === call!.spanContext().spanId);
+      expect(roots).toHaveLength(1);
+    }
   });
 });
