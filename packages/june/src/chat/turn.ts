@@ -310,6 +310,9 @@ class ChatTurn implements Turn {
   steer(input: string): Promise<void> {
     return this.#controller.steer(input);
   }
+  holdSuspend(): () => void {
+    return this.#controller.holdSuspend?.() ?? (() => {});
+  }
   [Symbol.asyncIterator](): AsyncIterator<TurnEvent> {
     return this.#controller.events[Symbol.asyncIterator]();
   }

@@ -131,6 +131,11 @@ export interface Turn extends AsyncIterable<TurnEvent> {
   cancel(): void;
   /** Resolves once the responder took the input. */
   steer(input: string): Promise<void>;
+  /**
+   * Keeps a durable turn from suspending until the returned release is called (a person is at an approval
+   * prompt); a no-op on a turn that cannot suspend.
+   */
+  holdSuspend?(): () => void;
 }
 
 /**

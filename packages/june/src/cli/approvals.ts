@@ -78,6 +78,8 @@ export interface ApprovalTarget {
   readonly requests: readonly ApprovalRequest[];
   approve(id: string): boolean;
   deny(id: string, reason?: string): boolean;
+  /** A durable turn: keeps it from suspending while its request is being asked. */
+  holdSuspend?(): () => void;
 }
 
 export interface AskApprovalOptions {
@@ -98,16 +100,23 @@ export async function askApproval(options: AskApprovalOptions): Promise<void> {
   const { request, target, emit } = options;
   if (!target.requests.some((pending) => pending.id === request.id)) return;
   emit?.({ type: "approval-request", request: jsonApprovalRequest(request) });
-  const decision = await options.approver.decide(request, options.signal);
-  if (!decision) return;
-  const taken = decision.approved ? target.approve(request.id) : target.deny(request.id, decision.reason);
-  if (emit && taken) {
-    emit({
-      type: "approval",
-      id: request.id,
-      toolName: request.toolName,
-      approved: decision.approved,
-      ...(decision.reason ? { reason: decision.reason } : {}),
-    });
+  // A person at the prompt never sees the turn vanish: a durable turn does not suspend while it is open
+  // (released once the decision is passed on).
+  const release = target.holdSuspend?.();
+  try {
+    const decision = await options.approver.decide(request, options.signal);
+    if (!decision) return;
+    const taken = decision.approved ? target.approve(request.id) : target.deny(request.id, decision.reason);
+    if (emit && taken) {
+      emit({
+        type: "approval",
+        id: request.id,
+        toolName: request.toolName,
+        approved: decision.approved,
+        ...(decision.reason ? { reason: decision.reason } : {}),
+      });
+    }
+  } finally {
+    release?.();
   }
 }

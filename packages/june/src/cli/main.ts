@@ -5,6 +5,7 @@ import { askCommand } from "./commands/ask.js";
 import { chatCommand } from "./commands/chat.js";
 import { datasetCommand } from "./commands/dataset.js";
 import { evalCommand } from "./commands/eval.js";
+import { resumeCommand } from "./commands/resume.js";
 import { runCommand as runWorkflowCommand } from "./commands/run.js";
 import { sessionsCommand } from "./commands/sessions.js";
 import { studioCommand } from "./commands/studio.js";
@@ -23,7 +24,7 @@ export function juneVersion(): string {
 }
 
 /** The commands that export spans when the environment names an OTLP endpoint. */
-const TELEMETRY_COMMANDS = new Set(["chat", "ask", "run", "studio"]);
+const TELEMETRY_COMMANDS = new Set(["chat", "ask", "resume", "run", "studio"]);
 
 /** The `june` command tree, with `io` given to every command. */
 export function juneCommand(io: CliIO): CommandDef {
@@ -33,6 +34,7 @@ export function juneCommand(io: CliIO): CommandDef {
       run: runWorkflowCommand(io),
       chat: chatCommand(io),
       ask: askCommand(io),
+      resume: resumeCommand(io),
       studio: studioCommand(io),
       sessions: sessionsCommand(io),
       dataset: datasetCommand(io),

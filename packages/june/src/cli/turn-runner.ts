@@ -2,6 +2,7 @@ import { projectChatTrace, type ChatTraceRow } from "../chat/project-chat-trace.
 import { redact, redactText } from "../chat/redact.js";
 import { StreamRedactor } from "../chat/stream-redactor.js";
 import type { Turn, TurnResult } from "../chat/types.js";
+import { JuneError } from "../errors/june-error.js";
 import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
 import type { CliIO } from "./io.js";
@@ -126,6 +127,12 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
     case "failed":
       if (json) {
         emit({ type: "turn-end", sessionId: turn.sessionId, turnId: turn.id, status: "failed", error: jsonError(outcome.error) });
+      }
+      if (JuneError.hasName(outcome.error, "TurnSuspendedError")) {
+        screen.note(
+          screen.err.yellow(`the turn suspended, waiting on approvals: june resume ${turn.sessionId} ${turn.id} continues it`),
+        );
+        break;
       }
       screen.note(
         renderErrorLine(

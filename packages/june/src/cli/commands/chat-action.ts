@@ -11,6 +11,7 @@ import { checkLocalModelServer } from "../provider-errors.js";
 import { describeFailure, renderErrorLine } from "../render.js";
 import { parseReplLine, renderReplHelp, type ReplCommand } from "../repl-commands.js";
 import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-chat.js";
+import { findResumable, resumeTurn } from "../resume-turn.js";
 import { Screen } from "../screen.js";
 import { renderSessionTable } from "../session-table.js";
 import { showTurn } from "../turn-runner.js";
@@ -53,6 +54,17 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
     return true;
   });
   let failed = false;
+
+  // A session with a suspended durable turn: its approvals are asked and the turn continues before the prompt.
+  const suspended = session ? await findResumable(session, undefined) : undefined;
+  if (session && suspended) {
+    if (mode === "ask" && !io.stdin.isTTY) {
+      screen.note(screen.err.yellow(`turn ${suspended.id} is suspended, waiting on approvals: june resume ${session.id} ${suspended.id} (with --yes or --deny) continues it`));
+    } else {
+      const outcome = await resumeTurn({ io, screen, session, turn: suspended, mode, approver, json, newlineAfterReply: true, ...(model ? { model: model.spec } : {}) });
+      if (outcome.status === "failed") failed = true;
+    }
+  }
 
   /** Runs a command typed at the prompt; false to quit. */
   const command = async (typed: ReplCommand): Promise<boolean> => {
