@@ -38,6 +38,8 @@ export interface SessionTableOptions {
   now?: number;
   /** The current session, marked with `*` in the table. */
   current?: string;
+  /** Sessions with a suspended (or otherwise unfinished durable) turn: `[suspended turn]` before the title on a terminal, a last `suspended` column off one. */
+  suspended?: ReadonlySet<string>;
 }
 
 /**
@@ -48,7 +50,12 @@ export interface SessionTableOptions {
  */
 export function renderSessionTable(sessions: readonly SessionInfo[], options: SessionTableOptions): string {
   if (!options.terminal) {
-    return sessions.map((s) => `${s.id}\t${s.updatedAt}\t${s.turnCount}\t${oneLine(s.title ?? "")}${s.corrupt ? `\t${corruptNote(s.corrupt)}` : ""}\n`).join("");
+    return sessions
+      .map(
+        (s) =>
+          `${s.id}\t${s.updatedAt}\t${s.turnCount}\t${oneLine(s.title ?? "")}${s.corrupt ? `\t${corruptNote(s.corrupt)}` : ""}${options.suspended?.has(s.id) ? "\tsuspended" : ""}\n`,
+      )
+      .join("");
   }
   const now = options.now ?? Date.now();
   const { colors } = options;
@@ -57,7 +64,7 @@ export function renderSessionTable(sessions: readonly SessionInfo[], options: Se
     id: s.id,
     updated: relativeTime(s.updatedAt, now),
     turns: String(s.turnCount),
-    title: `${oneLine(s.title ?? "") || "(no turns yet)"}${s.corrupt ? `  [${corruptNote(s.corrupt)}]` : ""}`,
+    title: `${options.suspended?.has(s.id) ? "[suspended turn] " : ""}${oneLine(s.title ?? "") || "(no turns yet)"}${s.corrupt ? `  [${corruptNote(s.corrupt)}]` : ""}`,
   }));
   const header = { mark: " ", id: "ID", updated: "UPDATED", turns: "TURNS", title: "TITLE" };
   const width = (key: "id" | "updated" | "turns") => Math.max(header[key].length, ...rows.map((row) => row[key].length));

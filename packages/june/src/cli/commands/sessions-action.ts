@@ -81,14 +81,28 @@ export async function listSessions(io: CliIO, { args }: CommandContext<typeof li
     io.stderr.write(`${colors.dim(`No sessions in ${dir} yet. Start one with june chat or june ask.`)}\n`);
     return 0;
   }
-  if (args.json) for (const session of sessions) io.stdout.write(`${JSON.stringify(session)}\n`);
-  else {
+  const suspended = await suspendedSessions(store, sessions);
+  if (args.json) {
+    for (const session of sessions) io.stdout.write(`${JSON.stringify(suspended.has(session.id) ? { ...session, suspended: true } : session)}\n`);
+  } else {
     const terminal = io.stdout.isTTY;
     io.stdout.write(
-      renderSessionTable(sessions, { terminal, colors: createColors(colorEnabled(io.env, io.stdout)), columns: io.stdout.columns }),
+      renderSessionTable(sessions, { terminal, colors: createColors(colorEnabled(io.env, io.stdout)), columns: io.stdout.columns, suspended }),
     );
   }
   return 0;
+}
+
+/**
+ * The sessions with an unfinished durable turn: one with a stored checkpoint (suspended, interrupted, or
+ * running in another process right now). One `listCheckpoints` per session; none with a store that keeps no
+ * checkpoints.
+ */
+async function suspendedSessions(store: ChatStore, sessions: readonly SessionInfo[]): Promise<Set<string>> {
+  const list = store.listCheckpoints?.bind(store);
+  if (!list) return new Set();
+  const found = await Promise.all(sessions.map(async (s) => ((await list(s.id)).length > 0 ? s.id : undefined)));
+  return new Set(found.filter((id): id is string => id !== undefined));
 }
 
 /** `june sessions show ID`. */
