@@ -127,6 +127,9 @@ describe("June Studio: durable turns", () => {
       const suspended = page.locator('article[data-status="suspended"]');
       await suspended.waitFor(WAIT);
       await expect.poll(() => suspended.locator(".turn__note").textContent(), WAIT).toContain("Suspended");
+      // Its trace so far stays, with the request's Approve / Deny once, in this process too.
+      await expect.poll(() => suspended.locator('[data-kind="approval"]').count(), WAIT).toBe(1);
+      expect(await suspended.getByRole("button", { name: "Approve" }).count()).toBe(1);
 
       // The server stops; a new one starts over the same store (same port and token), and the page reloads.
       await stop(first);

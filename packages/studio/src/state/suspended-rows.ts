@@ -12,14 +12,15 @@ export function pendingOf(detail: SessionDetail | null, record: TurnRecord): Pen
 }
 
 /**
- * The trace rows a parked turn shows for the requests it waits on, shaped as a live turn's are (a tool row
- * waiting for approval, its approval row under it), after the rows of the turn's trace that are not pending.
+ * The trace rows a parked turn shows: its trace so far (when this page or the server still has it), then,
+ * for each request the trace has no approval row of (after a restart, all), rows shaped as a live turn's
+ * are (a tool row waiting for approval, its approval row under it).
  */
 export function suspendedRows(trace: readonly ChatTraceRow[], pending: readonly PendingApproval[]): ChatTraceRow[] {
-  const settled = trace.filter((row) => !hasApproval(row, pending));
+  const missing = pending.filter((request) => !trace.some((row) => hasApproval(row, request.id)));
   return [
-    ...settled,
-    ...pending.map(
+    ...trace,
+    ...missing.map(
       (request): ChatTraceRow => ({
         kind: "tool",
         id: `suspended-tool-${request.id}`,
@@ -46,8 +47,8 @@ export function suspendedRows(trace: readonly ChatTraceRow[], pending: readonly 
   ];
 }
 
-/** True when a row (or a row under it) is the approval row of one of `pending`. */
-function hasApproval(row: ChatTraceRow, pending: readonly PendingApproval[]): boolean {
-  if (row.kind === "approval" && pending.some((request) => request.id === row.approvalId)) return true;
-  return row.children.some((child) => hasApproval(child, pending));
+/** True when a row (or a row under it) is the pending approval row of `approvalId`. */
+function hasApproval(row: ChatTraceRow, approvalId: string): boolean {
+  if (row.kind === "approval" && row.approvalId === approvalId && row.status === "pending") return true;
+  return row.children.some((child) => hasApproval(child, approvalId));
 }
