@@ -27,6 +27,7 @@ const ARTIFACTS = fileURLToPath(new URL("../../../../artifacts/", import.meta.ur
 const TOKEN = "durable-studio-e2e-token";
 const SECRET = "tok-5f1d2c-studio-durable";
 const REPLY_DELTAS = ["Deployed ", "to ", "prod: ", "the ", "docs ", "are ", "live."];
+const DENIED_DELTAS = ["Not ", "deployed: ", "you ", "said ", "no."];
 
 let tmp: string;
 let staticDir: string;
@@ -41,8 +42,12 @@ const running = new Set<StudioServer>();
 async function startStudio(dir: string, deployed: string[], port = 0): Promise<StudioServer> {
   const model = scriptedModel(({ options }): ScriptEntry => {
     const prompt = options.prompt as unknown as ModelMessage[];
-    const answered = prompt.some((message) => message.role === "tool");
-    if (!answered) return { text: "Deploying. ", toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
+    const outcome = prompt
+      .filter((message) => message.role === "tool")
+      .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+      .find((part) => part.type === "tool-result") as { output?: { type: string } } | undefined;
+    if (!outcome) return { text: "Deploying. ", toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
+    if (outcome.output?.type === "execution-denied") return { text: DENIED_DELTAS, delay: 80 };
     return { text: REPLY_DELTAS, delay: 120 };
   });
   const deploy = tool({
@@ -172,6 +177,40 @@ describe("June Studio: durable turns", () => {
       const shot = await screenshotPath("studio-durable.png");
       await page.locator("main.chat").screenshot({ path: shot });
       console.info(`Studio screenshot: ${shot}`);
+      expect(pageErrors).toEqual([]);
+      await stop(second);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it("Deny on a suspended turn after a restart resumes it without running the tool", async () => {
+    const dir = join(tmp, "store-deny");
+    const deployed: string[] = [];
+    const first = await startStudio(dir, deployed);
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(first.url);
+      await page.getByLabel("Message", { exact: true }).fill("Ship the docs to prod.");
+      await page.keyboard.press("Enter");
+      const suspended = page.locator('article[data-status="suspended"]');
+      await suspended.waitFor(WAIT);
+
+      await stop(first);
+      const second = await startStudio(dir, deployed, first.port);
+      await page.reload();
+      const approval = suspended.locator('[data-kind="approval"]');
+      await approval.waitFor(WAIT);
+      await approval.getByRole("button", { name: "Deny…" }).click();
+      await approval.getByLabel("Reason for denying").fill("Not on a Friday");
+      await approval.getByRole("button", { name: "Deny", exact: true }).click();
+
+      const done = page.locator('article[data-status="completed"]');
+      await expect.poll(() => done.locator(".reply").textContent().catch(() => null), WAIT).toBe(DENIED_DELTAS.join(""));
+      expect(deployed).toEqual([]);
+      expect(await page.locator('[data-kind="approval"]').count()).toBe(0);
       expect(pageErrors).toEqual([]);
       await stop(second);
     } finally {
