@@ -124,12 +124,14 @@ export class StudioClient {
     return this.stream(response);
   }
 
-  approve(turnId: string, approvalId: string): Promise<unknown> {
-    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/approve`, { approvalId });
+  /** Approves a request of a live turn; with `sessionId`, a suspended turn of that session is resumed first. */
+  approve(turnId: string, approvalId: string, sessionId?: string): Promise<unknown> {
+    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/approve`, { approvalId, ...(sessionId && { sessionId }) });
   }
 
-  deny(turnId: string, approvalId: string, reason: string): Promise<unknown> {
-    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/deny`, { approvalId, reason });
+  /** Denies a request of a live turn; with `sessionId`, a suspended turn of that session is resumed first. */
+  deny(turnId: string, approvalId: string, reason: string, sessionId?: string): Promise<unknown> {
+    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/deny`, { approvalId, reason, ...(sessionId && { sessionId }) });
   }
 
   cancel(turnId: string): Promise<unknown> {

@@ -8,7 +8,8 @@ import type { ChatTraceRow } from "june-design-system";
 
 export type { ChatTraceRow };
 
-export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "interrupted";
+/** `suspended`: a durable turn let go of its process while it waits for approval; deciding resumes it. */
+export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "interrupted" | "suspended";
 
 export interface SessionSummary {
   id: string;
@@ -58,6 +59,8 @@ export interface TurnRecord {
   feedback?: TurnFeedback;
   /** The turn this one follows; turns sharing it are alternatives (branches). */
   parentTurnId?: string;
+  /** A durable turn that can be resumed from its checkpoint (an interrupted one; a suspended one always can). */
+  resumable?: boolean;
   startedAt: string;
   endedAt?: string;
 }
@@ -67,6 +70,18 @@ export interface SessionDetail {
   turns: TurnRecord[];
   /** The turn running in the session now, when the server runs one: rejoin it with `/turns/:id/events`. */
   runningTurnId?: string;
+  /** The requests the session's suspended (or interrupted, resumable) turns wait on; absent when none. */
+  pendingApprovals?: PendingApproval[];
+}
+
+/** A request a durable turn waits on while no process runs it: the input summarized and redacted. */
+export interface PendingApproval {
+  turnId: string;
+  id: string;
+  toolName: string;
+  toolCallId: string;
+  input: string;
+  retry?: boolean;
 }
 
 /** An approval request as the server sends it: the input is a bounded, redacted summary. */

@@ -5,6 +5,7 @@ import { Composer } from "./composer";
 import { ErrorBanner } from "./error-banner";
 import { ExportCasesMenu } from "./export-cases-menu";
 import { TurnView } from "./turn-view";
+import { pendingOf, suspendedRows } from "../state/suspended-rows";
 
 export interface ChatPaneProps {
   chat: ChatSession;
@@ -51,6 +52,23 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
   const liveIsNew = live !== null && !records.some((record) => record.id === live.turnId);
   const last = records.at(-1);
   const idle = !running && !liveIsNew;
+  /** A parked durable turn's requests, with Approve / Deny that resume it (none while another turn runs). */
+  const parked = (record: (typeof records)[number]) => {
+    const pending = pendingOf(detail, record);
+    if (pending.length === 0) return undefined;
+    const decide: TraceActions = {
+      approve: (approvalId) => {
+        stick.current = true;
+        return chat.decideSuspended(record.id, approvalId, { approve: true });
+      },
+      deny: (approvalId, reason) => {
+        stick.current = true;
+        return chat.decideSuspended(record.id, approvalId, { approve: false, reason });
+      },
+      defaultDenyReason: actions.defaultDenyReason,
+    };
+    return { rows: suspendedRows(traces[record.id] ?? [], pending), actions: running ? undefined : decide };
+  };
   const branchOf = (id: string) => {
     const alternatives = chat.branches[id];
     const index = alternatives?.indexOf(id) ?? -1;
@@ -99,23 +117,24 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
               <p>Send a message to start. Tool calls, steps and approvals will show under each reply.</p>
             </div>
           ) : null}
-          {records.map((record) =>
-            live && live.turnId === record.id ? (
-              <TurnView key={live.key} turn={live} rows={live.rows} actions={actions} live />
-            ) : (
+          {records.map((record) => {
+            if (live && live.turnId === record.id) return <TurnView key={live.key} turn={live} rows={live.rows} actions={actions} live />;
+            const waiting = parked(record);
+            return (
               <TurnView
                 key={record.id}
                 turn={{ ...record, steers: record.steers.map((steer) => steer.input), text: record.text ?? "" }}
-                rows={traces[record.id] ?? []}
+                rows={waiting?.rows ?? traces[record.id] ?? []}
+                actions={waiting?.actions}
                 metadata={record.metadata}
                 feedback={record.feedback}
                 onFeedback={record.status === "completed" ? (feedback) => chat.feedback(record.id, feedback) : undefined}
-                onRegenerate={idle && record === last && record.status !== "running" ? () => void regenerate(record.id) : undefined}
-                onEdit={idle && record === last && record.status !== "running" ? (input) => edit(record.id, input) : undefined}
+                onRegenerate={idle && !waiting && record === last && record.status !== "running" ? () => void regenerate(record.id) : undefined}
+                onEdit={idle && !waiting && record === last && record.status !== "running" ? (input) => edit(record.id, input) : undefined}
                 branch={branchOf(record.id)}
               />
-            ),
-          )}
+            );
+          })}
           {live && liveIsNew ? <TurnView key={live.key} turn={live} rows={live.rows} actions={actions} live /> : null}
         </div>
       </div>

@@ -8,7 +8,7 @@ export interface TurnViewProps {
   turn: { id?: string; turnId?: string; input: string; steers: string[]; text: string; status: TurnStatus; error?: TurnError };
   rows: ChatTraceRow[];
   metadata?: TurnMetadata;
-  /** Approve and deny, for a turn that is running. */
+  /** Approve and deny, for a turn that is running (or a durable one, suspended, that deciding resumes). */
   actions?: TraceActions;
   live?: boolean;
   /** The turn's latest feedback, from its journaled record. */
@@ -44,7 +44,7 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
             <span className="turn__trace-label">Trace</span>
             <span>{describeTrace(summarizeTrace(rows))}</span>
           </summary>
-          <TraceList rows={rows} actions={running ? actions : undefined} />
+          <TraceList rows={rows} actions={running || turn.status === "suspended" || turn.status === "interrupted" ? actions : undefined} />
         </details>
       ) : null}
       <div className="turn__reply" aria-live={live ? "polite" : undefined}>
@@ -93,6 +93,8 @@ function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: T
       return <p className="turn__note">Canceled.</p>;
     case "interrupted":
       return <p className="turn__note">Interrupted: the process running this turn stopped.</p>;
+    case "suspended":
+      return <p className="turn__note">Suspended: waiting for approval. Approve or deny to resume it.</p>;
     case "completed": {
       const parts: string[] = [];
       if (metadata?.model) parts.push(metadata.model.modelId);

@@ -12,7 +12,7 @@ export interface LiveTurn {
   steers: string[];
   text: string;
   rows: ChatTraceRow[];
-  status: "running" | "completed" | "failed" | "canceled";
+  status: "running" | "completed" | "failed" | "canceled" | "suspended";
   error?: TurnError;
   /** A regenerated or edited turn: the id of the turn it takes the place of (shown no more, nor what follows it). */
   replaces?: string;
@@ -32,6 +32,11 @@ export interface ChatSession {
   steer(input: string): Promise<void>;
   approve(approvalId: string): Promise<void>;
   deny(approvalId: string, reason: string): Promise<void>;
+  /**
+   * Decides a request of a suspended (or interrupted, resumable) durable turn, listed in `detail.pendingApprovals`:
+   * the server resumes the turn and decides, and the rest of the turn streams in `live` like any running turn.
+   */
+  decideSuspended(turnId: string, approvalId: string, decision: { approve: true } | { approve: false; reason: string }): Promise<void>;
   /** The alternatives at each turn of the current branch that has more than one: their ids, oldest first. */
   branches: Readonly<Record<string, string[]>>;
   /** Answers a turn's input again on a new branch, streamed like a send. */
@@ -329,6 +334,30 @@ export function useChatSession(client: StudioClient, sessionId: string | null, o
         setLive((turn) => ({ ...turn, steers: [...turn.steers, input] }));
       }, true),
     approve: (approvalId) => control((turnId) => client.approve(turnId, approvalId), true),
+    decideSuspended: async (turnId, approvalId, decision) => {
+      const signal = pageSignal.current;
+      const record = detail?.turns.find((turn) => turn.id === turnId);
+      if (!sessionId || !signal || !record || liveRef.current?.status === "running") return;
+      // The server resumes the turn here and then decides; a failure (decided elsewhere, gone) shows on the row.
+      if (decision.approve) await client.approve(turnId, approvalId, sessionId);
+      else await client.deny(turnId, approvalId, decision.reason, sessionId);
+      setError(null);
+      setLive({
+        key: record.id,
+        turnId: record.id,
+        input: record.input,
+        steers: record.steers.map((steer) => steer.input),
+        text: "",
+        rows: [],
+        status: "running",
+      });
+      // The resumed turn's events from its first: its trace and the rest of the reply, live.
+      void follow(sessionId, () => client.turnEvents(turnId, undefined, signal), signal).catch((caught) => {
+        if (signal.aborted) return;
+        setLive(null);
+        setError(message(caught));
+      });
+    },
     deny: (approvalId, reason) => control((turnId) => client.deny(turnId, approvalId, reason), true),
     branches,
     regenerate: async (turnId) => {

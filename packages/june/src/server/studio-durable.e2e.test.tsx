@@ -1,0 +1,220 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { jsonSchema, tool, type ModelMessage } from "ai";
+import { Agent, Step, Tool } from "june";
+import { agentResponder, createChat, fileStore } from "june/chat";
+import { scriptedModel, type ScriptEntry } from "june/testing";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveStudio, type StudioServer } from "./serve-studio.js";
+
+/**
+ * Durable turns in June Studio, end to end: a turn waiting for approval suspends, the Studio server stops,
+ * a new one starts over the same `fileStore`, the reloaded page shows the pending request, and Approve
+ * resumes the turn there and streams the rest of its reply. The real Studio app (built with Vite), the
+ * real `serveStudio`, Debian's headless Chromium.
+ */
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+/** How long to wait for the page to catch up: generous, since the machine may be busy; never a timing assertion. */
+const WAIT = { timeout: 20_000 };
+const STUDIO_SOURCE = fileURLToPath(new URL("../../../studio/", import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL("../../../../artifacts/", import.meta.url));
+const TOKEN = "durable-studio-e2e-token";
+const SECRET = "tok-5f1d2c-studio-durable";
+const REPLY_DELTAS = ["Deployed ", "to ", "prod: ", "the ", "docs ", "are ", "live."];
+const DENIED_DELTAS = ["Not ", "deployed: ", "you ", "said ", "no."];
+
+let tmp: string;
+let staticDir: string;
+let browser: Browser;
+const running = new Set<StudioServer>();
+
+/**
+ * A Studio over a durable agent chat kept in `dir`: the model asks for `deploy` (needs approval), then
+ * streams its reply once the tool's result is in the prompt. It answers from what it is sent, so a new
+ * process resuming the turn gets the same answers. Every execution of the tool is pushed onto `deployed`.
+ */
+async function startStudio(dir: string, deployed: string[], port = 0): Promise<StudioServer> {
+  const model = scriptedModel(({ options }): ScriptEntry => {
+    const prompt = options.prompt as unknown as ModelMessage[];
+    const outcome = prompt
+      .filter((message) => message.role === "tool")
+      .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+      .find((part) => part.type === "tool-result") as { output?: { type: string } } | undefined;
+    if (!outcome) return { text: "Deploying. ", toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
+    if (outcome.output?.type === "execution-denied") return { text: DENIED_DELTAS, delay: 80 };
+    return { text: REPLY_DELTAS, delay: 120 };
+  });
+  const deploy = tool({
+    description: "Deploy the docs",
+    inputSchema: jsonSchema<{ env: string; token: string }>({
+      type: "object",
+      properties: { env: { type: "string" }, token: { type: "string" } },
+      required: ["env", "token"],
+    }),
+    needsApproval: true,
+    execute: async ({ env }) => {
+      deployed.push(env);
+      return `live on ${env}`;
+    },
+  });
+  const chat = createChat({
+    store: fileStore(dir),
+    responder: agentResponder({
+      id: "deployer",
+      version: "1",
+      // A turn that waits this long for a decision lets go of its process; deciding resumes it.
+      durable: { suspendAfterMs: 300 },
+      render: ({ input, messages }) => (
+        <Agent model={model}>
+          <Tool name="deploy" value={deploy} />
+          <Step id="reply" stream prompt={[...messages, { role: "user", content: input }]} />
+        </Agent>
+      ),
+      reply: (result) => String(result.steps.reply),
+      stream: { step: "reply" },
+    }),
+  });
+  const studio = await serveStudio({ chat, staticDir, token: TOKEN, port });
+  running.add(studio);
+  return studio;
+}
+
+async function stop(studio: StudioServer): Promise<void> {
+  running.delete(studio);
+  await studio.close();
+}
+
+/** Where the screenshot goes: artifacts/ at the repository root, or the system's temp dir when that is read-only. */
+async function screenshotPath(name: string): Promise<string> {
+  try {
+    await mkdir(ARTIFACTS, { recursive: true });
+    return join(ARTIFACTS, name);
+  } catch {
+    return join(tmpdir(), name);
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`This e2e test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
+  tmp = await mkdtemp(join(tmpdir(), "june-studio-durable-e2e-"));
+  staticDir = join(tmp, "studio-dist");
+  const { build } = await import("vite");
+  await build({ configFile: join(STUDIO_SOURCE, "vite.config.ts"), root: STUDIO_SOURCE, logLevel: "warn", build: { outDir: staticDir, emptyOutDir: true } });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all([...running].map((studio) => studio.close()));
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe("June Studio: durable turns", () => {
+  it("shows a suspended turn's request after a server restart; Approve resumes it and streams the rest of the reply", async () => {
+    const dir = join(tmp, "store");
+    const deployed: string[] = [];
+    const first = await startStudio(dir, deployed);
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(first.url);
+      await page.getByLabel("Message", { exact: true }).fill("Ship the docs to prod.");
+      await page.keyboard.press("Enter");
+
+      // Nobody decides: the turn suspends and says so, its request still shown.
+      const suspended = page.locator('article[data-status="suspended"]');
+      await suspended.waitFor(WAIT);
+      await expect.poll(() => suspended.locator(".turn__note").textContent(), WAIT).toContain("Suspended");
+      // Its trace so far stays, with the request's Approve / Deny once, in this process too.
+      await expect.poll(() => suspended.locator('[data-kind="approval"]').count(), WAIT).toBe(1);
+      expect(await suspended.getByRole("button", { name: "Approve" }).count()).toBe(1);
+
+      // The server stops; a new one starts over the same store (same port and token), and the page reloads.
+      await stop(first);
+      const second = await startStudio(dir, deployed, first.port);
+      await page.reload();
+      await suspended.waitFor(WAIT);
+      const approval = suspended.locator('[data-kind="approval"]');
+      await approval.waitFor(WAIT);
+      expect(await approval.getAttribute("data-status")).toBe("pending");
+      expect(await approval.locator(".jt-row__title").textContent()).toBe("Approval needed: deploy");
+      const tool = suspended.locator('[data-kind="tool"]');
+      expect(await tool.locator(".jt-io").first().textContent()).toContain('"env":"prod"');
+      // The tool's input is redacted by the server: the token never reaches the page.
+      expect(await page.content()).not.toContain(SECRET);
+      expect(deployed).toEqual([]);
+      await page.locator("main.chat").screenshot({ path: await screenshotPath("studio-durable-pending.png") });
+
+      // Every value the live reply shows, so the test can tell a streamed reply from one that arrived whole.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { replySnapshots: string[] }).replySnapshots = seen;
+        new MutationObserver(() => {
+          const text = document.querySelector('article[data-status="running"] .reply:not(.reply--waiting)')?.textContent;
+          if (text && seen.at(-1) !== text) seen.push(text);
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+      await approval.getByRole("button", { name: "Approve" }).click();
+
+      const done = page.locator('article[data-status="completed"]');
+      await expect.poll(() => done.locator(".reply").textContent().catch(() => null), WAIT).toBe(REPLY_DELTAS.join(""));
+      expect(deployed).toEqual(["prod"]);
+      const snapshots = await page.evaluate(() => (window as unknown as { replySnapshots: string[] }).replySnapshots);
+      expect(snapshots.length).toBeGreaterThan(1);
+      expect(snapshots.at(-1)?.length).toBeLessThanOrEqual(REPLY_DELTAS.join("").length);
+      // The resumed turn's trace is drawn as a live turn's: its tool ran, no request is left.
+      expect(await done.locator('[data-kind="tool"]').count()).toBeGreaterThan(0);
+      expect(await page.locator('[data-kind="approval"]').count()).toBe(0);
+      expect(await page.locator('article[data-status="suspended"]').count()).toBe(0);
+
+      const shot = await screenshotPath("studio-durable.png");
+      await page.locator("main.chat").screenshot({ path: shot });
+      console.info(`Studio screenshot: ${shot}`);
+      expect(pageErrors).toEqual([]);
+      await stop(second);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it("Deny on a suspended turn after a restart resumes it without running the tool", async () => {
+    const dir = join(tmp, "store-deny");
+    const deployed: string[] = [];
+    const first = await startStudio(dir, deployed);
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(first.url);
+      await page.getByLabel("Message", { exact: true }).fill("Ship the docs to prod.");
+      await page.keyboard.press("Enter");
+      const suspended = page.locator('article[data-status="suspended"]');
+      await suspended.waitFor(WAIT);
+
+      await stop(first);
+      const second = await startStudio(dir, deployed, first.port);
+      await page.reload();
+      const approval = suspended.locator('[data-kind="approval"]');
+      await approval.waitFor(WAIT);
+      await approval.getByRole("button", { name: "Deny…" }).click();
+      await approval.getByLabel("Reason for denying").fill("Not on a Friday");
+      await approval.getByRole("button", { name: "Deny", exact: true }).click();
+
+      const done = page.locator('article[data-status="completed"]');
+      await expect.poll(() => done.locator(".reply").textContent().catch(() => null), WAIT).toBe(DENIED_DELTAS.join(""));
+      expect(deployed).toEqual([]);
+      expect(await page.locator('[data-kind="approval"]').count()).toBe(0);
+      expect(pageErrors).toEqual([]);
+      await stop(second);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+});
