@@ -140,7 +140,10 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     if (!stored) throw new TurnNotResumableError(journal.sessionId, turn.id, "it has no checkpoint (it was not durable, or it ended)");
     const envelope = decodeCheckpoint(stored.data, journal.sessionId, turn.id, options.durable.key);
     const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: summariesOf(journal.entries) });
-    execution = responder.resume!({
+    if (options.telemetry) {
+      turn.spans = TurnSpans.resume(options.telemetry, { sessionId: journal.sessionId, turnId: turn.id, provenance: options.provenance, input: record.input }, envelope.trace);
+    }
+    const resumeOptions: Parameters<NonNullable<Responder["resume"]>>[0] = {
       checkpoint: envelope.state,
       input: record.input,
       messages,
@@ -148,9 +151,14 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
       sessionId: journal.sessionId,
       turnId: turn.id,
       onCheckpoint: checkpointWriter(options, options.durable),
-    });
+    };
+    if (turn.spans) resumeOptions.telemetry = turn.spans.settings;
+    else if (!options.telemetry) resumeOptions.telemetry = false;
+    execution = within(turn.spans, () => responder.resume!(resumeOptions));
     contractProblem(execution);
   } catch (error) {
+    turn.spans?.end({ status: "failed", error });
+    turn.spans = undefined;
     if (lease) await store.releaseTurn(lease).catch(() => {});
     options.onDone();
     options.ready.reject(error);
@@ -180,8 +188,9 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
         input: r.input,
         ...(r.retry ? { retry: true } : {}),
       }));
+      const link = turn.spans?.link;
       const data = encodeCheckpoint(
-        { version: 1, turnId: turn.id, responder: options.provenance, requests, state: checkpoint.state },
+        { version: 1, turnId: turn.id, responder: options.provenance, requests, state: checkpoint.state, ...(link ? { trace: link } : {}) },
         journal.sessionId,
         durable.key,
       );

@@ -264,6 +264,7 @@ export class ChatSession implements Session {
       journal: this.#journal,
       store: host.store,
       durable: host.durable,
+      telemetry: host.telemetry,
       ready,
       onDone: () => {
         if (host.running.get(this.id) === controller) host.running.delete(this.id);

@@ -144,10 +144,13 @@ export class RunCallSpans {
         return;
       case "tool-result":
         if (part.preliminary) return;
+        this.#answeredElsewhere(part.toolCallId, part.toolName, part.input);
         return this.#toolEnded(part.toolCallId, "done", { output: part.output });
       case "tool-error":
+        this.#answeredElsewhere(part.toolCallId, part.toolName, part.input);
         return this.#toolEnded(part.toolCallId, "error", { error: part.error });
       case "tool-output-denied":
+        this.#answeredElsewhere(part.toolCallId, part.toolName, undefined);
         return this.#toolEnded(part.toolCallId, "denied", {});
       default:
         return;
@@ -175,6 +178,17 @@ export class RunCallSpans {
     if (!span) return;
     span.input("gen_ai.tool.call.arguments", input);
     this.step.tools.set(toolCallId, { span });
+  }
+
+  /**
+   * A tool that runs (or is denied) with no call of its own in this step: one whose approval was asked in an
+   * earlier call, in a run that was resumed from a checkpoint (another process, a restart). Its span starts
+   * here, so the resumed trace still shows the tool call, marked as one that needed approval.
+   */
+  #answeredElsewhere(toolCallId: string, toolName: string, input: unknown): void {
+    if (this.step.tools.has(toolCallId)) return;
+    this.#toolStarted(toolCallId, toolName, input);
+    this.step.tools.get(toolCallId)?.span.set({ "june.tool.needs_approval": true, "june.tool.resumed": true });
   }
 
   #toolEnded(toolCallId: string, status: "done" | "error" | "denied", end: { output?: unknown; error?: unknown }): void {

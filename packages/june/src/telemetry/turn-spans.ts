@@ -1,3 +1,4 @@
+import { ROOT_CONTEXT, trace, type Context } from "@opentelemetry/api";
 import type { ResponderProvenance, TurnMetadata } from "../stores/types.js";
 import { JuneSpan } from "./june-span.js";
 import { childSettings, type Telemetry, type TelemetrySettings } from "./options.js";
@@ -8,6 +9,26 @@ export interface TurnSpanInfo {
   turnId: string;
   provenance: ResponderProvenance;
   input: string;
+}
+
+/**
+ * Where a turn's span sits in its trace, as plain data a durable turn's checkpoint keeps, so that a turn
+ * resumed in another process (or after a restart) continues the same trace.
+ */
+export interface TurnTraceLink {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+}
+
+/** The OpenTelemetry context of a saved link: its span as a remote parent. Undefined for a malformed one. */
+export function linkedContext(link: unknown): Context | undefined {
+  if (typeof link !== "object" || link === null) return undefined;
+  const { traceId, spanId, traceFlags } = link as Partial<TurnTraceLink>;
+  if (typeof traceId !== "string" || !/^[0-9a-f]{32}$/.test(traceId)) return undefined;
+  if (typeof spanId !== "string" || !/^[0-9a-f]{16}$/.test(spanId)) return undefined;
+  if (typeof traceFlags !== "number") return undefined;
+  return trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId, traceFlags, isRemote: true });
 }
 
 /** How a turn ended, as its span records it. */
@@ -44,6 +65,25 @@ export class TurnSpans {
   /** The telemetry a responder hands to what it starts (`start(element, { telemetry })`). */
   get settings(): TelemetrySettings {
     return childSettings(this.span.telemetry, this.span.context);
+  }
+
+  /** This span's place in its trace, for a checkpoint to keep (undefined when nothing is recorded). */
+  get link(): TurnTraceLink | undefined {
+    const spanContext = trace.getSpanContext(this.span.context);
+    if (!spanContext || !trace.isSpanContextValid(spanContext)) return undefined;
+    return { traceId: spanContext.traceId, spanId: spanContext.spanId, traceFlags: spanContext.traceFlags };
+  }
+
+  /**
+   * The span of a durable turn resumed from a checkpoint: a `june.turn` with `june.turn.resumed`, a child of
+   * the span the turn started under (`link`, kept in the checkpoint), so one trace shows the turn before and
+   * after the process that ran it went away.
+   */
+  static resume(telemetry: Telemetry, info: TurnSpanInfo, link: unknown): TurnSpans | undefined {
+    const parent = linkedContext(link);
+    const spans = TurnSpans.start(parent ? { ...telemetry, context: parent } : telemetry, info);
+    spans?.span.event("june.resume");
+    return spans;
   }
 
   with<T>(fn: () => T): T {

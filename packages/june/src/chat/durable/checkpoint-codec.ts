@@ -1,3 +1,4 @@
+import type { TurnTraceLink } from "../../telemetry/turn-spans.js";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { ApprovalRequest } from "../../runtime/types.js";
 import { CheckpointUnreadableError } from "../../stores/errors.js";
@@ -69,6 +70,8 @@ export interface CheckpointEnvelope {
   requests: CheckpointedRequest[];
   /** The responder's own state (an agent turn's `RunCheckpoint`). */
   state: unknown;
+  /** The turn's span in its trace (ids only), when the chat records spans: a resumed turn continues it. */
+  trace?: TurnTraceLink;
 }
 
 const ENCRYPTED = "june-aes-256-gcm:v1:";
