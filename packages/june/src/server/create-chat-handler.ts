@@ -289,13 +289,13 @@ async function servedTurn(context: HandlerContext, turnId: string): Promise<Serv
 
 /**
  * A turn this process runs, else one another process runs (through `turnEvents`), if any. With `running`, a
- * turn that ended here (a suspended one, kept for replay) does not count: it can only be resumed.
+ * turn that ended (a suspended one, kept for replay) or whose process died does not count: it can only be resumed.
  */
 export async function findServed(context: HandlerContext, turnId: string, options: { running?: boolean } = {}): Promise<ServedTurn | undefined> {
   const live = context.registry.get(turnId);
   if (live && !(options.running && live.ended)) return servedTurnOf(live);
   if (live) return undefined;
-  return (await elsewhere(() => context.turnEvents.find(turnId))) ?? undefined;
+  return (await elsewhere(() => context.turnEvents.find(turnId, options))) ?? undefined;
 }
 
 /** Asks the other processes (through `turnEvents`); a bus that cannot answer is a 503, not a 500. */

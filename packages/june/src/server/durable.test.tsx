@@ -63,6 +63,20 @@ describe("durable turns over HTTP", () => {
     expect((await post(`${b.base}/sessions/s1/turns/${turnId}/approve`, { approvalId: requestId })).status).toBe(409);
   });
 
+  it("approve on the process that suspended the turn resumes it there; its events are the resumed turn's", async () => {
+    const dir = join(root, "c");
+    const { chat } = durableChat({ store: fileStore(dir), durable: { suspendAfterMs: 40 } });
+    const base = await listen(createChatHandler(chat));
+    await chat.createSession({ id: "s1" });
+    const first = await events(await post(`${base}/sessions/s1/turns`, { input: "ship the docs" }));
+    const turnId = first.find((e) => e.event === "turn-start")!.data.turnId as string;
+    const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string };
+    expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
+    expect((await post(`${base}/sessions/s1/turns/${turnId}/approve`, { approvalId: request.id })).status).toBe(200);
+    const rest = await events(await fetch(`${base}/turns/${turnId}/events`));
+    expect(rest.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: 'Deployed: "live on prod".' } });
+  });
+
   it("POST /sessions/:id/turns/:turnId/resume answers with the resumed turn's events; deny through the session route", async () => {
     const dir = join(root, "b");
     const { turnId, requestId } = await suspendedTurn(dir);

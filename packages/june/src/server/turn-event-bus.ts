@@ -38,11 +38,16 @@ export interface TurnEventBus {
   /**
    * Shares a turn this process runs. Resolves once other processes can find it (the handler waits for that
    * before it answers the request that started the turn), and never rejects: a turn runs on whether or not
-   * it could be shared. Called again with the same turn id, it returns the first call's promise.
+   * it could be shared. Called again with the same turn, it returns the first call's promise (a durable turn
+   * resumed under the id of one that ended here is published anew).
    */
   publish(turn: ServedTurn): Promise<void>;
-  /** A turn running (or recently ended) in another process, or `undefined` when no process has it. */
-  find(turnId: string): Promise<ServedTurn | undefined>;
+  /**
+   * A turn running (or recently ended) in another process, or `undefined` when no process has it. With
+   * `running`, only a turn that has not ended (a suspended one is ended) and whose process is alive: one
+   * that can only be resumed is `undefined`.
+   */
+  find(turnId: string, options?: { running?: boolean }): Promise<ServedTurn | undefined>;
   /** The id of a turn running in the session in another process, if any. */
   runningTurnId(sessionId: string): Promise<string | undefined>;
   /** Lets go of connections and timers the bus holds. */

@@ -213,6 +213,8 @@ export interface TurnRegistryOptions {
  */
 export class TurnRegistry {
   readonly #turns = new Map<string, LiveTurn>();
+  /** The `LiveTurn` made for each `Turn` object (so tracking an ended turn again does not serve it twice). */
+  readonly #served = new WeakMap<Turn, LiveTurn>();
   readonly #maxEnded: number;
   readonly #ttl: number;
   readonly #now: () => number;
@@ -225,13 +227,18 @@ export class TurnRegistry {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Starts serving a turn (or returns the one already served under its id). */
+  /**
+   * Starts serving a turn (or returns the one already served for it). A durable turn resumed under the id of
+   * one served here until it suspended replaces it: its events start again from the first.
+   */
   track(turn: Turn): LiveTurn {
     this.#prune();
     const existing = this.#turns.get(turn.id);
-    if (existing) return existing;
+    if (existing && (!existing.ended || this.#served.get(turn) === existing)) return existing;
     const live = new LiveTurn(turn, this.#now, this.#redact);
+    this.#turns.delete(turn.id);
     this.#turns.set(turn.id, live);
+    this.#served.set(turn, live);
     return live;
   }
 

@@ -163,7 +163,8 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
     if (this.#closed) return Promise.resolve();
     this.#prune();
     const existing = this.#writers.get(turn.id);
-    if (existing) return existing.indexed;
+    // A durable turn resumed here under its id is another turn to serve: its writer replaces the ended one.
+    if (existing && (existing.turn === turn || !existing.done)) return existing.indexed;
     const writer = new TurnWriter(this, turn);
     this.#writers.set(turn.id, writer);
     // The turn is indexed only once this process listens for its controls.
@@ -179,7 +180,7 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
     return writer.indexed;
   }
 
-  async find(turnId: string): Promise<ServedTurn | undefined> {
+  async find(turnId: string, options: { running?: boolean } = {}): Promise<ServedTurn | undefined> {
     const index = asRecord(
       await this.#timed(async () => {
         await this.ready();
@@ -187,6 +188,7 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
       }),
     );
     if (!index.sessionId || !index.owner) return undefined;
+    if (options.running && (index.ended !== undefined || !(await this.#timed(() => this.isAlive(index.owner!))))) return undefined;
     return new RemoteTurn(this, { id: turnId, sessionId: index.sessionId, owner: index.owner });
   }
 

@@ -39,12 +39,17 @@ export class TurnWriter {
     this.turn = turn;
   }
 
-  /** Writes the turn's index (session, owner) and its session's running-turn key: then other processes can find it. */
+  /**
+   * Writes the turn's index (session, owner) and its session's running-turn key: then other processes can
+   * find it. A resumed durable turn keeps its id and starts its events again from the first: what a process
+   * wrote for it before (its events through a `suspended` end, `ended`) is deleted first.
+   */
   async index(): Promise<void> {
     const { names, processId, ttlSeconds } = this.#host;
     const { id, sessionId } = this.turn;
     const ttl = String(ttlSeconds);
     await Promise.all([
+      this.#host.command(["DEL", names.turn(id), names.events(id)]),
       this.#host.command(["HSET", names.turn(id), "sessionId", sessionId, "owner", processId, "startedAt", new Date(this.#host.now()).toISOString()]),
       this.#host.command(["EXPIRE", names.turn(id), ttl]),
       this.#host.command(["SET", names.running(sessionId), id, "EX", ttl]),

@@ -1,0 +1,224 @@
+/**
+ * Durable turns across real processes (issue 11): server processes share one PostgreSQL schema
+ * (`postgresStore`, short leases) and one Redis prefix (`redisTurnEvents`). Process A runs a durable agent
+ * turn until it waits for approval, then suspends (or is killed with SIGKILL); process B lists the pending
+ * approval over HTTP, approves it, and the turn completes on B: the tool ran once, the journal says
+ * completed, no checkpoint is left.
+ */
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SECRET } from "../../chat/__fixtures__/durable-chat.js";
+import { postgresStore } from "../../stores/postgres/index.js";
+import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
+import { sseEvents, type SseEvent } from "../__fixtures__/sse-client.js";
+import { RedisNames } from "./redis-keys.js";
+import { dropPrefix, testPrefix, testRedis, TEST_REDIS_URL, type TestRedisClient } from "./__fixtures__/redis-test.js";
+
+const packageDir = fileURLToPath(new URL("../../..", import.meta.url));
+const fixture = fileURLToPath(new URL("./__fixtures__/durable-server-process.tsx", import.meta.url));
+const root = mkdtempSync(join(tmpdir(), "june-durable-procs-"));
+const log = join(root, "calls.log");
+const LEASE_TTL_MS = 1000;
+
+let redis: TestRedisClient;
+let db: TestSchema;
+const prefix = testPrefix("durable-procs");
+const children: ChildProcessByStdio<null, Readable, null>[] = [];
+
+beforeAll(async () => {
+  redis = await testRedis();
+  db = await testSchema("durable_procs");
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  await dropPrefix(redis, prefix).catch(() => undefined);
+  redis?.destroy();
+  await db?.drop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+interface ServerProcess {
+  base: string;
+  processId: string;
+  child: ChildProcessByStdio<null, Readable, null>;
+  exited: Promise<void>;
+}
+
+async function startServer(suspendAfterMs?: number): Promise<ServerProcess> {
+  const options = {
+    databaseUrl: TEST_DATABASE_URL,
+    schema: db.schema,
+    redisUrl: TEST_REDIS_URL,
+    prefix,
+    log,
+    suspendAfterMs,
+    leaseTtlMs: LEASE_TTL_MS,
+    presenceTtlMs: 1500,
+    blockMs: 150,
+  };
+  const child = spawn(process.execPath, ["--import", "tsx", fixture, JSON.stringify(options)], { cwd: packageDir, stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const first = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
+  if (first.done) throw new Error("The server process ended before it listened");
+  const { url, processId } = JSON.parse(first.value) as { url: string; processId: string };
+  return { base: url, processId, child, exited };
+}
+
+const post = (url: string, body?: unknown) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+/** Tool runs (`deploy ...` lines) logged by every process so far. */
+const deploys = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l.startsWith("deploy")) : []);
+
+async function newSession(base: string): Promise<string> {
+  const response = await post(`${base}/sessions`);
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function collect(response: Response, onEvent: (event: SseEvent) => Promise<boolean | void> | boolean | void = () => {}) {
+  expect(response.status).toBe(200);
+  const events: SseEvent[] = [];
+  for await (const event of sseEvents(response)) {
+    events.push(event);
+    if ((await onEvent(event)) === true) break;
+  }
+  return events;
+}
+
+interface SessionView {
+  turns: { id: string; status: string; resumable?: boolean }[];
+  pendingApprovals?: { turnId: string; id: string; toolName: string; toolCallId: string; input: string; retry?: boolean }[];
+}
+const sessionOf = async (base: string, sessionId: string) => (await (await fetch(`${base}/sessions/${sessionId}`)).json()) as SessionView;
+
+/**
+ * Approves through `base`, as a client would retry: until the killed process's presence in Redis runs out,
+ * the handler still sends the approve there and answers 504 (its process is gone); until its lease runs
+ * out (PostgreSQL cannot see that it died) the store answers busy (409 SessionBusyError). Up to 5 s.
+ */
+async function approveTakingOver(base: string, sessionId: string, turnId: string, approvalId: string) {
+  const refusals: { status: number; body: { name?: string; error?: string } }[] = [];
+  for (const started = Date.now(); ; ) {
+    const response = await post(`${base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId });
+    if (response.status === 200) return refusals;
+    const body = (await response.json()) as { name?: string; error?: string };
+    refusals.push({ status: response.status, body });
+    const retryable = body.name === "SessionBusyError" || (response.status === 504 && /is gone/.test(body.error ?? ""));
+    if (!retryable || Date.now() - started > 5000) throw new Error(`approve answered ${response.status}: ${JSON.stringify(body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** After B approved: the turn ends completed, the tool ran once, the journal says completed, no checkpoint is left. */
+async function expectFinishedOn(b: ServerProcess, sessionId: string, turnId: string) {
+  const rest = await collect(await fetch(`${b.base}/turns/${turnId}/events`));
+  expect(rest.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: 'Deployed: "live on prod".' } });
+  expect(deploys()).toEqual([`deploy prod ${SECRET}`]);
+  const after = await sessionOf(b.base, sessionId);
+  expect(after.turns).toEqual([expect.objectContaining({ id: turnId, status: "completed" })]);
+  expect(after.pendingApprovals).toBeUndefined();
+  const store = postgresStore({ connectionString: TEST_DATABASE_URL, schema: db.schema, max: 1 });
+  try {
+    expect(await store.getCheckpoint!(sessionId, turnId)).toBeUndefined();
+  } finally {
+    await store.close();
+  }
+  // What other processes read in Redis is the resumed turn: its events from its first, ended completed.
+  const names = new RedisNames(prefix);
+  expect(await redis.hGet(names.turn(turnId), "ended")).toBe("completed");
+  expect(await redis.hGet(names.turn(turnId), "owner")).toBe(b.processId);
+  const entries = await redis.xRange(names.events(turnId), "-", "+");
+  expect((entries ?? []).map((entry) => JSON.parse(entry.message.data!))).toEqual(rest.map((e) => e.data));
+  // Decided once: a second approve is refused and runs nothing.
+  expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: "x" })).status).toBe(409);
+  expect(deploys()).toHaveLength(1);
+}
+
+describe("durable turns across two server processes (postgresStore + redisTurnEvents)", () => {
+  let b: ServerProcess;
+  beforeAll(async () => {
+    b = await startServer();
+  }, 60_000);
+
+  it("A suspends while it waits for approval; B lists the request, approves it, and finishes the turn", async () => {
+    rmSync(log, { force: true });
+    const a = await startServer(300);
+    const sessionId = await newSession(a.base);
+    const first = await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "ship the docs" }));
+    const turnId = first.find((e) => e.event === "turn-start")!.data.turnId as string;
+    const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string };
+    expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
+    expect(deploys()).toEqual([]);
+
+    const listed = await sessionOf(b.base, sessionId);
+    expect(listed.turns).toEqual([expect.objectContaining({ id: turnId, status: "suspended", resumable: true })]);
+    expect(listed.pendingApprovals).toEqual([expect.objectContaining({ turnId, id: request.id, toolName: "deploy", toolCallId: "call-deploy" })]);
+    expect(JSON.stringify(listed)).not.toContain(SECRET);
+
+    expect(await approveTakingOver(b.base, sessionId, turnId, request.id)).toEqual([]);
+    await expectFinishedOn(b, sessionId, turnId);
+    a.child.kill("SIGTERM");
+    await a.exited;
+  });
+
+  it("A suspends; approved through A itself, A resumes and finishes the turn, and B follows the resumed turn through Redis", async () => {
+    rmSync(log, { force: true });
+    const a = await startServer(300);
+    const sessionId = await newSession(a.base);
+    const first = await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "ship the docs" }));
+    const turnId = first.find((e) => e.event === "turn-start")!.data.turnId as string;
+    const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string };
+    expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
+
+    expect((await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: request.id })).status).toBe(200);
+    const onA = await collect(await fetch(`${a.base}/turns/${turnId}/events`));
+    expect(onA.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: 'Deployed: "live on prod".' } });
+    expect(await collect(await fetch(`${b.base}/turns/${turnId}/events`))).toEqual(onA);
+    expect(deploys()).toEqual([`deploy prod ${SECRET}`]);
+    expect((await sessionOf(b.base, sessionId)).turns).toEqual([expect.objectContaining({ id: turnId, status: "completed" })]);
+    a.child.kill("SIGTERM");
+    await a.exited;
+  });
+
+  it("A is killed (SIGKILL) while it waits for approval; B lists the request, takes the lease over once it runs out, approves, and finishes the turn", async () => {
+    rmSync(log, { force: true });
+    const a = await startServer();
+    const sessionId = await newSession(a.base);
+    let turnId = "";
+    let requestId = "";
+    const watcher = postgresStore({ connectionString: TEST_DATABASE_URL, schema: db.schema, max: 1 });
+    try {
+      await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "ship the docs" }), async (event) => {
+        if (event.event === "turn-start") turnId = event.data.turnId as string;
+        if (event.event !== "approval-request") return;
+        requestId = (event.data.request as { id: string }).id;
+        // Once the checkpoint that lists the request is stored, nothing is lost by dying.
+        await expect.poll(async () => (await watcher.getCheckpoint!(sessionId, turnId))?.data.includes(requestId), { timeout: 5000 }).toBe(true);
+        return true;
+      });
+    } finally {
+      await watcher.close();
+    }
+    a.child.kill("SIGKILL");
+    await a.exited;
+    expect(deploys()).toEqual([]);
+
+    const listed = await sessionOf(b.base, sessionId);
+    expect(listed.turns).toEqual([expect.objectContaining({ id: turnId, resumable: true })]);
+    expect(listed.pendingApprovals).toEqual([expect.objectContaining({ turnId, id: requestId, toolName: "deploy", toolCallId: "call-deploy" })]);
+    expect(JSON.stringify(listed)).not.toContain(SECRET);
+
+    const refusals = await approveTakingOver(b.base, sessionId, turnId, requestId);
+    // Only "gone" and "busy" refusals while the dead process's presence and lease ran out, never a decision.
+    for (const refusal of refusals) expect(refusal.body.name === "SessionBusyError" || refusal.status === 504).toBe(true);
+    await expectFinishedOn(b, sessionId, turnId);
+  });
+});
