@@ -9,7 +9,7 @@ import type { ChatStore, JournalEntry, ListSessionsOptions, SessionInfo } from "
 import { fullContext } from "./context/full-context.js";
 import { durableSettings } from "./durable/checkpoint-codec.js";
 import { DEFAULT_MAX_INPUT_CHARS } from "./input.js";
-import { modelResponder } from "./model-responder.js";
+import { modelResponder } from "./responders/model/model-responder.js";
 import { ChatSession, type SessionHost } from "./session.js";
 import { SessionJournal } from "./session-journal.js";
 import type { TurnController } from "./turn.js";

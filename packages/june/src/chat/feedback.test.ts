@@ -3,7 +3,7 @@ import { memoryStore } from "../stores/memory-store.js";
 import { createChat } from "./create-chat.js";
 import { TurnNotCompletedError, TurnNotFoundError } from "./errors.js";
 import { normalizeFeedback } from "./feedback.js";
-import { REDACTED } from "./redact.js";
+import { REDACTED } from "../redaction/redact.js";
 import type { Responder } from "./types.js";
 
 const echo: Responder = { respond: ({ input }) => ({ result: Promise.resolve({ text: `re: ${input}` }) }) };

@@ -1,4 +1,4 @@
-import { redactText } from "./redact.js";
+import { redactText } from "../redaction/redact.js";
 import type { TurnFeedback } from "./types.js";
 
 /** The longest feedback comment, in characters. */

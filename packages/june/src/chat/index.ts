@@ -38,8 +38,8 @@ export {
 export { createChat } from "./create-chat.js";
 export type { TelemetryOption, TelemetrySettings } from "../telemetry/index.js";
 export type { ChatOptions, CreateChatOptions, ModelChatOptions, ResponderChatOptions } from "./create-chat.js";
-export { modelResponder } from "./model-responder.js";
-export type { ModelResponderOptions } from "./model-responder.js";
+export { modelResponder } from "./responders/model/model-responder.js";
+export type { ModelResponderOptions } from "./responders/model/model-responder.js";
 export { fullContext } from "./context/full-context.js";
 export { contextTurnIds } from "./context/resolve-context.js";
 export { recentTurns } from "./context/recent-turns.js";
@@ -64,7 +64,7 @@ export type { DurableOption, DurableOptions } from "./durable/checkpoint-codec.j
 export { CheckpointMismatchError } from "../runtime/errors.js";
 export { MAX_FEEDBACK_COMMENT_CHARS, MAX_FEEDBACK_TAG_CHARS, MAX_FEEDBACK_TAGS, normalizeFeedback } from "./feedback.js";
 export { CanceledError } from "../runtime/errors.js";
-export { agentResponder } from "./agent-responder.js";
+export { agentResponder } from "./responders/agent/agent-responder.js";
 export type {
   AgentRenderOptions,
   AgentResponder,
@@ -72,9 +72,9 @@ export type {
   AgentRunOptions,
   AgentTurnInfo,
   StartAgentRun,
-} from "./agent-responder.js";
-export { AgentReplyError, StreamMismatchError } from "./agent/errors.js";
-export { projectChatTrace } from "./project-chat-trace.js";
+} from "./responders/agent/agent-responder.js";
+export { AgentReplyError, StreamMismatchError } from "./responders/agent/errors.js";
+export { projectChatTrace } from "./trace/project-chat-trace.js";
 export { toUIMessages } from "./ui-messages.js";
 export type {
   ChatTraceApprovalRow,
@@ -85,8 +85,8 @@ export type {
   ChatTraceStepRow,
   ChatTraceToolRow,
   ProjectChatTraceOptions,
-} from "./project-chat-trace.js";
-export { hideFilePaths, isCredentialKey, REDACTED, redact, redactText } from "./redact.js";
-export type { RedactOptions, TextRedactOptions } from "./redact.js";
+} from "./trace/project-chat-trace.js";
+export { hideFilePaths, isCredentialKey, REDACTED, redact, redactText } from "../redaction/redact.js";
+export type { RedactOptions, TextRedactOptions } from "../redaction/redact.js";
 export { fileStore, memoryStore } from "../stores/index.js";
 export type { FileStoreOptions } from "../stores/index.js";

@@ -1,5 +1,5 @@
 import { SessionBusyError } from "../stores/errors.js";
-import { hideFilePaths, redactText } from "./redact.js";
+import { hideFilePaths, redactText } from "../redaction/redact.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";

@@ -1,5 +1,5 @@
 import type { UIMessage } from "ai";
-import { redactText } from "./redact.js";
+import { redactText } from "../redaction/redact.js";
 import type { TurnRecord } from "./types.js";
 
 /** The id of the user message `toUIMessages` makes for a turn's input. */

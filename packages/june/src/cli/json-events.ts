@@ -1,5 +1,5 @@
-import type { ChatTraceRow } from "../chat/project-chat-trace.js";
-import { redact } from "../chat/redact.js";
+import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
+import { redact } from "../redaction/redact.js";
 import { summarize } from "../chat/trace/summarize.js";
 import type { TurnMetadata } from "../stores/types.js";
 import type { ApprovalRequest, RunStatus, Usage } from "../runtime/types.js";

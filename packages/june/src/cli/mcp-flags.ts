@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai";
-import { agentResponder } from "../chat/agent-responder.js";
-import { findStep } from "../chat/agent/run-metadata.js";
+import { agentResponder } from "../chat/responders/agent/agent-responder.js";
+import { findStep } from "../chat/responders/agent/run-metadata.js";
 import type { Responder } from "../chat/types.js";
 import { createElement } from "../jsx/element.js";
 import { mcpConnections, type McpConnections } from "../mcp/connections.js";

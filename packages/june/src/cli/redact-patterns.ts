@@ -1,4 +1,4 @@
-import type { TextRedactOptions } from "../chat/redact.js";
+import type { TextRedactOptions } from "../redaction/redact.js";
 import { CliUsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChatTraceRow } from "../chat/project-chat-trace.js";
+import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
 import { createColors, stripAnsi } from "./colors.js";
 import {
   describeFailure,

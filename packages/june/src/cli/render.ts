@@ -1,5 +1,5 @@
-import type { ChatTraceRow } from "../chat/project-chat-trace.js";
-import { redact } from "../chat/redact.js";
+import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
+import { redact } from "../redaction/redact.js";
 import type { ApprovalRequest } from "../runtime/types.js";
 import type { Colors } from "./colors.js";
 

@@ -1,6 +1,6 @@
-import { projectChatTrace, type ChatTraceRow } from "../chat/project-chat-trace.js";
-import { redact, redactText } from "../chat/redact.js";
-import { StreamRedactor } from "../chat/stream-redactor.js";
+import { projectChatTrace, type ChatTraceRow } from "../chat/trace/project-chat-trace.js";
+import { redact, redactText } from "../redaction/redact.js";
+import { StreamRedactor } from "../redaction/stream-redactor.js";
 import type { Turn, TurnResult } from "../chat/types.js";
 import { JuneError } from "../errors/june-error.js";
 import { askApproval, type Approver } from "./approvals.js";

@@ -1,4 +1,4 @@
-import { redact } from "../chat/redact.js";
+import { redact } from "../redaction/redact.js";
 import { EvalCaseFormatError } from "./errors.js";
 import { toEvalCase } from "./eval-case.js";
 import type { EvalCase } from "./types.js";

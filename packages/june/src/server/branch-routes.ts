@@ -1,4 +1,4 @@
-import { redact } from "../chat/redact.js";
+import { redact } from "../redaction/redact.js";
 import { readJsonObject, rejectUnknownFields, requireString } from "./body.js";
 import type { HandlerContext } from "./create-chat-handler.js";
 import { json, withInputErrors } from "./http-error.js";

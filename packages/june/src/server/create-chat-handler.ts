@@ -1,4 +1,4 @@
-import { redact, type TextRedactOptions } from "../chat/redact.js";
+import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import type { Chat, Session, Turn } from "../chat/types.js";
 import type { ListSessionsOptions } from "../stores/types.js";
 import {

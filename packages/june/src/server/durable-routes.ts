@@ -1,4 +1,4 @@
-import { redact, type TextRedactOptions } from "../chat/redact.js";
+import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import { summarize } from "../chat/trace/summarize.js";
 import type { PendingApproval, Session, TurnRecord } from "../chat/types.js";
 import type { HandlerContext } from "./create-chat-handler.js";

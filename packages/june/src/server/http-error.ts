@@ -1,4 +1,4 @@
-import { redactText, type TextRedactOptions } from "../chat/redact.js";
+import { redactText, type TextRedactOptions } from "../redaction/redact.js";
 import { JuneError } from "../errors/june-error.js";
 import type { JournalCorruptError } from "../stores/errors.js";
 

@@ -1,8 +1,8 @@
-import { projectChatTrace } from "../chat/project-chat-trace.js";
-import { hideFilePaths, redact, redactText, type TextRedactOptions } from "../chat/redact.js";
+import { projectChatTrace } from "../chat/trace/project-chat-trace.js";
+import { hideFilePaths, redact, redactText, type TextRedactOptions } from "../redaction/redact.js";
 import { summarize, truncate } from "../chat/trace/summarize.js";
 import type { Turn, TurnEvent, TurnResult } from "../chat/types.js";
-import { StreamRedactor } from "../chat/stream-redactor.js";
+import { StreamRedactor } from "../redaction/stream-redactor.js";
 import type { TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
 
 /** An event of a live turn with its index (the SSE `id`). */

@@ -1,4 +1,4 @@
-import type { ChatTraceRow } from "../chat/project-chat-trace.js";
+import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
 import type { TurnMetadata } from "../stores/types.js";
 
 /**

@@ -6,8 +6,8 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import type { ChatTraceRow, ChatTraceToolRow } from "../chat/project-chat-trace.js";
-import { redact } from "../chat/redact.js";
+import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
+import { redact } from "../redaction/redact.js";
 import { summarize } from "../chat/trace/summarize.js";
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";

@@ -14,7 +14,7 @@ import {
   type Tracer,
 } from "@opentelemetry/api";
 import type { TelemetrySettings as AiTelemetrySettings } from "ai";
-import { redactText } from "../chat/redact.js";
+import { redactText } from "../redaction/redact.js";
 import type { CallSettings } from "../runtime/types.js";
 import { safeAttributes, safeValue } from "./attributes.js";
 import type { Telemetry } from "./options.js";

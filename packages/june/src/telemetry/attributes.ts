@@ -1,5 +1,5 @@
 import type { Attributes, AttributeValue } from "@opentelemetry/api";
-import { isCredentialKey, redact, REDACTED, redactText } from "../chat/redact.js";
+import { isCredentialKey, redact, REDACTED, redactText } from "../redaction/redact.js";
 
 /** An attribute as June sets it: `undefined` is left out. */
 export type AttributeInput = AttributeValue | undefined;

@@ -1,5 +1,5 @@
 import { context as otelContext, SpanStatusCode, trace, type Context, type Span } from "@opentelemetry/api";
-import { redactText } from "../chat/redact.js";
+import { redactText } from "../redaction/redact.js";
 import { contentValue, safeAttributes, type AttributeInput } from "./attributes.js";
 import type { Telemetry } from "./options.js";
 

@@ -1,4 +1,4 @@
-import { redact, redactText } from "../redact.js";
+import { redact, redactText } from "../../redaction/redact.js";
 
 /** The marker put where a summary was cut. */
 export const CUT_MARKER = "…";

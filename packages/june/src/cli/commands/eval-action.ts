@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
-import { redact } from "../../chat/redact.js";
+import { redact } from "../../redaction/redact.js";
 import { JuneError } from "../../errors/june-error.js";
 import { evaluate } from "../../learning/evaluate.js";
 import { parseJSONL } from "../../learning/jsonl.js";

@@ -1,5 +1,5 @@
 import type { CommandContext } from "citty";
-import { projectChatTrace } from "../../chat/project-chat-trace.js";
+import { projectChatTrace } from "../../chat/trace/project-chat-trace.js";
 import { JuneError } from "../../errors/june-error.js";
 import type { RunError } from "../../runtime/errors.js";
 import { start } from "../../runtime/start.js";

@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
 import { createChat } from "../../chat/create-chat.js";
-import { redact } from "../../chat/redact.js";
+import { redact } from "../../redaction/redact.js";
 import type { Responder, TurnRecord } from "../../chat/types.js";
 import { JuneError } from "../../errors/june-error.js";
 import { fileStore } from "../../stores/file-store.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { redactText } from "../../chat/redact.js";
+import { redactText } from "../../redaction/redact.js";
 import { StoreClosedError } from "../../stores/errors.js";
 import type { ServedTurn, TurnControl, TurnControlReply, TurnEventBus } from "../turn-event-bus.js";
 import { parseControlRequest, parseControlResponse } from "./control-messages.js";

@@ -1,13 +1,13 @@
 import { streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage } from "ai";
-import { CanceledError } from "../runtime/errors.js";
-import { pickCallSettings } from "../runtime/call-settings.js";
-import type { CallSettings, ModelInfo, Usage } from "../runtime/types.js";
-import { TurnEndedError } from "./errors.js";
-import { DeltaQueue } from "./internal/delta-queue.js";
-import { within, withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
-import { ModelCallSpan } from "../telemetry/model-call-span.js";
-import { resolveTelemetry, type Telemetry } from "../telemetry/options.js";
-import type { Responder, ResponderExecution, ResponderResult, RespondOptions, TextDeltaEvent } from "./types.js";
+import { CanceledError } from "../../../runtime/errors.js";
+import { pickCallSettings } from "../../../runtime/call-settings.js";
+import type { CallSettings, ModelInfo, Usage } from "../../../runtime/types.js";
+import { TurnEndedError } from "../../errors.js";
+import { DeltaQueue } from "../../internal/delta-queue.js";
+import { within, withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
+import { ModelCallSpan } from "../../../telemetry/model-call-span.js";
+import { resolveTelemetry, type Telemetry } from "../../../telemetry/options.js";
+import type { Responder, ResponderExecution, ResponderResult, RespondOptions, TextDeltaEvent } from "../../types.js";
 
 /** What `modelResponder` takes: the model, its instructions and `streamText`'s call settings. */
 export interface ModelResponderOptions extends CallSettings {

@@ -1,12 +1,12 @@
 import { APICallError } from "@ai-sdk/provider";
 import { describe, expect, test } from "vitest";
-import { scriptedModel } from "../testing/scripted-model.js";
-import { CanceledError } from "../runtime/errors.js";
-import { memoryStore } from "../stores/memory-store.js";
-import { createChat } from "./create-chat.js";
-import { TurnEndedError } from "./errors.js";
+import { scriptedModel } from "../../../testing/scripted-model.js";
+import { CanceledError } from "../../../runtime/errors.js";
+import { memoryStore } from "../../../stores/memory-store.js";
+import { createChat } from "../../create-chat.js";
+import { TurnEndedError } from "../../errors.js";
 import { modelInfo, modelResponder } from "./model-responder.js";
-import type { TurnEvent } from "./types.js";
+import type { TurnEvent } from "../../types.js";
 
 async function deltas(turn: AsyncIterable<TurnEvent>): Promise<string[]> {
   const out: string[] = [];

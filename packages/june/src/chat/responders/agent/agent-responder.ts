@@ -1,12 +1,12 @@
 import type { ModelMessage } from "ai";
-import type { WorkflowNode } from "../runtime/components.js";
-import { assertRunCheckpoint, checkpointRequests } from "../runtime/checkpoint.js";
-import { start } from "../runtime/start.js";
-import type { ApprovalRequest, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../runtime/types.js";
-import { durableSettings, type DurableOption } from "./durable/checkpoint-codec.js";
-import { AgentReplyError, StreamMismatchError } from "./agent/errors.js";
-import { EventQueue } from "./agent/event-queue.js";
-import { findStep, pendingApprovalIds, singleModel } from "./agent/run-metadata.js";
+import type { WorkflowNode } from "../../../runtime/components.js";
+import { assertRunCheckpoint, checkpointRequests } from "../../../runtime/checkpoint.js";
+import { start } from "../../../runtime/start.js";
+import type { ApprovalRequest, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
+import { durableSettings, type DurableOption } from "../../durable/checkpoint-codec.js";
+import { AgentReplyError, StreamMismatchError } from "./errors.js";
+import { EventQueue } from "./event-queue.js";
+import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
 import type {
   Responder,
   ResponderCheckpoint,
@@ -16,7 +16,7 @@ import type {
   ResponderResult,
   RespondOptions,
   ResumeOptions,
-} from "./types.js";
+} from "../../types.js";
 
 /** What `render` gets for each turn. */
 export interface AgentRenderOptions {

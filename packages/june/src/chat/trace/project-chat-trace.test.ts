@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalRequest, ModelCallNode, StepNode, ToolCallNode, TraceNode } from "../runtime/types.js";
+import type { ApprovalRequest, ModelCallNode, StepNode, ToolCallNode, TraceNode } from "../../runtime/types.js";
 import { projectChatTrace, type ChatTraceRow, type ChatTraceStepRow, type ChatTraceToolRow } from "./project-chat-trace.js";
 
 const MODEL = { provider: "openai.responses", modelId: "gpt-5-mini" };

@@ -9,9 +9,9 @@ import type {
   TraceError,
   TraceNode,
   Usage,
-} from "../runtime/types.js";
-import { redactText } from "./redact.js";
-import { DEFAULT_SUMMARY_CHARS, summarize, truncate } from "./trace/summarize.js";
+} from "../../runtime/types.js";
+import { redactText } from "../../redaction/redact.js";
+import { DEFAULT_SUMMARY_CHARS, summarize, truncate } from "./summarize.js";
 
 /** A row's state: `done` once it finished, `error` when it failed or was canceled. */
 export type ChatTraceRowStatus = "running" | "error" | "pending" | "done";

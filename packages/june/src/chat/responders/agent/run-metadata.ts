@@ -1,4 +1,4 @@
-import type { ModelInfo, TraceNode } from "../../runtime/types.js";
+import type { ModelInfo, TraceNode } from "../../../runtime/types.js";
 
 /**
  * The model that answered a run when every step that called a model used the same one (`provider` and

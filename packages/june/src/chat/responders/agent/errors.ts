@@ -1,4 +1,4 @@
-import { JuneError } from "../../errors/june-error.js";
+import { JuneError } from "../../../errors/june-error.js";
 
 /** An `agentResponder` whose `reply(result)` returned something other than a string. The turn fails. */
 export class AgentReplyError extends JuneError {

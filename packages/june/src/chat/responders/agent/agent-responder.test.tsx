@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { RunError } from "../runtime/errors.js";
-import type { ApprovalRequest, RunHandle, RunResult, StartOptions, StepNode, ToolCallNode, TraceNode } from "../runtime/types.js";
-import { AgentReplyError, StreamMismatchError } from "./agent/errors.js";
+import { RunError } from "../../../runtime/errors.js";
+import type { ApprovalRequest, RunHandle, RunResult, StartOptions, StepNode, ToolCallNode, TraceNode } from "../../../runtime/types.js";
+import { AgentReplyError, StreamMismatchError } from "./errors.js";
 import { agentResponder, type AgentTurnInfo } from "./agent-responder.js";
-import type { RespondOptions } from "./types.js";
-import { collect } from "../testing/streams.js";
+import type { RespondOptions } from "../../types.js";
+import { collect } from "../../../testing/streams.js";
 
 const MODEL = { provider: "june-test", modelId: "scripted" };
 const USAGE = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
