@@ -1,5 +1,5 @@
 import { SessionBusyError } from "../stores/errors.js";
-import { hideFilePaths, redactText } from "../redaction/redact.js";
+import { errorSummary } from "./stream/error-summary.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
@@ -273,15 +273,9 @@ export function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry 
   }
 }
 
-/** An error as the journal keeps it: name and message only, credentials and file paths masked. */
+/** An error as the journal keeps it: its `errorSummary` (name, message with credentials and file paths masked, bounded). */
 export function errorInfo(error: unknown): { name: string; message: string } {
-  const safe = (message: string) => hideFilePaths(redactText(message));
-  if (error instanceof Error) return { name: error.name || "Error", message: safe(error.message) };
-  if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
-    const e = error as { name?: unknown; message: string };
-    return { name: typeof e.name === "string" ? e.name : "Error", message: safe(e.message) };
-  }
-  return { name: "Error", message: safe(String(error)) };
+  return errorSummary(error);
 }
 
 /** How long a canceled turn waits for its responder to wind down before it ends anyway. */

@@ -17,7 +17,7 @@ import { startTurnResponse } from "./start-turn.js";
 import { turnEventsResponse } from "./sse.js";
 import { servedTurnOf } from "./turn-control.js";
 import { memoryTurnEvents, type ServedTurn, type TurnControl, type TurnEventBus } from "./turn-event-bus.js";
-import { type LiveTurn, TurnRegistry } from "./turn-registry.js";
+import { type LocalTurn, TurnRegistry } from "./turn-registry.js";
 import { addDurableRoutes, pendingApprovalsOf, resumeServed } from "./durable-routes.js";
 import { type CorsOptions, withCors } from "./cors.js";
 import { handleUiChat, handleUiMessages, type UiChatOptions } from "./ui-chat.js";
@@ -69,7 +69,7 @@ export interface HandlerContext {
   /** Where turns are shared with other processes. */
   turnEvents: TurnEventBus;
   /** Serves a turn this process runs: tracked here, and published on `turnEvents` (resolves once it is). */
-  track(turn: Turn): Promise<LiveTurn>;
+  track(turn: Turn): Promise<LocalTurn>;
   maxBodyBytes: number;
   maxInputChars: number;
   keepAliveMs: number;
@@ -275,7 +275,7 @@ function createRoutes(context: HandlerContext): Router {
 }
 
 /** The session's running turn in this process, tracked so its events can be rejoined (started here or elsewhere in-process). */
-async function runningTurn(session: Session, context: HandlerContext): Promise<LiveTurn | undefined> {
+async function runningTurn(session: Session, context: HandlerContext): Promise<LocalTurn | undefined> {
   const turn = session.currentTurn;
   return turn && turn.status === "running" ? context.track(turn) : undefined;
 }

@@ -5,11 +5,12 @@ export type { UiChatOptions } from "./ui-chat.js";
 export { HttpError } from "./http-error.js";
 export { memoryTurnEvents } from "./turn-event-bus.js";
 export type { ServedTurn, TurnControl, TurnControlReply, TurnEventBus } from "./turn-event-bus.js";
-export type { IndexedTurnStreamEvent } from "./turn-registry.js";
 export { BodyAlreadyReadError, serve, toNodeListener } from "./node.js";
 export type { FetchHandler, NodeListener, NodeListenerOptions, RunningServer, ServeOptions } from "./node.js";
+// The stream's types, where a server's users looked for them before `june/stream` had them.
 export type {
   ApprovalRequestStreamEvent,
+  IndexedTurnStreamEvent,
   RunUpdateStreamEvent,
   StreamApprovalRequest,
   TextDeltaStreamEvent,
@@ -17,4 +18,4 @@ export type {
   TurnStartStreamEvent,
   TurnStreamEvent,
   TurnStreamEventType,
-} from "./turn-stream-event.js";
+} from "../chat/stream/turn-stream-event.js";

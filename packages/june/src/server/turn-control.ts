@@ -1,12 +1,12 @@
 import { TurnEndedError } from "../chat/errors.js";
 import { errorResponse, HttpError } from "./http-error.js";
 import type { ServedTurn, TurnControl, TurnControlReply } from "./turn-event-bus.js";
-import type { LiveTurn } from "./turn-registry.js";
+import type { LocalTurn } from "./turn-registry.js";
 
-const served = new WeakMap<LiveTurn, ServedTurn>();
+const served = new WeakMap<LocalTurn, ServedTurn>();
 
-/** The `ServedTurn` view of a turn this process runs (one per `LiveTurn`). */
-export function servedTurnOf(live: LiveTurn): ServedTurn {
+/** The `ServedTurn` view of a turn this process runs (one per `LocalTurn`). */
+export function servedTurnOf(live: LocalTurn): ServedTurn {
   let turn = served.get(live);
   if (!turn) {
     turn = {
@@ -29,7 +29,7 @@ export function servedTurnOf(live: LiveTurn): ServedTurn {
  * error's status and JSON body (409 for a decided or unknown approval, or a turn that ended; 400 or 422 for a
  * steer the turn refuses). Never throws.
  */
-export async function applyTurnControl(live: LiveTurn, command: TurnControl): Promise<TurnControlReply> {
+export async function applyTurnControl(live: LocalTurn, command: TurnControl): Promise<TurnControlReply> {
   try {
     await apply(live, command);
     return { status: 200, body: { ok: true } };
@@ -39,7 +39,7 @@ export async function applyTurnControl(live: LiveTurn, command: TurnControl): Pr
   }
 }
 
-async function apply(live: LiveTurn, command: TurnControl): Promise<void> {
+async function apply(live: LocalTurn, command: TurnControl): Promise<void> {
   // An ended turn is no longer held (only its events are): it decides nothing, as the turn itself would not.
   const turn = live.turn;
   switch (command.type) {
@@ -67,6 +67,6 @@ async function apply(live: LiveTurn, command: TurnControl): Promise<void> {
   }
 }
 
-function decided(ok: boolean, live: LiveTurn, approvalId: string): void {
+function decided(ok: boolean, live: LocalTurn, approvalId: string): void {
   if (!ok) throw new HttpError(409, `No pending approval "${approvalId}" in turn "${live.id}" (unknown, withdrawn or already decided)`);
 }

@@ -1,4 +1,4 @@
-import type { IndexedTurnStreamEvent } from "./turn-registry.js";
+import type { IndexedTurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 
 /** A command for a running turn, as the `approve`, `deny`, `cancel` and `steer` routes take it. */
 export type TurnControl =
@@ -14,7 +14,7 @@ export interface TurnControlReply {
 }
 
 /**
- * A turn's events and controls, wherever the turn runs: in this process (a `LiveTurn`) or in another one
+ * A turn's events and controls, wherever the turn runs: in this process (a `LocalTurn`) or in another one
  * (read back from a `TurnEventBus`). Its events are already projected and redacted.
  */
 export interface ServedTurn {

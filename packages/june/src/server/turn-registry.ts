@@ -1,31 +1,22 @@
-import { projectChatTrace } from "../chat/trace/project-chat-trace.js";
-import { hideFilePaths, redact, redactText, type TextRedactOptions } from "../redaction/redact.js";
-import { summarize, truncate } from "../chat/trace/summarize.js";
-import type { Turn, TurnEvent, TurnResult } from "../chat/types.js";
-import { StreamRedactor } from "../redaction/stream-redactor.js";
-import type { TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
-
-/** An event of a live turn with its index (the SSE `id`). */
-export interface IndexedTurnStreamEvent {
-  index: number;
-  event: TurnStreamEvent;
-}
-
-const MAX_ERROR_CHARS = 1_000;
+import type { TextRedactOptions } from "../redaction/redact.js";
+import type { Turn } from "../chat/types.js";
+import { turnStream } from "../chat/stream/turn-stream.js";
+import type { IndexedTurnStreamEvent, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 
 /**
- * A turn the handler serves: it reads the turn's events once, as they come, turns each into its redacted,
- * projected `TurnStreamEvent`, and keeps them so any number of clients can read them from any index, while
- * the turn runs and after it ended. Reading never drives the turn: a client that goes away leaves it running.
+ * A turn this handler runs, served from here (`RemoteTurn` is one another process runs): it reads the
+ * turn's `turnStream` once, as it comes, and keeps its events so any number of clients can read them from
+ * any index, while the turn runs and after it ended. Reading never drives the turn: a client that goes away
+ * leaves it running.
  *
- * Once the turn ended only what replay needs is kept (its id, session id and projected events): the `Turn`
- * is let go, and with it the session it ran in (its whole journal) and its raw events, so the ended turns a
- * handler keeps for replay hold a few kilobytes each however long their session is.
+ * Once the turn ended only what replay needs is kept (its id, session id and events): the `Turn` is let go,
+ * and with it the session it ran in (its whole journal) and its raw events, so the ended turns a handler
+ * keeps for replay hold a few kilobytes each however long their session is.
  */
-export class LiveTurn {
+export class LocalTurn {
   readonly id: string;
   readonly sessionId: string;
-  /** The handler's own redaction patterns, for whatever else is made of this turn (the UI stream). */
+  /** The handler's own redaction patterns, for whatever else is made of this turn. */
   readonly redaction: TextRedactOptions;
   #turn: Turn | undefined;
   readonly #events: TurnStreamEvent[] = [];
@@ -41,7 +32,7 @@ export class LiveTurn {
     this.id = turn.id;
     this.sessionId = turn.sessionId;
     this.#turn = turn;
-    this.done = this.#pump(turn, now, redaction);
+    this.done = this.#pump(turn, now);
   }
 
   /** The turn while it runs (to approve, deny, cancel or steer it); `undefined` once its `turn-end` is in. */
@@ -107,94 +98,16 @@ export class LiveTurn {
     for (const wake of waiters) wake();
   }
 
-  async #pump(turn: Turn, now: () => number, redaction: TextRedactOptions): Promise<void> {
-    this.#push({ type: "turn-start", turnId: turn.id, sessionId: turn.sessionId });
-    // Deltas are a few characters each: a key split across them is only caught by redacting whole words.
-    const text = new StreamRedactor(redaction);
-    const flushText = () => {
-      const rest = text.flush();
-      if (rest !== "") this.#push({ type: "text-delta", text: rest });
-    };
-    try {
-      for await (const event of turn) {
-        if (event.type === "text-delta") {
-          const safe = text.push(event.text);
-          if (safe !== "") this.#push({ type: "text-delta", text: safe });
-          continue;
-        }
-        // The text before a tool call is complete: show all of it while the turn waits for a decision.
-        if (event.type === "approval-request") flushText();
-        const projected = project(event, turn, redaction);
-        if (projected) this.#push(projected);
+  async #pump(turn: Turn, now: () => number): Promise<void> {
+    for await (const { event } of turnStream(turn, { redaction: this.redaction })) {
+      if (event.type === "turn-end") {
+        this.#ended = true;
+        this.#endedAt = now();
+        this.#turn = undefined;
       }
-    } catch {
-      // A turn's iteration ends normally even when it fails; the failure itself comes through `result`.
-    }
-    flushText();
-    let end: TurnEndStreamEvent;
-    try {
-      end = completed(await turn.result, redaction);
-    } catch (error) {
-      end =
-        turn.status === "canceled" || turn.status === "suspended"
-          ? { type: "turn-end", status: turn.status }
-          : { type: "turn-end", status: "failed", error: errorSummary(error, redaction) };
-    }
-    this.#ended = true;
-    this.#endedAt = now();
-    this.#turn = undefined;
-    this.#push(end);
-  }
-}
-
-/** A turn's own event as it leaves the server, or nothing when it cannot be shown safely. */
-function project(event: TurnEvent, turn: Turn, redaction: TextRedactOptions): TurnStreamEvent | undefined {
-  // Patterns of the user's own go over what June already projected and redacted.
-  const own = <T,>(value: T): T => (redaction.patterns?.length ? redact(value, redaction) : value);
-  switch (event.type) {
-    case "text-delta":
-      // Streamed through a `StreamRedactor` instead; one delta alone is redacted here.
-      return { type: "text-delta", text: redactText(event.text, redaction) };
-    case "run-update":
-      try {
-        return { type: "run-update", rows: own(projectChatTrace(event.tree, { requests: turn.requests })) };
-      } catch {
-        // A tree the projection does not understand (a custom responder's) is not worth failing the stream.
-        return undefined;
-      }
-    case "approval-request": {
-      const { request } = event;
-      return {
-        type: "approval-request",
-        request: {
-          id: request.id,
-          stepId: request.stepId,
-          toolName: request.toolName,
-          toolCallId: request.toolCallId,
-          input: own(summarize(request.input)),
-        },
-      };
-    }
-    default: {
-      const unreachable: never = event;
-      void unreachable;
-      return undefined;
+      this.#push(event);
     }
   }
-}
-
-function completed(result: TurnResult, redaction: TextRedactOptions): TurnEndStreamEvent {
-  const end: TurnEndStreamEvent = { type: "turn-end", status: "completed", text: redactText(result.text, redaction) };
-  if (result.metadata !== undefined) end.metadata = redact(result.metadata, redaction);
-  return end;
-}
-
-/** A failure's name and message, redacted and bounded: never its stack or cause. */
-export function errorSummary(error: unknown, redaction: TextRedactOptions = {}): { name: string; message: string } {
-  if (error instanceof Error) {
-    return { name: String(error.name || "Error"), message: truncate(hideFilePaths(redactText(String(error.message), redaction)), MAX_ERROR_CHARS) };
-  }
-  return { name: "Error", message: truncate(hideFilePaths(redactText(String(error), redaction)), MAX_ERROR_CHARS) };
 }
 
 export interface TurnRegistryOptions {
@@ -212,9 +125,9 @@ export interface TurnRegistryOptions {
  * ones are kept for `endedTurnTtlMs` or until more than `maxEndedTurns` ended after them.
  */
 export class TurnRegistry {
-  readonly #turns = new Map<string, LiveTurn>();
-  /** The `LiveTurn` made for each `Turn` object (so tracking an ended turn again does not serve it twice). */
-  readonly #served = new WeakMap<Turn, LiveTurn>();
+  readonly #turns = new Map<string, LocalTurn>();
+  /** The `LocalTurn` made for each `Turn` object (so tracking an ended turn again does not serve it twice). */
+  readonly #served = new WeakMap<Turn, LocalTurn>();
   readonly #maxEnded: number;
   readonly #ttl: number;
   readonly #now: () => number;
@@ -231,26 +144,26 @@ export class TurnRegistry {
    * Starts serving a turn (or returns the one already served for it). A durable turn resumed under the id of
    * one served here until it suspended replaces it: its events start again from the first.
    */
-  track(turn: Turn): LiveTurn {
+  track(turn: Turn): LocalTurn {
     this.#prune();
     const existing = this.#turns.get(turn.id);
     if (existing && (!existing.ended || this.#served.get(turn) === existing)) return existing;
-    const live = new LiveTurn(turn, this.#now, this.#redact);
+    const live = new LocalTurn(turn, this.#now, this.#redact);
     this.#turns.delete(turn.id);
     this.#turns.set(turn.id, live);
     this.#served.set(turn, live);
     return live;
   }
 
-  get(turnId: string): LiveTurn | undefined {
+  get(turnId: string): LocalTurn | undefined {
     this.#prune();
     return this.#turns.get(turnId);
   }
 
   /** The session's most recently tracked turn, running or recently ended. */
-  latestForSession(sessionId: string): LiveTurn | undefined {
+  latestForSession(sessionId: string): LocalTurn | undefined {
     this.#prune();
-    let latest: LiveTurn | undefined;
+    let latest: LocalTurn | undefined;
     for (const live of this.#turns.values()) if (live.sessionId === sessionId) latest = live;
     return latest;
   }
@@ -262,7 +175,7 @@ export class TurnRegistry {
 
   #prune(): void {
     const now = this.#now();
-    const ended: [string, LiveTurn][] = [];
+    const ended: [string, LocalTurn][] = [];
     for (const entry of this.#turns) {
       const live = entry[1];
       if (!live.ended) continue;

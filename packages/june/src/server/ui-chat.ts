@@ -7,8 +7,6 @@ import {
   type UIMessageChunk,
 } from "ai";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
-import { redact } from "../redaction/redact.js";
-import { summarize } from "../chat/trace/summarize.js";
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
 import { JuneError } from "../errors/june-error.js";
@@ -17,8 +15,9 @@ import type { HandlerContext } from "./create-chat-handler.js";
 import { HttpError, json, withInputErrors } from "./http-error.js";
 import { inRequestTrace } from "../telemetry/request-trace.js";
 import type { RouteContext } from "./router.js";
-import { errorSummary, type LiveTurn } from "./turn-registry.js";
-import type { TurnStreamEvent } from "./turn-stream-event.js";
+import { errorSummary } from "../chat/stream/error-summary.js";
+import type { LocalTurn } from "./turn-registry.js";
+import type { TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 
 /** A tool call the UI stream showed for approval, and what became of it. */
 interface UiTool {
@@ -43,10 +42,7 @@ interface ApprovalResponse {
   reason?: string;
 }
 
-const uiStates = new WeakMap<LiveTurn, UiTurnState>();
-
-/** A redacted tool input larger than this, as JSON, goes out as a bounded summary instead. */
-const MAX_TOOL_INPUT_JSON = 16_000;
+const uiStates = new WeakMap<LocalTurn, UiTurnState>();
 
 const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-filter", "tool-calls", "error", "other"]);
 
@@ -139,7 +135,7 @@ export async function handleUiMessages({ params }: RouteContext, context: Handle
 }
 
 /** The assistant message a UI stream of the turn would have built so far. */
-async function liveMessage(live: LiveTurn): Promise<UIMessage> {
+async function liveMessage(live: LocalTurn): Promise<UIMessage> {
   const chunks: UIMessageChunk[] = [];
   const state = shownState(live, (chunk) => chunks.push(chunk));
   if (!uiStates.has(live)) uiStates.set(live, state);
@@ -155,7 +151,7 @@ async function liveMessage(live: LiveTurn): Promise<UIMessage> {
 }
 
 /** The state of a UI stream that showed every event of the turn so far (writing its chunks to `write`). */
-function shownState(live: LiveTurn, write: (chunk: UIMessageChunk) => void): UiTurnState {
+function shownState(live: LocalTurn, write: (chunk: UIMessageChunk) => void): UiTurnState {
   const state: UiTurnState = { cursor: 0, tools: new Map() };
   const chunker = new UiChunker(live, state, write);
   write({ type: "start", messageId: live.id });
@@ -220,7 +216,7 @@ async function continueAfterApprovals(
   return uiStream(live, state, { ...options, ...(messageId !== undefined && { messageId }) });
 }
 
-function adopt(live: LiveTurn): UiTurnState | undefined {
+function adopt(live: LocalTurn): UiTurnState | undefined {
   if (live.ended) return undefined;
   const state = shownState(live, () => {});
   uiStates.set(live, state);
@@ -229,14 +225,14 @@ function adopt(live: LiveTurn): UiTurnState | undefined {
 
 /** Turns a live turn's events into UI message chunks, tracking what the client was shown in `state`. */
 class UiChunker {
-  readonly #live: LiveTurn;
+  readonly #live: LocalTurn;
   readonly #state: UiTurnState;
   readonly #write: (chunk: UIMessageChunk) => void;
   #textId: string | undefined;
   #textCount = 0;
   finishReason: FinishReason = "stop";
 
-  constructor(live: LiveTurn, state: UiTurnState, write: (chunk: UIMessageChunk) => void) {
+  constructor(live: LocalTurn, state: UiTurnState, write: (chunk: UIMessageChunk) => void) {
     this.#live = live;
     this.#state = state;
     this.#write = write;
@@ -285,7 +281,7 @@ class UiChunker {
           type: "tool-input-available",
           toolCallId: request.toolCallId,
           toolName: request.toolName,
-          input: toolInput(live, request.id, request.input),
+          input: request.inputValue,
           dynamic: true,
         });
         write({ type: "tool-approval-request", approvalId: request.id, toolCallId: request.toolCallId });
@@ -353,7 +349,7 @@ class UiChunker {
  * until the turn ends or waits for an approval only the client can give. A client that goes away before
  * the end cancels the turn when `cancelOnDisconnect`.
  */
-function uiStream(live: LiveTurn, state: UiTurnState, options: { signal: AbortSignal; messageId?: string; cancelOnDisconnect: boolean }): Response {
+function uiStream(live: LocalTurn, state: UiTurnState, options: { signal: AbortSignal; messageId?: string; cancelOnDisconnect: boolean }): Response {
   const { signal } = options;
   let finished = false;
   const disconnected = () => {
@@ -365,7 +361,7 @@ function uiStream(live: LiveTurn, state: UiTurnState, options: { signal: AbortSi
   signal.addEventListener("abort", disconnected, { once: true });
   const stream = createUIMessageStream({
     onError: (error) => {
-      const { name, message } = errorSummary(error, live.redaction);
+      const { name, message } = errorSummary(error, { redaction: live.redaction });
       return `${name}: ${message}`;
     },
     execute: async ({ writer }) => {
@@ -419,28 +415,13 @@ function onCancel<T>(stream: ReadableStream<T>, cancel: () => void): ReadableStr
 }
 
 /** Whether the turn waits for an approval shown to the client and not yet answered by it. */
-function awaitsClient(live: LiveTurn, state: UiTurnState): boolean {
+function awaitsClient(live: LocalTurn, state: UiTurnState): boolean {
   if (live.ended) return false;
   for (const tool of state.tools.values()) {
     if (tool.resolved || tool.decision) continue;
     if (live.turn?.requests.some((request) => request.id === tool.approvalId)) return true;
   }
   return false;
-}
-
-/** The tool's input as the client sees it: redacted, or a bounded summary when large. */
-function toolInput(live: LiveTurn, approvalId: string, summary: string): unknown {
-  const request = live.turn?.requests.find((candidate) => candidate.id === approvalId);
-  if (!request) return summary;
-  const safe = redact(request.input, live.redaction);
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(safe);
-  } catch {
-    return summary;
-  }
-  if (text === undefined || text.length > MAX_TOOL_INPUT_JSON) return summarize(request.input);
-  return JSON.parse(text) as unknown;
 }
 
 function findToolRow(rows: readonly ChatTraceRow[], toolCallId: string): ChatTraceToolRow | undefined {

@@ -1,5 +1,5 @@
-import type { IndexedTurnStreamEvent } from "../turn-registry.js";
-import type { TurnStreamEvent } from "../turn-stream-event.js";
+import type { IndexedTurnStreamEvent } from "../../chat/stream/turn-stream-event.js";
+import type { TurnStreamEvent } from "../../chat/stream/turn-stream-event.js";
 import type { StreamEntry } from "./redis-client.js";
 
 /**
