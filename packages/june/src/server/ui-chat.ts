@@ -1,12 +1,10 @@
 import {
   createUIMessageStream,
   createUIMessageStreamResponse,
-  type FinishReason,
   readUIMessageStream,
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
 import { JuneError } from "../errors/june-error.js";
@@ -17,23 +15,7 @@ import { inRequestTrace } from "../telemetry/request-trace.js";
 import type { RouteContext } from "./router.js";
 import { errorSummary } from "../chat/stream/error-summary.js";
 import type { LocalTurn } from "./turn-registry.js";
-import type { TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
-
-/** A tool call the UI stream showed for approval, and what became of it. */
-interface UiTool {
-  toolCallId: string;
-  approvalId: string;
-  decision?: { approved: boolean };
-  /** True once the client got its outcome (output, error or denial). */
-  resolved: boolean;
-}
-
-/** How far the UI message streams of one turn got: a turn's reply can span several requests. */
-interface UiTurnState {
-  /** The index of the next turn event no UI stream has sent. */
-  cursor: number;
-  tools: Map<string, UiTool>;
-}
+import { UiChunker, type UiTurnState } from "./ui-chunker.js";
 
 /** An approval answered by the client with `addToolApprovalResponse`. */
 interface ApprovalResponse {
@@ -43,8 +25,6 @@ interface ApprovalResponse {
 }
 
 const uiStates = new WeakMap<LocalTurn, UiTurnState>();
-
-const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-filter", "tool-calls", "error", "other"]);
 
 /** What `/ui-chat` does when its client goes away mid-stream (`useChat`'s `stop()`, a closed tab). */
 export interface UiChatOptions {
@@ -153,7 +133,7 @@ async function liveMessage(live: LocalTurn): Promise<UIMessage> {
 /** The state of a UI stream that showed every event of the turn so far (writing its chunks to `write`). */
 function shownState(live: LocalTurn, write: (chunk: UIMessageChunk) => void): UiTurnState {
   const state: UiTurnState = { cursor: 0, tools: new Map() };
-  const chunker = new UiChunker(live, state, write);
+  const chunker = new UiChunker(live.id, state, write);
   write({ type: "start", messageId: live.id });
   write({ type: "start-step" });
   while (state.cursor < live.length) {
@@ -223,127 +203,6 @@ function adopt(live: LocalTurn): UiTurnState | undefined {
   return state;
 }
 
-/** Turns a live turn's events into UI message chunks, tracking what the client was shown in `state`. */
-class UiChunker {
-  readonly #live: LocalTurn;
-  readonly #state: UiTurnState;
-  readonly #write: (chunk: UIMessageChunk) => void;
-  #textId: string | undefined;
-  #textCount = 0;
-  finishReason: FinishReason = "stop";
-
-  constructor(live: LocalTurn, state: UiTurnState, write: (chunk: UIMessageChunk) => void) {
-    this.#live = live;
-    this.#state = state;
-    this.#write = write;
-  }
-
-  endText(): void {
-    if (this.#textId === undefined) return;
-    this.#write({ type: "text-end", id: this.#textId });
-    this.#textId = undefined;
-  }
-
-  /** Denials the client just sent are settled already: shows them at once. */
-  showDenials(): void {
-    for (const tool of this.#state.tools.values()) {
-      if (!tool.resolved && tool.decision && !tool.decision.approved) {
-        this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
-        tool.resolved = true;
-      }
-    }
-  }
-
-  handle(event: TurnStreamEvent): void {
-    const live = this.#live;
-    const state = this.#state;
-    const write = this.#write;
-    switch (event.type) {
-      case "turn-start":
-        return;
-      case "text-delta":
-        if (event.text === "") return;
-        if (this.#textId === undefined) {
-          this.#textId = `${live.id}-text-${state.cursor}-${this.#textCount++}`;
-          write({ type: "text-start", id: this.#textId });
-        }
-        write({ type: "text-delta", id: this.#textId, delta: event.text });
-        return;
-      case "run-update":
-        this.#resolveTools(event.rows);
-        return;
-      case "approval-request": {
-        const { request } = event;
-        if (state.tools.has(request.toolCallId)) return;
-        this.endText();
-        state.tools.set(request.toolCallId, { toolCallId: request.toolCallId, approvalId: request.id, resolved: false });
-        write({
-          type: "tool-input-available",
-          toolCallId: request.toolCallId,
-          toolName: request.toolName,
-          input: request.inputValue,
-          dynamic: true,
-        });
-        write({ type: "tool-approval-request", approvalId: request.id, toolCallId: request.toolCallId });
-        return;
-      }
-      case "turn-end":
-        this.endText();
-        this.#settleTools(event.status);
-        if (event.status === "failed") {
-          const error = event.error ?? { name: "Error", message: "The turn failed" };
-          write({ type: "error", errorText: `${error.name}: ${error.message}` });
-          this.finishReason = "error";
-        } else if (event.status === "canceled") {
-          write({ type: "abort", reason: "The turn was canceled" });
-          this.finishReason = "other";
-        } else {
-          const reason = event.metadata?.finishReason;
-          this.finishReason = reason !== undefined && FINISH_REASONS.has(reason) ? (reason as FinishReason) : "stop";
-        }
-        return;
-      default: {
-        const unreachable: never = event;
-        void unreachable;
-      }
-    }
-  }
-
-  /** Tool calls the client was shown, settled as the trace shows them. */
-  #resolveTools(rows: readonly ChatTraceRow[]): void {
-    for (const tool of this.#state.tools.values()) {
-      if (tool.resolved) continue;
-      const row = findToolRow(rows, tool.toolCallId);
-      if (!row) continue;
-      if (row.approval?.state === "denied") {
-        this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
-      } else if (row.status === "done") {
-        this.#write({ type: "tool-output-available", toolCallId: tool.toolCallId, output: row.output ?? null, dynamic: true });
-      } else if (row.status === "error") {
-        this.#write({ type: "tool-output-error", toolCallId: tool.toolCallId, errorText: row.error ?? `${row.toolName} failed`, dynamic: true });
-      } else {
-        continue;
-      }
-      tool.resolved = true;
-    }
-  }
-
-  /** At the turn's end every tool call shown gets an outcome, so the client never resends for it. */
-  #settleTools(status: "completed" | "failed" | "canceled" | "suspended"): void {
-    for (const tool of this.#state.tools.values()) {
-      if (tool.resolved) continue;
-      tool.resolved = true;
-      if (tool.decision && !tool.decision.approved) {
-        this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
-      } else if (status === "completed" && tool.decision) {
-        this.#write({ type: "tool-output-available", toolCallId: tool.toolCallId, output: null, dynamic: true });
-      } else {
-        this.#write({ type: "tool-output-error", toolCallId: tool.toolCallId, errorText: `The turn ${status === "completed" ? "ended" : status} before the tool ran`, dynamic: true });
-      }
-    }
-  }
-}
-
 /**
  * Streams the turn's events from where the last UI stream of this turn stopped, as UI message chunks,
  * until the turn ends or waits for an approval only the client can give. A client that goes away before
@@ -366,7 +225,7 @@ function uiStream(live: LocalTurn, state: UiTurnState, options: { signal: AbortS
     },
     execute: async ({ writer }) => {
       const write = (chunk: UIMessageChunk) => writer.write(chunk);
-      const chunker = new UiChunker(live, state, write);
+      const chunker = new UiChunker(live.id, state, write);
       write(options.messageId !== undefined ? { type: "start", messageId: options.messageId } : { type: "start" });
       write({ type: "start-step" });
       chunker.showDenials();
@@ -422,15 +281,6 @@ function awaitsClient(live: LocalTurn, state: UiTurnState): boolean {
     if (live.turn?.requests.some((request) => request.id === tool.approvalId)) return true;
   }
   return false;
-}
-
-function findToolRow(rows: readonly ChatTraceRow[], toolCallId: string): ChatTraceToolRow | undefined {
-  for (const row of rows) {
-    if (row.kind === "tool" && row.toolCallId === toolCallId) return row;
-    const found = findToolRow(row.children, toolCallId);
-    if (found) return found;
-  }
-  return undefined;
 }
 
 async function openOrCreateSession(chat: Chat, id: string): Promise<Session> {
