@@ -4,8 +4,8 @@ import { assertRunCheckpoint, checkpointRequests } from "../../../runtime/checkp
 import { start } from "../../../runtime/start.js";
 import type { ApprovalRequest, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
 import { durableSettings, type DurableOption } from "../../durable/checkpoint-codec.js";
+import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { AgentReplyError, StreamMismatchError } from "./errors.js";
-import { EventQueue } from "./event-queue.js";
 import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
 import type {
   Responder,
@@ -123,7 +123,8 @@ export function agentResponder(options: AgentResponderOptions): AgentResponder {
 }
 
 function runTurn(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined): ResponderExecution {
-  const events = new EventQueue<ResponderEvent>();
+  // One reader (the turn), and a long run's snapshots are let go of as it takes them: the turn keeps its own.
+  const events = new ReplayBuffer<ResponderEvent>({ discardRead: true });
   let lastCheckpoint: ResponderCheckpoint | undefined;
   const streamStep = options.stream?.step;
   const announced = new Set<string>();
