@@ -1,5 +1,5 @@
 import { SessionBusyError } from "../stores/errors.js";
-import { errorSummary } from "./stream/error-summary.js";
+import { errorInfo } from "./stream/error-info.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
@@ -273,11 +273,6 @@ export function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry 
   }
 }
 
-/** An error as the journal keeps it: its `errorSummary` (name, message with credentials and file paths masked, bounded). */
-export function errorInfo(error: unknown): { name: string; message: string } {
-  return errorSummary(error);
-}
-
 /** How long a canceled turn waits for its responder to wind down before it ends anyway. */
 const CANCEL_GRACE_MS = 2_000;
 
@@ -368,7 +363,7 @@ async function follow(options: Pick<RunTurnOptions, "turn" | "provenance" | "dur
       });
       watch = current;
       turn.onActivity = () => {
-        const last = turn.events.items.at(-1);
+        const last = turn.events.last();
         if (last?.type === "run-update") current.tree = last.tree;
         current.check();
       };

@@ -1,6 +1,6 @@
 import type {
   ApprovalRequestStreamEvent,
-  StreamError,
+  ErrorInfo,
   TextDeltaStreamEvent,
   TurnEndStreamEvent,
   TurnStartStreamEvent,
@@ -29,7 +29,7 @@ export type CliJsonEvent =
       status: RunStatus;
       steps?: Record<string, unknown>;
       usage?: Usage;
-      error?: StreamError;
+      error?: ErrorInfo;
     };
 
 /**

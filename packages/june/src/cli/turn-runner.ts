@@ -1,6 +1,6 @@
 import type { TurnEndStreamEvent } from "../chat/stream/turn-stream-event.js";
 import { turnStream } from "../chat/stream/turn-stream.js";
-import { errorSummary } from "../chat/stream/error-summary.js";
+import { errorInfo } from "../chat/stream/error-info.js";
 import { redactText, type TextRedactOptions } from "../redaction/redact.js";
 import type { Turn, TurnResult } from "../chat/types.js";
 import { JuneError } from "../errors/june-error.js";
@@ -15,13 +15,13 @@ import { explainProviderError } from "./provider-errors.js";
 import type { Screen } from "./screen.js";
 
 /** How a turn ended, as the CLI reports it. */
-export type TurnOutcome =
+export type TurnExit =
   | { status: "completed"; result: TurnResult }
   | { status: "failed"; error: unknown }
   | { status: "canceled" };
 
 /** The exit code for a turn's outcome: 0 completed, 1 failed, 130 canceled. */
-export function exitCodeOf(outcome: TurnOutcome): number {
+export function exitCodeOf(outcome: TurnExit): number {
   switch (outcome.status) {
     case "completed":
       return 0;
@@ -31,7 +31,7 @@ export function exitCodeOf(outcome: TurnOutcome): number {
       return EXIT_CANCELED;
     default: {
       const unreachable: never = outcome;
-      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnOutcome).status)}`);
+      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnExit).status)}`);
     }
   }
 }
@@ -55,7 +55,7 @@ export interface ShowTurnOptions {
  * with `json`, every event as a JSON line), and answers approvals with `approver`. The first Ctrl-C cancels
  * the turn, a second quits. Resolves with how the turn ended; never rejects for the turn's own failure.
  */
-export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
+export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
   const { io, screen, turn, approver, json } = options;
   // What is printed is the turn's one stream, redacted and projected as the HTTP API sends it (the user's
   // JUNE_REDACT patterns over June's); the CLI only encodes it, as reply text or JSON lines.
@@ -106,7 +106,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
     interrupt.dispose();
     screen.resetStatus();
   }
-  let outcome: TurnOutcome;
+  let outcome: TurnExit;
   try {
     if (thrown) throw thrown.error;
     outcome = { status: "completed", result: await turn.result };
@@ -141,18 +141,18 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
       break;
     default: {
       const unreachable: never = outcome;
-      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnOutcome).status)}`);
+      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnExit).status)}`);
     }
   }
   return outcome;
 }
 
 /** The stream's own `turn-end`, unless the CLI ended the turn otherwise (a Ctrl-C, an approver that threw). */
-function jsonTurnEnd(turn: Turn, outcome: TurnOutcome, end: TurnEndStreamEvent | undefined, redaction: TextRedactOptions): TurnEndStreamEvent {
+function jsonTurnEnd(turn: Turn, outcome: TurnExit, end: TurnEndStreamEvent | undefined, redaction: TextRedactOptions): TurnEndStreamEvent {
   const ids = { turnId: turn.id, sessionId: turn.sessionId };
   if (outcome.status === "canceled") return end?.status === "canceled" ? end : { type: "turn-end", ...ids, status: "canceled" };
   if (outcome.status === "failed" && end?.status !== "failed" && end?.status !== "suspended") {
-    return { type: "turn-end", ...ids, status: "failed", error: errorSummary(outcome.error, { redaction }) };
+    return { type: "turn-end", ...ids, status: "failed", error: errorInfo(outcome.error, { redaction }) };
   }
   return end ?? { type: "turn-end", ...ids, status: "completed" };
 }

@@ -8,12 +8,13 @@ import {
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
 import { JuneError } from "../errors/june-error.js";
-import { describe, type JsonObject, readJsonObject } from "./body.js";
+import { type JsonObject, readJsonObject } from "./body.js";
+import { valueKind } from "../errors/value-kind.js";
 import type { HandlerContext } from "./create-chat-handler.js";
 import { HttpError, json, withInputErrors } from "./http-error.js";
 import { inRequestTrace } from "../telemetry/request-trace.js";
 import type { RouteContext } from "./router.js";
-import { errorSummary } from "../chat/stream/error-summary.js";
+import { errorInfo } from "../chat/stream/error-info.js";
 import type { LocalTurn } from "./turn-registry.js";
 import { UiChunker, type UiTurnState } from "./ui-chunker.js";
 
@@ -57,13 +58,13 @@ export async function handleUiChat({ request }: RouteContext, context: HandlerCo
   // Extra fields are the transport's own `body` option: accepted and ignored.
   const body = await readJsonObject(request, { maxBytes: context.maxBodyBytes });
   const chatId = body.id;
-  if (typeof chatId !== "string" || chatId === "") throw new HttpError(400, `"id" must be the chat's id (a string), got ${describe(chatId)}`);
+  if (typeof chatId !== "string" || chatId === "") throw new HttpError(400, `"id" must be the chat's id (a string), got ${valueKind(chatId)}`);
   const trigger = body.trigger ?? "submit-message";
   if (trigger !== "submit-message" && trigger !== "regenerate-message") {
     throw new HttpError(400, `"trigger" must be "submit-message" or "regenerate-message", got ${JSON.stringify(trigger)}`);
   }
   const messageId = body.messageId === undefined || body.messageId === null ? undefined : body.messageId;
-  if (messageId !== undefined && typeof messageId !== "string") throw new HttpError(400, `"messageId" must be a string, got ${describe(messageId)}`);
+  if (messageId !== undefined && typeof messageId !== "string") throw new HttpError(400, `"messageId" must be a string, got ${valueKind(messageId)}`);
   const last = lastMessage(body);
   const cancelOnDisconnect = context.uiChat.cancelOnDisconnect ?? true;
 
@@ -220,7 +221,7 @@ function uiStream(live: LocalTurn, state: UiTurnState, options: { signal: AbortS
   signal.addEventListener("abort", disconnected, { once: true });
   const stream = createUIMessageStream({
     onError: (error) => {
-      const { name, message } = errorSummary(error, { redaction: live.redaction });
+      const { name, message } = errorInfo(error, { redaction: live.redaction });
       return `${name}: ${message}`;
     },
     execute: async ({ writer }) => {
@@ -301,7 +302,7 @@ async function openOrCreateSession(chat: Chat, id: string): Promise<Session> {
 function lastMessage(body: JsonObject): JsonObject {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new HttpError(400, `"messages" must be a non-empty array of UI messages, got ${describe(messages)}`);
+    throw new HttpError(400, `"messages" must be a non-empty array of UI messages, got ${valueKind(messages)}`);
   }
   const last: unknown = messages[messages.length - 1];
   if (typeof last !== "object" || last === null || Array.isArray(last)) throw new HttpError(400, "The last message must be an object");

@@ -24,7 +24,7 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  * Encodes a turn's stream as the AI SDK's UI message chunks (`useChat`'s protocol), tracking in `state` what
  * the client was shown, since a turn's reply can span several requests (it pauses at each approval only the
  * client can give). It only encodes: every event is already projected and redacted by `turnStream`; a tool
- * call's input is the stream's `request.inputValue`, a failure its `errorSummary`.
+ * call's input is the stream's `request.inputValue`, a failure its `errorInfo`.
  *
  * | turn stream | UI message chunks |
  * | --- | --- |

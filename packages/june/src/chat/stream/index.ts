@@ -8,7 +8,7 @@ export type {
   IndexedTurnStreamEvent,
   RunUpdateStreamEvent,
   StreamApprovalRequest,
-  StreamError,
+  ErrorInfo,
   TextDeltaStreamEvent,
   TurnEndStatus,
   TurnEndStreamEvent,
@@ -30,7 +30,7 @@ export { isTurnStreamEventType, parseTurnStreamEvent, TURN_STREAM_EVENT_TYPES } 
 export { TurnStreamEventError } from "./turn-stream-event-error.js";
 export { MAX_INPUT_VALUE_JSON_CHARS, streamApprovalRequest, turnStream } from "./turn-stream.js";
 export type { TurnStreamOptions } from "./turn-stream.js";
-export { errorSummary, MAX_ERROR_MESSAGE_CHARS } from "./error-summary.js";
-export type { ErrorSummaryOptions } from "./error-summary.js";
+export { errorInfo, MAX_ERROR_MESSAGE_CHARS } from "./error-info.js";
+export type { ErrorInfoOptions } from "./error-info.js";
 export { applyTraceRowChanges, traceRowChanges } from "./trace-row-changes.js";
 export type { TraceRowChange, TraceRowChanges } from "./trace-row-changes.js";

@@ -5,7 +5,7 @@ import type { TurnMetadata } from "../../stores/types.js";
  * The one wire form of a turn: what every surface a turn leaves the process through reads (the HTTP
  * API's Server-Sent Events, `/ui-chat`'s UI message stream, `june ... --json`, the Redis bus between
  * processes, Studio). `turnStream` makes it from a `Turn`: projected (trace rows, never the raw tree),
- * redacted (June's patterns and yours), errors summarized, each event numbered for replay. The surfaces
+ * redacted (June's patterns and yours), errors reduced to their name and message, each event numbered for replay. The surfaces
  * only encode it; `parseTurnStreamEvent` checks one that was read back.
  */
 export type TurnStreamEvent =
@@ -46,11 +46,11 @@ export interface StreamApprovalRequest {
   stepId: string;
   toolName: string;
   toolCallId: string;
-  /** A bounded (300 characters), redacted summary of the input the tool would run with. */
+  /** A bounded (300 characters), redacted excerpt of the input the tool would run with. */
   input: string;
   /**
    * The input itself, redacted, as JSON, for a UI that shows its fields (the UI message stream's
-   * `tool-input-available`); the summary (`input`) when its JSON is over 16,000 characters.
+   * `tool-input-available`); the excerpt (`input`) when its JSON is over 16,000 characters.
    */
   inputValue: unknown;
 }
@@ -67,14 +67,14 @@ export interface TurnEndStreamEvent {
   status: TurnEndStatus;
   /** The reply, redacted, when the turn completed. */
   text?: string;
-  /** The failure, when the turn failed: see `errorSummary`. */
-  error?: StreamError;
+  /** The failure, when the turn failed: see `errorInfo`. */
+  error?: ErrorInfo;
   /** The turn's provenance, redacted, when it completed. */
   metadata?: TurnMetadata;
 }
 
 /** A failure as it leaves the process: its name and its message, redacted and bounded; never its stack or cause. */
-export interface StreamError {
+export interface ErrorInfo {
   name: string;
   message: string;
 }

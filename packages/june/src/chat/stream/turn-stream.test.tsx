@@ -56,7 +56,7 @@ describe("turnStream", () => {
     expect(serialized).not.toContain("stack");
   });
 
-  it("projects run updates into rows and shows an approval request summarized, and whole for a UI, both redacted", async () => {
+  it("projects run updates into rows and shows an approval request excerpted, and whole for a UI, both redacted", async () => {
     const deploy = tool({
       description: "Deploy",
       inputSchema: jsonSchema<{ env: string; apiKey: string; note: string }>({ type: "object", properties: { env: { type: "string" } } }),

@@ -2,12 +2,12 @@ import type { ApprovalRequest } from "../../runtime/types.js";
 import { redact, redactText, type TextRedactOptions } from "../../redaction/redact.js";
 import { StreamRedactor } from "../../redaction/stream-redactor.js";
 import { projectChatTrace } from "../trace/project-chat-trace.js";
-import { summarize } from "../trace/summarize.js";
+import { excerpt } from "../trace/excerpt.js";
 import type { Turn, TurnEvent, TurnResult } from "../types.js";
-import { errorSummary } from "./error-summary.js";
+import { errorInfo } from "./error-info.js";
 import type { IndexedTurnStreamEvent, StreamApprovalRequest, TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
 
-/** A redacted tool input larger than this, as JSON, goes out as its bounded summary instead. */
+/** A redacted tool input larger than this, as JSON, goes out as its bounded excerpt instead. */
 export const MAX_INPUT_VALUE_JSON_CHARS = 16_000;
 
 /** Options for `turnStream`. */
@@ -25,7 +25,7 @@ export interface TurnStreamOptions {
  * - everything is redacted, June's patterns then `redaction`'s; the reply goes through a `StreamRedactor`,
  *   so a key the model writes a few characters at a time is masked whole, and the text before a tool call
  *   is released in full before its approval request;
- * - a failure becomes its `errorSummary` (name and message, bounded; never a stack);
+ * - a failure becomes its `errorInfo` (name and message, bounded; never a stack);
  * - each event carries its `index`, the id a reader resumes after (SSE `Last-Event-ID`, Redis entry ids).
  *
  * The stream reads the turn's own events, at the pace of its reader, and never drives the turn: approve,
@@ -67,11 +67,11 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
 }
 
 /**
- * An approval request as it leaves the process: the input summarized (bounded) and, for a UI that shows
+ * An approval request as it leaves the process: the input excerpted (bounded) and, for a UI that shows
  * its fields, redacted whole when small enough. `june run --json` shows a run's requests with it too.
  */
 export function streamApprovalRequest(request: ApprovalRequest, redaction: TextRedactOptions = {}): StreamApprovalRequest {
-  const input = ownPatterns(summarize(request.input), redaction);
+  const input = ownPatterns(excerpt(request.input), redaction);
   return {
     id: request.id,
     stepId: request.stepId,
@@ -109,7 +109,7 @@ async function turnEnd(turn: Turn, redaction: TextRedactOptions): Promise<TurnEn
     result = await turn.result;
   } catch (error) {
     if (turn.status === "canceled" || turn.status === "suspended") return { type: "turn-end", ...ids, status: turn.status };
-    return { type: "turn-end", ...ids, status: "failed", error: errorSummary(error, { redaction }) };
+    return { type: "turn-end", ...ids, status: "failed", error: errorInfo(error, { redaction }) };
   }
   const end: TurnEndStreamEvent = { type: "turn-end", ...ids, status: "completed", text: redactText(result.text, redaction) };
   if (result.metadata !== undefined) end.metadata = redact(result.metadata, redaction);
@@ -121,13 +121,13 @@ function ownPatterns<T>(value: T, redaction: TextRedactOptions): T {
   return redaction.patterns?.length ? redact(value, redaction) : value;
 }
 
-function inputValue(input: unknown, summary: string, redaction: TextRedactOptions): unknown {
+function inputValue(input: unknown, shown: string, redaction: TextRedactOptions): unknown {
   let text: string | undefined;
   try {
     text = JSON.stringify(redact(input, redaction));
   } catch {
-    return summary;
+    return shown;
   }
-  if (text === undefined || text.length > MAX_INPUT_VALUE_JSON_CHARS) return summary;
+  if (text === undefined || text.length > MAX_INPUT_VALUE_JSON_CHARS) return shown;
   return JSON.parse(text) as unknown;
 }

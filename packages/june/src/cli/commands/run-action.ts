@@ -10,7 +10,7 @@ import { askApproval, createApprover } from "../approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "../cancel-on-interrupt.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
-import { errorSummary } from "../../chat/stream/error-summary.js";
+import { errorInfo } from "../../chat/stream/error-info.js";
 import { jsonLine, JsonTraceRows, type CliJsonEvent } from "../json-events.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
 import { loadRunModule } from "../load-module.js";
@@ -98,7 +98,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
           runId: partial?.id ?? handle.id,
           status: canceled ? "canceled" : "error",
           ...(partial ? { steps: partial.steps, usage: partial.usage } : {}),
-          ...(canceled ? {} : { error: errorSummary(cause) }),
+          ...(canceled ? {} : { error: errorInfo(cause) }),
         });
       }
       if (canceled) {

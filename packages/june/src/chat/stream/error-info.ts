@@ -1,12 +1,12 @@
 import { hideFilePaths, redactText, type TextRedactOptions } from "../../redaction/redact.js";
-import { truncate } from "../trace/summarize.js";
-import type { StreamError } from "./turn-stream-event.js";
+import { truncate } from "../trace/excerpt.js";
+import type { ErrorInfo } from "./turn-stream-event.js";
 
 /** Longest error message that leaves the process; longer ones end in `…`. */
 export const MAX_ERROR_MESSAGE_CHARS = 1_000;
 
-/** Options for `errorSummary`. */
-export interface ErrorSummaryOptions {
+/** Options for `errorInfo`. */
+export interface ErrorInfoOptions {
   /** Patterns of your own, masked after June's (see `redactText`). */
   redaction?: TextRedactOptions;
 }
@@ -18,9 +18,9 @@ export interface ErrorSummaryOptions {
  * error-like object (`{ name?, message }`) counts as an error; anything else is its `String()`.
  *
  * @example
- * errorSummary(new Error("bad key sk-live-0123456789abcdefghijklmn")) // { name: "Error", message: "bad key [redacted]" }
+ * errorInfo(new Error("bad key sk-live-0123456789abcdefghijklmn")) // { name: "Error", message: "bad key [redacted]" }
  */
-export function errorSummary(error: unknown, options: ErrorSummaryOptions = {}): StreamError {
+export function errorInfo(error: unknown, options: ErrorInfoOptions = {}): ErrorInfo {
   const safe = (message: string) => truncate(hideFilePaths(redactText(message, options.redaction)), MAX_ERROR_MESSAGE_CHARS);
   if (error instanceof Error) return { name: nameOf(error.name), message: safe(String(error.message)) };
   if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
