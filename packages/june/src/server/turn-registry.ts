@@ -1,5 +1,6 @@
 import type { TextRedactOptions } from "../redaction/redact.js";
 import type { Turn } from "../chat/types.js";
+import { ReplayBuffer } from "../chat/internal/replay-buffer.js";
 import { turnStream } from "../chat/stream/turn-stream.js";
 import type { IndexedTurnStreamEvent, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 
@@ -19,10 +20,8 @@ export class LocalTurn {
   /** The handler's own redaction patterns, for whatever else is made of this turn. */
   readonly redaction: TextRedactOptions;
   #turn: Turn | undefined;
-  readonly #events: TurnStreamEvent[] = [];
-  #ended = false;
+  readonly #events = new ReplayBuffer<TurnStreamEvent>();
   #endedAt: number | undefined;
-  #waiters: (() => void)[] = [];
   /** Resolves once the `turn-end` event is in (never rejects). */
   readonly done: Promise<void>;
 
@@ -42,7 +41,7 @@ export class LocalTurn {
 
   /** True once the `turn-end` event is in. */
   get ended(): boolean {
-    return this.#ended;
+    return this.#events.ended;
   }
 
   /** When the turn ended (epoch ms). */
@@ -55,57 +54,32 @@ export class LocalTurn {
     return this.#events.length;
   }
 
-  /** The events so far (a read-only view). */
-  get events(): readonly TurnStreamEvent[] {
-    return this.#events;
+  /** The event at `index`, if it is in. */
+  at(index: number): TurnStreamEvent | undefined {
+    return this.#events.at(index);
   }
 
-  /**
-   * The events from index `from` on, waiting for new ones until the turn ends or `signal` aborts.
-   */
+  /** The events from index `from` on, waiting for new ones until the turn ends or `signal` aborts. */
   async *read(from = 0, signal?: AbortSignal): AsyncGenerator<IndexedTurnStreamEvent, void, undefined> {
-    let index = Math.max(0, from);
-    for (;;) {
-      if (signal?.aborted) return;
-      if (index < this.#events.length) {
-        const event = this.#events[index];
-        yield { index, event };
-        index++;
-        continue;
-      }
-      if (this.#ended) return;
-      await this.waitFor(index, signal);
-    }
+    let index = Number.isInteger(from) && from > 0 ? from : 0;
+    for await (const event of this.#events.read(index, signal)) yield { index: index++, event };
   }
 
   /** Resolves once there is an event at `index`, the turn ended, or `signal` aborted. */
   waitFor(index: number, signal?: AbortSignal): Promise<void> {
-    if (index < this.#events.length || this.#ended || signal?.aborted) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const wake = () => {
-        signal?.removeEventListener("abort", wake);
-        resolve();
-      };
-      this.#waiters.push(wake);
-      signal?.addEventListener("abort", wake, { once: true });
-    });
-  }
-
-  #push(event: TurnStreamEvent): void {
-    this.#events.push(event);
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const wake of waiters) wake();
+    return this.#events.waitFor(index, signal);
   }
 
   async #pump(turn: Turn, now: () => number): Promise<void> {
     for await (const { event } of turnStream(turn, { redaction: this.redaction })) {
-      if (event.type === "turn-end") {
-        this.#ended = true;
-        this.#endedAt = now();
-        this.#turn = undefined;
+      if (event.type !== "turn-end") {
+        this.#events.push(event);
+        continue;
       }
-      this.#push(event);
+      this.#endedAt = now();
+      this.#turn = undefined;
+      this.#events.push(event);
+      this.#events.end();
     }
   }
 }

@@ -138,7 +138,7 @@ function shownState(live: LocalTurn, write: (chunk: UIMessageChunk) => void): Ui
   write({ type: "start", messageId: live.id });
   write({ type: "start-step" });
   while (state.cursor < live.length) {
-    const event = live.events[state.cursor];
+    const event = live.at(state.cursor)!;
     state.cursor++;
     chunker.handle(event);
   }
@@ -233,7 +233,7 @@ function uiStream(live: LocalTurn, state: UiTurnState, options: { signal: AbortS
       for (;;) {
         if (signal.aborted) return;
         if (state.cursor < live.length) {
-          const event = live.events[state.cursor];
+          const event = live.at(state.cursor)!;
           state.cursor++;
           chunker.handle(event);
           if (event.type === "turn-end") break;
