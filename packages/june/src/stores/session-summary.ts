@@ -39,6 +39,9 @@ export function foldEntry(summary: SessionSummary, entry: JournalEntry): void {
   if (entry.type === "turn-start") {
     summary.turnCount += 1;
     if (summary.title === undefined) summary.title = makeTitle(entry.input);
+  } else if (entry.type === "rename") {
+    // A name given wins over the first input, before or after it.
+    summary.title = entry.title;
   }
 }
 
