@@ -8,8 +8,8 @@ import type { TraceMessage } from "./types.js";
  * to a few hundred characters. A trace is kept for every call of every turn a handler serves, so it holds
  * excerpts to look at, never the history itself.
  */
-export const EXCERPT_MESSAGES = 6;
-export const EXCERPT_CHARS = 400;
+export const EXCERPT_MESSAGES = 4;
+export const EXCERPT_CHARS = 300;
 /** Longest tool input or output inside an excerpt. */
 const PART_CHARS = 160;
 

@@ -27,7 +27,7 @@ describe("a step's model calls in the trace", () => {
     const [first, second] = modelCalls(result.trace);
     expect(first!.prompt![0]).toEqual({ role: "system", text: "Answer in one line." });
     expect(first!.prompt![1]!.role).toBe("user");
-    expect(first!.prompt![1]!.text.length).toBeLessThanOrEqual(400);
+    expect(first!.prompt![1]!.text.length).toBeLessThanOrEqual(300);
     expect(first!.prompt![1]!.text).not.toContain("sk-proj-ABCDEFGHIJ0123456789xyz");
     expect(first!.response).toEqual([
       { role: "assistant", text: 'Looking it up. \nlookup({"q":"roses"})' },

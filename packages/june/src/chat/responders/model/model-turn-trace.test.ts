@@ -62,12 +62,12 @@ describe("a model chat's trace", () => {
     const { trees, rows } = await snapshots(turn);
     await turn.result;
     const call = (trees.at(-1) as RunNode).children[0] as ModelCallNode;
-    // 4 earlier turns (8 messages) and the input: the last 6 are kept.
-    expect(call.prompt).toHaveLength(6);
-    expect(call.promptOmitted).toBe(3);
-    for (const message of call.prompt!) expect(message.text.length).toBeLessThanOrEqual(400);
+    // 4 earlier turns (8 messages) and the input: the last 4 are kept.
+    expect(call.prompt).toHaveLength(4);
+    expect(call.promptOmitted).toBe(5);
+    for (const message of call.prompt!) expect(message.text.length).toBeLessThanOrEqual(300);
     const row = rows.at(-1)![0] as ChatTraceModelRow;
-    expect(row.promptOmitted).toBe(3);
+    expect(row.promptOmitted).toBe(5);
     expect(row.prompt!.at(-1)!.text).not.toContain("sk-proj-ABCDEFGHIJ0123456789xyz");
     expect(row.prompt!.at(-1)!.text).toContain("[redacted]");
   });
