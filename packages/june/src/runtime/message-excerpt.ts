@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import { redactText } from "../redaction/redact.js";
-import { summarize, truncate } from "../chat/trace/summarize.js";
+import { excerpt, truncate } from "../chat/trace/excerpt.js";
 import type { TraceMessage } from "./types.js";
 
 /**
@@ -71,11 +71,11 @@ function partText(part: { type?: unknown } & Record<string, unknown>): string {
     case "file":
       return typeof part.mediaType === "string" ? `[file ${part.mediaType}]` : "[file]";
     case "tool-call":
-      return `${String(part.toolName)}(${summarize(part.input, PART_CHARS)})`;
+      return `${String(part.toolName)}(${excerpt(part.input, PART_CHARS)})`;
     case "tool-result": {
       const output = part.output as { type?: string; value?: unknown } | undefined;
       const value = output && typeof output === "object" && "value" in output ? output.value : output;
-      return `${String(part.toolName)} → ${summarize(value, PART_CHARS)}`;
+      return `${String(part.toolName)} → ${excerpt(value, PART_CHARS)}`;
     }
     case "tool-approval-request":
       return "[approval requested]";
