@@ -11,7 +11,7 @@ import { fullContext } from "./context/full-context.js";
 import { durableSettings } from "./durable/checkpoint-codec.js";
 import { DEFAULT_MAX_INPUT_CHARS } from "./input.js";
 import { modelResponder } from "./responders/model/model-responder.js";
-import { ChatSession, type SessionHost } from "./session.js";
+import { JournaledSession, type SessionHost } from "./session.js";
 import { SessionJournal } from "./session-journal.js";
 import type { TurnController } from "./turn.js";
 import { responderProvenance } from "./turn-metadata.js";
@@ -125,7 +125,7 @@ export function createChat(options: CreateChatOptions): Chat {
   const open = async (id: string): Promise<Session> => {
     const opened = canOpenJournal(store) ? { ...(await store[openJournal](id)), checked: true } : { entries: await store.read(id) };
     if (opened.entries.length === 0) throw new SessionNotFoundError(id);
-    return new ChatSession(host, new SessionJournal(store, id, opened));
+    return new JournaledSession(host, new SessionJournal(store, id, opened));
   };
 
   return {
