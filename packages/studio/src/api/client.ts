@@ -70,6 +70,11 @@ export class StudioClient {
     return this.json("GET", `/sessions/${encodeURIComponent(id)}`);
   }
 
+  /** Renames a session; resolves to it as the server now lists it. */
+  renameSession(id: string, title: string): Promise<SessionSummary> {
+    return this.json("PUT", `/sessions/${encodeURIComponent(id)}/title`, { title });
+  }
+
   async deleteSession(id: string): Promise<void> {
     await this.request("DELETE", `/sessions/${encodeURIComponent(id)}`);
   }
