@@ -1,4 +1,4 @@
-import type { CasesFilter, CasesFile, SessionDetail, SessionSummary, StreamEvent, TurnFeedback, TurnRecord } from "./types";
+import type { CasesFilter, CasesFile, SessionDetail, SessionSummary, StreamEvent, TurnFeedback } from "./types";
 import { readEventStream } from "./event-stream";
 
 /** What a request that got no answer says. */
@@ -95,12 +95,6 @@ export class StudioClient {
   async editTurn(sessionId: string, turnId: string, input: string, signal?: AbortSignal): Promise<TurnStream> {
     const response = await this.request("POST", `${this.turnPath(sessionId, turnId)}/edit`, { input }, signal);
     return this.stream(response);
-  }
-
-  /** The alternatives at a turn's position (itself included), oldest first. */
-  async branches(sessionId: string, turnId: string, signal?: AbortSignal): Promise<TurnRecord[]> {
-    const response = await this.request("GET", `${this.turnPath(sessionId, turnId)}/branches`, undefined, signal);
-    return ((await response.json()) as { turns: TurnRecord[] }).turns;
   }
 
   /** Makes the branch through a turn current; resolves to the session with that branch's turns. */
