@@ -1,5 +1,5 @@
 import { redactText } from "../redaction/redact.js";
-import { TITLE_MAX_CHARS } from "../stores/session-summary.js";
+import { TITLE_MAX_CHARS } from "../stores/session-listing.js";
 
 /**
  * A title as `session.rename` journals it: one line (whitespace collapsed), at most 80 characters (the

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { SessionSummary } from "../api/types";
+import type { SessionInfo } from "../api/types";
 import { message } from "../state/message";
 import { relativeTime } from "./relative-time";
 
@@ -7,7 +7,7 @@ import { relativeTime } from "./relative-time";
 const TITLE_MAX_CHARS = 80;
 
 export interface SessionItemProps {
-  session: SessionSummary;
+  session: SessionInfo;
   selected: boolean;
   /** When it started, shown when another session has the same title. */
   started?: string;

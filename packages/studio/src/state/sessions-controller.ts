@@ -1,11 +1,11 @@
 import type { StudioClient } from "../api/client";
-import type { SessionSummary } from "../api/types";
+import type { SessionInfo } from "../api/types";
 import { message } from "./message";
 
 /** The sidebar's data as one immutable value: a new object on every change. */
 export interface SessionsSnapshot {
   /** The chat's sessions, newest first. */
-  sessions: SessionSummary[];
+  sessions: SessionInfo[];
   /** True once the first listing answered (or failed). */
   loaded: boolean;
   error: string | null;
@@ -44,7 +44,7 @@ export class SessionsController {
   }
 
   /** Creates a session and lists it. */
-  async create(): Promise<SessionSummary> {
+  async create(): Promise<SessionInfo> {
     const session = await this.#client.createSession();
     await this.refresh();
     return session;

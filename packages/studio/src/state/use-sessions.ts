@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useSyncExternalStore } from "react";
-import type { SessionSummary } from "../api/types";
+import type { SessionInfo } from "../api/types";
 import type { SessionsController, SessionsSnapshot } from "./sessions-controller";
 
 export interface SessionsState extends SessionsSnapshot {
   refresh(): Promise<void>;
-  create(): Promise<SessionSummary>;
+  create(): Promise<SessionInfo>;
   remove(id: string): Promise<void>;
   rename(id: string, title: string): Promise<void>;
 }
