@@ -59,7 +59,8 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * Serves one `Chat` over HTTP as a Fetch-API handler, `(request) => Promise<Response>`, so it runs under
  * Node's `http` (see `toNodeListener`), Hono, Next.js route handlers, Bun and Deno alike.
  *
- * Routes (under `basePath`): `GET|POST /sessions`, `GET|DELETE /sessions/:id`, `POST /sessions/:id/turns`
+ * Routes (under `basePath`): `GET|POST /sessions`, `GET|DELETE /sessions/:id` (a GET also gives `branches`,
+ * the alternatives at each turn that has any), `PUT /sessions/:id/title` `{ title }` (renames it; the session's info), `POST /sessions/:id/turns`
  * `{ input }` (the turn's events as Server-Sent Events), `GET /turns/:id/events` (again, from the start or
  * after `Last-Event-ID`), `POST /turns/:id/approve|deny|cancel|steer`,
  * `POST /sessions/:id/turns/:turnId/feedback`, the branch routes (`POST /sessions/:id/turns/:turnId/regenerate`,

@@ -1,4 +1,4 @@
-import { summarize } from "../chat/trace/summarize.js";
+import { excerpt } from "../chat/trace/excerpt.js";
 import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import type { PendingApproval, Session, TurnRecord } from "../chat/types.js";
 import type { HandlerContext } from "./handler-context.js";
@@ -8,7 +8,7 @@ import { turnEventsResponse } from "./sse.js";
 import { applyControl, decisionOf, resumeServed } from "./turn-control.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 
-/** A pending request as the HTTP API shows it: the input redacted and summarized, as in trace rows. */
+/** A pending request as the HTTP API shows it: the input redacted and excerpted, as in trace rows. */
 export interface PendingApprovalView {
   turnId: string;
   id: string;
@@ -32,14 +32,14 @@ export async function pendingApprovalsOf(
   return pending.map((request) => viewOf(request, redaction));
 }
 
-/** Redacted before it is summarized: a summary cut through a credential would no longer look like one. */
+/** Redacted before it is excerpted: an excerpt cut through a credential would no longer look like one. */
 function viewOf(request: PendingApproval, redaction: TextRedactOptions): PendingApprovalView {
   return {
     turnId: request.turnId,
     id: request.id,
     toolName: request.toolName,
     toolCallId: request.toolCallId,
-    input: summarize(redact(request.input, redaction)),
+    input: excerpt(redact(request.input, redaction)),
     ...(request.retry ? { retry: true } : {}),
   };
 }

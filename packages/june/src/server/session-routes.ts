@@ -1,6 +1,6 @@
 import type { Session } from "../chat/types.js";
 import type { ListSessionsOptions } from "../stores/types.js";
-import { type JsonObject, optionalObject, optionalString, rejectUnknownFields } from "./body.js";
+import { type JsonObject, optionalObject, optionalString, rejectUnknownFields, requireString } from "./body.js";
 import { pendingApprovalsOf } from "./durable-routes.js";
 import type { HandlerContext } from "./handler-context.js";
 import { HttpError, withInputErrors } from "./http-error.js";
@@ -13,7 +13,8 @@ import { handleUiMessages } from "./ui-chat.js";
 const MAX_LIST_LIMIT = 1_000;
 
 /**
- * The routes of sessions (mounted under `/sessions`): `GET|POST /`, `GET|DELETE /:id`, `POST /:id/turns`
+ * The routes of sessions (mounted under `/sessions`): `GET|POST /`, `GET|DELETE /:id`, `PUT /:id/title`
+ * `{ title }` (renames it), `POST /:id/turns`
  * `{ input }` (the turn's events as SSE), `POST /:id/turns/:turnId/feedback`, `GET /:id/cases` and
  * `GET /:id/ui-messages`.
  */
@@ -35,7 +36,25 @@ export function sessionRoutes(context: HandlerContext): Router {
       const turns = await session.turns();
       const runningTurnId = (await runningTurn(session, context))?.id ?? (await context.elsewhere(() => turnEvents.runningTurnId(session.id)));
       const pendingApprovals = await pendingApprovalsOf(session, turns, context.redaction);
-      return context.json(200, { id: session.id, turns, ...(runningTurnId !== undefined && { runningTurnId }), ...(pendingApprovals && { pendingApprovals }) });
+      // Served with the session so a client shows "2 / 3" by its turns without asking per turn.
+      const branches = await session.alternatives();
+      const hasBranches = Object.keys(branches).length > 0;
+      return context.json(200, {
+        id: session.id,
+        turns,
+        ...(runningTurnId !== undefined && { runningTurnId }),
+        ...(pendingApprovals && { pendingApprovals }),
+        ...(hasBranches && { branches }),
+      });
+    })
+    .on("PUT", "/:id/title", async ({ request, params }) => {
+      const fields = await context.body(request);
+      rejectUnknownFields(fields, ["title"]);
+      const title = requireString(fields, "title", { nonEmpty: true, maxChars: 10_000 });
+      const session = await chat.openSession(params.id);
+      await withInputErrors(() => session.rename(title));
+      const info = await chat.store.getSession(session.id);
+      return context.json(200, info ?? { id: session.id });
     })
     .on("DELETE", "/:id", async ({ params }) => {
       const deleted = await chat.deleteSession(params.id);

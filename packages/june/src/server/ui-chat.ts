@@ -8,12 +8,13 @@ import {
 } from "ai";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 import { redact, type TextRedactOptions } from "../redaction/redact.js";
-import { summarize } from "../chat/trace/summarize.js";
+import { excerpt } from "../chat/trace/excerpt.js";
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
 import { JuneError } from "../errors/june-error.js";
+import { valueKind } from "../errors/value-kind.js";
 import { ApprovalNotPendingError, TurnEndedError } from "../chat/errors.js";
-import { describe, type JsonObject } from "./body.js";
+import type { JsonObject } from "./body.js";
 import type { HandlerContext } from "./handler-context.js";
 import { HttpError, withInputErrors } from "./http-error.js";
 import { inRequestTrace } from "../telemetry/request-trace.js";
@@ -44,7 +45,7 @@ interface ApprovalResponse {
   reason?: string;
 }
 
-/** A redacted tool input larger than this, as JSON, goes out as a bounded summary instead. */
+/** A redacted tool input larger than this, as JSON, goes out as a bounded excerpt instead. */
 const MAX_TOOL_INPUT_JSON = 16_000;
 
 const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-filter", "tool-calls", "error", "other"]);
@@ -74,13 +75,13 @@ async function handleUiChat({ request }: RouteContext, context: HandlerContext):
   // Extra fields are the transport's own `body` option: accepted and ignored.
   const body = await context.body(request);
   const chatId = body.id;
-  if (typeof chatId !== "string" || chatId === "") throw new HttpError(400, `"id" must be the chat's id (a string), got ${describe(chatId)}`);
+  if (typeof chatId !== "string" || chatId === "") throw new HttpError(400, `"id" must be the chat's id (a string), got ${valueKind(chatId)}`);
   const trigger = body.trigger ?? "submit-message";
   if (trigger !== "submit-message" && trigger !== "regenerate-message") {
     throw new HttpError(400, `"trigger" must be "submit-message" or "regenerate-message", got ${JSON.stringify(trigger)}`);
   }
   const messageId = body.messageId === undefined || body.messageId === null ? undefined : body.messageId;
-  if (messageId !== undefined && typeof messageId !== "string") throw new HttpError(400, `"messageId" must be a string, got ${describe(messageId)}`);
+  if (messageId !== undefined && typeof messageId !== "string") throw new HttpError(400, `"messageId" must be a string, got ${valueKind(messageId)}`);
   const last = lastMessage(body);
   const cancelOnDisconnect = context.uiChat.cancelOnDisconnect ?? true;
 
@@ -437,7 +438,7 @@ function onCancel<T>(stream: ReadableStream<T>, cancel: () => void): ReadableStr
   });
 }
 
-/** A shown request's input, in full, when this process holds the turn (else the event's summary is shown). */
+/** A shown request's input, in full, when this process holds the turn (else the event's excerpt is shown). */
 type InputOf = (approvalId: string) => unknown;
 
 /** The inputs of the requests the live turn waits on (`undefined` for one it no longer does). */
@@ -448,17 +449,17 @@ function requestInputs(live: LiveTurn): InputOf {
   };
 }
 
-/** The tool's input as the client sees it (redacted already), or a bounded summary when large or not at hand. */
-function toolInput(input: unknown, summary: string): unknown {
-  if (input === undefined) return summary;
+/** The tool's input as the client sees it (redacted already), or a bounded excerpt when large or not at hand. */
+function toolInput(input: unknown, shown: string): unknown {
+  if (input === undefined) return shown;
   const safe = input;
   let text: string | undefined;
   try {
     text = JSON.stringify(safe);
   } catch {
-    return summary;
+    return shown;
   }
-  if (text === undefined || text.length > MAX_TOOL_INPUT_JSON) return summarize(input);
+  if (text === undefined || text.length > MAX_TOOL_INPUT_JSON) return excerpt(input);
   return JSON.parse(text) as unknown;
 }
 
@@ -489,7 +490,7 @@ async function openOrCreateSession(chat: Chat, id: string): Promise<Session> {
 function lastMessage(body: JsonObject): JsonObject {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new HttpError(400, `"messages" must be a non-empty array of UI messages, got ${describe(messages)}`);
+    throw new HttpError(400, `"messages" must be a non-empty array of UI messages, got ${valueKind(messages)}`);
   }
   const last: unknown = messages[messages.length - 1];
   if (typeof last !== "object" || last === null || Array.isArray(last)) throw new HttpError(400, "The last message must be an object");

@@ -111,6 +111,15 @@ export interface CheckoutEntry extends EntryBase {
   turnId?: string;
 }
 
+/**
+ * Names the session (`session.rename`): from here on its title is `title`, whatever its first input says.
+ * The latest rename wins; the title is kept one line, at most 80 characters, credentials masked.
+ */
+export interface RenameEntry extends EntryBase {
+  type: "rename";
+  title: string;
+}
+
 /** One journal entry, discriminated on `type`. */
 export type JournalEntry =
   | SessionEntry
@@ -121,7 +130,8 @@ export type JournalEntry =
   | ApprovalEntry
   | FeedbackEntry
   | SummaryEntry
-  | CheckoutEntry;
+  | CheckoutEntry
+  | RenameEntry;
 export type JournalEntryType = JournalEntry["type"];
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -133,12 +143,12 @@ export interface SessionInfo {
   id: string;
   createdAt: string;
   updatedAt: string;
-  /** The first input, cut. */
+  /** The latest `rename`'s title, else the first input, cut. */
   title?: string;
   turnCount: number;
   metadata?: Record<string, unknown>;
   /**
-   * Set when the store found the session's journal corrupt (it cannot be summarized, or a read of it threw
+   * Set when the store found the session's journal corrupt (it cannot be listed, or a read of it threw
    * `JournalCorruptError`): where and what, as that error says. `turnCount` then counts what could be read.
    * Opening the session throws the error.
    */
