@@ -1,5 +1,6 @@
 import type { TextRedactOptions } from "../redaction/redact.js";
-import type { Turn } from "../chat/types.js";
+import { endedError } from "../chat/errors.js";
+import type { Turn, TurnCommand } from "../chat/types.js";
 import { ReplayBuffer } from "../chat/internal/replay-buffer.js";
 import { turnStream } from "../chat/stream/turn-stream.js";
 import type { IndexedTurnStreamEvent, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
@@ -9,6 +10,8 @@ import type { IndexedTurnStreamEvent, TurnStreamEvent } from "../chat/stream/tur
  * turn's `turnStream` once, as it comes, and keeps its events so any number of clients can read them from
  * any index, while the turn runs and after it ended. Reading never drives the turn: a client that goes away
  * leaves it running.
+ *
+ * It is the `ServedTurn` of a turn this process runs: `control` applies a command to the turn itself.
  *
  * Once the turn ended only what replay needs is kept (its id, session id and events): the `Turn` is let go,
  * and with it the session it ran in (its whole journal) and its raw events, so the ended turns a handler
@@ -57,6 +60,16 @@ export class LocalTurn {
   /** The event at `index`, if it is in. */
   at(index: number): TurnStreamEvent | undefined {
     return this.#events.at(index);
+  }
+
+  /**
+   * Applies a command to the turn (see `Turn.control`); once its `turn-end` is in the turn is no longer held,
+   * so, as the turn itself would, it takes nothing: `TurnEndedError`.
+   */
+  control(command: TurnCommand): Promise<void> {
+    const turn = this.#turn;
+    if (!turn) return Promise.reject(endedError(this.id, command));
+    return turn.control(command);
   }
 
   /** The events from index `from` on, waiting for new ones until the turn ends or `signal` aborts. */

@@ -2,29 +2,26 @@ import type { FinishReason, UIMessageChunk } from "ai";
 import type { TurnEndStatus, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 
-/** A tool call the UI stream showed for approval, and what became of it. */
+/**
+ * A tool call the client was shown for approval, as its own message holds it: the server keeps no state
+ * between the requests of one reply, so a reply can continue through any process.
+ */
 export interface UiTool {
   toolCallId: string;
   approvalId: string;
-  decision?: { approved: boolean };
-  /** True once the client got its outcome (output, error or denial). */
+  /** The client's answer (`addToolApprovalResponse`), when it gave one. */
+  approved?: boolean;
+  /** True once the client has its outcome (output, error or denial). */
   resolved: boolean;
-}
-
-/** How far the UI message streams of one turn got: a turn's reply can span several requests. */
-export interface UiTurnState {
-  /** The index of the next turn event no UI stream has sent. */
-  cursor: number;
-  tools: Map<string, UiTool>;
 }
 
 const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-filter", "tool-calls", "error", "other"]);
 
 /**
- * Encodes a turn's stream as the AI SDK's UI message chunks (`useChat`'s protocol), tracking in `state` what
- * the client was shown, since a turn's reply can span several requests (it pauses at each approval only the
- * client can give). It only encodes: every event is already projected and redacted by `turnStream`; a tool
- * call's input is the stream's `request.inputValue`, a failure its `errorInfo`.
+ * Encodes a turn's stream as the AI SDK's UI message chunks (`useChat`'s protocol), tracking in `tools`
+ * what the client was shown. It only encodes: every event is already projected and redacted by
+ * `turnStream`, so the chunks carry what SSE and `--json` carry; a tool call's input is the stream's
+ * `request.inputValue`, a failure its `errorInfo`.
  *
  * | turn stream | UI message chunks |
  * | --- | --- |
@@ -35,16 +32,16 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  */
 export class UiChunker {
   readonly #turnId: string;
-  readonly #state: UiTurnState;
+  readonly #tools: Map<string, UiTool>;
   readonly #write: (chunk: UIMessageChunk) => void;
   #textId: string | undefined;
   #textCount = 0;
   finishReason: FinishReason = "stop";
 
-  /** @param turnId The turn's id: its text parts' ids start with it. */
-  constructor(turnId: string, state: UiTurnState, write: (chunk: UIMessageChunk) => void) {
+  /** @param tools The tool calls the client holds, by call id; those this stream shows are added. */
+  constructor(turnId: string, tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void) {
     this.#turnId = turnId;
-    this.#state = state;
+    this.#tools = tools;
     this.#write = write;
   }
 
@@ -56,16 +53,17 @@ export class UiChunker {
 
   /** Denials the client just sent are settled already: shows them at once. */
   showDenials(): void {
-    for (const tool of this.#state.tools.values()) {
-      if (!tool.resolved && tool.decision && !tool.decision.approved) {
+    for (const tool of this.#tools.values()) {
+      if (!tool.resolved && tool.approved === false) {
         this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
         tool.resolved = true;
       }
     }
   }
 
-  handle(event: TurnStreamEvent): void {
-    const state = this.#state;
+  /** Writes the chunks of the turn's event at `index`. */
+  handle(event: TurnStreamEvent, index: number): void {
+    const tools = this.#tools;
     const write = this.#write;
     switch (event.type) {
       case "turn-start":
@@ -73,7 +71,7 @@ export class UiChunker {
       case "text-delta":
         if (event.text === "") return;
         if (this.#textId === undefined) {
-          this.#textId = `${this.#turnId}-text-${state.cursor}-${this.#textCount++}`;
+          this.#textId = `${this.#turnId}-text-${index + 1}-${this.#textCount++}`;
           write({ type: "text-start", id: this.#textId });
         }
         write({ type: "text-delta", id: this.#textId, delta: event.text });
@@ -83,9 +81,9 @@ export class UiChunker {
         return;
       case "approval-request": {
         const { request } = event;
-        if (state.tools.has(request.toolCallId)) return;
+        if (tools.has(request.toolCallId)) return;
         this.endText();
-        state.tools.set(request.toolCallId, { toolCallId: request.toolCallId, approvalId: request.id, resolved: false });
+        tools.set(request.toolCallId, { toolCallId: request.toolCallId, approvalId: request.id, resolved: false });
         write({
           type: "tool-input-available",
           toolCallId: request.toolCallId,
@@ -120,7 +118,7 @@ export class UiChunker {
 
   /** Tool calls the client was shown, settled as the trace shows them. */
   #resolveTools(rows: readonly ChatTraceRow[]): void {
-    for (const tool of this.#state.tools.values()) {
+    for (const tool of this.#tools.values()) {
       if (tool.resolved) continue;
       const row = findToolRow(rows, tool.toolCallId);
       if (!row) continue;
@@ -139,12 +137,12 @@ export class UiChunker {
 
   /** At the turn's end every tool call shown gets an outcome, so the client never resends for it. */
   #settleTools(status: TurnEndStatus): void {
-    for (const tool of this.#state.tools.values()) {
+    for (const tool of this.#tools.values()) {
       if (tool.resolved) continue;
       tool.resolved = true;
-      if (tool.decision && !tool.decision.approved) {
+      if (tool.approved === false) {
         this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
-      } else if (status === "completed" && tool.decision) {
+      } else if (status === "completed" && tool.approved === true) {
         this.#write({ type: "tool-output-available", toolCallId: tool.toolCallId, output: null, dynamic: true });
       } else {
         this.#write({ type: "tool-output-error", toolCallId: tool.toolCallId, errorText: `The turn ${status === "completed" ? "ended" : status} before the tool ran`, dynamic: true });
