@@ -200,6 +200,24 @@ export class JournalReadCheck {
     return entry;
   }
 
+  /**
+   * Checks the next entry when only its head was read (a line kept as text, see `EntryLine`): its seq, and
+   * that the turns it names started (a turn-start's parent, a turn-end's turn). The rest is checked when it
+   * is parsed.
+   */
+  checkHead(head: { type: "turn-start" | "turn-end"; seq: number; turnId: string; parentTurnId?: string | undefined }): void {
+    const line = this.#next++;
+    if (head.seq !== line) this.#fail(line, `seq ${head.seq} where ${line} was expected`);
+    if (line === 1) this.#fail(line, `the first entry is "${head.type}", not "session"`);
+    const turns = this.#turns;
+    if (!turns) return;
+    const named = head.type === "turn-start" ? head.parentTurnId : head.turnId;
+    if (named !== undefined && !turns.has(named)) {
+      this.#fail(line, `${head.type}: \`${head.type === "turn-start" ? "parentTurnId" : "turnId"}\` "${named}" names no earlier turn`);
+    }
+    if (head.type === "turn-start") turns.add(head.turnId);
+  }
+
   #fail(line: number, detail: string): never {
     throw new JournalCorruptError(this.#sessionId, line, detail, this.#location === undefined ? undefined : { location: this.#location });
   }
