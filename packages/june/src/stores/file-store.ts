@@ -325,12 +325,16 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       // The whole journal was read: keep its listing, so that the next append need not read it again. (Only
       // the first turn-start is parsed whole, for the title.)
       const listing = startListing(entries[0] as JournalEntry);
+      let renamed: string | undefined;
       for (let i = 1; i < entries.length; i++) {
         const entry = entries[i]!;
+        // A name given (the last `rename`) wins over the first input, before or after it.
+        if (entry.type === "rename" && !(entry instanceof EntryLine)) renamed = entry.title;
         if (entry.type !== "turn-start") continue;
         listing.turnCount += 1;
         if (listing.title === undefined && !(entry instanceof EntryLine)) listing.title = makeTitle(entry.input);
       }
+      if (renamed !== undefined) listing.title = renamed;
       listing.updatedAt = last.at;
       listing.lastSeq = last.seq;
       cache.set(sessionId, { listing, validBytes, ...key });
