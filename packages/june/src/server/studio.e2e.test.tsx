@@ -211,10 +211,10 @@ describe("June Studio", () => {
       // The workflow pauses on the tool: its step, model call, tool call and approval rows are drawn.
       const approval = page.locator('[data-kind="approval"]');
       await approval.waitFor();
-      await expect.poll(() => approval.locator(".jt-row__title").textContent(), WAIT).toBe("Approval needed: deploy");
+      await expect.poll(() => approval.locator(".jt-row__title").textContent(), WAIT).toBe("Run deploy?");
       expect(await approval.getAttribute("data-status")).toBe("pending");
       const toolRow = page.locator('[data-kind="tool"]');
-      expect(await toolRow.locator(".jt-row__title").first().textContent()).toBe("Waiting for approval: deploy");
+      expect(await toolRow.locator(".jt-row__title").first().textContent()).toBe("deploy needs approval");
       expect(await toolRow.locator(".jt-io").first().textContent()).toContain('"env":"staging"');
       const workStep = page.locator('[data-kind="step"][data-row-id^="step:"]').first();
       expect(await workStep.locator(".jt-row__title").first().textContent()).toBe("Running work");
@@ -246,9 +246,9 @@ describe("June Studio", () => {
 
       // The finished trace: both steps done, the tool called with its output, no approval left.
       const titles = await page.locator(".jt-row__title").allTextContents();
-      expect(titles).toContain("Done work");
-      expect(titles).toContain("Done reply");
-      expect(titles).toContain("Called deploy");
+      expect(titles).toContain("work finished");
+      expect(titles).toContain("reply finished");
+      expect(titles).toContain("deploy ran");
       expect(await page.locator('[data-kind="approval"]').count()).toBe(0);
       expect(await toolRow.locator(".jt-io").first().textContent()).toContain("deployed to staging");
       const statuses = await page.locator(".jt-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
