@@ -16,14 +16,22 @@ export function ModelRow({ row }: { row: ChatTraceModelRow }) {
   const attempts = row.failedAttempts ?? [];
   // A call that failed once and was not retried says so in its error; a list of one attempt says nothing more.
   const showAttempts = attempts.length > 1 || (attempts.length === 1 && !failed);
-  const response = row.response ?? (row.text ? [{ role: "assistant" as const, text: row.text }] : undefined);
+  // What it wrote reads as before; the response's messages add what the text does not say (tool results).
+  const response = row.response && (!row.text || row.response.length > 1) ? row.response : undefined;
   const body =
-    row.prompt || response || failed || showAttempts ? (
+    row.text || row.prompt || response || failed || showAttempts ? (
       <>
-        <dl className="jt-io">
-          {row.prompt ? <MessagesDetail label="Prompt" messages={row.prompt} omitted={row.promptOmitted} /> : null}
-          {response ? <MessagesDetail label={row.status === "running" ? "Writing" : "Response"} messages={response} /> : null}
-        </dl>
+        {row.text ? (
+          <dl className="jt-io">
+            <IoDetail label="Wrote" value={row.text} />
+          </dl>
+        ) : null}
+        {row.prompt || response ? (
+          <dl className="jt-io jt-io--messages">
+            {row.prompt ? <MessagesDetail label="Prompt" messages={row.prompt} omitted={row.promptOmitted} /> : null}
+            {response ? <MessagesDetail label="Response" messages={response} /> : null}
+          </dl>
+        ) : null}
         {showAttempts ? <Attempts attempts={attempts} retrying={row.status === "running"} /> : null}
         {failed ? <Failure error={row.error!} /> : null}
       </>
