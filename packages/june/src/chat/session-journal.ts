@@ -1,6 +1,7 @@
 import { JuneError } from "../errors/june-error.js";
 import { JournalCorruptError } from "../stores/errors.js";
 import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
+import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
 import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEntry } from "../stores/types.js";
 import type { TurnRecord } from "./types.js";
@@ -8,8 +9,6 @@ import type { TurnRecord } from "./types.js";
 const MAX_CONFLICT_RETRIES = 5;
 /** The steers of a turn that has none (most): one frozen list for all of them. */
 const NO_STEERS: TurnRecord["steers"] = Object.freeze([]) as unknown as TurnRecord["steers"];
-/** `context.turnIds` when empty (what `fullContext` journals): one frozen list. */
-const NO_TURN_IDS: string[] = Object.freeze([]) as unknown as string[];
 
 /**
  * A session's journal as this process knows it: the entries, the turn records folded from them and the
@@ -39,8 +38,8 @@ export class SessionJournal {
   #branch: TurnRecord[] = [];
   #leaf: TurnRecord | undefined;
   #lastSeq = 0;
-  /** The last turn-end's metadata folded, whose responder and model the next one may share (`#compact`). */
-  #lastMetadata: NonNullable<TurnEndEntry["metadata"]> | undefined;
+  /** What the next entry may share with those before it (`#compact`). */
+  readonly #repeats: SharedRepeats = {};
   #queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -252,37 +251,18 @@ export class SessionJournal {
   }
 
   /**
-   * Shares what an entry repeats of the journal before it instead of holding it twice: a turn id it names
-   * (the id of that turn's record), an empty \`turnIds\`, a turn-end's responder and model when they are the
-   * previous turn's (compared field by field, then frozen). Idle sessions hold a few hundred bytes less per turn.
+   * Shares what an entry repeats of the journal before it instead of holding it twice (see `shareRepeats`):
+   * the turn ids it names are the strings of those turns' records.
    */
   #compact(entry: JournalEntry): void {
-    switch (entry.type) {
-      case "turn-start": {
-        const context = entry.context;
-        if (context.turnIds.length === 0 && !Object.isFrozen(context)) context.turnIds = NO_TURN_IDS;
-        if (context.completedThrough !== undefined) context.completedThrough = this.#byId.get(context.completedThrough)?.id ?? context.completedThrough;
-        if (entry.parentTurnId !== undefined) entry.parentTurnId = this.#byId.get(entry.parentTurnId)?.id ?? entry.parentTurnId;
-        return;
-      }
-      case "turn-end": {
-        const record = this.#byId.get(entry.turnId);
-        if (record) (entry as { turnId: string }).turnId = record.id;
-        const metadata = entry.metadata;
-        if (metadata === undefined || Object.isFrozen(metadata)) return;
-        const last = this.#lastMetadata;
-        if (last !== undefined) {
-          if (sameFlat(metadata.responder, last.responder)) metadata.responder = last.responder;
-          if (metadata.model !== undefined && sameFlat(metadata.model, last.model)) metadata.model = last.model;
-        }
-        Object.freeze(metadata.responder);
-        if (metadata.model !== undefined) Object.freeze(metadata.model);
-        this.#lastMetadata = metadata;
-        return;
-      }
-      default:
-        return;
+    if (entry.type === "turn-start" && entry.parentTurnId !== undefined) {
+      const parent = this.#byId.get(entry.parentTurnId);
+      if (parent) this.#repeats.turnId = parent.id;
+    } else if (entry.type === "turn-end") {
+      const record = this.#byId.get(entry.turnId);
+      if (record) this.#repeats.turnId = record.id;
     }
+    shareRepeats(entry, this.#repeats);
   }
 
   /** A turn-end's status and time. */
@@ -362,16 +342,3 @@ export class SessionJournal {
   }
 }
 
-/** True when two flat records of strings (a responder's or a model's description) have the same fields. */
-function sameFlat(a: object | undefined, b: object | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const key of ka) {
-    const va = (a as Record<string, unknown>)[key];
-    if (typeof va === "object" && va !== null) return false;
-    if (va !== (b as Record<string, unknown>)[key]) return false;
-  }
-  return true;
-}
