@@ -286,6 +286,7 @@ export class SessionJournal {
     switch (entry.type) {
       case "session":
       case "summary":
+      case "rename":
         return;
       case "checkout": {
         const leaf = entry.turnId === undefined ? undefined : this.#byId.get(entry.turnId);

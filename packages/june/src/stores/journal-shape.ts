@@ -19,6 +19,7 @@ const ENTRY_TYPES: Record<JournalEntryType, true> = {
   feedback: true,
   summary: true,
   checkout: true,
+  rename: true,
 };
 
 /** True when `type` names a journal entry. */
@@ -94,6 +95,9 @@ function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefine
     case "checkout":
       if (!optional(e.turnId, isId)) return "`turnId` must be a turn id";
       return undefined;
+    case "rename":
+      if (!isId(e.title)) return "needs a non-empty `title` string";
+      return undefined;
     default: {
       const unknown: never = type;
       return `unknown entry type ${JSON.stringify(unknown)}`;
@@ -138,6 +142,7 @@ export function linkProblem(entry: JournalEntry, hasTurn: (turnId: string) => bo
   const missing = (field: string, id: string) => `${entry.type}: \`${field}\` "${id}" names no earlier turn`;
   switch (entry.type) {
     case "session":
+    case "rename":
       return undefined;
     case "turn-start":
       return entry.parentTurnId !== undefined && !hasTurn(entry.parentTurnId) ? missing("parentTurnId", entry.parentTurnId) : undefined;
