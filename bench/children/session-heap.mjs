@@ -17,7 +17,7 @@ function settle() {
 }
 
 const chat = createChat({ model: scriptedModel("unused"), store: fileStore(dir) });
-// Warm the code paths (and the store's summary cache) before the first reading.
+// Warm the code paths (and the store's listing cache) before the first reading.
 const warm = await chat.openSession(ids[0]);
 await warm.turns();
 

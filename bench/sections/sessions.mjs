@@ -1,7 +1,7 @@
 /**
  * 3. Sessions: opening a 10,000-turn fileStore session in a fresh process (against reading and parsing its
  * journal), listing 10,000 sessions (fileStore in a fresh process, against a readdir and a stat per journal;
- * memoryStore in process, against sorting the same summaries), and the heap an idle open session holds
+ * memoryStore in process, against sorting the same listings), and the heap an idle open session holds
  * (1,000 sessions of 10 turns, against the same journals held as parsed JSON).
  */
 import { fileURLToPath } from "node:url";

@@ -10,7 +10,7 @@ import { fullContext } from "./context/full-context.js";
 import { durableSettings } from "./durable/checkpoint-codec.js";
 import { DEFAULT_MAX_INPUT_CHARS } from "./input.js";
 import { modelResponder } from "./responders/model/model-responder.js";
-import { ChatSession, type SessionHost } from "./session.js";
+import { JournaledSession, type SessionHost } from "./session.js";
 import { SessionJournal } from "./session-journal.js";
 import type { TurnController } from "./turn.js";
 import { responderProvenance } from "./turn-metadata.js";
@@ -120,7 +120,7 @@ export function createChat(options: CreateChatOptions): Chat {
 
   const open = async (id: string): Promise<Session> => {
     const entries = await store.read(id);
-    return new ChatSession(host, new SessionJournal(store, id, entries));
+    return new JournaledSession(host, new SessionJournal(store, id, entries));
   };
 
   return {
@@ -148,7 +148,7 @@ export function createChat(options: CreateChatOptions): Chat {
         throw error;
       }
       if (entries.length === 0) throw new SessionNotFoundError(id);
-      return new ChatSession(host, new SessionJournal(store, id, entries));
+      return new JournaledSession(host, new SessionJournal(store, id, entries));
     },
     listSessions(listOptions?: ListSessionsOptions): Promise<SessionInfo[]> {
       return store.listSessions(listOptions);

@@ -18,7 +18,7 @@ const FIELDS = new Set(["score", "comment", "tags"]);
  */
 export function normalizeFeedback(feedback: unknown): TurnFeedback {
   if (typeof feedback !== "object" || feedback === null || Array.isArray(feedback)) {
-    throw new TypeError(`session.feedback(turnId, feedback): feedback must be an object { score, comment?, tags? }, got ${describe(feedback)}`);
+    throw new TypeError(`session.feedback(turnId, feedback): feedback must be an object { score, comment?, tags? }, got ${showValue(feedback)}`);
   }
   const fields = feedback as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
@@ -26,14 +26,14 @@ export function normalizeFeedback(feedback: unknown): TurnFeedback {
   }
   const { score, comment, tags } = fields;
   if (typeof score !== "number" || !Number.isFinite(score)) {
-    throw new TypeError(`session.feedback: score must be 1 (up), -1 (down) or a number from 0 to 1, got ${describe(score)}`);
+    throw new TypeError(`session.feedback: score must be 1 (up), -1 (down) or a number from 0 to 1, got ${showValue(score)}`);
   }
   if (score !== -1 && (score < 0 || score > 1)) {
     throw new RangeError(`session.feedback: score must be 1 (up), -1 (down) or a number from 0 to 1, got ${score}`);
   }
   const out: TurnFeedback = { score };
   if (comment !== undefined && comment !== null) {
-    if (typeof comment !== "string") throw new TypeError(`session.feedback: comment must be a string, got ${describe(comment)}`);
+    if (typeof comment !== "string") throw new TypeError(`session.feedback: comment must be a string, got ${showValue(comment)}`);
     if (comment.length > MAX_FEEDBACK_COMMENT_CHARS) {
       throw new RangeError(
         `session.feedback: comment is ${comment.length} characters, at most ${MAX_FEEDBACK_COMMENT_CHARS} are kept`,
@@ -42,14 +42,14 @@ export function normalizeFeedback(feedback: unknown): TurnFeedback {
     if (comment.trim() !== "") out.comment = redactText(comment);
   }
   if (tags !== undefined && tags !== null) {
-    if (!Array.isArray(tags)) throw new TypeError(`session.feedback: tags must be an array of strings, got ${describe(tags)}`);
+    if (!Array.isArray(tags)) throw new TypeError(`session.feedback: tags must be an array of strings, got ${showValue(tags)}`);
     if (tags.length > MAX_FEEDBACK_TAGS) {
       throw new RangeError(`session.feedback: ${tags.length} tags, at most ${MAX_FEEDBACK_TAGS} are kept`);
     }
     const kept: string[] = [];
     for (const [i, tag] of tags.entries()) {
       if (typeof tag !== "string" || tag.trim() === "") {
-        throw new TypeError(`session.feedback: tags[${i}] must be a non-empty string, got ${describe(tag)}`);
+        throw new TypeError(`session.feedback: tags[${i}] must be a non-empty string, got ${showValue(tag)}`);
       }
       if (tag.length > MAX_FEEDBACK_TAG_CHARS) {
         throw new RangeError(`session.feedback: tags[${i}] is ${tag.length} characters, at most ${MAX_FEEDBACK_TAG_CHARS}`);
@@ -62,7 +62,8 @@ export function normalizeFeedback(feedback: unknown): TurnFeedback {
   return out;
 }
 
-function describe(value: unknown): string {
+/** The value itself when short and harmless (a score, a tag), quoted when a string; else its `typeof`. */
+function showValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);

@@ -374,7 +374,7 @@ async function follow(options: Pick<RunTurnOptions, "turn" | "provenance" | "dur
       });
       watch = current;
       turn.onActivity = () => {
-        const last = turn.events.items.at(-1);
+        const last = turn.events.last();
         if (last?.type === "run-update") current.tree = last.tree;
         current.check();
       };

@@ -38,7 +38,7 @@ const UNFINISHED: ReadonlySet<string> = new Set(["suspended", "interrupted"]);
  * A conversation: its history (kept in memory after it opens and updated as turns are journaled), the
  * journal and each turn's lifecycle.
  */
-export class ChatSession implements Session {
+export class JournaledSession implements Session {
   readonly id: string;
   readonly #host: SessionHost;
   readonly #journal: SessionJournal;

@@ -3,7 +3,7 @@ import { CanceledError } from "../runtime/errors.js";
 import type { TurnMetadata } from "../stores/types.js";
 import { SteerNotSupportedError, TurnEndedError, TurnSuspendedError } from "./errors.js";
 import { validateInput } from "./input.js";
-import { EventBuffer } from "./internal/event-buffer.js";
+import { ReplayBuffer } from "./internal/replay-buffer.js";
 import { deferred, quiet, type Deferred } from "./internal/deferred.js";
 import type { SessionJournal } from "./session-journal.js";
 import type { TurnSpans } from "../telemetry/turn-spans.js";
@@ -36,7 +36,7 @@ export class TurnController {
   readonly turn: Turn;
   /** Aborts when the turn is canceled: the responder's `signal`. */
   readonly abort = new AbortController();
-  readonly events = new EventBuffer<TurnEvent>();
+  readonly events = new ReplayBuffer<TurnEvent>();
   status: TurnStatus = "running";
   /** Set once the runner decided the outcome: the controls are closed from then on. */
   ending = false;
@@ -193,7 +193,7 @@ export class TurnController {
   finish(outcome: TurnOutcome): void {
     this.ending = true;
     this.status = outcome.status;
-    this.events.close();
+    this.events.end();
     switch (outcome.status) {
       case "completed": {
         const result: TurnResult = { text: outcome.result.text, metadata: outcome.metadata };
@@ -250,9 +250,8 @@ export class TurnController {
   #toolName(id: string): string | undefined {
     const pending = this.execution?.requests?.find((request) => request.id === id);
     if (pending) return pending.toolName;
-    const items = this.events.items;
-    for (let i = items.length - 1; i >= 0; i--) {
-      const event = items[i]!;
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const event = this.events.at(i)!;
       if (event.type === "approval-request" && event.request.id === id) return event.request.toolName;
     }
     return undefined;
@@ -314,6 +313,6 @@ class ChatTurn implements Turn {
     return this.#controller.holdSuspend?.() ?? (() => {});
   }
   [Symbol.asyncIterator](): AsyncIterator<TurnEvent> {
-    return this.#controller.events[Symbol.asyncIterator]();
+    return this.#controller.events.read();
   }
 }

@@ -1,13 +1,13 @@
 import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
 import { redact } from "../redaction/redact.js";
-import { summarize } from "../chat/trace/summarize.js";
+import { excerpt } from "../chat/trace/excerpt.js";
 import type { TurnMetadata } from "../stores/types.js";
 import type { ApprovalRequest, RunStatus, Usage } from "../runtime/types.js";
 
 /**
  * The lines `--json` prints on stdout, one JSON object each. Turn events come out as the turn emits them,
  * except `run-update`, which carries the trace projected with `projectChatTrace` (never the raw tree), and
- * `approval-request`, whose input is a bounded, redacted summary. The CLI adds where a turn starts and
+ * `approval-request`, whose input is a bounded, redacted excerpt. The CLI adds where a turn starts and
  * ends, and how each approval was answered.
  */
 export type CliJsonEvent =
@@ -34,13 +34,13 @@ export type CliJsonEvent =
       error?: { name: string; message: string };
     };
 
-/** An approval request as `--json` shows it: the input summarized and redacted. */
+/** An approval request as `--json` shows it: the input excerpted and redacted. */
 export interface JsonApprovalRequest {
   id: string;
   stepId: string;
   toolName: string;
   toolCallId: string;
-  /** A bounded, redacted summary of the tool's input. */
+  /** A bounded, redacted excerpt of the tool's input. */
   input: string;
 }
 
@@ -50,7 +50,7 @@ export function jsonApprovalRequest(request: ApprovalRequest): JsonApprovalReque
     stepId: request.stepId,
     toolName: request.toolName,
     toolCallId: request.toolCallId,
-    input: summarize(request.input),
+    input: excerpt(request.input),
   };
 }
 

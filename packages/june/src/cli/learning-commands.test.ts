@@ -8,7 +8,7 @@ import { parseJSONL } from "../learning/jsonl.js";
 import type { EvalReport } from "../learning/types.js";
 import { fileStore } from "../stores/file-store.js";
 import { createFakeIO } from "./__fixtures__/fake-io.js";
-import { missedMinimum, pickScorers, renderEvalSummary, scorerSpecs } from "./commands/eval-action.js";
+import { missedMinimum, pickScorers, renderEvalStats, scorerSpecs } from "./commands/eval-action.js";
 import { runCli } from "./main.js";
 
 const dir = mkdtempSync(join(tmpdir(), "june-learning-cli-"));
@@ -94,7 +94,7 @@ describe("june dataset", () => {
 });
 
 describe("june eval", () => {
-  it("prints the summary as a table, the whole report with --json and --out, and exits 1 when --min is missed", async () => {
+  it("prints the stats as a table, the whole report with --json and --out, and exits 1 when --min is missed", async () => {
     await seedStore("store-c");
     await june(["dataset", "--store", "store-c", "--out", "eval-cases.jsonl"]);
 
@@ -109,16 +109,16 @@ describe("june eval", () => {
     expect(changed.stderr).toContain("june: exactMatch mean 0.00 is below --min 0.5");
     expect(changed.stderr).not.toContain("includes:RE: mean");
     const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as EvalReport;
-    expect(Object.keys(report.summary)).toEqual(["exactMatch", "includes:RE:", "shouts"]);
+    expect(Object.keys(report.stats)).toEqual(["exactMatch", "includes:RE:", "shouts"]);
     expect(report.responder).toEqual({ kind: "custom", id: "echo", version: "v2" });
-    expect(report.summary.shouts!.mean).toBe(1);
+    expect(report.stats.shouts!.mean).toBe(1);
     expect(report.cases.find((c) => c.input.startsWith("beta"))!.reply).toBe("RE: beta key=[redacted]");
 
     // With no --scorer, the module's own scorers; --json prints the report instead of the table.
     const json = await june(["eval", "changed.mjs", "eval-cases.jsonl", "--json", "--concurrency", "2"]);
     expect(json.code).toBe(0);
     const printed = JSON.parse(json.stdout) as EvalReport;
-    expect(Object.keys(printed.summary)).toEqual(["shouts"]);
+    expect(Object.keys(printed.stats)).toEqual(["shouts"]);
     expect(printed.cases).toHaveLength(4);
   });
 
@@ -173,14 +173,14 @@ describe("eval helpers", () => {
     expect(Object.keys(pickScorers(["jsonMatch", "regex:/x/i", "includes"], {}))).toEqual(["jsonMatch", "regex:/x/i", "includes"]);
   });
 
-  it("renderEvalSummary and missedMinimum", () => {
+  it("renderEvalStats and missedMinimum", () => {
     const report = {
-      summary: {
+      stats: {
         exact: { mean: 0.5, min: 0, max: 1, passed: 1, count: 2, threshold: 0.5 },
         judge: { mean: 0.875, min: 0.75, max: 1, passed: 2, count: 2, threshold: 0.8 },
       },
     } as unknown as EvalReport;
-    expect(renderEvalSummary(report)).toBe(
+    expect(renderEvalStats(report)).toBe(
       ["scorer  mean   min   max        pass", "exact   0.50  0.00  1.00  1/2 (≥0.5)", "judge   0.88  0.75  1.00  2/2 (≥0.8)", ""].join("\n"),
     );
     expect(missedMinimum(report, 0.6)).toEqual(["exact mean 0.50 is below --min 0.6"]);

@@ -94,8 +94,8 @@ describe("june dataset and june eval (built)", { timeout: 90_000 }, () => {
     const own = await june(["eval", fixture, "cases.jsonl", "--json"]);
     expect(own.code).toBe(0);
     const ownReport = JSON.parse(own.stdout) as EvalReport;
-    expect(Object.keys(ownReport.summary)).toEqual(["exact", "mentions"]);
-    expect(ownReport.summary.exact!.mean).toBe(1);
+    expect(Object.keys(ownReport.stats)).toEqual(["exact", "mentions"]);
+    expect(ownReport.stats.exact!.mean).toBe(1);
     expect(ownReport.cases[0]!.usage).toMatchObject({ outputTokens: 4 });
 
     const changed = await june(["eval", fixture, "cases.jsonl", "--scorer", "exact,mentions", "--min", "0.9", "--out", "report.json"], {
@@ -107,7 +107,7 @@ describe("june dataset and june eval (built)", { timeout: 90_000 }, () => {
     expect(changed.stderr).not.toContain("mentions mean");
     const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as EvalReport;
     expect(report.responder).toEqual({ kind: "custom", id: "echo", version: "v2" });
-    expect(report.summary.mentions!.mean).toBe(1);
+    expect(report.stats.mentions!.mean).toBe(1);
     expect(report.cases.map((c) => c.reply)).toContain("RE: gamma");
     expect(JSON.stringify(report)).not.toContain("sk-proj-");
   });

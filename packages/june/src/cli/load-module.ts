@@ -7,6 +7,7 @@ import type { LanguageModel } from "ai";
 import type { Chat, ChatFactory, Responder } from "../chat/types.js";
 import { isElement, type JuneElement } from "../jsx/element.js";
 import { looksLikeModule, MODULE_EXTENSIONS } from "./args.js";
+import { valueKind } from "../errors/value-kind.js";
 import { ModuleLoadError } from "./errors.js";
 import { hookUrl, JUNE_HOOKS, type JuneHooksData } from "./module-hooks.js";
 import { isPlainModuleGraph } from "./plain-module-graph.js";
@@ -218,7 +219,7 @@ export async function loadChatModule(options: ImportModuleOptions): Promise<Chat
   if (isChat(value)) return { kind: "chat", chat: value };
   if (isResponder(value)) return { kind: "responder", responder: value };
   if (typeof value === "function") return { kind: "factory", factory: value as ChatFactory };
-  throw new ModuleLoadError(`${options.file}: the default export is ${describe(value)}; expected ${CHAT_EXPECTED}`, {
+  throw new ModuleLoadError(`${options.file}: the default export is ${exportKind(value)}; expected ${CHAT_EXPECTED}`, {
     file: options.file,
   });
 }
@@ -250,7 +251,7 @@ export async function callChatFactory(options: CallChatFactoryOptions): Promise<
   if (isResponder(value)) return { kind: "responder", responder: value };
   const hint = isElement(value) ? " (to run a workflow once, use june run)" : "";
   throw new ModuleLoadError(
-    `${file}: its default export, a function, was called as a chat factory ({ model }) and returned ${describe(value)}; expected ${FACTORY_EXPECTED}${hint}`,
+    `${file}: its default export, a function, was called as a chat factory ({ model }) and returned ${exportKind(value)}; expected ${FACTORY_EXPECTED}${hint}`,
     { file },
   );
 }
@@ -263,7 +264,7 @@ export async function loadRunModule(options: ImportModuleOptions): Promise<RunMo
     return { kind: "component", component: value as (props: RunComponentProps) => unknown };
   }
   const hint = isChat(value) || isResponder(value) ? " (to chat with it, use june chat or june ask)" : "";
-  throw new ModuleLoadError(`${options.file}: the default export is ${describe(value)}; expected ${RUN_EXPECTED}${hint}`, {
+  throw new ModuleLoadError(`${options.file}: the default export is ${exportKind(value)}; expected ${RUN_EXPECTED}${hint}`, {
     file: options.file,
   });
 }
@@ -307,13 +308,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
 }
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
+/** What a module exported, in the words of what a chat or run module may export. */
+function exportKind(value: unknown): string {
   if (isElement(value)) return "a workflow element";
-  if (typeof value === "function") return "a function";
-  if (Array.isArray(value)) return "an array";
   if (isChat(value)) return "a Chat";
   if (isResponder(value)) return "a Responder";
-  if (typeof value === "object") return "an object with neither respond() nor createSession()";
-  return `a ${typeof value}`;
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return "an object with neither respond() nor createSession()";
+  return valueKind(value);
 }

@@ -7,7 +7,7 @@ import type { CliIO } from "./io.js";
 import type { ModelSpec } from "./models.js";
 import { describeFailure, renderApprovalPrompt, renderErrorLine } from "./render.js";
 import type { Screen } from "./screen.js";
-import { showTurn, type TurnOutcome } from "./turn-runner.js";
+import { showTurn, type TurnExit } from "./turn-runner.js";
 
 /** True for a turn `session.resume` can continue: suspended, or interrupted with a checkpoint. */
 export function isResumable(turn: TurnRecord): boolean {
@@ -45,7 +45,7 @@ export interface ResumeTurnOptions {
  * does. Asking without a terminal is a usage error before anything is resumed: no request is denied for want
  * of someone to ask.
  */
-export async function resumeTurn(options: ResumeTurnOptions): Promise<TurnOutcome> {
+export async function resumeTurn(options: ResumeTurnOptions): Promise<TurnExit> {
   const { io, screen, session, turn: record, mode } = options;
   if (mode === "ask" && !io.stdin.isTTY) {
     throw new CliUsageError(

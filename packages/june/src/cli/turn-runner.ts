@@ -14,13 +14,13 @@ import { explainProviderError } from "./provider-errors.js";
 import type { Screen } from "./screen.js";
 
 /** How a turn ended, as the CLI reports it. */
-export type TurnOutcome =
+export type TurnExit =
   | { status: "completed"; result: TurnResult }
   | { status: "failed"; error: unknown }
   | { status: "canceled" };
 
 /** The exit code for a turn's outcome: 0 completed, 1 failed, 130 canceled. */
-export function exitCodeOf(outcome: TurnOutcome): number {
+export function exitCodeOf(outcome: TurnExit): number {
   switch (outcome.status) {
     case "completed":
       return 0;
@@ -30,7 +30,7 @@ export function exitCodeOf(outcome: TurnOutcome): number {
       return EXIT_CANCELED;
     default: {
       const unreachable: never = outcome;
-      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnOutcome).status)}`);
+      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnExit).status)}`);
     }
   }
 }
@@ -54,7 +54,7 @@ export interface ShowTurnOptions {
  * with `json`, every event as a JSON line), and answers approvals with `approver`. The first Ctrl-C cancels
  * the turn, a second quits. Resolves with how the turn ended; never rejects for the turn's own failure.
  */
-export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
+export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
   const { io, screen, turn, approver, json } = options;
   // Everything printed is redacted as the HTTP stream redacts it: one function for every surface, and the
   // reply through a StreamRedactor, since a key may come split across deltas.
@@ -69,7 +69,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
   };
 
   if (json) emit({ type: "turn-start", sessionId: turn.sessionId, turnId: turn.id, input: options.input });
-  let outcome: TurnOutcome;
+  let outcome: TurnExit;
   let streamed = "";
   try {
     for await (const event of turn) {
@@ -147,7 +147,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnOutcome> {
       break;
     default: {
       const unreachable: never = outcome;
-      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnOutcome).status)}`);
+      throw new TypeError(`Unknown turn outcome ${String((unreachable as TurnExit).status)}`);
     }
   }
   return outcome;

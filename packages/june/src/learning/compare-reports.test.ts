@@ -42,9 +42,9 @@ describe("compareReports", () => {
     });
     expect(diff.cases.find((c) => c.id === "crash")).toMatchObject({ failedBefore: false, failedAfter: true, change: "regressed" });
     expect(diff.scorers.exact).toEqual({
-      before: before.summary.exact!.mean,
-      after: after.summary.exact!.mean,
-      delta: after.summary.exact!.mean - before.summary.exact!.mean,
+      before: before.stats.exact!.mean,
+      after: after.stats.exact!.mean,
+      delta: after.stats.exact!.mean - before.stats.exact!.mean,
     });
   });
 

@@ -18,7 +18,7 @@ export function compareReports(a: EvalReport, b: EvalReport): ReportComparison {
       throw new TypeError(`compareReports(a, b): ${label} must be an eval report (what evaluate() returns)`);
     }
   }
-  const scorers = Object.keys(b.summary ?? {}).filter((name) => name in (a.summary ?? {}));
+  const scorers = Object.keys(b.stats ?? {}).filter((name) => name in (a.stats ?? {}));
   const before = new Map(a.cases.map((result) => [result.id, result]));
   const afterIds = new Set(b.cases.map((result) => result.id));
   const comparison: ReportComparison = {
@@ -57,8 +57,8 @@ export function compareReports(a: EvalReport, b: EvalReport): ReportComparison {
     });
   }
   for (const name of scorers) {
-    const was = a.summary[name]!.mean;
-    const now = b.summary[name]!.mean;
+    const was = a.stats[name]!.mean;
+    const now = b.stats[name]!.mean;
     comparison.scorers[name] = { before: was, after: now, delta: now - was };
   }
   return comparison;

@@ -59,7 +59,7 @@ describe("evaluate", () => {
       { id: "a", input: "capital of France?", reply: " Paris\n", scores: { exactMatch: 1 }, usage: { inputTokens: 4, outputTokens: 1, totalTokens: 5 }, model: { provider: "p", modelId: "m" }, timeMs: expect.any(Number) },
       { id: "b", input: "2+2?", reply: "five", scores: { exactMatch: 0 }, usage: { inputTokens: 4, outputTokens: 1, totalTokens: 5 }, model: { provider: "p", modelId: "m" }, timeMs: expect.any(Number) },
     ]);
-    expect(report.summary).toEqual({ exactMatch: { mean: 0.5, min: 0, max: 1, passed: 1, count: 2, threshold: 0.5 } });
+    expect(report.stats).toEqual({ exactMatch: { mean: 0.5, min: 0, max: 1, passed: 1, count: 2, threshold: 0.5 } });
     expect(report.failed).toBe(0);
     expect(report.cases[0]!.timeMs).toBeGreaterThanOrEqual(0);
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
@@ -69,7 +69,7 @@ describe("evaluate", () => {
     const { responder } = scripted(() => "ok");
     const chat = createChat({ responder });
     const report = await evaluate(chat, [evalCase("a", "x", "ok")], { scorers: { exact: exactMatch() } });
-    expect(report.summary.exact!.mean).toBe(1);
+    expect(report.stats.exact!.mean).toBe(1);
     expect(await chat.listSessions()).toEqual([]);
   });
 
@@ -99,9 +99,9 @@ describe("evaluate", () => {
     expect(scores.text).toEqual({ exact: 1, refund: 2 / 3, date: 0, length: 1 });
     expect(scores.date).toEqual({ exact: 1, refund: 0, date: 1, length: 0.5 });
     expect(scores.json!.exact).toBe(0);
-    expect(report.summary.refund).toMatchObject({ threshold: 0.6, passed: 1 });
-    expect(report.summary.length).toMatchObject({ threshold: 1, passed: 2, min: 0.5, max: 1 });
-    expect(report.summary.date!.threshold).toBe(0.5);
+    expect(report.stats.refund).toMatchObject({ threshold: 0.6, passed: 1 });
+    expect(report.stats.length).toMatchObject({ threshold: 1, passed: 2, min: 0.5, max: 1 });
+    expect(report.stats.date!.threshold).toBe(0.5);
 
     const json = await evaluate(responder, cases.slice(0, 1), { scorers: [jsonMatch(), jsonMatch({ expected: { name: "Ada" } })] });
     // Two of the three recorded fields match; the second scorer (named jsonMatch#2) only wants the name.
@@ -131,7 +131,7 @@ describe("evaluate", () => {
     expect(bad.error).toEqual({ name: "Error", message: "upstream down, key [redacted]" });
     expect(range.error).toMatchObject({ name: "ScorerError", scorer: "picky", message: expect.stringContaining("gave 1.5") });
     expect(report.failed).toBe(3);
-    expect(report.summary.exact).toMatchObject({ mean: 2 / 3, passed: 2 });
+    expect(report.stats.exact).toMatchObject({ mean: 2 / 3, passed: 2 });
   });
 
   test("runs at most `concurrency` cases at once, and keeps the given order in the report", async () => {
@@ -160,7 +160,7 @@ describe("evaluate", () => {
       });
       expect(most).toBe(concurrency);
       expect(report.cases.map((result) => result.id)).toEqual(cases.map((c) => c.id));
-      expect(report.summary.exactMatch!.mean).toBe(1);
+      expect(report.stats.exactMatch!.mean).toBe(1);
       expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7]);
       if (concurrency === 3) expect(ended).not.toEqual(cases.map((c) => c.input));
     }
@@ -227,7 +227,7 @@ describe("evaluate", () => {
       yield evalCase("a", "1", "x");
       yield evalCase("b", "2", "y");
     }
-    expect((await evaluate(responder, cases(), { scorers: [exactMatch()] })).summary.exactMatch!.mean).toBe(0.5);
+    expect((await evaluate(responder, cases(), { scorers: [exactMatch()] })).stats.exactMatch!.mean).toBe(0.5);
 
     const one = [evalCase("a", "1", "x")];
     await expect(evaluate({} as never, one, { scorers: [exactMatch()] })).rejects.toThrow(/Chat or a Responder/);
@@ -245,6 +245,6 @@ describe("evaluate", () => {
   test("no cases: an empty report", async () => {
     const report = await evaluate(scripted(() => "x").responder, [], { scorers: [exactMatch()] });
     expect(report.cases).toEqual([]);
-    expect(report.summary.exactMatch).toEqual({ mean: 0, min: 0, max: 0, passed: 0, count: 0, threshold: 0.5 });
+    expect(report.stats.exactMatch).toEqual({ mean: 0, min: 0, max: 0, passed: 0, count: 0, threshold: 0.5 });
   });
 });

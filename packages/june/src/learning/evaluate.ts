@@ -6,7 +6,7 @@ import { CanceledError, TimeoutError } from "../runtime/errors.js";
 import type { ResponderProvenance } from "../stores/types.js";
 import { EvalCaseFormatError, ScorerError } from "./errors.js";
 import { toEvalCase } from "./eval-case.js";
-import { summarize } from "./summary.js";
+import { scorerStats } from "./scorer-stats.js";
 import type { EvalCase, EvalCaseResult, EvalError, EvalReport, EvaluateOptions, Scorer } from "./types.js";
 
 const DEFAULT_CONCURRENCY = 4;
@@ -30,7 +30,7 @@ const NO_ONE_TO_APPROVE = "no one to approve (eval)";
  * const report = await evaluate(nextChat, parseJSONL(await readFile("cases.jsonl", "utf8")), {
  *   scorers: { exact: exactMatch(), judge: llmJudge({ model, rubric: "Polite and correct." }) },
  * });
- * console.log(report.summary.judge.mean);
+ * console.log(report.stats.judge.mean);
  */
 export async function evaluate(
   target: Chat | Responder,
@@ -77,7 +77,7 @@ export async function evaluate(
     startedAt,
     durationMs: Math.round(performance.now() - t0),
     cases: results,
-    summary: summarize(results, scorers.map(([name]) => name), thresholds),
+    stats: scorerStats(results, scorers.map(([name]) => name), thresholds),
     failed: results.filter((result) => result.error !== undefined).length,
   };
 }

@@ -24,5 +24,5 @@ export type {
   ReportComparison,
   Scorer,
   ScorerContext,
-  ScorerSummary,
+  ScorerStats,
 } from "./types.js";

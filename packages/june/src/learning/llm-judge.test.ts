@@ -48,7 +48,7 @@ describe("llmJudge", () => {
       concurrency: 1,
     });
     expect(report.cases.map((result) => result.scores.llmJudge)).toEqual([0.9, 0.4]);
-    expect(report.summary.llmJudge).toMatchObject({ mean: 0.65, passed: 1 });
+    expect(report.stats.llmJudge).toMatchObject({ mean: 0.65, passed: 1 });
     expect(judge.callCount).toBe(2);
     expect(promptText(judge, 0, "system")).toContain("Rubric:\nPolite and specific.");
     const user = promptText(judge, 0, "user");

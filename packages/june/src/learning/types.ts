@@ -62,7 +62,7 @@ export interface EvaluateOptions {
   scorers: Record<string, Scorer> | Scorer[];
   /** How many cases run at once (default 4). */
   concurrency?: number;
-  /** The score a case needs to pass, for the summary's pass counts: one for all, or per scorer (default 0.5). */
+  /** The score a case needs to pass, for the per-scorer pass counts: one for all, or per scorer (default 0.5). */
   threshold?: number | Record<string, number>;
   /** What to do with a tool call that asks for approval: `"deny"` (default; no one is there to ask) or `"approve"`. */
   approvals?: "deny" | "approve";
@@ -100,7 +100,7 @@ export interface EvalCaseResult {
 }
 
 /** One scorer across all cases. */
-export interface ScorerSummary {
+export interface ScorerStats {
   mean: number;
   min: number;
   max: number;
@@ -120,7 +120,7 @@ export interface EvalReport {
   /** In the order the cases were given. */
   cases: EvalCaseResult[];
   /** Per scorer, in the order they were given. */
-  summary: Record<string, ScorerSummary>;
+  stats: Record<string, ScorerStats>;
   /** How many cases failed (the responder or a scorer). */
   failed: number;
 }

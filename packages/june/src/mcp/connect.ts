@@ -107,7 +107,7 @@ export async function openConnection(target: ServerTarget, name: string, signal:
     // The client closes the transport when it fails to start, but an aborted or timed-out start does not wait
     // for that close: wait here, so a stdio server's process is gone when this rejects.
     await transport?.close().catch(() => {});
-    throw new McpConnectionError(`MCP server "${name}" could not be connected: ${describe(error)}`, { server: name, cause: error });
+    throw new McpConnectionError(`MCP server "${name}" could not be connected: ${messageWithCause(error)}`, { server: name, cause: error });
   }
 }
 
@@ -166,7 +166,7 @@ function connection(client: MCPClient, owned: boolean, transport: (MCPTransport 
         (tools) => tools as unknown as Record<string, AITool<any, any>>,
         (error: unknown) => {
           listed = undefined;
-          throw new McpConnectionError(`MCP server "${name}" could not list its tools: ${describe(error)}`, { server: name, cause: error });
+          throw new McpConnectionError(`MCP server "${name}" could not list its tools: ${messageWithCause(error)}`, { server: name, cause: error });
         },
       );
       return listed;
@@ -193,7 +193,8 @@ function parseUrl(value: unknown): URL | undefined {
   }
 }
 
-function describe(error: unknown): string {
+/** An error's message, with its cause's when that adds something (the transport's reason). */
+function messageWithCause(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
   return cause && !message.includes(cause) ? `${message} (${cause})` : message;

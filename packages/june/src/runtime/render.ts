@@ -106,7 +106,7 @@ function renderInto(node: unknown, scope: Scope, ids: Set<string>, out: PlanNode
 
 function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out: PlanNode[]): void {
   const { type, props } = element;
-  const label = describe(element);
+  const label = elementLabel(element);
   const fail = (problem: string, cause?: unknown): never => {
     throw new RenderError(`${label}: ${problem}`, { element: label, cause });
   };
@@ -185,15 +185,15 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
   for (const child of flattenFragments(p.children)) {
     if (isElement(child) && child.type === McpTools) {
       mcp.push(checkMcpTools(child, (problem) => {
-        throw new RenderError(`${describe(child)}: ${problem}`, { element: describe(child) });
+        throw new RenderError(`${elementLabel(child)}: ${problem}`, { element: elementLabel(child) });
       }));
       continue;
     }
     if (!isElement(child) || child.type !== Tool) {
-      fail(`a Step's only children are <Tool>s and <McpTools>, found ${isElement(child) ? describe(child) : describeValue(child)}`);
+      fail(`a Step's only children are <Tool>s and <McpTools>, found ${isElement(child) ? elementLabel(child) : describeValue(child)}`);
     }
     const [name, value] = checkTool(child as JuneElement, (problem) => {
-      const label = describe(child as JuneElement);
+      const label = elementLabel(child as JuneElement);
       throw new RenderError(`${label}: ${problem}`, { element: label });
     });
     if (Object.hasOwn(tools, name)) fail(`two tools named "${name}"`);
@@ -269,7 +269,7 @@ function isThenable(value: unknown): boolean {
 }
 
 /** `<Step id="draft">`, `<Tool name="search">`, `<MyComponent>`, `<div>`. */
-export function describe(element: JuneElement): string {
+export function elementLabel(element: JuneElement): string {
   const { type, props } = element;
   const name =
     typeof type === "function" ? type.name || "anonymous" : typeof type === "symbol" ? type.toString() : String(type);

@@ -27,7 +27,7 @@ async function setup(calls = 1) {
  * Starts a turn and reads its events; `onApproval` answers each approval request over HTTP. Returns every
  * event and the raw SSE text.
  */
-async function runTurn(base: string, sessionId: string, onApproval: (turnId: string, request: any) => Promise<void>) {
+async function streamTurn(base: string, sessionId: string, onApproval: (turnId: string, request: any) => Promise<void>) {
   const response = await post(`${base}/sessions/${sessionId}/turns`, { input: "Deploy it" });
   expect(response.status).toBe(200);
   const [forEvents, forText] = response.body!.tee();
@@ -47,7 +47,7 @@ async function runTurn(base: string, sessionId: string, onApproval: (turnId: str
 describe("approvals over HTTP", () => {
   it("approves a tool call from its approval-request event", async () => {
     const { base, sessionId, chat } = await setup();
-    const { events, turnId } = await runTurn(base, sessionId, async (turnId, request) => {
+    const { events, turnId } = await streamTurn(base, sessionId, async (turnId, request) => {
       const ok = await post(`${base}/turns/${turnId}/approve`, { approvalId: request.id });
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual({ ok: true });
@@ -84,7 +84,7 @@ describe("approvals over HTTP", () => {
 
   it("denies a tool call with a reason", async () => {
     const { base, sessionId } = await setup();
-    const { events } = await runTurn(base, sessionId, async (turnId, request) => {
+    const { events } = await streamTurn(base, sessionId, async (turnId, request) => {
       const denied = await post(`${base}/turns/${turnId}/deny`, { approvalId: request.id, reason: "not today" });
       expect(denied.status).toBe(200);
     });
@@ -95,7 +95,7 @@ describe("approvals over HTTP", () => {
 
   it("cancels a turn waiting for approval", async () => {
     const { base, sessionId, chat } = await setup();
-    const { events } = await runTurn(base, sessionId, async (turnId) => {
+    const { events } = await streamTurn(base, sessionId, async (turnId) => {
       expect((await post(`${base}/turns/${turnId}/cancel`)).status).toBe(200);
     });
     expect(events.at(-1)!.data).toMatchObject({ type: "turn-end", status: "canceled" });
@@ -105,7 +105,7 @@ describe("approvals over HTTP", () => {
 
   it("never sends a tool's raw input, a key or a stack trace in any response", async () => {
     const { base, sessionId } = await setup(2);
-    const { turnId, raw } = await runTurn(base, sessionId, async (turnId, request) => {
+    const { turnId, raw } = await streamTurn(base, sessionId, async (turnId, request) => {
       await text(post(`${base}/turns/${turnId}/approve`, { approvalId: request.id }));
     });
     expect(raw).toContain("Deployed 2.");

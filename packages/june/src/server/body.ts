@@ -1,3 +1,4 @@
+import { valueKind } from "../errors/value-kind.js";
 import { HttpError } from "./http-error.js";
 
 /** A parsed JSON object body. */
@@ -33,7 +34,7 @@ export async function readJsonObject(request: Request, options: ReadBodyOptions)
     throw new HttpError(400, "Request body is not valid JSON");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new HttpError(400, `Request body must be a JSON object, got ${describe(value)}`);
+    throw new HttpError(400, `Request body must be a JSON object, got ${valueKind(value)}`);
   }
   return value as JsonObject;
 }
@@ -89,19 +90,10 @@ function tooLarge(maxBytes: number): HttpError {
   return new HttpError(413, `Request body is larger than ${maxBytes} bytes`);
 }
 
-/** `"a string"`, `"null"`, `"an array"`, ... for error messages. */
-export function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (value === undefined) return "nothing";
-  if (typeof value === "object") return "an object";
-  return `a ${typeof value}`;
-}
-
 /** A required string field; `nonEmpty` also refuses `""` and whitespace. */
 export function requireString(body: JsonObject, field: string, options: { nonEmpty?: boolean; maxChars?: number } = {}): string {
   const value = body[field];
-  if (typeof value !== "string") throw new HttpError(400, `"${field}" must be a string, got ${describe(value)}`);
+  if (typeof value !== "string") throw new HttpError(400, `"${field}" must be a string, got ${valueKind(value)}`);
   if (options.nonEmpty && value.trim() === "") throw new HttpError(400, `"${field}" must not be empty`);
   if (options.maxChars !== undefined && value.length > options.maxChars) {
     throw new HttpError(413, `"${field}" is ${value.length} characters, over the limit of ${options.maxChars}`);
@@ -120,7 +112,7 @@ export function optionalString(body: JsonObject, field: string, options: { maxCh
 export function optionalObject(body: JsonObject, field: string): JsonObject | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) throw new HttpError(400, `"${field}" must be an object, got ${describe(value)}`);
+  if (typeof value !== "object" || Array.isArray(value)) throw new HttpError(400, `"${field}" must be an object, got ${valueKind(value)}`);
   return value as JsonObject;
 }
 

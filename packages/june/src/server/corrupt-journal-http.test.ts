@@ -25,7 +25,7 @@ async function setup() {
   const dangling = join(dir, "dangling.jsonl");
   const text = await readFile(dangling, "utf8");
   await writeFile(dangling, text.replace(/"parentTurnId":"([^"]+)"/, (_, id: string) => `"parentTurnId":"${id.slice(0, -1)}_"`));
-  // A journal whose first line is not its session entry: listings cannot even summarize it.
+  // A journal whose first line is not its session entry: a listing cannot even be read from it.
   const headless = join(dir, "headless.jsonl");
   await writeFile(headless, (await readFile(headless, "utf8")).replace('{"type":"session"', '{"type":"sessiom"'));
   const handler = createChatHandler(createChat({ responder: echo, store: fileStore(dir) }));

@@ -1,5 +1,5 @@
 import { redact, type TextRedactOptions } from "../redaction/redact.js";
-import { summarize } from "../chat/trace/summarize.js";
+import { excerpt } from "../chat/trace/excerpt.js";
 import type { PendingApproval, Session, TurnRecord } from "../chat/types.js";
 import type { HandlerContext } from "./create-chat-handler.js";
 import { HttpError } from "./http-error.js";
@@ -8,7 +8,7 @@ import { turnEventsResponse } from "./sse.js";
 import { servedTurnOf } from "./turn-control.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 
-/** A pending request as the HTTP API shows it: the input summarized and redacted, as in trace rows. */
+/** A pending request as the HTTP API shows it: the input excerpted and redacted, as in trace rows. */
 export interface PendingApprovalView {
   turnId: string;
   id: string;
@@ -38,7 +38,7 @@ function viewOf(request: PendingApproval, redaction: TextRedactOptions): Pending
     id: request.id,
     toolName: request.toolName,
     toolCallId: request.toolCallId,
-    input: summarize(redact(request.input, redaction)),
+    input: excerpt(redact(request.input, redaction)),
     ...(request.retry ? { retry: true } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { projectChatTrace } from "../chat/trace/project-chat-trace.js";
 import { hideFilePaths, redact, redactText, type TextRedactOptions } from "../redaction/redact.js";
-import { summarize, truncate } from "../chat/trace/summarize.js";
+import { excerpt, truncate } from "../chat/trace/excerpt.js";
 import type { Turn, TurnEvent, TurnResult } from "../chat/types.js";
 import { StreamRedactor } from "../redaction/stream-redactor.js";
 import type { TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
@@ -171,7 +171,7 @@ function project(event: TurnEvent, turn: Turn, redaction: TextRedactOptions): Tu
           stepId: request.stepId,
           toolName: request.toolName,
           toolCallId: request.toolCallId,
-          input: own(summarize(request.input)),
+          input: own(excerpt(request.input)),
         },
       };
     }

@@ -38,13 +38,13 @@ export interface ApprovalRequestStreamEvent {
   request: StreamApprovalRequest;
 }
 
-/** An approval request as it leaves the server: the input is a bounded, redacted summary. */
+/** An approval request as it leaves the server: the input is a bounded, redacted excerpt. */
 export interface StreamApprovalRequest {
   id: string;
   stepId: string;
   toolName: string;
   toolCallId: string;
-  /** A bounded, redacted summary of the input the tool would run with. */
+  /** A bounded, redacted excerpt of the input the tool would run with. */
   input: string;
 }
 

@@ -8,11 +8,12 @@ import {
 } from "ai";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 import { redact } from "../redaction/redact.js";
-import { summarize } from "../chat/trace/summarize.js";
+import { excerpt } from "../chat/trace/excerpt.js";
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
 import { JuneError } from "../errors/june-error.js";
-import { describe, type JsonObject, readJsonObject } from "./body.js";
+import { type JsonObject, readJsonObject } from "./body.js";
+import { valueKind } from "../errors/value-kind.js";
 import type { HandlerContext } from "./create-chat-handler.js";
 import { HttpError, json, withInputErrors } from "./http-error.js";
 import { inRequestTrace } from "../telemetry/request-trace.js";
@@ -45,7 +46,7 @@ interface ApprovalResponse {
 
 const uiStates = new WeakMap<LiveTurn, UiTurnState>();
 
-/** A redacted tool input larger than this, as JSON, goes out as a bounded summary instead. */
+/** A redacted tool input larger than this, as JSON, goes out as a bounded excerpt instead. */
 const MAX_TOOL_INPUT_JSON = 16_000;
 
 const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-filter", "tool-calls", "error", "other"]);
@@ -81,13 +82,13 @@ export async function handleUiChat({ request }: RouteContext, context: HandlerCo
   // Extra fields are the transport's own `body` option: accepted and ignored.
   const body = await readJsonObject(request, { maxBytes: context.maxBodyBytes });
   const chatId = body.id;
-  if (typeof chatId !== "string" || chatId === "") throw new HttpError(400, `"id" must be the chat's id (a string), got ${describe(chatId)}`);
+  if (typeof chatId !== "string" || chatId === "") throw new HttpError(400, `"id" must be the chat's id (a string), got ${valueKind(chatId)}`);
   const trigger = body.trigger ?? "submit-message";
   if (trigger !== "submit-message" && trigger !== "regenerate-message") {
     throw new HttpError(400, `"trigger" must be "submit-message" or "regenerate-message", got ${JSON.stringify(trigger)}`);
   }
   const messageId = body.messageId === undefined || body.messageId === null ? undefined : body.messageId;
-  if (messageId !== undefined && typeof messageId !== "string") throw new HttpError(400, `"messageId" must be a string, got ${describe(messageId)}`);
+  if (messageId !== undefined && typeof messageId !== "string") throw new HttpError(400, `"messageId" must be a string, got ${valueKind(messageId)}`);
   const last = lastMessage(body);
   const cancelOnDisconnect = context.uiChat.cancelOnDisconnect ?? true;
 
@@ -428,18 +429,18 @@ function awaitsClient(live: LiveTurn, state: UiTurnState): boolean {
   return false;
 }
 
-/** The tool's input as the client sees it: redacted, or a bounded summary when large. */
-function toolInput(live: LiveTurn, approvalId: string, summary: string): unknown {
+/** The tool's input as the client sees it: redacted, or a bounded excerpt when large. */
+function toolInput(live: LiveTurn, approvalId: string, shown: string): unknown {
   const request = live.turn?.requests.find((candidate) => candidate.id === approvalId);
-  if (!request) return summary;
+  if (!request) return shown;
   const safe = redact(request.input, live.redaction);
   let text: string | undefined;
   try {
     text = JSON.stringify(safe);
   } catch {
-    return summary;
+    return shown;
   }
-  if (text === undefined || text.length > MAX_TOOL_INPUT_JSON) return summarize(request.input);
+  if (text === undefined || text.length > MAX_TOOL_INPUT_JSON) return excerpt(request.input);
   return JSON.parse(text) as unknown;
 }
 
@@ -470,7 +471,7 @@ async function openOrCreateSession(chat: Chat, id: string): Promise<Session> {
 function lastMessage(body: JsonObject): JsonObject {
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw new HttpError(400, `"messages" must be a non-empty array of UI messages, got ${describe(messages)}`);
+    throw new HttpError(400, `"messages" must be a non-empty array of UI messages, got ${valueKind(messages)}`);
   }
   const last: unknown = messages[messages.length - 1];
   if (typeof last !== "object" || last === null || Array.isArray(last)) throw new HttpError(400, "The last message must be an object");

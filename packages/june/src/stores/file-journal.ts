@@ -7,7 +7,7 @@ import type { JournalHandles } from "./journal-handles.js";
 import { existsSync } from "node:fs";
 import { hasCode, liveOwner, tryLock, unlock } from "./lock-file.js";
 import { conflict } from "./store-helpers.js";
-import { fileKey, type CachedSummary, type FileKey } from "./summary-cache.js";
+import { fileKey, type CachedListing, type FileKey } from "./listing-cache.js";
 
 /** How long an append waits for another writer of the same journal before giving up. */
 const JOURNAL_LOCK_WAIT_MS = 10_000;
@@ -24,8 +24,8 @@ export interface JournalAppend {
   sync: boolean;
   /** The store's open journals. */
   handles: JournalHandles;
-  /** The journal's summary in state `key` (last seq and readable length), read from `fd` as needed. */
-  lastState: (fd: number, key: FileKey) => CachedSummary;
+  /** The journal's listing in state `key` (last seq and readable length), read from `fd` as needed. */
+  lastState: (fd: number, key: FileKey) => CachedListing;
   /**
    * This store holds the session's turn lease (well within its expiry): no other writer may append now (see
    * `appendToJournal`), so no journal lock is taken.
@@ -39,7 +39,7 @@ export interface JournalAppend {
 
 export interface JournalAppendResult {
   /** The journal before the append. */
-  before: CachedSummary;
+  before: CachedListing;
   /** Readable length after the append. */
   validBytes: number;
   key: FileKey;
@@ -54,7 +54,7 @@ export interface JournalAppendResult {
  * a journal lock taken before it (`waitForJournalWriters`). So a writer without the lease writes only when no
  * lease is held or it saw none before a lease was taken, and the lease's holder starts writing only after it.
  * The journal's actual last seq is checked (`ConflictError` when it is not `expectedSeq`): from the cached
- * summary when the file's inode, size and mtime are as last seen, else by reading what changed. A torn tail is
+ * listing when the file's inode, size and mtime are as last seen, else by reading what changed. A torn tail is
  * cut off first.
  *
  * The journal stays open between appends (`handles`); the small calls (lock file, stat, write) are
@@ -112,8 +112,8 @@ async function write(request: JournalAppend): Promise<JournalAppendResult> {
   return request.handles.use(sessionId, path, async (fh, stats) => {
     const key = fileKey(stats);
     const before = request.lastState(fh.fd, key);
-    if (before.summary.lastSeq !== request.expectedSeq) {
-      throw conflict(sessionId, request.expectedSeq, before.summary.lastSeq);
+    if (before.listing.lastSeq !== request.expectedSeq) {
+      throw conflict(sessionId, request.expectedSeq, before.listing.lastSeq);
     }
     if (request.lines.length === 0) return { before, validBytes: before.validBytes, key };
     const bytes = encodeBatch(request.lines);

@@ -75,7 +75,7 @@ describe("fileStore torn and corrupt journals", () => {
     await expect(store.read("s")).rejects.toMatchObject({ name: "JournalCorruptError", line: 2 });
   });
 
-  it("summarizes journals written by hand (other key order) by parsing them", async () => {
+  it("lists journals written by hand (other key order) by parsing them", async () => {
     const dir = freshDir();
     mkdirSync(dir, { recursive: true });
     const at = "2024-05-01T10:00:00.000Z";

@@ -21,7 +21,7 @@ describe("fileStore reads from a later seq", () => {
       [seq + 2, "turn-end"],
     ]);
     expect(await mine.read("s", { fromSeq: seq + 3 })).toEqual([]);
-    // The summary followed: the next append checks against it.
+    // The listing followed: the next append checks against it.
     await expect(mine.append("s", turn("y"), { expectedSeq: seq })).rejects.toMatchObject({ name: "ConflictError" });
     await mine.append("s", turn("y"), { expectedSeq: seq + 2 });
     expect((await mine.getSession("s"))?.turnCount).toBe(5);

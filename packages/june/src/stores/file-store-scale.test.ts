@@ -8,7 +8,7 @@ const temp = tempRoot("june-file-store-");
 const freshDir = temp.dir;
 afterAll(temp.cleanup);
 
-describe("fileStore summaries and scale", () => {
+describe("fileStore listings and scale", () => {
   it("sees appends made by another store instance (another process) in get, list and append", async () => {
     const dir = freshDir();
     const a = fileStore(dir);

@@ -20,9 +20,9 @@ import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { LeaseTemplates, type LeaseTemplate } from "./lease-templates.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
-import { checkListOptions, foldEntry, pageSessions, startSummary, toSessionInfo } from "./session-summary.js";
+import { checkListOptions, foldEntry, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
-import { SummaryCache, fileKey, summarizeFile, type CachedSummary, type FileKey } from "./summary-cache.js";
+import { ListingCache, fileKey, readListing, type CachedListing, type FileKey } from "./listing-cache.js";
 import type {
   AppendOptions,
   ChatStore,
@@ -40,7 +40,7 @@ export interface FileStoreOptions {
 }
 
 const JOURNAL_EXT = ".jsonl";
-/** Sessions summarized per slice of `listSessions` before yielding to the event loop. */
+/** Sessions listed per slice of `listSessions` before yielding to the event loop. */
 const LIST_SLICE = 256;
 
 /**
@@ -62,7 +62,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   if (typeof dir !== "string" || dir === "") throw new TypeError("fileStore: `dir` must be a non-empty path");
   const root = resolve(dir);
   const fsync = options.fsync ?? true;
-  const cache = new SummaryCache(root);
+  const cache = new ListingCache(root);
   const queues = new Map<string, Promise<unknown>>();
   const handles = new JournalHandles();
   const checkpoints = new CheckpointFiles(root, fsync);
@@ -129,24 +129,24 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         await unlink(tmp).catch(() => undefined);
       }
       if (fsync) await syncDirectory(root);
-      const summary = startSummary(entries[0]);
+      const listing = startListing(entries[0]);
       // Known already: spare the next listing a read of this journal.
       const stats = await stat(path).catch(() => undefined);
-      if (stats?.size === bytes.length) cache.set(id, { summary, validBytes: bytes.length, ...fileKey(stats) });
-      return toSessionInfo(id, summary);
+      if (stats?.size === bytes.length) cache.set(id, { listing, validBytes: bytes.length, ...fileKey(stats) });
+      return toSessionInfo(id, listing);
     },
 
     async getSession(id: string): Promise<SessionInfo | undefined> {
       assertSessionId(id);
-      let cached: CachedSummary;
+      let cached: CachedListing;
       try {
-        cached = await summarizeFile(cache, id, journalPath(id));
+        cached = await readListing(cache, id, journalPath(id));
       } catch (error) {
         if (hasCode(error, "ENOENT")) return undefined;
         if (JuneError.hasName(error, "JournalCorruptError")) return describeSync(id);
         throw error;
       }
-      const info = toSessionInfo(id, cached.summary);
+      const info = toSessionInfo(id, cached.listing);
       const corrupt = knownCorrupt(id, cached);
       return corrupt ? { ...info, corrupt } : info;
     },
@@ -219,9 +219,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
           handles,
           lastState: (fd, key) => cache.refreshFd(sessionId, fd, key),
         });
-        const summary = { ...written.before.summary };
-        for (const entry of prepared.entries) foldEntry(summary, entry);
-        cache.set(sessionId, { summary, validBytes: written.validBytes, ...written.key });
+        const listing = { ...written.before.listing };
+        for (const entry of prepared.entries) foldEntry(listing, entry);
+        cache.set(sessionId, { listing, validBytes: written.validBytes, ...written.key });
         // Right after the journal line that ends the turn (a reader ignores a checkpoint of an ended turn).
         if (deleteCheckpoint !== undefined) await checkpoints.delete(sessionId, deleteCheckpoint);
         return prepared.entries;
@@ -243,11 +243,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       }
       const { decoded, key } = read;
       if (fromSeq === 1) {
-        // The whole journal was parsed: keep its summary, so that the next append need not read it again.
+        // The whole journal was parsed: keep its listing, so that the next append need not read it again.
         const [first, ...rest] = decoded.entries;
-        const summary = startSummary(first);
-        for (const entry of rest) foldEntry(summary, entry);
-        cache.set(sessionId, { summary, validBytes: decoded.validBytes, ...key });
+        const listing = startListing(first);
+        for (const entry of rest) foldEntry(listing, entry);
+        cache.set(sessionId, { listing, validBytes: decoded.validBytes, ...key });
       }
       return decoded.entries;
     },
@@ -346,7 +346,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
    */
   function readAppended(sessionId: string, fromSeq: number): JournalEntry[] | undefined {
     const cached = cache.get(sessionId);
-    if (!cached || cached.validBytes !== cached.size || cached.summary.lastSeq + 1 !== fromSeq) return undefined;
+    if (!cached || cached.validBytes !== cached.size || cached.listing.lastSeq + 1 !== fromSeq) return undefined;
     const path = journalPath(sessionId);
     let fd: number | undefined;
     try {
@@ -366,10 +366,10 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       }
       const decoded = decodeAppended(buf.subarray(0, n), sessionId, fromSeq);
       if (!decoded) return undefined;
-      const summary = { ...cached.summary };
-      for (const entry of decoded.entries) foldEntry(summary, entry);
+      const listing = { ...cached.listing };
+      for (const entry of decoded.entries) foldEntry(listing, entry);
       const validBytes = cached.validBytes + decoded.validBytes;
-      cache.set(sessionId, { summary, validBytes, ...key, size: cached.validBytes + n });
+      cache.set(sessionId, { listing, validBytes, ...key, size: cached.validBytes + n });
       return decoded.entries;
     } finally {
       if (fd !== undefined) closeSync(fd);
@@ -381,12 +381,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     const path = journalPath(id);
     try {
       const key = fileKey(statSync(path));
-      const info = toSessionInfo(id, cache.refreshSync(id, path, key).summary);
+      const info = toSessionInfo(id, cache.refreshSync(id, path, key).listing);
       const corrupt = knownCorrupt(id, key);
       return corrupt ? { ...info, corrupt } : info;
     } catch (error) {
       if (hasCode(error, "ENOENT")) return undefined;
-      // A journal that cannot be summarized is still listed, marked (opening it throws the same error).
+      // A journal whose listing cannot be read is still listed, marked (opening it throws the same error).
       const stats = statSync(path, { throwIfNoEntry: false });
       if (!stats) return undefined;
       const info: SessionInfo = { id, createdAt: stats.birthtime.toISOString(), updatedAt: stats.mtime.toISOString(), turnCount: 0 };

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { JournalCorruptError } from "./errors.js";
 import { analyzeTail, decodeJournal, encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
-import { foldEntry, makeTitle, startSummary } from "./session-summary.js";
-import { scanSummary } from "./summary-scan.js";
+import { foldEntry, makeTitle, startListing } from "./session-listing.js";
+import { scanListing } from "./listing-scan.js";
 import type { JournalEntry, NewJournalEntry } from "./types.js";
 
 /** A journal built the way the file store writes it, from random batches. */
@@ -42,9 +42,9 @@ function randomJournal(seed: number, batches: number) {
 }
 
 function fold(entries: JournalEntry[]) {
-  const summary = startSummary(entries[0]);
-  for (const e of entries.slice(1)) foldEntry(summary, e);
-  return summary;
+  const listing = startListing(entries[0]);
+  for (const e of entries.slice(1)) foldEntry(listing, e);
+  return listing;
 }
 
 describe("journal codec", () => {
@@ -85,17 +85,17 @@ describe("journal codec", () => {
     expect(analyzeTail(Buffer.from('{"a":1}\n{"b"\n'))).toBe("corrupt");
   });
 
-  it("summaries from the prefix scan equal those from a full decode, also when extended", () => {
+  it("listings from the prefix scan equal those from a full decode, also when extended", () => {
     for (let seed = 1; seed < 30; seed++) {
       const { buf, ends } = randomJournal(seed, 20);
       const expected = fold(decodeJournal(buf, "s").entries);
-      const whole = scanSummary(buf, "s");
-      expect(whole.summary).toEqual(expected);
+      const whole = scanListing(buf, "s");
+      expect(whole.listing).toEqual(expected);
       expect(whole.validBytes).toBe(buf.length);
       const mid = ends[1 + (seed % 15)];
-      const head = scanSummary(buf.subarray(0, mid + 5), "s"); // a torn tail in the first look
+      const head = scanListing(buf.subarray(0, mid + 5), "s"); // a torn tail in the first look
       expect(head.validBytes).toBe(mid);
-      expect(scanSummary(buf.subarray(head.validBytes), "s", head).summary).toEqual(expected);
+      expect(scanListing(buf.subarray(head.validBytes), "s", head).listing).toEqual(expected);
     }
   });
 });

@@ -3,7 +3,7 @@ import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
-import { foldEntry, pageSessions, startSummary, toSessionInfo, type SessionSummary } from "./session-summary.js";
+import { foldEntry, pageSessions, startListing, toSessionInfo, type SessionListing } from "./session-listing.js";
 import type {
   AppendOptions,
   ChatStore,
@@ -18,7 +18,7 @@ import type {
 interface MemorySession {
   /** Deep-frozen, so what `read` hands out cannot change the journal. */
   entries: JournalEntry[];
-  summary: SessionSummary;
+  listing: SessionListing;
   /** Order of the last write, to order sessions updated in the same millisecond. */
   touched: number;
   lease?: { token: string; expiresAt: number };
@@ -52,19 +52,19 @@ export function memoryStore(): ChatStore {
       const { entries } = prepareSessionEntry(id, options.metadata, new Date());
       if (sessions.has(id)) throw new ConflictError(id, `Session "${id}" exists already`);
       const frozen = entries.map(deepFreeze);
-      const summary = startSummary(frozen[0]);
-      sessions.set(id, { entries: frozen, summary, touched: ++clock, checkpoints: new Map() });
-      return toSessionInfo(id, summary);
+      const listing = startListing(frozen[0]);
+      sessions.set(id, { entries: frozen, listing, touched: ++clock, checkpoints: new Map() });
+      return toSessionInfo(id, listing);
     },
 
     async getSession(id: string): Promise<SessionInfo | undefined> {
       assertSessionId(id);
       const session = sessions.get(id);
-      return session && toSessionInfo(id, session.summary);
+      return session && toSessionInfo(id, session.listing);
     },
 
     async listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]> {
-      const candidates = [...sessions].map(([id, s]) => ({ info: toSessionInfo(id, s.summary), tie: s.touched }));
+      const candidates = [...sessions].map(([id, s]) => ({ info: toSessionInfo(id, s.listing), tie: s.touched }));
       return pageSessions(candidates, options);
     },
 
@@ -80,12 +80,12 @@ export function memoryStore(): ChatStore {
       const expectedSeq = options?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
       const deleteCheckpoint = checkDeleteCheckpoint(options?.deleteCheckpoint);
-      const lastSeq = session.summary.lastSeq;
+      const lastSeq = session.listing.lastSeq;
       if (lastSeq !== expectedSeq) throw conflict(sessionId, expectedSeq, lastSeq);
       for (const entry of prepared.entries) {
         const stored = deepFreeze(entry);
         session.entries.push(stored);
-        foldEntry(session.summary, stored);
+        foldEntry(session.listing, stored);
       }
       if (prepared.entries.length > 0) session.touched = ++clock;
       if (deleteCheckpoint !== undefined) session.checkpoints.delete(deleteCheckpoint);

@@ -138,7 +138,7 @@ export interface SessionInfo {
   turnCount: number;
   metadata?: Record<string, unknown>;
   /**
-   * Set when the store found the session's journal corrupt (it cannot be summarized, or a read of it threw
+   * Set when the store found the session's journal corrupt (it cannot be listed, or a read of it threw
    * `JournalCorruptError`): where and what, as that error says. `turnCount` then counts what could be read.
    * Opening the session throws the error.
    */

@@ -1,4 +1,4 @@
-import type { CasesFilter, CasesFile, SessionDetail, SessionSummary, StreamEvent, TurnFeedback, TurnRecord } from "./types";
+import type { CasesFilter, CasesFile, SessionDetail, SessionInfo, StreamEvent, TurnFeedback, TurnRecord } from "./types";
 import { readEventStream } from "./event-stream";
 
 /** What a request that got no answer says. */
@@ -57,12 +57,12 @@ export class StudioClient {
     for (const listener of [...this.reachabilityListeners]) listener(reachable);
   }
 
-  async listSessions(): Promise<SessionSummary[]> {
-    const body = await this.json<{ sessions: SessionSummary[] } | SessionSummary[]>("GET", "/sessions");
+  async listSessions(): Promise<SessionInfo[]> {
+    const body = await this.json<{ sessions: SessionInfo[] } | SessionInfo[]>("GET", "/sessions");
     return Array.isArray(body) ? body : body.sessions;
   }
 
-  createSession(): Promise<SessionSummary> {
+  createSession(): Promise<SessionInfo> {
     return this.json("POST", "/sessions", {});
   }
 

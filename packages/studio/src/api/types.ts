@@ -11,7 +11,7 @@ export type { ChatTraceRow };
 /** `suspended`: a durable turn let go of its process while it waits for approval; deciding resumes it. */
 export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "interrupted" | "suspended";
 
-export interface SessionSummary {
+export interface SessionInfo {
   id: string;
   createdAt: string;
   updatedAt: string;
@@ -74,7 +74,7 @@ export interface SessionDetail {
   pendingApprovals?: PendingApproval[];
 }
 
-/** A request a durable turn waits on while no process runs it: the input summarized and redacted. */
+/** A request a durable turn waits on while no process runs it: the input excerpted and redacted. */
 export interface PendingApproval {
   turnId: string;
   id: string;
@@ -84,7 +84,7 @@ export interface PendingApproval {
   retry?: boolean;
 }
 
-/** An approval request as the server sends it: the input is a bounded, redacted summary. */
+/** An approval request as the server sends it: the input is a bounded, redacted excerpt. */
 export interface ApprovalRequest {
   id: string;
   stepId: string;

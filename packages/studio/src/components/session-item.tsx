@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import type { SessionSummary } from "../api/types";
+import type { SessionInfo } from "../api/types";
 import { relativeTime } from "./relative-time";
 
 export interface SessionItemProps {
-  session: SessionSummary;
+  session: SessionInfo;
   selected: boolean;
   /** When it started, shown when another session has the same title. */
   started?: string;

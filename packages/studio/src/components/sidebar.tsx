@@ -1,9 +1,9 @@
 import { useMemo, useState } from "react";
-import type { SessionSummary } from "../api/types";
+import type { SessionInfo } from "../api/types";
 import { SessionItem } from "./session-item";
 
 export interface SidebarProps {
-  sessions: SessionSummary[];
+  sessions: SessionInfo[];
   loaded: boolean;
   /** The list could not be read (the pane shows why). */
   failed?: boolean;

@@ -1,19 +1,19 @@
 import { useCallback, useEffect, useState } from "react";
 import type { StudioClient } from "../api/client";
-import type { SessionSummary } from "../api/types";
+import type { SessionInfo } from "../api/types";
 
 export interface SessionsState {
-  sessions: SessionSummary[];
+  sessions: SessionInfo[];
   loaded: boolean;
   error: string | null;
   refresh(): Promise<void>;
-  create(): Promise<SessionSummary>;
+  create(): Promise<SessionInfo>;
   remove(id: string): Promise<void>;
 }
 
 /** The sessions sidebar's data: the chat's sessions, newest first. */
 export function useSessions(client: StudioClient): SessionsState {
-  const [sessions, setSessions] = useState<SessionSummary[]>([]);
+  const [sessions, setSessions] = useState<SessionInfo[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

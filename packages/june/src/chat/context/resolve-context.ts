@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { ContextProvenance } from "../../stores/types.js";
+import { valueKind } from "../../errors/value-kind.js";
 import { ContextBuildError } from "../errors.js";
 import type { ContextBuilder, ContextOptions, TurnRecord } from "../types.js";
 
@@ -31,7 +32,7 @@ export async function resolveContext(
     return { messages: checkMessages(label, output), provenance: { builder: "custom", turnIds: [] } };
   }
   if (typeof output !== "object" || output === null) {
-    throw new ContextBuildError(label, `expected ModelMessage[] or { name, messages, turnIds }, got ${describe(output)}`);
+    throw new ContextBuildError(label, `expected ModelMessage[] or { name, messages, turnIds }, got ${valueKind(output)}`);
   }
   const result = output as Record<string, unknown>;
   const messages = checkMessages(label, result.messages);
@@ -82,14 +83,14 @@ function summaryOf(label: string, value: unknown): ResolvedContext["summary"] {
   if (value === undefined) return undefined;
   const summary = value as { throughTurnId?: unknown; text?: unknown } | null;
   if (typeof summary !== "object" || summary === null || typeof summary.throughTurnId !== "string" || typeof summary.text !== "string") {
-    throw new ContextBuildError(label, `summary must be { throughTurnId: string, text: string }, got ${describe(value)}`);
+    throw new ContextBuildError(label, `summary must be { throughTurnId: string, text: string }, got ${valueKind(value)}`);
   }
   return { throughTurnId: summary.throughTurnId, text: summary.text };
 }
 
 function checkMessages(label: string, messages: unknown): ModelMessage[] {
   if (!Array.isArray(messages)) {
-    throw new ContextBuildError(label, `messages must be an array of ModelMessage, got ${describe(messages)}`);
+    throw new ContextBuildError(label, `messages must be an array of ModelMessage, got ${valueKind(messages)}`);
   }
   // Indexed (a long session's context has tens of thousands of messages, checked on every turn).
   for (let i = 0; i < messages.length; i++) {
@@ -111,6 +112,3 @@ function stringsOf(value: unknown): string[] {
   return value.slice() as string[];
 }
 
-function describe(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-}

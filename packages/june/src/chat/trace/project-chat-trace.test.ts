@@ -145,10 +145,10 @@ describe("projectChatTrace", () => {
     expect(row.children[1].error).toBe("Error: Bearer [redacted] rejected");
   });
 
-  it("bounds summaries and text with a marker where cut", () => {
+  it("bounds excerpts and text with a marker where cut", () => {
     const big = { items: Array.from({ length: 10_000 }, (_, i) => ({ i, text: "x".repeat(50) })) };
     const tree = run(step("s", { partialText: "y".repeat(5_000), children: [tool("t", "big", big, { status: "done", output: "z".repeat(100_000) })] }));
-    const row = projectChatTrace(tree, { maxSummaryChars: 200, maxTextChars: 100 })[0] as ChatTraceStepRow;
+    const row = projectChatTrace(tree, { maxExcerptChars: 200, maxTextChars: 100 })[0] as ChatTraceStepRow;
     const toolRow = row.children[0] as ChatTraceToolRow;
     expect(toolRow.input.length).toBeLessThanOrEqual(200);
     expect(toolRow.input.endsWith("…")).toBe(true);

@@ -11,7 +11,7 @@ import type {
   Usage,
 } from "../../runtime/types.js";
 import { redactText } from "../../redaction/redact.js";
-import { DEFAULT_SUMMARY_CHARS, summarize, truncate } from "./summarize.js";
+import { DEFAULT_EXCERPT_CHARS, excerpt, truncate } from "./excerpt.js";
 
 /** A row's state: `done` once it finished, `error` when it failed or was canceled. */
 export type ChatTraceRowStatus = "running" | "error" | "pending" | "done";
@@ -58,9 +58,9 @@ export interface ChatTraceToolRow extends ChatTraceRowBase {
   kind: "tool";
   toolName: string;
   toolCallId: string;
-  /** A bounded, redacted summary of the tool's input. */
+  /** A bounded, redacted excerpt of the tool's input. */
   input: string;
-  /** A bounded, redacted summary of the tool's output, once it has one. */
+  /** A bounded, redacted excerpt of the tool's output, once it has one. */
   output?: string;
   approval?: { state: ApprovalState; reason?: string };
   /** The MCP server's name, for a tool of an `<McpTools>`. */
@@ -72,7 +72,7 @@ export interface ChatTraceApprovalRow extends ChatTraceRowBase {
   kind: "approval";
   approvalId: string;
   toolName: string;
-  /** A bounded, redacted summary of the input the tool would run with. */
+  /** A bounded, redacted excerpt of the input the tool would run with. */
   input: string;
 }
 
@@ -84,8 +84,8 @@ export type ChatTraceRowKind = ChatTraceRow["kind"];
 export interface ProjectChatTraceOptions {
   /** The pending approval requests (`turn.requests`); an approval row shows only while its request is here. */
   requests?: readonly ApprovalRequest[];
-  /** Longest tool input/output summary (default 300 characters). */
-  maxSummaryChars?: number;
+  /** Longest tool input/output excerpt (default 300 characters). */
+  maxExcerptChars?: number;
   /** Longest step text kept on a row (default 600 characters). */
   maxTextChars?: number;
 }
@@ -96,7 +96,7 @@ const DEFAULT_TEXT_CHARS = 600;
  * Projects a run's trace tree into plain rows for a UI: steps (the top rows, wherever they nest), under each
  * its model calls and tool calls in order, and under a tool call waiting for approval an `approval` row while
  * its request is still pending. Titles say the state, tool inputs and outputs become bounded, redacted
- * summaries, errors are redacted, and each row's `id` stays the same from one snapshot to the next. Pure and
+ * excerpts, errors are redacted, and each row's `id` stays the same from one snapshot to the next. Pure and
  * React-free: replace your rows with each new snapshot's.
  *
  * @example
@@ -107,7 +107,7 @@ const DEFAULT_TEXT_CHARS = 600;
 export function projectChatTrace(tree: TraceNode, options: ProjectChatTraceOptions = {}): ChatTraceRow[] {
   const context: Context = {
     requests: options.requests ?? [],
-    maxSummaryChars: options.maxSummaryChars ?? DEFAULT_SUMMARY_CHARS,
+    maxExcerptChars: options.maxExcerptChars ?? DEFAULT_EXCERPT_CHARS,
     maxTextChars: options.maxTextChars ?? DEFAULT_TEXT_CHARS,
   };
   const rows: ChatTraceRow[] = [];
@@ -117,7 +117,7 @@ export function projectChatTrace(tree: TraceNode, options: ProjectChatTraceOptio
 
 interface Context {
   requests: readonly ApprovalRequest[];
-  maxSummaryChars: number;
+  maxExcerptChars: number;
   maxTextChars: number;
 }
 
@@ -204,7 +204,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
   const approval = node.approval;
   const waiting = approval?.state === "pending" && !isFinished(node.status);
   const request = waiting ? context.requests.find((candidate) => candidate.id === approval.id) : undefined;
-  const input = summarize(node.input, context.maxSummaryChars);
+  const input = excerpt(node.input, context.maxExcerptChars);
   const children: ChatTraceRow[] = [];
   if (request) {
     children.push({
@@ -228,11 +228,11 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
     children,
     input,
   };
-  if (node.output !== undefined) row.output = summarize(node.output, context.maxSummaryChars);
+  if (node.output !== undefined) row.output = excerpt(node.output, context.maxExcerptChars);
   if (node.mcp) row.server = redactText(node.mcp.server);
   if (approval) {
     row.approval = { state: approval.state };
-    if (approval.reason !== undefined) row.approval.reason = truncate(redactText(approval.reason), context.maxSummaryChars);
+    if (approval.reason !== undefined) row.approval.reason = truncate(redactText(approval.reason), context.maxExcerptChars);
   }
   return withFailure(row, node.status, node.error, context, node);
 }
@@ -249,7 +249,7 @@ function withFailure<R extends ChatTraceRow>(
   if (status === "canceled") row.canceled = true;
   if (error && (status === "error" || status === "canceled")) {
     const text = error.message ? `${error.name}: ${error.message}` : error.name;
-    row.error = truncate(redactText(text), context.maxSummaryChars);
+    row.error = truncate(redactText(text), context.maxExcerptChars);
   }
   return row;
 }

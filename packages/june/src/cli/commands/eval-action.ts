@@ -94,10 +94,10 @@ function concurrencyFlag(value: string | undefined): number | undefined {
   return n;
 }
 
-/** The report's summary as a table: one row per scorer (mean, min, max, passes at its threshold). */
-export function renderEvalSummary(report: EvalReport, colors: Colors = createColors(false)): string {
+/** The report's per-scorer stats as a table: one row per scorer (mean, min, max, passes at its threshold). */
+export function renderEvalStats(report: EvalReport, colors: Colors = createColors(false)): string {
   const header = ["scorer", "mean", "min", "max", "pass"];
-  const rows = Object.entries(report.summary).map(([name, s]) => [
+  const rows = Object.entries(report.stats).map(([name, s]) => [
     name,
     s.mean.toFixed(2),
     s.min.toFixed(2),
@@ -111,9 +111,9 @@ export function renderEvalSummary(report: EvalReport, colors: Colors = createCol
 
 /** The scorers whose mean is below `min`, as lines. */
 export function missedMinimum(report: EvalReport, min: number): string[] {
-  return Object.entries(report.summary)
-    .filter(([, summary]) => summary.mean < min)
-    .map(([name, summary]) => `${name} mean ${summary.mean.toFixed(2)} is below --min ${min}`);
+  return Object.entries(report.stats)
+    .filter(([, stats]) => stats.mean < min)
+    .map(([name, stats]) => `${name} mean ${stats.mean.toFixed(2)} is below --min ${min}`);
 }
 
 /** Runs `june eval` (see `evalCommand`) and returns the exit code. */
@@ -162,7 +162,7 @@ export async function runEval(io: CliIO, { args, rawArgs }: CommandContext<typeo
   const safe = redact(report);
   if (args.out !== undefined) await writeFile(resolvePath(io.cwd, args.out), `${JSON.stringify(safe, null, 2)}\n`);
   if (args.json) io.stdout.write(`${JSON.stringify(safe)}\n`);
-  else io.stdout.write(renderEvalSummary(safe, createColors(colorEnabled(io.env, io.stdout))));
+  else io.stdout.write(renderEvalStats(safe, createColors(colorEnabled(io.env, io.stdout))));
 
   const errColors = createColors(colorEnabled(io.env, io.stderr));
   const failures = safe.cases.filter((result) => result.error !== undefined);

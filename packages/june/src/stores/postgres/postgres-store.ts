@@ -6,7 +6,7 @@ import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
 import { decodeStoredEntries } from "../journal-shape.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { loadDriver } from "../load-driver.js";
-import { checkListOptions, makeTitle, startSummary, toSessionInfo } from "../session-summary.js";
+import { checkListOptions, makeTitle, startListing, toSessionInfo } from "../session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
 import type {
   AppendOptions,
@@ -19,7 +19,7 @@ import type {
   TurnLease,
 } from "../types.js";
 import { ensureCheckpointTable, ensureSchema, pgNames, type PgPool } from "./postgres-schema.js";
-import { DEFAULT_LEASE_TTL_MS, rowSummary, type SessionRow } from "../sql-session-row.js";
+import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
 
 interface PostgresStoreCommonOptions {
   /**
@@ -152,9 +152,9 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       const id = input?.id;
       assertSessionId(id);
       const { entries, lines } = prepareSessionEntry(id, input.metadata, new Date());
-      const summary = startSummary(entries[0]);
+      const listing = startListing(entries[0]);
       await ready();
-      const at = pgText(summary.createdAt);
+      const at = pgText(listing.createdAt);
       const result = await pool
         .query(
           `WITH s AS (
@@ -163,20 +163,20 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
              ON CONFLICT (id) DO NOTHING RETURNING id
            )
            INSERT INTO ${E} (session_id, seq, type, at, entry) SELECT id, 1, 'session', $2, $5::json FROM s`,
-          [id, at, Date.parse(summary.createdAt), summary.metadata === undefined ? null : JSON.stringify(summary.metadata), lines[0]],
+          [id, at, Date.parse(listing.createdAt), listing.metadata === undefined ? null : JSON.stringify(listing.metadata), lines[0]],
         )
         .catch((error: unknown) => {
           throw hasCode(error, UNIQUE_VIOLATION) ? new ConflictError(id, `Session "${id}" exists already`) : error;
         });
       if (result.rowCount !== 1) throw new ConflictError(id, `Session "${id}" exists already`);
-      return toSessionInfo(id, summary);
+      return toSessionInfo(id, listing);
     },
 
     async getSession(id: string): Promise<SessionInfo | undefined> {
       assertSessionId(id);
       await ready();
       const row = await sessionRow(id);
-      return row && toSessionInfo(id, rowSummary(row));
+      return row && toSessionInfo(id, rowListing(row));
     },
 
     async listSessions(opts?: ListSessionsOptions): Promise<SessionInfo[]> {
@@ -190,7 +190,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
          ORDER BY updated_ms DESC, touched DESC LIMIT $1`,
         values,
       );
-      return (rows as SessionRow[]).map((row) => toSessionInfo(row.id, rowSummary(row)));
+      return (rows as SessionRow[]).map((row) => toSessionInfo(row.id, rowListing(row)));
     },
 
     async deleteSession(id: string): Promise<boolean> {

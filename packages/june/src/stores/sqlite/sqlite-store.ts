@@ -3,7 +3,7 @@ import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError
 import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
 import { decodeStoredEntries } from "../journal-shape.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
-import { checkListOptions, foldEntry, startSummary, toSessionInfo } from "../session-summary.js";
+import { checkListOptions, foldEntry, startListing, toSessionInfo } from "../session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
 import type {
   AppendOptions,
@@ -17,7 +17,7 @@ import type {
 } from "../types.js";
 import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
 import { LIST_BEFORE_SQL, LIST_SQL, openDatabase } from "./sqlite-schema.js";
-import { DEFAULT_LEASE_TTL_MS, rowSummary, type SessionRow } from "../sql-session-row.js";
+import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
 
 export interface SqliteStoreOptions {
   /** The database file, created with its folder when missing (e.g. `.june/chat.db`); `":memory:"` for a private one. */
@@ -164,26 +164,26 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       const id = input?.id;
       assertSessionId(id);
       const { entries, lines } = prepareSessionEntry(id, input.metadata, new Date());
-      const summary = startSummary(entries[0]);
+      const listing = startListing(entries[0]);
       write(true, () => {
         const created = sql.insertSession.run({
           id,
-          at: summary.createdAt,
-          ms: Date.parse(summary.createdAt),
+          at: listing.createdAt,
+          ms: Date.parse(listing.createdAt),
           touched: sql.touch.get(),
-          metadata: summary.metadata === undefined ? null : JSON.stringify(summary.metadata),
+          metadata: listing.metadata === undefined ? null : JSON.stringify(listing.metadata),
         });
         if (created.changes === 0) throw new ConflictError(id, `Session "${id}" exists already`);
         sql.insertEntry.run(id, 1, "session", lines[0]);
       });
-      return toSessionInfo(id, summary);
+      return toSessionInfo(id, listing);
     },
 
     async getSession(id: string): Promise<SessionInfo | undefined> {
       assertSessionId(id);
       open();
       const row = sql.session.get(id);
-      return row && toSessionInfo(id, rowSummary(row));
+      return row && toSessionInfo(id, rowListing(row));
     },
 
     async listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]> {
@@ -192,7 +192,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       if (limit === 0) return [];
       const max = limit === Infinity ? -1 : limit;
       const rows = before === Infinity ? sql.list.all({ limit: max }) : sql.listBefore.all({ before, limit: max });
-      return rows.map((row) => toSessionInfo(row.id, rowSummary(row)));
+      return rows.map((row) => toSessionInfo(row.id, rowListing(row)));
     },
 
     async deleteSession(id: string): Promise<boolean> {
@@ -215,19 +215,19 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
         // In the transaction that journals the turn's end.
         if (deleteCheckpoint !== undefined) sql.deleteCheckpoint.run(sessionId, deleteCheckpoint);
         if (prepared.entries.length === 0) return;
-        const summary = rowSummary(row);
+        const listing = rowListing(row);
         prepared.entries.forEach((entry, i) => {
           sql.insertEntry.run(sessionId, entry.seq, entry.type, prepared.lines[i]);
-          foldEntry(summary, entry);
+          foldEntry(listing, entry);
         });
         sql.updateSession.run({
           id: sessionId,
-          updatedAt: summary.updatedAt,
-          ms: Date.parse(summary.updatedAt),
+          updatedAt: listing.updatedAt,
+          ms: Date.parse(listing.updatedAt),
           touched: sql.touch.get(),
-          title: summary.title ?? null,
-          turnCount: summary.turnCount,
-          lastSeq: summary.lastSeq,
+          title: listing.title ?? null,
+          turnCount: listing.turnCount,
+          lastSeq: listing.lastSeq,
         });
       });
       return prepared.entries;

@@ -3,9 +3,10 @@ import type { WorkflowNode } from "../../../runtime/components.js";
 import { assertRunCheckpoint, checkpointRequests } from "../../../runtime/checkpoint.js";
 import { start } from "../../../runtime/start.js";
 import type { ApprovalRequest, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
+import { valueKind } from "../../../errors/value-kind.js";
 import { durableSettings, type DurableOption } from "../../durable/checkpoint-codec.js";
+import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { AgentReplyError, StreamMismatchError } from "./errors.js";
-import { EventQueue } from "./event-queue.js";
 import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
 import type {
   Responder,
@@ -106,14 +107,14 @@ export function agentResponder(options: AgentResponderOptions): AgentResponder {
   const { id, version } = options;
   const responder: AgentResponder = {
     kind: "agent",
-    respond: (respondOptions) => runTurn(options, respondOptions, undefined),
+    respond: (respondOptions) => startExecution(options, respondOptions, undefined),
   };
   if (options.durable !== undefined) {
     Object.assign(responder, {
       durable: options.durable,
       resume: (resumeOptions: ResumeOptions) => {
         assertRunCheckpoint(resumeOptions?.checkpoint, "agentResponder.resume(): checkpoint");
-        return runTurn(options, resumeOptions, resumeOptions.checkpoint);
+        return startExecution(options, resumeOptions, resumeOptions.checkpoint);
       },
     });
   }
@@ -122,8 +123,9 @@ export function agentResponder(options: AgentResponderOptions): AgentResponder {
   return responder;
 }
 
-function runTurn(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined): ResponderExecution {
-  const events = new EventQueue<ResponderEvent>();
+function startExecution(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined): ResponderExecution {
+  // One reader (the turn), and a long run's snapshots are let go of as it takes them: the turn keeps its own.
+  const events = new ReplayBuffer<ResponderEvent>({ discardRead: true });
   let lastCheckpoint: ResponderCheckpoint | undefined;
   const streamStep = options.stream?.step;
   const announced = new Set<string>();
@@ -215,7 +217,7 @@ function runTurn(options: AgentResponderOptions, turn: RespondOptions, from: Run
       if (streamError) throw streamError;
 
       const text: unknown = options.reply(run);
-      if (typeof text !== "string") throw new AgentReplyError({ received: describe(text), responderId: options.id });
+      if (typeof text !== "string") throw new AgentReplyError({ received: valueKind(text), responderId: options.id });
       if (streamStep !== undefined && !turn.signal.aborted) {
         if (!text.startsWith(streamed)) {
           throw new StreamMismatchError({ stepId: streamStep, streamedChars: streamed.length, mismatchAt: firstDifference(streamed, text) });
@@ -258,13 +260,6 @@ function firstDifference(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
   return n;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object" && typeof (value as { then?: unknown }).then === "function") return "promise";
-  return typeof value === "object" ? "an object" : typeof value;
 }
 
 function validate(options: AgentResponderOptions): void {

@@ -3,12 +3,12 @@ import { JuneError } from "../../../errors/june-error.js";
 /** An `agentResponder` whose `reply(result)` returned something other than a string. The turn fails. */
 export class AgentReplyError extends JuneError {
   override readonly name = "AgentReplyError";
-  /** What `reply` returned instead, as `typeof` (or `null`, `array`, `promise`). */
+  /** What kind of value `reply` returned instead (`valueKind`: "a number", "an object", "a promise", "nothing", ...). */
   readonly received: string;
   readonly responderId?: string;
   constructor(options: { received: string; responderId?: string }) {
     const who = options.responderId === undefined ? "agentResponder" : `agentResponder "${options.responderId}"`;
-    const hint = options.received === "promise" ? " (reply must be synchronous: pick the text from the RunResult)" : "";
+    const hint = options.received === "a promise" ? " (reply must be synchronous: pick the text from the RunResult)" : "";
     super(`${who}: reply(result) must return a string, but it returned ${options.received}${hint}`);
     this.received = options.received;
     this.responderId = options.responderId;

@@ -3,7 +3,7 @@ import { CanceledError } from "../../../runtime/errors.js";
 import { pickCallSettings } from "../../../runtime/call-settings.js";
 import type { CallSettings, ModelInfo, Usage } from "../../../runtime/types.js";
 import { TurnEndedError } from "../../errors.js";
-import { DeltaQueue } from "../../internal/delta-queue.js";
+import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { within, withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
 import { ModelCallSpan } from "../../../telemetry/model-call-span.js";
 import { resolveTelemetry, type Telemetry } from "../../../telemetry/options.js";
@@ -63,7 +63,10 @@ export function modelInfo(model: LanguageModel): ModelInfo {
 /** One turn of a model chat: one model call, and one more per steer. */
 class ModelTurn {
   readonly execution: ResponderExecution;
-  readonly #queue = new DeltaQueue<TextDeltaEvent>();
+  /** The reply's deltas, let go of as the turn takes them. */
+  readonly #queue = new ReplayBuffer<TextDeltaEvent>({ discardRead: true });
+  /** Aborted by a steer or a cancel: the reply stops waiting for its reader to catch up. */
+  #interrupt: AbortController | undefined;
   readonly #signal: AbortSignal;
   #conversation: ModelMessage[];
   #steers: string[] = [];
@@ -105,16 +108,17 @@ class ModelTurn {
     this.#call?.abort();
     // The reply so far is what was handed out: text still queued is dropped, so the next call continues
     // from exactly where the steer arrived and the deltas still add up to the result.
-    const dropped = this.#queue.dropPending();
+    let dropped = 0;
+    for (const delta of this.#queue.dropUnread()) dropped += delta.text.length;
     if (dropped > 0) {
       this.#written = this.#written.slice(0, this.#written.length - dropped);
       this.#segment = this.#segment.slice(0, this.#segment.length - dropped);
     }
-    this.#queue.interrupt();
+    this.#interrupt?.abort();
   }
 
   async #run(): Promise<ResponderResult> {
-    const onCancel = () => this.#queue.interrupt();
+    const onCancel = () => this.#interrupt?.abort();
     this.#signal.addEventListener("abort", onCancel, { once: true });
     let usage: Partial<Usage> | undefined;
     let finishReason: string | undefined;
@@ -168,7 +172,8 @@ class ModelTurn {
         if (this.#steers.length === 0) {
           if (call.signal.aborted) throw new CanceledError("The model call was aborted");
           // The reply ends once its reader has seen all of it: until then a steer can still come in.
-          await this.#queue.drained();
+          this.#interrupt = new AbortController();
+          await this.#queue.drained(this.#interrupt.signal);
           this.#signal.throwIfAborted();
           if (this.#steers.length === 0) break;
         }
@@ -188,7 +193,7 @@ class ModelTurn {
     } finally {
       this.#done = true;
       this.#signal.removeEventListener("abort", onCancel);
-      this.#queue.close();
+      this.#queue.end();
     }
   }
 }

@@ -1,6 +1,6 @@
 import { JournalCorruptError } from "./errors.js";
 import { analyzeTail, decodeJournal } from "./journal-codec.js";
-import { foldEntry, makeTitle, startSummary, type SessionSummary } from "./session-summary.js";
+import { foldEntry, makeTitle, startListing, type SessionListing } from "./session-listing.js";
 import type { JournalEntry } from "./types.js";
 
 // Entries are written with `type` first (see encodeEntry), so a line's type shows in its first bytes.
@@ -8,26 +8,26 @@ const TYPE_PREFIX = Buffer.from('{"type":"');
 const TURN_START_PREFIX = Buffer.from('{"type":"turn-start",');
 const NEWLINE = 0x0a;
 
-/** A summary and how many bytes of the journal it covers (always a line boundary). */
-export interface ScannedSummary {
-  summary: SessionSummary;
+/** A listing and how many bytes of the journal it covers (always a line boundary). */
+export interface ScannedListing {
+  listing: SessionListing;
   validBytes: number;
 }
 
 /**
- * Summarizes journal bytes without parsing every line: the `session` entry, the first `turn-start` (for the
+ * Reads a session's listing from journal bytes without parsing every line: the `session` entry, the first `turn-start` (for the
  * title) and the last entry are parsed; turns are counted by their line prefix. Lines not in June's own
  * layout fall back to a full parse.
  *
  * `buf` holds the whole journal, or, with `base`, the bytes after `base.validBytes`.
- * Throws `JournalCorruptError` when the journal cannot be summarized.
+ * Throws `JournalCorruptError` when the journal cannot be listed.
  */
-export function scanSummary(buf: Buffer, sessionId: string, base?: ScannedSummary): ScannedSummary {
+export function scanListing(buf: Buffer, sessionId: string, base?: ScannedListing): ScannedListing {
   const offset = base?.validBytes ?? 0;
   const tail = analyzeTail(buf);
   if (tail === "corrupt") {
     if (!base) decodeJournal(buf, sessionId); // throws, naming the line
-    throw new JournalCorruptError(sessionId, 0, "unreadable entries after a summarized part");
+    throw new JournalCorruptError(sessionId, 0, "unreadable entries after the part already read");
   }
   const end = tail.validBytes;
   if (end === 0) {
@@ -35,16 +35,16 @@ export function scanSummary(buf: Buffer, sessionId: string, base?: ScannedSummar
     return base;
   }
   let pos = 0;
-  let summary: SessionSummary;
+  let listing: SessionListing;
   if (base) {
-    summary = { ...base.summary };
+    listing = { ...base.listing };
   } else {
     const nl = buf.indexOf(NEWLINE);
     const first = parseEntry(buf, 0, nl);
     if (first?.type !== "session" || first.seq !== 1) {
       throw new JournalCorruptError(sessionId, 1, "the journal does not start with its session entry");
     }
-    summary = startSummary(first);
+    listing = startListing(first);
     pos = nl + 1;
   }
   const from = pos;
@@ -64,19 +64,19 @@ export function scanSummary(buf: Buffer, sessionId: string, base?: ScannedSummar
     pos = nl + 1;
   }
   if (!layoutKnown) {
-    foldLines(buf.toString("utf8", from, end), summary, sessionId);
+    foldLines(buf.toString("utf8", from, end), listing, sessionId);
   } else {
-    summary.turnCount += turns;
-    if (summary.title === undefined && firstTurn !== -1) {
+    listing.turnCount += turns;
+    if (listing.title === undefined && firstTurn !== -1) {
       const entry = parseEntry(buf, firstTurn, buf.indexOf(NEWLINE, firstTurn));
-      if (entry?.type === "turn-start") summary.title = makeTitle(String(entry.input));
+      if (entry?.type === "turn-start") listing.title = makeTitle(String(entry.input));
     }
     if (tail.last) {
-      summary.updatedAt = tail.last.at;
-      summary.lastSeq = tail.last.seq;
+      listing.updatedAt = tail.last.at;
+      listing.lastSeq = tail.last.seq;
     }
   }
-  return { summary, validBytes: offset + end };
+  return { listing, validBytes: offset + end };
 }
 
 function hasPrefix(buf: Buffer, start: number, lineEnd: number, prefix: Buffer): boolean {
@@ -92,7 +92,7 @@ function parseEntry(buf: Buffer, start: number, end: number): JournalEntry | und
   }
 }
 
-function foldLines(text: string, summary: SessionSummary, sessionId: string): void {
+function foldLines(text: string, listing: SessionListing, sessionId: string): void {
   const lines = text.split("\n");
   lines.pop();
   for (const line of lines) {
@@ -100,8 +100,8 @@ function foldLines(text: string, summary: SessionSummary, sessionId: string): vo
     try {
       entry = JSON.parse(line) as JournalEntry;
     } catch {
-      throw new JournalCorruptError(sessionId, summary.lastSeq + 1, "not a JSON object");
+      throw new JournalCorruptError(sessionId, listing.lastSeq + 1, "not a JSON object");
     }
-    foldEntry(summary, entry);
+    foldEntry(listing, entry);
   }
 }

@@ -1,10 +1,10 @@
 import { redact, redactText } from "../../redaction/redact.js";
 
-/** The marker put where a summary was cut. */
+/** The marker put where an excerpt was cut. */
 export const CUT_MARKER = "…";
 
-/** Default length of a tool input or output summary. */
-export const DEFAULT_SUMMARY_CHARS = 300;
+/** Default length of a tool input or output excerpt. */
+export const DEFAULT_EXCERPT_CHARS = 300;
 
 /**
  * Cuts `text` to at most `maxChars` characters, ending in `…` where it was cut. Never splits a surrogate
@@ -19,11 +19,11 @@ export function truncate(text: string, maxChars: number): string {
 }
 
 /**
- * A short, redacted, one-string summary of any value (a tool input or output): strings as they are, other
+ * A short, redacted, one-string excerpt of any value (a tool input or output): strings as they are, other
  * values as JSON. At most `maxChars` characters, with `…` where it was cut. Only a bounded prefix of a
- * large value is ever looked at, so summarizing a huge output each snapshot stays cheap.
+ * large value is ever looked at, so excerpting a huge output each snapshot stays cheap.
  */
-export function summarize(value: unknown, maxChars: number = DEFAULT_SUMMARY_CHARS): string {
+export function excerpt(value: unknown, maxChars: number = DEFAULT_EXCERPT_CHARS): string {
   const bounded = boundedCopy(value, maxChars);
   const safe = redact(bounded);
   let text: string;
@@ -49,8 +49,8 @@ const MAX_NODES = 400;
 const MAX_DEPTH = 8;
 
 /**
- * A copy of `value` small enough to summarize in `maxChars`: strings cut a little past `maxChars` (so a
- * credential straddling the cut still matches a pattern up to the point any summary can show), arrays
+ * A copy of `value` small enough to excerpt in `maxChars`: strings cut a little past `maxChars` (so a
+ * credential straddling the cut still matches a pattern up to the point any excerpt can show), arrays
  * and objects cut to the entries that could fit, nesting and total size bounded.
  */
 function boundedCopy(value: unknown, maxChars: number): unknown {

@@ -3,8 +3,8 @@ import type { JournalEntry, ListSessionsOptions, SessionInfo } from "./types.js"
 /** The longest title `listSessions` returns, marker included. */
 export const TITLE_MAX_CHARS = 80;
 
-/** What a store keeps about a session to describe it without reading its journal again. JSON-safe. */
-export interface SessionSummary {
+/** What a store keeps about a session to list it (`SessionInfo`) without reading its journal again. JSON-safe. */
+export interface SessionListing {
   createdAt: string;
   updatedAt: string;
   title?: string;
@@ -25,33 +25,33 @@ export function makeTitle(input: string): string {
   return `${flat.slice(0, cut)}…`;
 }
 
-/** A summary from a journal's `session` entry. */
-export function startSummary(entry: JournalEntry): SessionSummary {
-  const summary: SessionSummary = { createdAt: entry.at, updatedAt: entry.at, turnCount: 0, lastSeq: entry.seq };
-  if (entry.type === "session" && entry.metadata !== undefined) summary.metadata = entry.metadata;
-  return summary;
+/** A listing from a journal's `session` entry. */
+export function startListing(entry: JournalEntry): SessionListing {
+  const listing: SessionListing = { createdAt: entry.at, updatedAt: entry.at, turnCount: 0, lastSeq: entry.seq };
+  if (entry.type === "session" && entry.metadata !== undefined) listing.metadata = entry.metadata;
+  return listing;
 }
 
-/** Folds one entry (after the `session` entry) into a summary, in place. */
-export function foldEntry(summary: SessionSummary, entry: JournalEntry): void {
-  summary.updatedAt = entry.at;
-  summary.lastSeq = entry.seq;
+/** Folds one entry (after the `session` entry) into a listing, in place. */
+export function foldEntry(listing: SessionListing, entry: JournalEntry): void {
+  listing.updatedAt = entry.at;
+  listing.lastSeq = entry.seq;
   if (entry.type === "turn-start") {
-    summary.turnCount += 1;
-    if (summary.title === undefined) summary.title = makeTitle(entry.input);
+    listing.turnCount += 1;
+    if (listing.title === undefined) listing.title = makeTitle(entry.input);
   }
 }
 
 /** The public description of a session. */
-export function toSessionInfo(id: string, summary: SessionSummary): SessionInfo {
+export function toSessionInfo(id: string, listing: SessionListing): SessionInfo {
   const info: SessionInfo = {
     id,
-    createdAt: summary.createdAt,
-    updatedAt: summary.updatedAt,
-    turnCount: summary.turnCount,
+    createdAt: listing.createdAt,
+    updatedAt: listing.updatedAt,
+    turnCount: listing.turnCount,
   };
-  if (summary.title !== undefined) info.title = summary.title;
-  if (summary.metadata !== undefined) info.metadata = structuredClone(summary.metadata);
+  if (listing.title !== undefined) info.title = listing.title;
+  if (listing.metadata !== undefined) info.metadata = structuredClone(listing.metadata);
   return info;
 }
 

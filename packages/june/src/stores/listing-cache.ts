@@ -3,8 +3,8 @@ import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open, readFile, rename, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import { JuneError } from "../errors/june-error.js";
-import { scanSummary, type ScannedSummary } from "./summary-scan.js";
-import type { SessionSummary } from "./session-summary.js";
+import { scanListing, type ScannedListing } from "./listing-scan.js";
+import type { SessionListing } from "./session-listing.js";
 
 /** What identifies one state of a journal file: it only grows, so a size change means new entries. */
 export interface FileKey {
@@ -13,35 +13,36 @@ export interface FileKey {
   mtimeMs: number;
 }
 
-/** A session's summary and the state of the file it was computed from. */
-export interface CachedSummary extends ScannedSummary, FileKey {}
+/** A session's listing and the state of the file it was computed from. */
+export interface CachedListing extends ScannedListing, FileKey {}
 
-/** The file that keeps summaries across processes: a cache, rebuilt from the journals when missing. */
+/** The file that keeps listings across processes: a cache, rebuilt from the journals when missing. */
 export const INDEX_FILE = ".sessions-index.json";
-const INDEX_VERSION = 1;
+// 2: entries keep `listing` (was `summary`); an index of another version is ignored and rebuilt.
+const INDEX_VERSION = 2;
 
 export function fileKey(stats: Stats): FileKey {
   return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
 }
 
 /**
- * Per-session summaries (`listSessions`, `getSession`, the last seq for `append`) of a file store,
+ * Per-session listings (`listSessions`, `getSession`, the last seq for `append`) of a file store,
  * checked against each journal's inode, size and mtime before use and brought up to date by reading only the
  * bytes appended since (by any process). Persisted in `dir/.sessions-index.json` so that a new process
  * lists thousands of sessions with one stat each.
  */
-export class SummaryCache {
-  private readonly entries = new Map<string, CachedSummary>();
+export class ListingCache {
+  private readonly entries = new Map<string, CachedListing>();
   private dirty = false;
   private loaded = false;
 
   constructor(private readonly dir: string) {}
 
-  get(id: string): CachedSummary | undefined {
+  get(id: string): CachedListing | undefined {
     return this.entries.get(id);
   }
 
-  set(id: string, cached: CachedSummary): void {
+  set(id: string, cached: CachedListing): void {
     this.entries.set(id, cached);
     this.dirty = true;
   }
@@ -50,13 +51,13 @@ export class SummaryCache {
     if (this.entries.delete(id)) this.dirty = true;
   }
 
-  /** Drops the summaries of sessions that are not in `ids`. */
+  /** Drops the listings of sessions that are not in `ids`. */
   retain(ids: ReadonlySet<string>): void {
     for (const id of this.entries.keys()) if (!ids.has(id)) this.delete(id);
   }
 
-  /** The summary of the journal in state `key`, reading through `fh` only what the cache lacks. */
-  async refresh(id: string, fh: FileHandle, key: FileKey): Promise<CachedSummary> {
+  /** The listing of the journal in state `key`, reading through `fh` only what the cache lacks. */
+  async refresh(id: string, fh: FileHandle, key: FileKey): Promise<CachedListing> {
     const fresh = this.fresh(id, key);
     if (fresh) return fresh;
     const read = async (from: number) => {
@@ -78,7 +79,7 @@ export class SummaryCache {
   }
 
   /** `refresh` with blocking reads, for listing many small files (each async call is a thread-pool round trip). */
-  refreshSync(id: string, path: string, key: FileKey): CachedSummary {
+  refreshSync(id: string, path: string, key: FileKey): CachedListing {
     const fresh = this.fresh(id, key);
     if (fresh) return fresh;
     const fd = openSync(path, "r");
@@ -90,10 +91,10 @@ export class SummaryCache {
   }
 
   /**
-   * The summary of the journal open as `fd`, in state `key` (its current stats), with blocking reads of only
+   * The listing of the journal open as `fd`, in state `key` (its current stats), with blocking reads of only
    * what the cache lacks: none when the journal is as last seen, the appended bytes when it grew.
    */
-  refreshFd(id: string, fd: number, key: FileKey): CachedSummary {
+  refreshFd(id: string, fd: number, key: FileKey): CachedListing {
     const fresh = this.fresh(id, key);
     if (fresh) return fresh;
     const read = (from: number) => {
@@ -114,35 +115,35 @@ export class SummaryCache {
     return this.scan(id, key, read(0))!;
   }
 
-  private fresh(id: string, key: FileKey): CachedSummary | undefined {
+  private fresh(id: string, key: FileKey): CachedListing | undefined {
     const c = this.entries.get(id);
     const same = c && c.ino === key.ino && c.size === key.size && c.mtimeMs === key.mtimeMs;
     // A journal with a torn tail may be cut and appended to in the same mtime tick: always look again.
     return same && c.validBytes === c.size ? c : undefined;
   }
 
-  /** A summary to extend with the bytes appended since: same file, not shorter. */
-  private incrementalBase(id: string, key: FileKey): CachedSummary | undefined {
+  /** A listing to extend with the bytes appended since: same file, not shorter. */
+  private incrementalBase(id: string, key: FileKey): CachedListing | undefined {
     const c = this.entries.get(id);
     return c && c.ino === key.ino && key.size >= c.size ? c : undefined;
   }
 
   /** Scans `buf` (after `base`, or the whole journal) and caches the result. With `base`, undefined when the
    *  appended part cannot be read on its own (the caller then scans the whole journal, which names the error). */
-  private scan(id: string, key: FileKey, buf: Buffer, base?: CachedSummary): CachedSummary | undefined {
-    let scanned: ScannedSummary;
+  private scan(id: string, key: FileKey, buf: Buffer, base?: CachedListing): CachedListing | undefined {
+    let scanned: ScannedListing;
     try {
-      scanned = scanSummary(buf, id, base && { summary: base.summary, validBytes: base.validBytes });
+      scanned = scanListing(buf, id, base && { listing: base.listing, validBytes: base.validBytes });
     } catch (error) {
       if (base && JuneError.hasName(error, "JournalCorruptError")) return undefined;
       throw error;
     }
-    const cached: CachedSummary = { ...scanned, ...key };
+    const cached: CachedListing = { ...scanned, ...key };
     this.set(id, cached);
     return cached;
   }
 
-  /** Loads the persisted summaries once; a missing or unreadable index is rebuilt from the journals. */
+  /** Loads the persisted listings once; a missing or unreadable index is rebuilt from the journals. */
   async load(): Promise<void> {
     if (this.loaded) return;
     this.loaded = true;
@@ -155,11 +156,11 @@ export class SummaryCache {
     const sessions = (parsed as { version?: unknown; sessions?: unknown })?.sessions;
     if ((parsed as { version?: unknown }).version !== INDEX_VERSION || typeof sessions !== "object" || !sessions) return;
     for (const [id, value] of Object.entries(sessions)) {
-      if (!this.entries.has(id) && isCachedSummary(value)) this.entries.set(id, value);
+      if (!this.entries.has(id) && isCachedListing(value)) this.entries.set(id, value);
     }
   }
 
-  /** Writes the summaries if they changed (atomically: a temp file renamed over the index). Best effort. */
+  /** Writes the listings if they changed (atomically: a temp file renamed over the index). Best effort. */
   async save(): Promise<void> {
     if (!this.dirty) return;
     this.dirty = false;
@@ -174,8 +175,8 @@ export class SummaryCache {
   }
 }
 
-/** Opens `path` read-only and returns the summary of its current state. */
-export async function summarizeFile(cache: SummaryCache, id: string, path: string): Promise<CachedSummary> {
+/** Opens `path` read-only and returns the listing of its current state. */
+export async function readListing(cache: ListingCache, id: string, path: string): Promise<CachedListing> {
   const fh = await open(path, "r");
   try {
     return await cache.refresh(id, fh, fileKey(await fh.stat()));
@@ -184,9 +185,9 @@ export async function summarizeFile(cache: SummaryCache, id: string, path: strin
   }
 }
 
-function isCachedSummary(value: unknown): value is CachedSummary {
-  const v = value as Partial<CachedSummary> | null;
-  const s = v?.summary as Partial<SessionSummary> | undefined;
+function isCachedListing(value: unknown): value is CachedListing {
+  const v = value as Partial<CachedListing> | null;
+  const s = v?.listing as Partial<SessionListing> | undefined;
   return (
     typeof v?.ino === "number" &&
     typeof v.size === "number" &&

@@ -1,17 +1,17 @@
-import type { EvalCaseResult, ScorerSummary } from "./types.js";
+import type { EvalCaseResult, ScorerStats } from "./types.js";
 
 /** Per scorer: mean, min, max and how many cases scored at least its threshold. No cases: all zero. */
-export function summarize(
+export function scorerStats(
   results: readonly EvalCaseResult[],
   scorers: readonly string[],
   thresholds: Readonly<Record<string, number>>,
-): Record<string, ScorerSummary> {
-  const summary: Record<string, ScorerSummary> = {};
+): Record<string, ScorerStats> {
+  const stats: Record<string, ScorerStats> = {};
   for (const name of scorers) {
     const threshold = thresholds[name] ?? 0.5;
     const scores = results.map((result) => result.scores[name] ?? 0);
     const count = scores.length;
-    summary[name] = {
+    stats[name] = {
       mean: count === 0 ? 0 : scores.reduce((sum, score) => sum + score, 0) / count,
       min: count === 0 ? 0 : Math.min(...scores),
       max: count === 0 ? 0 : Math.max(...scores),
@@ -20,5 +20,5 @@ export function summarize(
       threshold,
     };
   }
-  return summary;
+  return stats;
 }
