@@ -17,6 +17,7 @@ export class SessionJournal {
   readonly #store: ChatStore;
   readonly #entries: JournalEntry[] = [];
   readonly #records: TurnRecord[] = [];
+  #unfinished = 0;
   readonly #byId = new Map<string, TurnRecord>();
   /** Tools approved with `remember: "session"` (and not revoked since). */
   readonly rememberedTools = new Set<string>();
@@ -44,6 +45,14 @@ export class SessionJournal {
   /** Every turn, oldest first. Live: the session hands out copies. A turn-start with no turn-end reads `interrupted`. */
   get records(): readonly TurnRecord[] {
     return this.#records;
+  }
+
+  /**
+   * How many turns are `interrupted` or `suspended` now (started, not ended): kept as entries fold, so that a
+   * new turn's check for a waiting one costs nothing in the usual case of none, however long the session.
+   */
+  get unfinishedCount(): number {
+    return this.#unfinished;
   }
 
   /** The current branch's turns, oldest first. Live: the session hands out copies. */
@@ -177,6 +186,7 @@ export class SessionJournal {
         const parent = entry.parentTurnId ?? this.#leaf?.id;
         if (parent !== undefined) record.parentTurnId = parent;
         this.#records.push(record);
+        this.#unfinished++;
         this.#byId.set(entry.turnId, record);
         // A new turn's branch becomes current.
         if (parent !== undefined && parent === this.#leaf?.id) this.#branch.push(record);
@@ -191,6 +201,7 @@ export class SessionJournal {
       case "turn-end": {
         const record = this.#byId.get(entry.turnId);
         if (!record) return;
+        if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
         record.status = entry.status;
         record.endedAt = entry.at;
         if (entry.text !== undefined) record.text = entry.text;
