@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -61,6 +61,17 @@ describe("isPlainModuleGraph", () => {
       "lib/util.mjs": "export {};\n",
     };
     expect(plain(files)).toBe(true);
+  });
+
+  it("takes a `june` that node_modules links to the CLI's package (a workspace)", () => {
+    const made = project({ "chat.mjs": 'import { chat } from "june/chat";\nexport default chat;\n' });
+    const real = join(made.dir, "packages", "june");
+    mkdirSync(join(made.dir, "packages"));
+    renameSync(join(made.dir, "node_modules", "june"), real);
+    symlinkSync(real, join(made.dir, "node_modules", "june"), "dir");
+    const exports = { "june/chat": pathToFileURL(join(real, "dist/chat/index.js")).href };
+    const path = join(made.dir, "chat.mjs");
+    expect(isPlainModuleGraph({ path, source: readFileSync(path, "utf8"), exports })).toBe(true);
   });
 
   it("leaves to the hooks a `june` that is another copy than the CLI's", () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -89,7 +89,10 @@ function resolvePlain(specifier: string, from: string, exports: Readonly<Record<
   if (/[?#]/.test(specifier)) return false;
   if (specifier === "june" || specifier.startsWith("june/")) {
     const own = exports[specifier];
-    return own !== undefined && requireResolve(specifier, from) === fileURLToPath(own);
+    const found = requireResolve(specifier, from);
+    // Compared as real paths, as Node names ES modules (a workspace links node_modules/june to the package).
+    const real = found === undefined ? undefined : realPath(found);
+    return own !== undefined && real !== undefined && real === realPath(fileURLToPath(own));
   }
   let path: string;
   if (specifier.startsWith("./") || specifier.startsWith("../") || specifier.startsWith("/")) {
@@ -112,6 +115,14 @@ function resolvePlain(specifier: string, from: string, exports: Readonly<Record<
 function requireResolve(specifier: string, from: string): string | undefined {
   try {
     return createRequire(from).resolve(specifier);
+  } catch {
+    return undefined;
+  }
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
   } catch {
     return undefined;
   }
