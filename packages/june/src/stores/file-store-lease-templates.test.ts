@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,6 +8,8 @@ import { fileStore } from "./file-store.js";
 
 const temp = tempRoot("june-lease-templates-");
 afterAll(temp.cleanup);
+
+const templatesIn = (dir: string) => readdirSync(dir).filter((name) => name.startsWith(".lease-"));
 
 async function deadPid(): Promise<number> {
   const gone = spawn(process.execPath, ["-e", ""]);
@@ -32,12 +34,12 @@ describe("fileStore lease templates", () => {
     // Two leases at once: two templates.
     const a2 = await store.acquireTurn("a");
     expect(statSync(join(dir, "a.lock")).ino).not.toBe(aLock.ino);
-    expect(readdirSync(join(dir, ".leases"))).toHaveLength(2);
+    expect(templatesIn(dir)).toHaveLength(2);
     await store.releaseTurn(a2);
     await store.releaseTurn(b);
 
     await store.close!();
-    expect(readdirSync(join(dir, ".leases"))).toEqual([]);
+    expect(templatesIn(dir)).toEqual([]);
     // Still usable after close.
     await store.releaseTurn(await store.acquireTurn("a"));
   });
@@ -46,17 +48,16 @@ describe("fileStore lease templates", () => {
     const dir = temp.dir();
     const store = fileStore(dir);
     await store.createSession({ id: "s" });
-    const leases = join(dir, ".leases");
-    mkdirSync(leases, { recursive: true });
-    const dead = `${await deadPid()}-0badcafe-0`;
-    const live = `${process.ppid}-0badcafe-0`;
-    const earlier = `${process.pid}-0badcafe-0`; // this pid, written before this process started
-    for (const name of [dead, live, earlier]) writeFileSync(join(leases, name), "{}");
+    const dead = `.lease-${await deadPid()}-0badcafe-0`;
+    const live = `.lease-${process.ppid}-0badcafe-0`;
+    const earlier = `.lease-${process.pid}-0badcafe-0`; // this pid, written before this process started
+    for (const name of [dead, live, earlier]) writeFileSync(join(dir, name), "{}");
     const old = new Date(Date.now() - process.uptime() * 1000 - 60_000);
-    utimesSync(join(leases, earlier), old, old);
+    utimesSync(join(dir, earlier), old, old);
 
     await store.releaseTurn(await store.acquireTurn("s"));
-    const left = readdirSync(leases);
+    await store.close!(); // after the sweep
+    const left = templatesIn(dir);
     expect(left).toContain(live);
     expect(left).not.toContain(dead);
     expect(left).not.toContain(earlier);
@@ -67,8 +68,7 @@ describe("fileStore lease templates", () => {
     const store = fileStore(dir);
     await store.createSession({ id: "s" });
     const pid = await deadPid();
-    mkdirSync(join(dir, ".leases"), { recursive: true });
-    const template = join(dir, ".leases", `${pid}-0badcafe-0`);
+    const template = join(dir, `.lease-${pid}-0badcafe-0`);
     writeFileSync(template, JSON.stringify({ pid, host: hostname(), token: "old", acquiredAt: new Date().toISOString() }));
     linkSync(template, join(dir, "s.lock"));
     const lease = await store.acquireTurn("s");

@@ -48,8 +48,9 @@ const LIST_SLICE = 256;
  * processes: appends are whole lines written at once under a short per-session lock, a torn last line (a
  * crash mid-write) is skipped on read and cut off at the next append, and turn leases are lock files
  * (`<id>.lock`) holding the owner's pid, taken over when that process is gone. A lock is a hard link of a
- * small file this store keeps in `<dir>/.leases/` and rewrites for each lease (cheaper than creating and
- * deleting a file per turn); `close()` removes them, and a store removes those a killed process left.
+ * small hidden file this store keeps beside the journals (`.lease-…`) and rewrites for each lease (cheaper
+ * than creating and deleting a file per turn); `close()` removes them, and a store removes those a killed
+ * process left.
  *
  * Session ids are letters, digits, `-` and `_` (at most 128); anything else is refused with
  * `InvalidSessionIdError` before any file is touched.
@@ -320,7 +321,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
     async close(): Promise<void> {
       await handles.closeAll();
-      templates.close();
+      await templates.close();
     },
   };
 

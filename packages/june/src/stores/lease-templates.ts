@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readdirSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, linkSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Free templates kept for reuse; past this many, a released one is removed (a burst of concurrent turns). */
 const MAX_FREE = 64;
-const NAME = /^(\d+)-[0-9a-f]+-\d+$/;
+const NAME = /^\.lease-(\d+)-[0-9a-f]+-\d+$/;
 
 /** A template: a file of this store's own, hard-linked as a lock while a lease holds it. */
 export interface LeaseTemplate {
@@ -21,9 +22,10 @@ export interface LeaseTemplate {
  * the lock leaves the inode to the template. `link` fails when the lock exists, exactly as the exclusive
  * create did, so taking a lock stays atomic across processes, and a lock still holds its owner's JSON.
  *
- * The templates live in `<dir>/.leases/`, named `<pid>-<store>-<n>` (`store` random per instance of this
- * class): `close()` removes this store's; those a killed process left are removed by the next store to start
- * there (their pid is gone, or is this process's but they were last written before it started).
+ * The templates are hidden files beside the journals, `.lease-<pid>-<store>-<n>` (`store` random per instance
+ * of this class), holding the last owner written: `close()` removes this store's; those a killed process left
+ * are removed, in the background, by the next store to make one there (their pid is gone, or is this
+ * process's but they were last written before it started).
  */
 export class LeaseTemplates {
   readonly #dir: string;
@@ -31,11 +33,11 @@ export class LeaseTemplates {
   readonly #free: LeaseTemplate[] = [];
   readonly #all = new Set<LeaseTemplate>();
   #next = 0;
-  #ready = false;
+  #sweep: Promise<void> | undefined;
 
   constructor(root: string) {
-    this.#dir = join(root, ".leases");
-    this.#prefix = `${process.pid}-${randomBytes(4).toString("hex")}-`;
+    this.#dir = root;
+    this.#prefix = `.lease-${process.pid}-${randomBytes(4).toString("hex")}-`;
   }
 
   /**
@@ -65,8 +67,9 @@ export class LeaseTemplates {
     else this.#remove(template);
   }
 
-  /** Removes this store's templates (the store stays usable: it makes new ones). */
-  close(): void {
+  /** Removes this store's templates, once the sweep of those left by others is done (the store stays usable). */
+  async close(): Promise<void> {
+    await this.#sweep;
     for (const template of [...this.#all]) this.#remove(template);
     this.#free.length = 0;
   }
@@ -79,7 +82,7 @@ export class LeaseTemplates {
       this.#all.delete(template);
       closeSync(template.fd);
     }
-    if (!this.#ready) this.#start();
+    this.#sweep ??= this.#sweepLeftovers().catch(() => undefined);
     let path: string;
     let fd: number | undefined;
     do {
@@ -95,22 +98,16 @@ export class LeaseTemplates {
     return template;
   }
 
-  /** Makes the directory and removes the templates that processes gone since left in it. */
-  #start(): void {
-    this.#ready = true;
-    mkdirSync(this.#dir, { recursive: true });
+  /** Removes the templates that processes gone since left beside the journals (one listing per store). */
+  async #sweepLeftovers(): Promise<void> {
     const startedAt = Date.now() - process.uptime() * 1000;
-    for (const name of readdirSync(this.#dir)) {
+    for (const name of await readdir(this.#dir)) {
       const match = NAME.exec(name);
       if (!match || name.startsWith(this.#prefix)) continue;
       const pid = Number(match[1]);
       const path = join(this.#dir, name);
       if (pid === process.pid ? !writtenBefore(path, startedAt) : isAlive(pid)) continue;
-      try {
-        unlinkSync(path);
-      } catch {
-        // removed by another store meanwhile
-      }
+      await unlink(path).catch(() => undefined); // removed by another store meanwhile
     }
   }
 
