@@ -1,4 +1,4 @@
-import { json } from "./http-error.js";
+import { jsonResponse } from "./http-error.js";
 
 /** Which origins may call the handler from a browser, for `createChatHandler`'s `cors` option. */
 export interface CorsOptions {
@@ -15,7 +15,7 @@ export interface CorsOptions {
 
 type FetchHandler = (request: Request) => Promise<Response>;
 
-const ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS";
+const ALLOWED_METHODS = "GET, POST, PUT, DELETE, OPTIONS";
 /** The headers a browser script may read on the handler's responses. */
 const EXPOSED_HEADERS = "x-june-turn-id, x-june-session-id";
 
@@ -43,7 +43,7 @@ export function withCors(handler: FetchHandler, options: CorsOptions): FetchHand
     }
     const preflight = request.method === "OPTIONS" && request.headers.has("access-control-request-method");
     if (preflight) {
-      if (!allowed || origin === null) return json(403, { error: `Origin ${JSON.stringify((origin ?? "(none)").slice(0, 200))} is not allowed to call this handler` });
+      if (!allowed || origin === null) return jsonResponse(403, { error: `Origin ${JSON.stringify((origin ?? "(none)").slice(0, 200))} is not allowed to call this handler` });
       const headers = new Headers(originHeaders(origin, credentials));
       headers.set("access-control-allow-methods", ALLOWED_METHODS);
       const requested = request.headers.get("access-control-request-headers");
