@@ -31,6 +31,7 @@ export class SessionJournal {
   /** How many of `#entries` are still `EntryLine`s. */
   #deferred = 0;
   readonly #records: TurnRecord[] = [];
+  #unfinished = 0;
   readonly #byId = new Map<string, TurnRecord>();
   /** Tools approved with `remember: "session"` (and not revoked since). */
   readonly rememberedTools = new Set<string>();
@@ -68,6 +69,14 @@ export class SessionJournal {
   get records(): readonly TurnRecord[] {
     this.#parseDeferred();
     return this.#records;
+  }
+
+  /**
+   * How many turns are `interrupted` or `suspended` now (started, not ended): kept as entries fold, so that a
+   * new turn's check for a waiting one costs nothing in the usual case of none, however long the session.
+   */
+  get unfinishedCount(): number {
+    return this.#unfinished;
   }
 
   /** The current branch's turns, oldest first. Live: the session hands out copies. */
@@ -242,6 +251,7 @@ export class SessionJournal {
     const parent = entry.parentTurnId ?? this.#leaf?.id;
     if (parent !== undefined) record.parentTurnId = parent;
     this.#records.push(record);
+    this.#unfinished++;
     this.#byId.set(entry.turnId, record);
     // A new turn's branch becomes current.
     if (parent !== undefined && parent === this.#leaf?.id) this.#branch.push(record);
@@ -269,6 +279,7 @@ export class SessionJournal {
   #endTurn(entry: { turnId: string; status: TurnEndEntry["status"]; at: string }): void {
     const record = this.#byId.get(entry.turnId);
     if (!record) return;
+    if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
     record.status = entry.status;
     record.endedAt = entry.at;
   }
