@@ -203,6 +203,7 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
  */
 async function assertNoUnfinished(options: RunTurnOptions): Promise<void> {
   const { journal, store } = options;
+  if (journal.unfinishedCount === 0) return;
   const unfinished = journal.records.filter((r) => r.id !== options.turn.id && (r.status === "suspended" || r.status === "interrupted"));
   if (unfinished.length === 0) return;
   const suspended = unfinished.find((r) => r.status === "suspended");
