@@ -1,5 +1,5 @@
 import { SessionBusyError } from "../stores/errors.js";
-import { hideFilePaths, redactText } from "../redaction/redact.js";
+import { errorInfo } from "./stream/error-info.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
@@ -269,17 +269,6 @@ export function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry 
       return unknown;
     }
   }
-}
-
-/** An error as the journal keeps it: name and message only, credentials and file paths masked. */
-export function errorInfo(error: unknown): { name: string; message: string } {
-  const safe = (message: string) => hideFilePaths(redactText(message));
-  if (error instanceof Error) return { name: error.name || "Error", message: safe(error.message) };
-  if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
-    const e = error as { name?: unknown; message: string };
-    return { name: typeof e.name === "string" ? e.name : "Error", message: safe(e.message) };
-  }
-  return { name: "Error", message: safe(String(error)) };
 }
 
 /** Calls the responder and waits for its result and events, a failure of either, or the turn's cancel. */

@@ -1,11 +1,14 @@
 import { JuneError } from "../errors/june-error.js";
 import { JournalCorruptError } from "../stores/errors.js";
 import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
+import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
 import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEntry } from "../stores/types.js";
 import type { TurnRecord } from "./types.js";
 
 const MAX_CONFLICT_RETRIES = 5;
+/** The steers of a turn that has none (most): one frozen list for all of them. */
+const NO_STEERS: TurnRecord["steers"] = Object.freeze([]) as unknown as TurnRecord["steers"];
 
 /**
  * A session's journal as this process knows it: the entries, the turn records folded from them and the
@@ -36,6 +39,8 @@ export class SessionJournal {
   #branch: TurnRecord[] = [];
   #leaf: TurnRecord | undefined;
   #lastSeq = 0;
+  /** What the next entry may share with those before it (`#compact`). */
+  readonly #repeats: SharedRepeats = {};
   #queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -197,6 +202,8 @@ export class SessionJournal {
       }
       const problem = (checked ? undefined : entryProblem(entry)) ?? linkProblem(entry, hasTurn);
       if (problem !== undefined) throw new JournalCorruptError(this.sessionId, entry.seq, problem);
+      // A checked store's entries that are not frozen are this session's own copies (a file read).
+      if (checked && !Object.isFrozen(entry)) this.#compact(entry);
       this.#lastSeq = entry.seq;
       this.#entries.push(entry);
       this.#apply(entry);
@@ -239,7 +246,7 @@ export class SessionJournal {
   /** A turn-start's record (its input, context and time not yet known when it comes from an `EntryLine`). */
   #startTurn(entry: { turnId: string; parentTurnId?: string | undefined; at?: string }): TurnRecord | undefined {
     if (this.#byId.has(entry.turnId)) return undefined;
-    const record = { id: entry.turnId, input: undefined, steers: [], status: "interrupted", startedAt: entry.at } as unknown as TurnRecord;
+    const record = { id: entry.turnId, input: undefined, steers: NO_STEERS, status: "interrupted", startedAt: entry.at } as unknown as TurnRecord;
     // No parentTurnId: the turn continues the current branch (an older journal is one line).
     const parent = entry.parentTurnId ?? this.#leaf?.id;
     if (parent !== undefined) record.parentTurnId = parent;
@@ -251,6 +258,21 @@ export class SessionJournal {
     else this.#branch = this.#pathTo(record.id);
     this.#leaf = record;
     return record;
+  }
+
+  /**
+   * Shares what an entry repeats of the journal before it instead of holding it twice (see `shareRepeats`):
+   * the turn ids it names are the strings of those turns' records.
+   */
+  #compact(entry: JournalEntry): void {
+    if (entry.type === "turn-start" && entry.parentTurnId !== undefined) {
+      const parent = this.#byId.get(entry.parentTurnId);
+      if (parent) this.#repeats.turnId = parent.id;
+    } else if (entry.type === "turn-end") {
+      const record = this.#byId.get(entry.turnId);
+      if (record) this.#repeats.turnId = record.id;
+    }
+    shareRepeats(entry, this.#repeats);
   }
 
   /** A turn-end's status and time. */
@@ -293,7 +315,8 @@ export class SessionJournal {
         return;
       }
       case "steer": {
-        this.#byId.get(entry.turnId)?.steers.push({ input: entry.input, atChar: entry.atChar });
+        const record = this.#byId.get(entry.turnId);
+        if (record) record.steers = [...record.steers, { input: entry.input, atChar: entry.atChar }];
         return;
       }
       case "turn-end": {
@@ -330,3 +353,4 @@ export class SessionJournal {
     }
   }
 }
+

@@ -335,10 +335,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const { buf, key } = await readJournalBytes(sessionId, path);
       const { entries, validBytes, last } = decodeJournalForOpen(buf, sessionId, path);
       // The whole journal was read: keep its listing, so that the next append need not read it again. (Only
-      // the first turn-start is parsed whole, for the title.)
+      // the first turn-start is parsed whole, for the title, and renames.)
       const listing = startListing(entries[0] as JournalEntry);
       for (let i = 1; i < entries.length; i++) {
         const entry = entries[i]!;
+        // A name given wins over the first input, before or after it (as `foldEntry` does).
+        if (entry.type === "rename") listing.title = entry.title;
         if (entry.type !== "turn-start") continue;
         listing.turnCount += 1;
         if (listing.title === undefined && !(entry instanceof EntryLine)) listing.title = makeTitle(entry.input);
