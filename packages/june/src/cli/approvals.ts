@@ -1,3 +1,4 @@
+import type { TextRedactOptions } from "../redaction/redact.js";
 import type { ApprovalRequest } from "../runtime/types.js";
 import type { ApprovalMode } from "./args.js";
 import type { CliIO } from "./io.js";
@@ -29,6 +30,8 @@ export interface CreateApproverOptions {
   screen: Screen;
   /** The terminal's line reader, made when first needed. */
   reader: () => LineReader;
+  /** Patterns of the user's own (`JUNE_REDACT`), masked in the tool input a prompt shows. */
+  redaction?: TextRedactOptions;
 }
 
 /**
@@ -51,7 +54,7 @@ export function createApprover(options: CreateApproverOptions): Approver {
           return decided(request, { approved: false, reason: "denied with --deny" });
         case "ask": {
           if (!io.stdin.isTTY) return decided(request, { approved: false, reason: NO_ONE_TO_APPROVE });
-          const prompt = renderApprovalPrompt(request, screen.err);
+          const prompt = renderApprovalPrompt(request, screen.err, options.redaction);
           screen.beforePrompt();
           screen.note(prompt.header);
           let answer: string | undefined;

@@ -7,7 +7,9 @@ import type {
 } from "../chat/stream/turn-stream-event.js";
 import { traceRowChanges, type TraceRowChange } from "../chat/stream/trace-row-changes.js";
 import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
-import type { RunStatus, Usage } from "../runtime/types.js";
+import { errorInfo } from "../chat/stream/error-info.js";
+import { redact, type TextRedactOptions } from "../redaction/redact.js";
+import type { RunResult, RunStatus, Usage } from "../runtime/types.js";
 
 /**
  * The lines `--json` prints on stdout, one JSON object each: a turn's `turnStream` events as they are
@@ -23,14 +25,42 @@ export type CliJsonEvent =
   | ApprovalRequestStreamEvent
   | { type: "approval"; id: string; toolName: string; approved: boolean; reason?: string }
   | TurnEndStreamEvent
-  | {
-      type: "run-end";
-      runId?: string;
-      status: RunStatus;
-      steps?: Record<string, unknown>;
-      usage?: Usage;
-      error?: ErrorInfo;
-    };
+  | JsonRunEnd;
+
+/** `june run`'s last line: how the run ended, its steps' results and its usage, redacted (see `jsonRunEnd`). */
+export interface JsonRunEnd {
+  type: "run-end";
+  runId?: string;
+  status: RunStatus;
+  steps?: Record<string, unknown>;
+  usage?: Usage;
+  error?: ErrorInfo;
+}
+
+/** What `jsonRunEnd` makes a line of. */
+export interface RunEnd {
+  runId?: string;
+  status: RunStatus;
+  /** The run's (possibly partial) result, when there is one. */
+  result?: Pick<RunResult, "steps" | "usage">;
+  /** What the run failed with, when it failed (not when it was canceled). */
+  error?: unknown;
+}
+
+/**
+ * `june run`'s `run-end` line, safe to print: step results and usage redacted the way the turn stream
+ * redacts a turn's metadata (June's patterns, then `redaction`'s: a step may return a tool's output or a
+ * config with a password in it), the failure as the stream's `errorInfo`.
+ */
+export function jsonRunEnd(end: RunEnd, redaction: TextRedactOptions = {}): JsonRunEnd {
+  return {
+    type: "run-end",
+    ...(end.runId !== undefined ? { runId: end.runId } : {}),
+    status: end.status,
+    ...(end.result ? { steps: redact(end.result.steps, redaction), usage: redact(end.result.usage, redaction) } : {}),
+    ...("error" in end ? { error: errorInfo(end.error, { redaction }) } : {}),
+  };
+}
 
 /**
  * A `run-update` as `--json` prints it: the rows that are new or changed since the last `run-update` line

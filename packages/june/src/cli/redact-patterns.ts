@@ -3,7 +3,7 @@ import { CliUsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 
 /**
- * Your own redaction patterns for everything the CLI prints (`june ask`, `june chat`, `june sessions`):
+ * Your own redaction patterns for everything the CLI prints (`june ask`, `june chat`, `june run`, `june sessions`, `june dataset`, `june eval`):
  * `JUNE_REDACT`, one regular expression a line, written bare (`acme_[a-z0-9]{20}`) or as `/source/flags`.
  * Masked after June's own patterns, as `createChatHandler({ redact })` masks them over HTTP. A line that is
  * not a regular expression is a usage error (exit 2) naming it.

@@ -1,11 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createChat, fileStore, type Responder } from "june/chat";
 import { createChatHandler } from "june/server";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAIServer, type FakeOpenAIServer } from "../testing/fake-openai-server.js";
+import { ensureBuilt } from "./__fixtures__/built-bin.js";
 import { createFakeIO } from "./__fixtures__/fake-io.js";
+import { spawnJune } from "./__fixtures__/spawn-june.js";
 import { runCli } from "./main.js";
 
 const dirs: string[] = [];
@@ -75,5 +78,80 @@ describe("one redaction on every surface that leaves the process", () => {
     expect(cliTurns).toEqual(http.turns);
     const listed = (await (await handler(new Request("http://test.local/sessions"))).json()) as { sessions: unknown[] };
     expect(outputs["sessions list --json"]!.trim().split("\n").map((line) => JSON.parse(line) as unknown)).toEqual(listed.sessions);
+  });
+});
+
+describe("june dataset masks the user's own patterns too", () => {
+  it("JUNE_REDACT applies to the eval cases it prints", async () => {
+    server = await createFakeOpenAIServer({ script: [{ text: ["Account acme_q1w2e3r4t5y6u7i8 ", "is live."] }] });
+    const cwd = tempDir();
+    const asked = await june(["ask", "--model", "openai:gpt-5-mini", "is acme_q1w2e3r4t5y6u7i8 live?"], cwd, {
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: server.url,
+    });
+    expect(asked.code).toBe(0);
+    const cases = await june(["dataset"], cwd, { JUNE_REDACT: "acme_[a-z0-9]{16}" });
+    expect(cases.code).toBe(0);
+    expect(cases.stdout).not.toContain("acme_q1w2e3r4t5y6u7i8");
+    expect(JSON.parse(cases.stdout.trim())).toMatchObject({ input: "is [redacted] live?", reply: "Account [redacted] is live." });
+  });
+});
+
+// The canaries of __fixtures__/leaky-flow.tsx: an OpenAI key, a bearer token, a value under a `password` key, and
+// an account id only the user's own pattern (JUNE_REDACT) names.
+const RUN_SECRETS = ["sk-proj-RunJsonAbCdEfGhIjKlMnOp", "RunJsonAbCdEfGhIjKlMnOp", "runjsonT0kenAbCdEf1234", "hunter2-runjson-pw", "acme_q1w2e3r4t5y6u7i8"];
+const leakyFlow = fileURLToPath(new URL("./__fixtures__/leaky-flow.tsx", import.meta.url));
+
+describe("june run prints its steps, tool outputs, usage and failures redacted (the built CLI)", () => {
+  beforeAll(() => {
+    ensureBuilt();
+  }, 180_000);
+
+  async function run(args: string[]) {
+    const cwd = tempDir();
+    const spawned = spawnJune(["run", leakyFlow, ...args], { cwd, env: { JUNE_REDACT: "acme_[a-z0-9]{16}" } });
+    const code = await spawned.code;
+    const out = { code, stdout: spawned.stdout(), stderr: spawned.stderr() };
+    for (const secret of RUN_SECRETS) {
+      expect(out.stdout, `june run ${args.join(" ")} prints ${secret} on stdout`).not.toContain(secret);
+      expect(out.stderr, `june run ${args.join(" ")} prints ${secret} on stderr`).not.toContain(secret);
+    }
+    return out;
+  }
+
+  it("plain: the last step's result", async () => {
+    const plain = await run([]);
+    expect(plain.code).toBe(0);
+    expect(JSON.parse(plain.stdout)).toEqual({
+      password: "[redacted]",
+      account: "[redacted]",
+      lookup: "Use [redacted] with Bearer [redacted] for account [redacted].",
+    });
+  });
+
+  it("--json: trace rows (the tool's output) and run-end's steps and usage", async () => {
+    const json = await run(["--json"]);
+    expect(json.code).toBe(0);
+    const lines = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; rows?: { kind: string }[]; steps?: unknown; usage?: unknown });
+    // The tool's output reached a row (and was masked there).
+    expect(lines.some((line) => line.type === "run-update" && line.rows!.some((row) => row.kind === "tool"))).toBe(true);
+    const end = lines.at(-1)!;
+    expect(end).toMatchObject({
+      type: "run-end",
+      status: "done",
+      steps: { lookup: "Use [redacted] with Bearer [redacted] for account [redacted].", config: { password: "[redacted]", account: "[redacted]" } },
+    });
+    expect(end.usage).toMatchObject({ inputTokens: expect.any(Number) });
+  });
+
+  it("a failing run: the error line and run-end's error", async () => {
+    const plain = await run(["--input", "fail"]);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain("the run failed: vault refused [redacted] (Bearer [redacted]) for [redacted]");
+    const json = await run(["--input", "fail", "--json"]);
+    expect(json.code).toBe(1);
+    const end = JSON.parse(json.stdout.trim().split("\n").at(-1)!) as { type: string; status: string; steps: Record<string, unknown>; error: { message: string } };
+    expect(end).toMatchObject({ type: "run-end", status: "error", error: { message: "vault refused [redacted] (Bearer [redacted]) for [redacted]" } });
+    expect(end.steps.lookup).toBe("Use [redacted] with Bearer [redacted] for account [redacted].");
   });
 });

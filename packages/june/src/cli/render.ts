@@ -1,5 +1,5 @@
 import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
-import { redact } from "../redaction/redact.js";
+import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import type { ApprovalRequest } from "../runtime/types.js";
 import type { Colors } from "./colors.js";
 
@@ -53,11 +53,11 @@ export function renderProgressLine(rows: readonly ChatTraceRow[], options: Progr
 /** Longest input shown in an approval prompt. */
 const MAX_PROMPT_INPUT_CHARS = 2_000;
 
-/** A tool's input for an approval prompt: redacted, as JSON, bounded. */
-export function formatToolInput(input: unknown, maxChars = MAX_PROMPT_INPUT_CHARS): string {
+/** A tool's input for an approval prompt: redacted (June's patterns, then `redaction`'s), as JSON, bounded. */
+export function formatToolInput(input: unknown, maxChars = MAX_PROMPT_INPUT_CHARS, redaction: TextRedactOptions = {}): string {
   let text: string;
   try {
-    const safe = redact(input);
+    const safe = redact(input, redaction);
     text = typeof safe === "string" ? safe : (JSON.stringify(safe, null, 2) ?? String(safe));
   } catch {
     text = "[unserializable]";
@@ -69,8 +69,9 @@ export function formatToolInput(input: unknown, maxChars = MAX_PROMPT_INPUT_CHAR
 export function renderApprovalPrompt(
   request: Pick<ApprovalRequest, "toolName" | "input" | "mcp">,
   colors: Colors,
+  redaction: TextRedactOptions = {},
 ): { header: string; question: string } {
-  const input = formatToolInput(request.input)
+  const input = formatToolInput(request.input, MAX_PROMPT_INPUT_CHARS, redaction)
     .split("\n")
     .map((line) => `  ${line}`)
     .join("\n");
@@ -100,9 +101,9 @@ export function renderErrorLine(message: string, colors: Colors): string {
   return `${colors.red("june:")} ${oneLine(message)}`;
 }
 
-/** A turn or run that failed: `name: message`, redacted, on one line. */
-export function describeFailure(error: unknown): string {
-  const safe = redact(error) as { name?: unknown; message?: unknown } | string;
+/** A turn or run that failed: `name: message`, redacted (June's patterns, then `redaction`'s), on one line. */
+export function describeFailure(error: unknown, redaction: TextRedactOptions = {}): string {
+  const safe = redact(error, redaction) as { name?: unknown; message?: unknown } | string;
   if (typeof safe === "string") return oneLine(safe);
   const name = typeof safe?.name === "string" ? safe.name : "Error";
   const message = typeof safe?.message === "string" ? safe.message : String(error);

@@ -1,7 +1,7 @@
-import type { ApprovalRequest } from "../../runtime/types.js";
+import type { ApprovalRequest, TraceNode } from "../../runtime/types.js";
 import { redact, redactText, type TextRedactOptions } from "../../redaction/redact.js";
 import { StreamRedactor } from "../../redaction/stream-redactor.js";
-import { projectChatTrace } from "../trace/project-chat-trace.js";
+import { projectChatTrace, type ChatTraceRow } from "../trace/project-chat-trace.js";
 import { excerpt } from "../trace/excerpt.js";
 import type { Turn, TurnEvent, TurnResult } from "../types.js";
 import { errorInfo } from "./error-info.js";
@@ -82,12 +82,29 @@ export function streamApprovalRequest(request: ApprovalRequest, redaction: TextR
   };
 }
 
+/** Options for `streamTraceRows`. */
+export interface StreamTraceRowsOptions {
+  /** The run's pending approval requests: an approval row shows only while its request is here. */
+  requests?: readonly ApprovalRequest[];
+  /** Patterns of your own, masked after June's (see `redactText`). */
+  redaction?: TextRedactOptions;
+}
+
+/**
+ * A run's trace as it leaves the process: `projectChatTrace` rows (bounded, redacted with June's patterns),
+ * then masked with `redaction`'s. A turn's `run-update`s carry these rows, and `june run` prints its run's
+ * with it, so a workflow run shows what a chat turn would. Throws what `projectChatTrace` throws.
+ */
+export function streamTraceRows(tree: TraceNode, options: StreamTraceRowsOptions = {}): ChatTraceRow[] {
+  return ownPatterns(projectChatTrace(tree, { requests: options.requests ?? [] }), options.redaction ?? {});
+}
+
 /** A turn's own event as it leaves the process, or nothing when it cannot be shown safely. */
 function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, redaction: TextRedactOptions): TurnStreamEvent | undefined {
   switch (event.type) {
     case "run-update":
       try {
-        return { type: "run-update", rows: ownPatterns(projectChatTrace(event.tree, { requests: turn.requests }), redaction) };
+        return { type: "run-update", rows: streamTraceRows(event.tree, { requests: turn.requests, redaction }) };
       } catch {
         // A tree the projection does not understand (a custom responder's) is not worth failing the stream.
         return undefined;

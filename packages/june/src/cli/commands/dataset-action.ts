@@ -6,11 +6,13 @@ import type { Chat, Responder } from "../../chat/types.js";
 import { JuneError } from "../../errors/june-error.js";
 import { dataset } from "../../learning/dataset.js";
 import { toJSONLine } from "../../learning/jsonl.js";
-import type { DatasetFilter } from "../../learning/types.js";
+import type { DatasetFilter, EvalCase } from "../../learning/types.js";
+import { redact } from "../../redaction/redact.js";
 import { fileStore } from "../../stores/file-store.js";
 import { optionalModuleArg } from "../args.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
+import { redactOptionsOf } from "../redact-patterns.js";
 import { DEFAULT_STORE_DIR, resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
 import type { datasetArgs } from "./dataset.js";
@@ -41,19 +43,22 @@ export async function runDataset(io: CliIO, { args }: CommandContext<typeof data
       : (await resolveChat({ io, file, store: args.store, command: "dataset" })).chat;
   const cases = dataset(chat, { filter, ...(args.session !== undefined && { sessions: [args.session] }) });
   const screen = new Screen(io, { progress: false });
+  // toJSONLine masks June's patterns; the user's own (JUNE_REDACT) go first, as everywhere the CLI prints.
+  const own = redactOptionsOf(io.env);
+  const line = (evalCase: EvalCase) => `${toJSONLine(redact(evalCase, own))}\n`;
 
   let count = 0;
   try {
     if (args.out === undefined) {
       for await (const evalCase of cases) {
-        io.stdout.write(`${toJSONLine(evalCase)}\n`);
+        io.stdout.write(line(evalCase));
         count++;
       }
     } else {
       const handle = await open(resolvePath(io.cwd, args.out), "w");
       try {
         for await (const evalCase of cases) {
-          await handle.write(`${toJSONLine(evalCase)}\n`);
+          await handle.write(line(evalCase));
           count++;
         }
       } finally {

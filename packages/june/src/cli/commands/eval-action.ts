@@ -12,6 +12,7 @@ import { createColors, type Colors } from "../colors.js";
 import { CliUsageError, ModuleLoadError } from "../errors.js";
 import { colorEnabled, type CliIO } from "../io.js";
 import { importModule } from "../load-module.js";
+import { redactOptionsOf } from "../redact-patterns.js";
 import { oneLine, renderErrorLine } from "../render.js";
 import { resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
@@ -126,6 +127,8 @@ export async function runEval(io: CliIO, { args, rawArgs }: CommandContext<typeo
   const threshold = unitFlag(args.threshold, "--threshold");
   const min = unitFlag(args.min, "--min");
   const specs = scorerSpecs(rawArgs);
+  // What is printed or written is redacted with June's patterns, then the user's own (JUNE_REDACT).
+  const own = redactOptionsOf(io.env);
   const cases = await readCases(io, casesFile);
 
   const { chat } = await resolveChat({ io, file, model: args.model, baseUrl: args["base-url"], command: "eval" });
@@ -159,7 +162,7 @@ export async function runEval(io: CliIO, { args, rawArgs }: CommandContext<typeo
     screen.resetStatus();
   }
 
-  const safe = redact(report);
+  const safe = redact(report, own);
   if (args.out !== undefined) await writeFile(resolvePath(io.cwd, args.out), `${JSON.stringify(safe, null, 2)}\n`);
   if (args.json) io.stdout.write(`${JSON.stringify(safe)}\n`);
   else io.stdout.write(renderEvalStats(safe, createColors(colorEnabled(io.env, io.stdout))));

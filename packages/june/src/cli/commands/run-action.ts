@@ -1,5 +1,5 @@
 import type { CommandContext } from "citty";
-import { projectChatTrace } from "../../chat/trace/project-chat-trace.js";
+import { streamApprovalRequest, streamTraceRows } from "../../chat/stream/turn-stream.js";
 import { JuneError } from "../../errors/june-error.js";
 import type { RunError } from "../../runtime/errors.js";
 import { start } from "../../runtime/start.js";
@@ -10,10 +10,11 @@ import { askApproval, createApprover } from "../approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "../cancel-on-interrupt.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
-import { errorInfo } from "../../chat/stream/error-info.js";
-import { jsonLine, JsonTraceRows, type CliJsonEvent } from "../json-events.js";
+import { redact } from "../../redaction/redact.js";
+import { jsonLine, jsonRunEnd, JsonTraceRows, type CliJsonEvent } from "../json-events.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
 import { loadRunModule } from "../load-module.js";
+import { redactOptionsOf } from "../redact-patterns.js";
 import { chosenModelSpec, createModel, parseModelSpec, preloadProvider } from "../models.js";
 import { describeFailure, renderErrorLine, renderProgressLine } from "../render.js";
 import { Screen } from "../screen.js";
@@ -25,6 +26,9 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   const file = args._[0];
   if (file === undefined) throw new CliUsageError("Missing the workflow file: june run <file>");
   const mode = approvalMode(args);
+  // Everything printed, stdout and stderr, --json or not, is redacted as the turn stream redacts a turn:
+  // June's patterns, then the user's own (JUNE_REDACT).
+  const own = redactOptionsOf(io.env);
   // The provider package is imported before the module, so it does not load through the module hooks.
   await preloadProvider(args.model ?? io.env.JUNE_MODEL);
   const loaded = await loadRunModule({ file, cwd: io.cwd });
@@ -49,7 +53,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   const screen = new Screen(io);
   const emit = (event: CliJsonEvent) => screen.data(jsonLine(event));
   let reader: LineReader | undefined;
-  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)) });
+  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)), redaction: own });
 
   let handle: RunHandle | undefined;
   const seen = new Set<string>();
@@ -58,11 +62,18 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   const interrupt = cancelOnInterrupt({ io, screen, cancel: () => handle?.cancel("canceled with Ctrl-C") });
 
   const ask = (request: ApprovalRequest, run: RunHandle) =>
-    askApproval({ request, target: run, approver, signal: interrupt.signal, ...(json ? { emit } : {}) });
+    askApproval({
+      request,
+      shown: streamApprovalRequest(request, own),
+      target: run,
+      approver,
+      signal: interrupt.signal,
+      ...(json ? { emit } : {}),
+    });
   const onUpdate = (tree: TraceNode) => {
     const run = handle;
     if (!run) return;
-    const rows = projectChatTrace(tree, { requests: run.requests });
+    const rows = streamTraceRows(tree, { requests: run.requests, redaction: own });
     const changed = json ? traceRows.update(rows) : undefined;
     if (changed) emit(changed);
     screen.status(renderProgressLine(rows, { colors: screen.err, columns: io.stderr.columns }));
@@ -80,7 +91,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
       // Nothing ran: the module's workflow does not render. A configuration error, like a bad export.
       const hint =
         loaded.kind === "component" ? " (june run expects a component that returns a workflow element; for a chat module use june chat or june ask)" : "";
-      screen.note(renderErrorLine(`${file} cannot run: ${describeFailure(error)}${hint}`, screen.err));
+      screen.note(renderErrorLine(`${file} cannot run: ${describeFailure(error, own)}${hint}`, screen.err));
       return 2;
     }
     let result: RunResult;
@@ -93,27 +104,31 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
       const canceled = partial?.status === "canceled" || interrupt.signal.aborted;
       const cause = JuneError.hasName<RunError>(error, "RunError") && error.cause !== undefined ? error.cause : error;
       if (json) {
-        emit({
-          type: "run-end",
-          runId: partial?.id ?? handle.id,
-          status: canceled ? "canceled" : "error",
-          ...(partial ? { steps: partial.steps, usage: partial.usage } : {}),
-          ...(canceled ? {} : { error: errorInfo(cause) }),
-        });
+        emit(
+          jsonRunEnd(
+            {
+              runId: partial?.id ?? handle.id,
+              status: canceled ? "canceled" : "error",
+              ...(partial ? { result: partial } : {}),
+              ...(canceled ? {} : { error: cause }),
+            },
+            own,
+          ),
+        );
       }
       if (canceled) {
         screen.note(screen.err.yellow("canceled"));
         return EXIT_CANCELED;
       }
-      screen.note(renderErrorLine(`the run failed: ${describeFailure(cause)}`, screen.err));
+      screen.note(renderErrorLine(`the run failed: ${describeFailure(cause, own)}`, screen.err));
       return 1;
     }
     await approvals.catch(() => {});
     screen.resetStatus();
     if (json) {
-      emit({ type: "run-end", runId: result.id, status: result.status, steps: result.steps, usage: result.usage });
+      emit(jsonRunEnd({ runId: result.id, status: result.status, result }, own));
     } else {
-      const output = finalOutput(result);
+      const output = redact(finalOutput(result), own);
       if (output !== undefined) {
         screen.reply(typeof output === "string" ? output : JSON.stringify(output, null, 2));
         screen.endReply();
