@@ -33,6 +33,7 @@ export class SessionJournal {
   /** How many of `#entries` are still `EntryLine`s. */
   #deferred = 0;
   readonly #records: TurnRecord[] = [];
+  #unfinished = 0;
   /** The records by id, made once there are more than `SCAN_MAX` (a small session looks through `#records`). */
   #byId: Map<string, TurnRecord> | undefined;
   /** Tools approved with `remember: "session"` (and not revoked since). */
@@ -71,6 +72,15 @@ export class SessionJournal {
   get records(): readonly TurnRecord[] {
     this.#parseDeferred();
     return this.#records;
+  }
+
+  /**
+   * How many turns are `interrupted` or `suspended` now (started, not ended): kept as entries fold, so that a
+   * new turn's check for a waiting one costs nothing in the usual case of none, however long the session.
+   */
+  get unfinishedCount(): number {
+    this.#parseDeferred();
+    return this.#unfinished;
   }
 
   /** The current branch's turns, oldest first. Live: the session hands out copies. */
@@ -245,6 +255,7 @@ export class SessionJournal {
     const parent = entry.parentTurnId ?? this.#leaf?.id;
     if (parent !== undefined) record.parentTurnId = parent;
     this.#records.push(record);
+    this.#unfinished++;
     if (this.#byId) this.#byId.set(entry.turnId, record);
     else if (this.#records.length > SCAN_MAX) this.#byId = new Map(this.#records.map((r) => [r.id, r]));
     // A new turn's branch becomes current.
@@ -284,6 +295,7 @@ export class SessionJournal {
   #endTurn(entry: { turnId: string; status: TurnEndEntry["status"]; at: string }): void {
     const record = this.#find(entry.turnId);
     if (!record) return;
+    if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
     record.status = entry.status;
     record.endedAt = entry.at;
   }
