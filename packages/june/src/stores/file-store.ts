@@ -21,7 +21,7 @@ import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { LeaseTemplates, type LeaseTemplate } from "./lease-templates.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
-import { checkListOptions, foldEntry, makeTitle, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
+import { checkListOptions, foldEntry, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
 import { ListingCache, fileKey, readListing, type CachedListing, type FileKey } from "./listing-cache.js";
 import type {
@@ -334,16 +334,13 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     try {
       const { buf, key } = await readJournalBytes(sessionId, path);
       const { entries, validBytes, last } = decodeJournalForOpen(buf, sessionId, path);
-      // The whole journal was read: keep its listing, so that the next append need not read it again. (Only
-      // the first turn-start is parsed whole, for the title, and renames.)
+      // The whole journal was read: keep its listing, so that the next append need not read it again. (The
+      // first turn-start is always parsed whole, for the title; a line left as text only counts a turn.)
       const listing = startListing(entries[0] as JournalEntry);
       for (let i = 1; i < entries.length; i++) {
         const entry = entries[i]!;
-        // A name given wins over the first input, before or after it (as `foldEntry` does).
-        if (entry.type === "rename") listing.title = entry.title;
-        if (entry.type !== "turn-start") continue;
-        listing.turnCount += 1;
-        if (listing.title === undefined && !(entry instanceof EntryLine)) listing.title = makeTitle(entry.input);
+        if (!(entry instanceof EntryLine)) foldEntry(listing, entry);
+        else if (entry.type === "turn-start") listing.turnCount += 1;
       }
       listing.updatedAt = last.at;
       listing.lastSeq = last.seq;
