@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
-import { JuneError } from "../errors/june-error.js";
 import { isMcpConnections, type McpConnections } from "../mcp/connections.js";
 import type { CallSettings } from "../runtime/types.js";
 import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
@@ -144,7 +143,7 @@ export function createChat(options: CreateChatOptions): Chat {
       try {
         entries = await store.read(id);
       } catch (error) {
-        if (JuneError.hasName(error, "SessionNotFoundError")) throw new SessionNotFoundError(id);
+        if (SessionNotFoundError.isInstance(error)) throw new SessionNotFoundError(id);
         throw error;
       }
       if (entries.length === 0) throw new SessionNotFoundError(id);

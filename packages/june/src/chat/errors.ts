@@ -2,6 +2,7 @@ import { JuneError } from "../errors/june-error.js";
 
 /** `turn.steer(input)` on a turn whose responder's execution has no `steer`. */
 export class SteerNotSupportedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.SteerNotSupportedError");
   override readonly name = "SteerNotSupportedError";
   readonly turnId: string;
   constructor(turnId: string) {
@@ -12,6 +13,7 @@ export class SteerNotSupportedError extends JuneError {
 
 /** A control (`steer`) used on a turn that is already over. */
 export class TurnEndedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnEndedError");
   override readonly name = "TurnEndedError";
   readonly turnId: string;
   constructor(turnId: string, detail = "it has already ended") {
@@ -22,6 +24,7 @@ export class TurnEndedError extends JuneError {
 
 /** An input longer than the chat's `maxInputChars`. Nothing was journaled. */
 export class InputTooLargeError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.InputTooLargeError");
   override readonly name = "InputTooLargeError";
   /** The input's length, in characters. */
   readonly length: number;
@@ -35,6 +38,7 @@ export class InputTooLargeError extends JuneError {
 
 /** A responder whose execution broke the contract: `respond()` threw or returned no `result`, or `result` had no string `text`. */
 export class ResponderContractError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ResponderContractError");
   override readonly name = "ResponderContractError";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -43,6 +47,7 @@ export class ResponderContractError extends JuneError {
 
 /** A context builder that threw or returned something other than `ModelMessage[]` or a `ContextResult`. */
 export class ContextBuildError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ContextBuildError");
   override readonly name = "ContextBuildError";
   readonly builder: string;
   constructor(builder: string, message: string, options?: { cause?: unknown }) {
@@ -53,6 +58,7 @@ export class ContextBuildError extends JuneError {
 
 /** A turn id the session does not know (`session.feedback` on an unknown turn). */
 export class TurnNotFoundError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnNotFoundError");
   override readonly name = "TurnNotFoundError";
   readonly sessionId: string;
   readonly turnId: string;
@@ -65,6 +71,7 @@ export class TurnNotFoundError extends JuneError {
 
 /** Feedback on a turn that did not complete (it is running, failed, was canceled or interrupted). */
 export class TurnNotCompletedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnNotCompletedError");
   override readonly name = "TurnNotCompletedError";
   readonly sessionId: string;
   readonly turnId: string;
@@ -83,6 +90,7 @@ export class TurnNotCompletedError extends JuneError {
  * `result` rejects with this. Nothing is lost: `session.resume(turnId)` continues it, from any process.
  */
 export class TurnSuspendedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnSuspendedError");
   override readonly name = "TurnSuspendedError";
   readonly sessionId: string;
   readonly turnId: string;
@@ -102,6 +110,7 @@ export class TurnSuspendedError extends JuneError {
 
 /** `session.resume(turnId)` or `session.cancel(turnId)` on a turn that cannot be resumed (it ended, or has no checkpoint). */
 export class TurnNotResumableError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnNotResumableError");
   override readonly name = "TurnNotResumableError";
   readonly sessionId: string;
   readonly turnId: string;

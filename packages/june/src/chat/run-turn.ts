@@ -6,7 +6,7 @@ import { resolveContext, type ResolvedContext } from "./context/resolve-context.
 import { summariesOf } from "./context/summarized-context.js";
 import { decodeCheckpoint, encodeCheckpoint, type DurableSettings } from "./durable/checkpoint-codec.js";
 import { SuspendWatch } from "./durable/suspend-watch.js";
-import { ResponderContractError, TurnNotResumableError } from "./errors.js";
+import { ResponderContractError, TurnNotResumableError, TurnSuspendedError } from "./errors.js";
 import type { SessionJournal } from "./session-journal.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
 import { turnMetadata } from "./turn-metadata.js";
@@ -265,6 +265,7 @@ export function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry 
     case "canceled":
       return { type: "turn-end", turnId, status: "canceled" };
     case "suspended":
+      // Internal invariant: the runner journals a suspension with suspendEntry and never asks for its end entry.
       throw new Error("june: a suspended turn journals turn-suspend, not turn-end");
     default: {
       const unknown: never = outcome;
@@ -368,7 +369,7 @@ async function follow(options: Pick<RunTurnOptions, "turn" | "provenance" | "dur
           turn.ending = true;
           void turn.closeCheckpoints().then(() => {
             decide({ status: "suspended", requests });
-            turn.abort.abort(new Error(`june: turn "${turn.id}" suspended`));
+            turn.abort.abort(new TurnSuspendedError({ sessionId: turn.sessionId, turnId: turn.id, requests }));
           });
         },
       });

@@ -1,5 +1,4 @@
-import { JuneError } from "../errors/june-error.js";
-import { JournalCorruptError } from "../stores/errors.js";
+import { ConflictError, JournalCorruptError } from "../stores/errors.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
 import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry } from "../stores/types.js";
 import type { TurnRecord } from "./types.js";
@@ -116,7 +115,7 @@ export class SessionJournal {
           this.#fold(written);
           return written;
         } catch (error) {
-          if (!JuneError.hasName(error, "ConflictError") || attempt >= MAX_CONFLICT_RETRIES) throw error;
+          if (!ConflictError.isInstance(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
           await this.#catchUp();
           pending = (await options.onConflict?.()) ?? pending;
         }

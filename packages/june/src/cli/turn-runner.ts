@@ -2,7 +2,7 @@ import { projectChatTrace, type ChatTraceRow } from "../chat/trace/project-chat-
 import { redact, redactText } from "../redaction/redact.js";
 import { StreamRedactor } from "../redaction/stream-redactor.js";
 import type { Turn, TurnResult } from "../chat/types.js";
-import { JuneError } from "../errors/june-error.js";
+import { TurnSuspendedError } from "../chat/errors.js";
 import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
 import type { CliIO } from "./io.js";
@@ -128,7 +128,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
       if (json) {
         emit({ type: "turn-end", sessionId: turn.sessionId, turnId: turn.id, status: "failed", error: jsonError(outcome.error) });
       }
-      if (JuneError.hasName(outcome.error, "TurnSuspendedError")) {
+      if (TurnSuspendedError.isInstance(outcome.error)) {
         screen.note(
           screen.err.yellow(`the turn suspended, waiting on approvals: june resume ${turn.sessionId} ${turn.id} continues it`),
         );

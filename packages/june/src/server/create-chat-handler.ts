@@ -145,6 +145,7 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
           throw new HttpError(404, `No route for ${request.method} ${url.pathname}${mountHint(router, request.method, path, basePath)}`);
         default: {
           const unreachable: never = match;
+          // Internal invariant (bare Error on purpose): the `never` check above makes this unreachable.
           throw new Error(`unknown route match ${String(unreachable)}`);
         }
       }
@@ -244,7 +245,7 @@ function createRoutes(context: HandlerContext): Router {
       // `?missing=empty`: a client that only asks whether a turn's events are still here (a page reload
       // recovering traces) gets 204 for one that is gone, rather than a 404 it would log as an error.
       const turn = await servedTurn(context, params.id).catch((error: unknown) => {
-        if (error instanceof HttpError && error.status === 404 && url.searchParams.get("missing") === "empty") return undefined;
+        if (HttpError.isInstance(error) && error.status === 404 && url.searchParams.get("missing") === "empty") return undefined;
         throw error;
       });
       if (!turn) return new Response(null, { status: 204 });

@@ -1,9 +1,10 @@
 import { redactText, type TextRedactOptions } from "../redaction/redact.js";
 import { JuneError } from "../errors/june-error.js";
-import type { JournalCorruptError } from "../stores/errors.js";
+import { JournalCorruptError } from "../stores/errors.js";
 
 /** A request the handler refuses, with the HTTP status to answer it with. */
 export class HttpError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.HttpError");
   override readonly name = "HttpError";
   readonly status: number;
   readonly headers?: Record<string, string>;
@@ -46,8 +47,8 @@ export function json(status: number, body: unknown, headers: Record<string, stri
  * no stack trace).
  */
 export function errorResponse(error: unknown, redaction: TextRedactOptions = {}): Response {
-  if (error instanceof HttpError) return json(error.status, { error: redactText(error.message, redaction) }, error.headers);
-  if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) return corruptJournalResponse(error, redaction);
+  if (HttpError.isInstance(error)) return json(error.status, { error: redactText(error.message, redaction) }, error.headers);
+  if (JournalCorruptError.isInstance(error)) return corruptJournalResponse(error, redaction);
   if (JuneError.isInstance(error)) {
     const status = STATUS_BY_NAME[error.name];
     if (status !== undefined) return json(status, { error: redactText(error.message, redaction), name: error.name });
