@@ -1,34 +1,45 @@
 /**
  * Child of the sessions benchmark: in a fresh process, opens a fileStore session and reads its turns, and (as
  * the floor) reads the same journal and parses every line. Prints one JSON line of figures.
- * Usage: node open-session.mjs DIR SESSION_ID EXPECTED_TURNS FLOOR_FIRST(0|1)
+ * Usage: node open-session.mjs DIR SESSION_ID EXPECTED_TURNS FLOOR_FIRST(0|1) [PACKAGE_DIR]
+ * PACKAGE_DIR: another build of June (its `dist/`), for before/after runs (`tools/ab-open.mjs`).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { juneModule } from "../lib/june-module.mjs";
 
-const [dir, id, expected, floorFirst] = process.argv.slice(2);
+const [dir, id, expected, floorFirst, packageDir] = process.argv.slice(2);
 const t0 = performance.now();
-const { createChat, fileStore } = await import("june/chat");
-const { scriptedModel } = await import("june/testing");
+const { createChat, fileStore } = await juneModule("chat", packageDir);
+const { scriptedModel } = await juneModule("testing", packageDir);
 const importMs = performance.now() - t0;
 
 async function floor() {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const text = await readFile(join(dir, `${id}.jsonl`), "utf8");
   const entries = [];
   for (const line of text.split("\n")) if (line) entries.push(JSON.parse(line));
-  return { ms: performance.now() - start, entries: entries.length };
+  return { ms: performance.now() - start, cpuMs: cpuMs(cpu), entries: entries.length };
 }
+
+const cpuMs = (since) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 
 async function june() {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const chat = createChat({ model: scriptedModel("unused"), store: fileStore(dir) });
   const session = await chat.openSession(id);
   const openMs = performance.now() - start;
+  const openCpuMs = cpuMs(cpu);
   const turns = await session.turns();
   const turnsMs = performance.now() - start;
+  const turnsCpuMs = cpuMs(cpu);
   if (turns.length !== Number(expected)) throw new Error(`expected ${expected} turns, read ${turns.length}`);
-  return { openMs, turnsMs };
+  return { openMs, turnsMs, openCpuMs, turnsCpuMs };
 }
 
 let f, j;
@@ -39,4 +50,4 @@ if (floorFirst === "1") {
   j = await june();
   f = await floor();
 }
-process.stdout.write(`${JSON.stringify({ importMs, floorMs: f.ms, entries: f.entries, ...j })}\n`);
+process.stdout.write(`${JSON.stringify({ importMs, floorMs: f.ms, floorCpuMs: f.cpuMs, entries: f.entries, ...j })}\n`);

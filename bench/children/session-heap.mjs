@@ -1,14 +1,16 @@
 /**
  * Child of the sessions benchmark (run with --expose-gc): the heap that open, idle sessions hold. Opens every
  * session of a fileStore and keeps them; the floor holds the same journals as parsed JSON entries.
- * Usage: node --expose-gc session-heap.mjs DIR SESSIONS
+ * Usage: node --expose-gc session-heap.mjs DIR SESSIONS [PACKAGE_DIR]
+ * PACKAGE_DIR: another build of June (its `dist/`), for before/after runs (`tools/ab-open.mjs`).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createChat, fileStore } from "june/chat";
-import { scriptedModel } from "june/testing";
+import { juneModule } from "../lib/june-module.mjs";
 
-const [dir, count] = process.argv.slice(2);
+const [dir, count, packageDir] = process.argv.slice(2);
+const { createChat, fileStore } = await juneModule("chat", packageDir);
+const { scriptedModel } = await juneModule("testing", packageDir);
 const ids = Array.from({ length: Number(count) }, (_, i) => `heap-${i}`);
 
 function settle() {

@@ -4,7 +4,8 @@ import { isMcpConnections, type McpConnections } from "../mcp/connections.js";
 import type { CallSettings } from "../runtime/types.js";
 import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
 import { memoryStore } from "../stores/index.js";
-import type { ChatStore, JournalEntry, ListSessionsOptions, SessionInfo } from "../stores/types.js";
+import { canOpenJournal, openJournal } from "../stores/journal-open.js";
+import type { ChatStore, ListSessionsOptions, SessionInfo } from "../stores/types.js";
 import { fullContext } from "./context/full-context.js";
 import { durableSettings } from "./durable/checkpoint-codec.js";
 import { DEFAULT_MAX_INPUT_CHARS } from "./input.js";
@@ -117,9 +118,13 @@ export function createChat(options: CreateChatOptions): Chat {
     telemetry,
   };
 
+  // One read of the journal: every store's `read` of an unknown session throws SessionNotFoundError (the
+  // conformance suite checks it), and a `getSession` first would make a fileStore scan the journal twice.
+  // A built-in store hands it over lazily (`openJournal`): long replies are parsed when first needed.
   const open = async (id: string): Promise<Session> => {
-    const entries = await store.read(id);
-    return new JournaledSession(host, new SessionJournal(store, id, entries));
+    const opened = canOpenJournal(store) ? { ...(await store[openJournal](id)), checked: true } : { entries: await store.read(id) };
+    if (opened.entries.length === 0) throw new SessionNotFoundError(id);
+    return new JournaledSession(host, new SessionJournal(store, id, opened));
   };
 
   return {
@@ -137,17 +142,12 @@ export function createChat(options: CreateChatOptions): Chat {
     },
     async openSession(id) {
       assertSessionId(id);
-      // One read of the journal: every store's `read` of an unknown session throws SessionNotFoundError (the
-      // conformance suite checks it), and a `getSession` first would make a fileStore scan the journal twice.
-      let entries: JournalEntry[];
       try {
-        entries = await store.read(id);
+        return await open(id);
       } catch (error) {
         if (SessionNotFoundError.isInstance(error)) throw new SessionNotFoundError(id);
         throw error;
       }
-      if (entries.length === 0) throw new SessionNotFoundError(id);
-      return new JournaledSession(host, new SessionJournal(store, id, entries));
     },
     listSessions(listOptions?: ListSessionsOptions): Promise<SessionInfo[]> {
       return store.listSessions(listOptions);

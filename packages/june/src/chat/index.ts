@@ -78,6 +78,8 @@ export { projectChatTrace } from "./trace/project-chat-trace.js";
 export { toUIMessages } from "./ui-messages.js";
 export type {
   ChatTraceApprovalRow,
+  ChatTraceAttempt,
+  ChatTraceMessage,
   ChatTraceModelRow,
   ChatTraceRow,
   ChatTraceRowKind,

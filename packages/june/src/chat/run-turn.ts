@@ -5,12 +5,11 @@ import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
 import { summariesOf } from "./context/summarized-context.js";
 import { decodeCheckpoint, encodeCheckpoint, type DurableSettings } from "./durable/checkpoint-codec.js";
-import { SuspendWatch } from "./durable/suspend-watch.js";
-import { ResponderContractError, TurnNotResumableError, TurnSuspendedError } from "./errors.js";
+import { ResponderContractError, TurnNotResumableError } from "./errors.js";
 import type { SessionJournal } from "./session-journal.js";
+import { followExecution, ignoreRejection } from "./follow-execution.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
-import { turnMetadata } from "./turn-metadata.js";
-import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution, ResponderResult, RespondOptions, Turn, TurnRecord } from "./types.js";
+import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution, RespondOptions, Turn, TurnRecord } from "./types.js";
 import { within } from "../telemetry/ai-sdk.js";
 import type { Telemetry } from "../telemetry/options.js";
 import { TurnSpans } from "../telemetry/turn-spans.js";
@@ -49,7 +48,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
   let started = false;
   let outcome: TurnOutcome;
   if (options.telemetry) {
-    turn.spans = TurnSpans.start(options.telemetry, { sessionId: turn.sessionId, turnId: turn.id, provenance: options.provenance, input: options.input });
+    turn.traceWith(TurnSpans.start(options.telemetry, { sessionId: turn.sessionId, turnId: turn.id, provenance: options.provenance, input: options.input }));
   }
   try {
     lease = await store.acquireTurn(journal.sessionId);
@@ -72,7 +71,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
 /** Journals how the turn ended (or that it suspended), releases the lease and only then settles the turn. */
 async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store" | "durable" | "onDone">, outcome: TurnOutcome, started: boolean, lease: TurnLease | undefined): Promise<void> {
   const { turn, journal, store } = options;
-  turn.ending = true;
+  turn.closeControls();
   // No checkpoint is written after this: the turn-end below deletes the last one, and none may come back.
   if (options.durable) await turn.closeCheckpoints();
   const writeError = await turn.settleWrites();
@@ -101,7 +100,7 @@ async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store
     }
   }
   options.onDone();
-  turn.spans?.end(
+  turn.endSpans(
     outcome.status === "completed"
       ? { status: "completed", text: outcome.result.text, metadata: outcome.metadata }
       : outcome.status === "suspended"
@@ -141,7 +140,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     const envelope = decodeCheckpoint(stored.data, journal.sessionId, turn.id, options.durable.key);
     const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: summariesOf(journal.entries) });
     if (options.telemetry) {
-      turn.spans = TurnSpans.resume(options.telemetry, { sessionId: journal.sessionId, turnId: turn.id, provenance: options.provenance, input: record.input }, envelope.trace);
+      turn.traceWith(TurnSpans.resume(options.telemetry, { sessionId: journal.sessionId, turnId: turn.id, provenance: options.provenance, input: record.input }, envelope.trace));
     }
     const resumeOptions: Parameters<NonNullable<Responder["resume"]>>[0] = {
       checkpoint: envelope.state,
@@ -157,14 +156,13 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     execution = within(turn.spans, () => responder.resume!(resumeOptions));
     contractProblem(execution);
   } catch (error) {
-    turn.spans?.end({ status: "failed", error });
-    turn.spans = undefined;
+    turn.endSpans({ status: "failed", error });
     if (lease) await store.releaseTurn(lease).catch(() => {});
     options.onDone();
     options.ready.reject(error);
     return;
   }
-  const following = follow({ ...options, durable: options.durable }, execution);
+  const following = followExecution(options, execution);
   void Promise.race([Promise.resolve(execution.restored).catch(() => {}), following]).then(() => options.ready.resolve(turn.turn));
   let outcome: TurnOutcome;
   try {
@@ -195,8 +193,7 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
         durable.key,
       );
       await store.putCheckpoint!(journal.sessionId, turn.id, data);
-      for (const request of requests) turn.savedRequests.add(request.id);
-      turn.onActivity?.();
+      turn.checkpointSaved(requests.map((request) => request.id));
     });
 }
 
@@ -285,24 +282,12 @@ export function errorInfo(error: unknown): { name: string; message: string } {
   return { name: "Error", message: safe(String(error)) };
 }
 
-/** How long a canceled turn waits for its responder to wind down before it ends anyway. */
-const CANCEL_GRACE_MS = 2_000;
-
 /** Calls the responder and waits for its result and events, a failure of either, or the turn's cancel. */
 async function respond(options: RunTurnOptions, context: ResolvedContext): Promise<TurnOutcome> {
   const { turn, responder } = options;
   let execution: ResponderExecution;
   try {
-    const respondOptions: RespondOptions = {
-      input: options.input,
-      messages: context.messages,
-      signal: turn.abort.signal,
-      sessionId: turn.sessionId,
-      turnId: turn.id,
-    };
-    if (options.durable) respondOptions.onCheckpoint = checkpointWriter(options, options.durable);
-    if (turn.spans) respondOptions.telemetry = turn.spans.settings;
-    else if (!options.telemetry) respondOptions.telemetry = false;
+    const respondOptions = responderOptions(options, context);
     execution = within(turn.spans, () => responder.respond(respondOptions));
   } catch (error) {
     return { status: "failed", error };
@@ -313,7 +298,23 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
     if (typeof execution === "object" && execution !== null && isThenable(execution.result)) ignoreRejection(execution.result);
     return { status: "failed", error };
   }
-  return follow(options, execution);
+  return followExecution(options, execution);
+}
+
+/** What the responder gets: input, context, the turn's signal, checkpoints when durable, telemetry. */
+function responderOptions(options: RunTurnOptions, context: ResolvedContext): RespondOptions {
+  const { turn } = options;
+  const respondOptions: RespondOptions = {
+    input: options.input,
+    messages: context.messages,
+    signal: turn.abort.signal,
+    sessionId: turn.sessionId,
+    turnId: turn.id,
+  };
+  if (options.durable) respondOptions.onCheckpoint = checkpointWriter(options, options.durable);
+  if (turn.spans) respondOptions.telemetry = turn.spans.settings;
+  else if (!options.telemetry) respondOptions.telemetry = false;
+  return respondOptions;
 }
 
 /** Throws `ResponderContractError` when an execution breaks the contract (no `result`, bad `events`). */
@@ -325,133 +326,6 @@ function contractProblem(execution: ResponderExecution): void {
   if (events !== undefined && events !== null && !isAsyncIterable(events)) {
     throw new ResponderContractError("The execution's `events` must be an async iterable of turn events, or left out");
   }
-}
-
-/**
- * Follows an execution until its result and events are in, either fails, the turn is canceled, or (a
- * durable turn waiting on approvals alone for `suspendAfterMs`) it suspends.
- */
-async function follow(options: Pick<RunTurnOptions, "turn" | "provenance" | "durable">, execution: ResponderExecution): Promise<TurnOutcome> {
-  const { turn } = options;
-  turn.attach(execution);
-
-  let opened: AsyncIterator<unknown> | undefined;
-  try {
-    opened = execution.events?.[Symbol.asyncIterator]();
-  } catch (error) {
-    ignoreRejection(execution.result);
-    return { status: "failed", error };
-  }
-  const iterator = opened;
-  let decided = false;
-  let watch: SuspendWatch | undefined;
-  const outcome = await new Promise<TurnOutcome>((resolve) => {
-    let result: ResponderResult | undefined;
-    let eventsDone = iterator === undefined;
-    const decide = (value: TurnOutcome) => {
-      if (decided) return;
-      decided = true;
-      turn.ending = true;
-      watch?.stop();
-      turn.onActivity = undefined;
-      resolve(value);
-    };
-    const durable = options.durable;
-    if (durable && Number.isFinite(durable.suspendAfterMs)) {
-      const current = new SuspendWatch({
-        suspendAfterMs: durable.suspendAfterMs,
-        requests: () => turn.requests,
-        saved: (id) => turn.savedRequests.has(id),
-        onSuspend: () => {
-          if (decided) return;
-          const requests = turn.requests.map((r) => ({ id: r.id, toolName: r.toolName }));
-          // The controls close at once; the run stops once its last checkpoint is stored.
-          turn.ending = true;
-          void turn.closeCheckpoints().then(() => {
-            decide({ status: "suspended", requests });
-            turn.abort.abort(new TurnSuspendedError({ sessionId: turn.sessionId, turnId: turn.id, requests }));
-          });
-        },
-      });
-      watch = current;
-      turn.onActivity = () => {
-        const last = turn.events.items.at(-1);
-        if (last?.type === "run-update") current.tree = last.tree;
-        current.check();
-      };
-      turn.holdSuspend = () => current.hold();
-    }
-    const completeIfDone = () => {
-      if (result && eventsDone) {
-        decide({ status: "completed", result, metadata: turnMetadata(options.provenance, result.metadata) });
-      }
-    };
-    // A cancel ends the turn once the responder has wound down (its events end or its result settles), so
-    // the run's last snapshot, with its steps canceled, still reaches the trace; a responder that ignores
-    // its signal gets CANCEL_GRACE_MS, then the turn ends without it.
-    let canceling = false;
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    const endCanceled = () => {
-      if (grace !== undefined) clearTimeout(grace);
-      decide({ status: "canceled" });
-    };
-    void turn.canceled.then(() => {
-      canceling = true;
-      if (eventsDone) return endCanceled();
-      grace = setTimeout(endCanceled, CANCEL_GRACE_MS);
-    });
-    Promise.resolve(execution.result).then(
-      (value) => {
-        if (canceling) return endCanceled();
-        if (typeof value !== "object" || value === null || typeof value.text !== "string") {
-          decide({
-            status: "failed",
-            error: new ResponderContractError("The responder's result must be an object with a string `text`"),
-          });
-          return;
-        }
-        result = value;
-        completeIfDone();
-      },
-      (error: unknown) => (canceling ? endCanceled() : decide({ status: "failed", error })),
-    );
-    if (iterator) {
-      void (async () => {
-        try {
-          for (;;) {
-            const next = await iterator.next();
-            if (decided) return;
-            if (next.done) break;
-            // Once canceled, only the run's trace goes on: no more reply text, no new approval requests.
-            if (canceling && (next.value as { type?: unknown } | null)?.type !== "run-update") continue;
-            turn.push(next.value);
-          }
-          eventsDone = true;
-          if (canceling) endCanceled();
-          else completeIfDone();
-        } catch (error) {
-          if (canceling) endCanceled();
-          else decide({ status: "failed", error });
-        }
-      })();
-    }
-  });
-  if (outcome.status === "failed" && !turn.abort.signal.aborted) {
-    // The turn is over: stop whatever work the responder still has in flight (a run's other steps, a request).
-    turn.abort.abort(outcome.error);
-  }
-  if (outcome.status !== "completed" && iterator?.return) {
-    // Stop a stream we no longer read; do not wait for a responder that ignores it.
-    void Promise.resolve()
-      .then(() => iterator.return!())
-      .catch(() => {});
-  }
-  return outcome;
-}
-
-/** A result the turn no longer waits for must not become an unhandled rejection. */
-function ignoreRejection(result: PromiseLike<unknown>): void {
-  Promise.resolve(result).then(undefined, () => {});
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -1,6 +1,7 @@
 import { ConflictError, JournalCorruptError } from "../stores/errors.js";
+import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
-import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry } from "../stores/types.js";
+import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEntry } from "../stores/types.js";
 import type { TurnRecord } from "./types.js";
 
 const MAX_CONFLICT_RETRIES = 5;
@@ -10,11 +11,21 @@ const MAX_CONFLICT_RETRIES = 5;
  * last `seq`. Read once when the session opens, then kept up to date incrementally: every append folds
  * its own entries, and a `ConflictError` (another writer moved the journal) reads only what is new.
  * Appends and catch-ups run one at a time, so `expectedSeq` is always the last entry seen.
+ *
+ * Opened from a store's `[openJournal]`, June's `turn-start` and `turn-end` lines arrive unparsed past their
+ * head (`EntryLine`): a record's id, parent, status and times are known at once, its input, context, text,
+ * metadata and error once the journal is first read for records (every accessor below but `leafId`, `lastSeq` and `rememberedTools` parses what is left,
+ * and a damaged line is the `JournalCorruptError` naming it, thrown there and on every later access).
  */
 export class SessionJournal {
   readonly sessionId: string;
   readonly #store: ChatStore;
-  readonly #entries: JournalEntry[] = [];
+  /** True when the store checks the form of what `read` and `append` return (`checksReads`). */
+  readonly #checked: boolean;
+  readonly #location: string | undefined;
+  readonly #entries: (JournalEntry | EntryLine)[] = [];
+  /** How many of `#entries` are still `EntryLine`s. */
+  #deferred = 0;
   readonly #records: TurnRecord[] = [];
   readonly #byId = new Map<string, TurnRecord>();
   /** Tools approved with `remember: "session"` (and not revoked since). */
@@ -25,10 +36,16 @@ export class SessionJournal {
   #lastSeq = 0;
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(store: ChatStore, sessionId: string, entries: readonly JournalEntry[] = []) {
+  /**
+   * @param opened the journal as read: `store.read(id)`'s entries, or what the store's `[openJournal]` gave
+   *   (`checked`: its entries' form was checked by the store).
+   */
+  constructor(store: ChatStore, sessionId: string, opened: Partial<OpenedJournal> & { checked?: boolean } = {}) {
     this.#store = store;
     this.sessionId = sessionId;
-    this.#fold(entries);
+    this.#checked = storeChecksReads(store);
+    this.#location = opened.location;
+    this.#fold(opened.entries ?? [], opened.checked ?? this.#checked);
   }
 
   get lastSeq(): number {
@@ -37,16 +54,19 @@ export class SessionJournal {
 
   /** Every entry, oldest first. Live and read-only: not a copy. */
   get entries(): readonly JournalEntry[] {
-    return this.#entries;
+    this.#parseDeferred();
+    return this.#entries as JournalEntry[];
   }
 
   /** Every turn, oldest first. Live: the session hands out copies. A turn-start with no turn-end reads `interrupted`. */
   get records(): readonly TurnRecord[] {
+    this.#parseDeferred();
     return this.#records;
   }
 
   /** The current branch's turns, oldest first. Live: the session hands out copies. */
   get branch(): readonly TurnRecord[] {
+    this.#parseDeferred();
     return this.#branch;
   }
 
@@ -57,6 +77,11 @@ export class SessionJournal {
 
   /** The turns from the first one to `turnId` (included), oldest first; empty for an unknown or absent id. */
   pathTo(turnId: string | undefined): TurnRecord[] {
+    this.#parseDeferred();
+    return this.#pathTo(turnId);
+  }
+
+  #pathTo(turnId: string | undefined): TurnRecord[] {
     const path: TurnRecord[] = [];
     for (let record = turnId === undefined ? undefined : this.#byId.get(turnId); record; ) {
       path.push(record);
@@ -67,12 +92,14 @@ export class SessionJournal {
 
   /** The turns whose parent is `parentTurnId` (the first turns for `undefined`), in journal order. */
   children(parentTurnId: string | undefined): TurnRecord[] {
+    this.#parseDeferred();
     return this.#records.filter((record) => record.parentTurnId === parentTurnId);
   }
 
   /** The newest turn on a branch through `turnId` (the last started of it and its descendants). */
   newestThrough(turnId: string): TurnRecord | undefined {
     // A turn always starts after its parent, so one pass in journal order finds every descendant.
+    this.#parseDeferred();
     const through = new Set<string>();
     let newest: TurnRecord | undefined;
     for (const record of this.#records) {
@@ -85,6 +112,7 @@ export class SessionJournal {
   }
 
   record(turnId: string): TurnRecord | undefined {
+    this.#parseDeferred();
     return this.#byId.get(turnId);
   }
 
@@ -112,7 +140,7 @@ export class SessionJournal {
             ...(options.deleteCheckpoint !== undefined ? { deleteCheckpoint: options.deleteCheckpoint } : {}),
             ...(options.endsLease ? { endsLease: options.endsLease } : {}),
           });
-          this.#fold(written);
+          this.#fold(written, this.#checked);
           return written;
         } catch (error) {
           if (!ConflictError.isInstance(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
@@ -125,7 +153,7 @@ export class SessionJournal {
 
   async #catchUp(): Promise<void> {
     const fresh = await this.#store.read(this.sessionId, { fromSeq: this.#lastSeq + 1 });
-    this.#fold(fresh);
+    this.#fold(fresh, this.#checked);
   }
 
   #serialize<T>(task: () => Promise<T>): Promise<T> {
@@ -135,14 +163,29 @@ export class SessionJournal {
   }
 
   /**
-   * Folds entries in. An entry that is malformed (from a store that does not check its reads) or names a turn
-   * that never started is a `JournalCorruptError`: folding it would silently drop earlier turns from the
-   * branch, or a reply from its turn. The entries before it stay folded; a later catch-up meets it again.
+   * Folds entries in. An entry that is malformed (from a store that does not check its reads: `checked` false)
+   * or names a turn that never started is a `JournalCorruptError`: folding it would silently drop earlier
+   * turns from the branch, or a reply from its turn. The entries before it stay folded; a later catch-up
+   * meets it again.
    */
-  #fold(entries: readonly JournalEntry[]): void {
+  #fold(entries: readonly (JournalEntry | EntryLine)[], checked: boolean): void {
+    const hasTurn = (id: string) => this.#byId.has(id);
     for (const entry of entries) {
       if (entry.seq <= this.#lastSeq) continue;
-      const problem = entryProblem(entry) ?? linkProblem(entry, (id) => this.#byId.has(id));
+      if (entry instanceof EntryLine) {
+        // Its head was checked by the store; the rest is parsed by #parseDeferred.
+        const named = entry.type === "turn-start" ? entry.parentTurnId : entry.turnId;
+        if (named !== undefined && !hasTurn(named)) {
+          const field = entry.type === "turn-start" ? "parentTurnId" : "turnId";
+          throw new JournalCorruptError(this.sessionId, entry.seq, `${entry.type}: \`${field}\` "${named}" names no earlier turn`);
+        }
+        this.#lastSeq = entry.seq;
+        this.#entries.push(entry);
+        this.#deferred++;
+        if (entry.type === "turn-start") this.#startTurn(entry);
+        continue;
+      }
+      const problem = (checked ? undefined : entryProblem(entry)) ?? linkProblem(entry, hasTurn);
       if (problem !== undefined) throw new JournalCorruptError(this.sessionId, entry.seq, problem);
       this.#lastSeq = entry.seq;
       this.#entries.push(entry);
@@ -150,37 +193,91 @@ export class SessionJournal {
     }
   }
 
+  /**
+   * Parses the lines left as text and gives their turns the input, context, text, metadata and error they
+   * hold; `JournalCorruptError` (naming the line) for a damaged one, on this call and every later one.
+   */
+  #parseDeferred(): void {
+    if (this.#deferred === 0) return;
+    const entries = this.#entries;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (!(entry instanceof EntryLine)) continue;
+      const parsed = entry.decode(this.sessionId, this.#location);
+      entries[i] = parsed;
+      this.#deferred--;
+      if (parsed.type === "turn-start") {
+        // The record its head started (the first turn-start of an id makes the record).
+        const record = this.#byId.get(parsed.turnId);
+        if (record && record.input === undefined) {
+          record.input = parsed.input;
+          record.context = parsed.context;
+          record.startedAt = parsed.at;
+        }
+      }
+    }
+    // Every end and suspend again, in journal order, as they were first folded (an end wins over a suspend
+    // after it; a turn ended twice keeps what the last end said).
+    for (const entry of entries as JournalEntry[]) {
+      if (entry.type === "turn-end") {
+        this.#endTurn(entry);
+        this.#endBody(entry);
+      } else if (entry.type === "turn-suspend") this.#apply(entry);
+    }
+  }
+
+  /** A turn-start's record (its input, context and time not yet known when it comes from an `EntryLine`). */
+  #startTurn(entry: { turnId: string; parentTurnId?: string | undefined; at?: string }): TurnRecord | undefined {
+    if (this.#byId.has(entry.turnId)) return undefined;
+    const record = { id: entry.turnId, input: undefined, steers: [], status: "interrupted", startedAt: entry.at } as unknown as TurnRecord;
+    // No parentTurnId: the turn continues the current branch (an older journal is one line).
+    const parent = entry.parentTurnId ?? this.#leaf?.id;
+    if (parent !== undefined) record.parentTurnId = parent;
+    this.#records.push(record);
+    this.#byId.set(entry.turnId, record);
+    // A new turn's branch becomes current.
+    if (parent !== undefined && parent === this.#leaf?.id) this.#branch.push(record);
+    else this.#branch = this.#pathTo(record.id);
+    this.#leaf = record;
+    return record;
+  }
+
+  /** A turn-end's status and time. */
+  #endTurn(entry: { turnId: string; status: TurnEndEntry["status"]; at: string }): void {
+    const record = this.#byId.get(entry.turnId);
+    if (!record) return;
+    record.status = entry.status;
+    record.endedAt = entry.at;
+  }
+
+  /** A turn-end's text, metadata and error. */
+  #endBody(entry: TurnEndEntry): void {
+    const record = this.#byId.get(entry.turnId);
+    if (!record) return;
+    if (entry.text !== undefined) record.text = entry.text;
+    if (entry.metadata !== undefined) record.metadata = entry.metadata;
+    if (entry.error !== undefined) record.error = entry.error;
+  }
+
   #apply(entry: JournalEntry): void {
     switch (entry.type) {
       case "session":
       case "summary":
+      case "rename":
         return;
       case "checkout": {
         const leaf = entry.turnId === undefined ? undefined : this.#byId.get(entry.turnId);
         if (entry.turnId !== undefined && !leaf) return;
         this.#leaf = leaf;
-        this.#branch = this.pathTo(leaf?.id);
+        this.#branch = this.#pathTo(leaf?.id);
         return;
       }
       case "turn-start": {
-        if (this.#byId.has(entry.turnId)) return;
-        const record: TurnRecord = {
-          id: entry.turnId,
-          input: entry.input,
-          steers: [],
-          status: "interrupted",
-          context: entry.context,
-          startedAt: entry.at,
-        };
-        // No parentTurnId: the turn continues the current branch (an older journal is one line).
-        const parent = entry.parentTurnId ?? this.#leaf?.id;
-        if (parent !== undefined) record.parentTurnId = parent;
-        this.#records.push(record);
-        this.#byId.set(entry.turnId, record);
-        // A new turn's branch becomes current.
-        if (parent !== undefined && parent === this.#leaf?.id) this.#branch.push(record);
-        else this.#branch = this.pathTo(record.id);
-        this.#leaf = record;
+        const record = this.#startTurn(entry);
+        if (record) {
+          record.input = entry.input;
+          record.context = entry.context;
+        }
         return;
       }
       case "steer": {
@@ -188,13 +285,8 @@ export class SessionJournal {
         return;
       }
       case "turn-end": {
-        const record = this.#byId.get(entry.turnId);
-        if (!record) return;
-        record.status = entry.status;
-        record.endedAt = entry.at;
-        if (entry.text !== undefined) record.text = entry.text;
-        if (entry.metadata !== undefined) record.metadata = entry.metadata;
-        if (entry.error !== undefined) record.error = entry.error;
+        this.#endTurn(entry);
+        this.#endBody(entry);
         return;
       }
       case "turn-suspend": {

@@ -8,6 +8,7 @@ import { decodeCheckpoint, type DurableSettings } from "./durable/checkpoint-cod
 import { TurnNotCompletedError, TurnNotFoundError, TurnNotResumableError } from "./errors.js";
 import { deferred } from "./internal/deferred.js";
 import { normalizeFeedback } from "./feedback.js";
+import { normalizeTitle } from "./session-title.js";
 import { validateInput } from "./input.js";
 import { replayTurn } from "./replay.js";
 import { resumeTurn, runTurn, waitingTurn } from "./run-turn.js";
@@ -85,6 +86,30 @@ export class JournaledSession implements Session {
     await this.#journal.catchUp();
     const record = this.#known(turnId, "branches");
     return this.#copies(this.#journal.children(record.parentTurnId));
+  }
+
+  /** The alternatives at each turn of the current branch that has any: one pass over the turns, not one per turn. */
+  async alternatives(): Promise<Record<string, string[]>> {
+    await this.#journal.catchUp();
+    const byParent = new Map<string | undefined, string[]>();
+    for (const record of this.#journal.records) {
+      const siblings = byParent.get(record.parentTurnId);
+      if (siblings) siblings.push(record.id);
+      else byParent.set(record.parentTurnId, [record.id]);
+    }
+    const found: Record<string, string[]> = {};
+    for (const record of this.#journal.branch) {
+      const siblings = byParent.get(record.parentTurnId)!;
+      if (siblings.length > 1) found[record.id] = [...siblings];
+    }
+    return found;
+  }
+
+  /** Journals a `rename` entry; see `Session.rename`. */
+  async rename(title: string): Promise<string> {
+    const clean = normalizeTitle(title);
+    await this.#journal.append([{ type: "rename", title: clean }]);
+    return clean;
   }
 
   /**

@@ -3,10 +3,11 @@ import { CanceledError } from "../runtime/errors.js";
 import type { TurnMetadata } from "../stores/types.js";
 import { SteerNotSupportedError, TurnEndedError, TurnSuspendedError } from "./errors.js";
 import { validateInput } from "./input.js";
-import { EventBuffer } from "./internal/event-buffer.js";
+import { ReplayBuffer } from "./internal/replay-buffer.js";
 import { deferred, quiet, type Deferred } from "./internal/deferred.js";
 import type { SessionJournal } from "./session-journal.js";
 import type { TurnSpans } from "../telemetry/turn-spans.js";
+import type { SuspendWatch } from "./durable/suspend-watch.js";
 import type {
   ApproveOptions,
   ResponderExecution,
@@ -18,6 +19,7 @@ import type {
 } from "./types.js";
 
 const NO_REQUESTS: readonly ApprovalRequest[] = Object.freeze([]);
+const noRelease = (): void => {};
 
 /** How a turn ended, as the runner decided it. */
 export type TurnOutcome =
@@ -27,8 +29,22 @@ export type TurnOutcome =
   | { status: "suspended"; requests: { id: string; toolName: string }[] };
 
 /**
- * The state of one turn and its controls. The session's runner drives it (attach the execution, push
- * events, finish); the public `Turn` (`controller.turn`) reads it.
+ * Where a turn is: answering (controls open); canceling (a cancel came in: the responder winds down, steers
+ * and decisions still reach it); ending (the runner decided the outcome or is suspending the turn: the
+ * controls are closed); ended (`finish` settled its result).
+ */
+export type TurnPhase =
+  | { kind: "answering" }
+  | { kind: "canceling" }
+  | { kind: "ending"; canceled: boolean }
+  | { kind: "ended"; status: Exclude<TurnStatus, "running"> };
+
+const ANSWERING: TurnPhase = { kind: "answering" };
+const CANCELING: TurnPhase = { kind: "canceling" };
+
+/**
+ * The state of one turn and its controls. The session's runner drives it through its methods (attach the
+ * execution, push events, close the controls, finish); the public `Turn` (`controller.turn`) reads it.
  */
 export class TurnController {
   readonly id: string;
@@ -36,22 +52,17 @@ export class TurnController {
   readonly turn: Turn;
   /** Aborts when the turn is canceled: the responder's `signal`. */
   readonly abort = new AbortController();
-  readonly events = new EventBuffer<TurnEvent>();
-  status: TurnStatus = "running";
-  /** Set once the runner decided the outcome: the controls are closed from then on. */
-  ending = false;
-  cancelRequested = false;
+  readonly events = new ReplayBuffer<TurnEvent>();
+  #phase: TurnPhase = ANSWERING;
   /** Characters of reply streamed so far (sum of `text-delta`s): a steer's `atChar`. */
-  streamedChars = 0;
-  execution: ResponderExecution | undefined;
+  #streamedChars = 0;
+  #execution: ResponderExecution | undefined;
   /** Ids of the requests a stored checkpoint lists (a durable turn suspends only with all of them saved). */
-  readonly savedRequests = new Set<string>();
-  /** Set on a durable turn that may suspend: keeps it from suspending until the release is called. */
-  holdSuspend: (() => () => void) | undefined;
-  /** Called after each event taken and each decision (a durable turn's suspend watch listens). */
-  onActivity: (() => void) | undefined;
-  /** The turn's OpenTelemetry span, when the chat records one. */
-  spans: TurnSpans | undefined;
+  readonly #savedRequests = new Set<string>();
+  /** A durable turn's suspend watch, while it may suspend: told of each event, decision and checkpoint. */
+  #suspendWatch: SuspendWatch | undefined;
+  /** The turn's OpenTelemetry spans, when the chat records them. */
+  #spans: TurnSpans | undefined;
 
   readonly #journal: SessionJournal;
   readonly #maxInputChars: number;
@@ -81,13 +92,85 @@ export class TurnController {
     return this.#canceled.promise;
   }
 
+  get phase(): TurnPhase {
+    return this.#phase;
+  }
+
+  /** `running` until the turn ended, then how it ended. */
+  get status(): TurnStatus {
+    return this.#phase.kind === "ended" ? this.#phase.status : "running";
+  }
+
+  /** True once `cancel()` was called while the turn answered, until it ended. */
+  get cancelRequested(): boolean {
+    const phase = this.#phase;
+    return phase.kind === "canceling" || (phase.kind === "ending" && phase.canceled);
+  }
+
+  /** True while approvals, denials and steers can reach the turn (answering or canceling). */
+  get open(): boolean {
+    return this.#phase.kind === "answering" || this.#phase.kind === "canceling";
+  }
+
+  get execution(): ResponderExecution | undefined {
+    return this.#execution;
+  }
+
   get requests(): readonly ApprovalRequest[] {
-    return this.execution?.requests ?? NO_REQUESTS;
+    return this.#execution?.requests ?? NO_REQUESTS;
+  }
+
+  get spans(): TurnSpans | undefined {
+    return this.#spans;
   }
 
   attach(execution: ResponderExecution): void {
-    this.execution = execution;
+    this.#execution = execution;
     this.#executionReady.resolve(execution);
+  }
+
+  /** Records the turn's spans (a new turn's, or a resumed one's). */
+  traceWith(spans: TurnSpans | undefined): void {
+    this.#spans = spans;
+  }
+
+  /** Ends the turn's spans, if any, and lets them go. */
+  endSpans(end: Parameters<TurnSpans["end"]>[0]): void {
+    const spans = this.#spans;
+    this.#spans = undefined;
+    spans?.end(end);
+  }
+
+  /** Closes the controls: the outcome is decided (or the turn is suspending). The suspend watch stops. */
+  closeControls(): void {
+    if (this.open) this.#phase = { kind: "ending", canceled: this.#phase.kind === "canceling" };
+    this.#suspendWatch?.stop();
+    this.#suspendWatch = undefined;
+  }
+
+  /**
+   * Lets a durable turn suspend: `watch` hears of each event, decision and checkpoint from now on, and
+   * `Turn.holdSuspend()` holds it. Stopped when the controls close.
+   */
+  watchSuspend(watch: SuspendWatch): void {
+    if (!this.open) return;
+    this.#suspendWatch = watch;
+  }
+
+  /** True once a stored checkpoint lists the request. */
+  isSaved(requestId: string): boolean {
+    return this.#savedRequests.has(requestId);
+  }
+
+  /** A checkpoint listing these requests was stored. */
+  checkpointSaved(requestIds: Iterable<string>): void {
+    for (const id of requestIds) this.#savedRequests.add(id);
+    this.#suspendWatch?.check();
+  }
+
+  /** Keeps a durable turn from suspending until the release is called; a no-op release otherwise. */
+  holdSuspend(): () => void {
+    return this.#suspendWatch?.hold() ?? noRelease;
   }
 
   /**
@@ -115,7 +198,7 @@ export class TurnController {
   /** Buffers one of the responder's events; anything but the three turn events is dropped. */
   push(event: unknown): void {
     this.#push(event);
-    this.onActivity?.();
+    this.#suspendWatch?.check();
   }
 
   #push(event: unknown): void {
@@ -124,11 +207,12 @@ export class TurnController {
     switch (e.type) {
       case "text-delta":
         if (typeof e.text !== "string") return;
-        this.streamedChars += e.text.length;
+        this.#streamedChars += e.text.length;
         this.events.push(e);
         return;
       case "run-update":
         this.events.push(e);
+        if (this.#suspendWatch) this.#suspendWatch.tree = e.tree;
         return;
       case "approval-request":
         // A tool the user approved for the whole session is approved again without asking.
@@ -151,21 +235,21 @@ export class TurnController {
   }
 
   cancel(): void {
-    if (this.status !== "running" || this.ending || this.cancelRequested) return;
-    this.cancelRequested = true;
-    this.spans?.cancel();
+    if (this.#phase.kind !== "answering") return;
+    this.#phase = CANCELING;
+    this.#spans?.cancel();
     this.#canceled.resolve();
     this.abort.abort(new CanceledError(`Turn "${this.id}" was canceled`));
   }
 
   async steer(input: string): Promise<void> {
     validateInput(input, this.#maxInputChars, "steer input");
-    if (this.ending || this.status !== "running") throw new TurnEndedError(this.id);
-    const atChar = this.streamedChars;
-    this.spans?.steer(input);
+    if (!this.open) throw new TurnEndedError(this.id);
+    const atChar = this.#streamedChars;
+    this.#spans?.steer(input);
     const execution = await this.#executionReady.promise;
     if (!execution.steer) throw new SteerNotSupportedError(this.id);
-    if (this.ending) throw new TurnEndedError(this.id);
+    if (!this.open) throw new TurnEndedError(this.id);
     const write = (async () => {
       // The responder refusing the input is the steer's failure, not the turn's; a lost journal entry is both.
       await execution.steer!(input);
@@ -184,16 +268,16 @@ export class TurnController {
   async settleWrites(): Promise<unknown> {
     // A steer still waiting for the execution fails; once attached, the rejection is a no-op (and an error's
     // stack trace is not worth building on every turn).
-    if (this.execution === undefined) this.#executionReady.reject(new TurnEndedError(this.id));
+    if (this.#execution === undefined) this.#executionReady.reject(new TurnEndedError(this.id));
     while (this.#writes.size > 0) await Promise.allSettled([...this.#writes]);
     return this.#writeError;
   }
 
   /** Ends the turn: status, events, result. Call after the journal and the lease are done. */
   finish(outcome: TurnOutcome): void {
-    this.ending = true;
-    this.status = outcome.status;
-    this.events.close();
+    this.closeControls();
+    this.#phase = { kind: "ended", status: outcome.status };
+    this.events.end();
     switch (outcome.status) {
       case "completed": {
         const result: TurnResult = { text: outcome.result.text, metadata: outcome.metadata };
@@ -219,15 +303,15 @@ export class TurnController {
 
   /** One decision per request id; `rememberedTool` marks an automatic approval of a tool approved for the session. */
   #decide(id: string, approved: boolean, options: ApproveOptions & { reason?: string }, rememberedTool?: string): boolean {
-    const execution = this.execution;
-    if (this.ending || this.status !== "running" || !execution || this.#decided.has(id)) return false;
+    const execution = this.#execution;
+    if (!this.open || !execution || this.#decided.has(id)) return false;
     const decide = approved ? execution.approve : execution.deny;
     if (typeof decide !== "function") return false;
     const toolName = rememberedTool ?? this.#toolName(id);
     const ok = approved ? decide.call(execution, id) : decide.call(execution, id, options.reason);
     if (!ok) return false;
     this.#decided.add(id);
-    queueMicrotask(() => this.onActivity?.());
+    queueMicrotask(() => this.#suspendWatch?.check());
     const remember = approved && options.remember === "session" ? ("session" as const) : undefined;
     if (remember && toolName !== undefined) this.#journal.rememberedTools.add(toolName);
     this.#track(
@@ -248,11 +332,10 @@ export class TurnController {
   }
 
   #toolName(id: string): string | undefined {
-    const pending = this.execution?.requests?.find((request) => request.id === id);
+    const pending = this.#execution?.requests?.find((request) => request.id === id);
     if (pending) return pending.toolName;
-    const items = this.events.items;
-    for (let i = items.length - 1; i >= 0; i--) {
-      const event = items[i]!;
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const event = this.events.at(i)!;
       if (event.type === "approval-request" && event.request.id === id) return event.request.toolName;
     }
     return undefined;
@@ -311,9 +394,9 @@ class ChatTurn implements Turn {
     return this.#controller.steer(input);
   }
   holdSuspend(): () => void {
-    return this.#controller.holdSuspend?.() ?? (() => {});
+    return this.#controller.holdSuspend();
   }
   [Symbol.asyncIterator](): AsyncIterator<TurnEvent> {
-    return this.#controller.events[Symbol.asyncIterator]();
+    return this.#controller.events.read();
   }
 }

@@ -236,6 +236,19 @@ export interface Session {
   /** The alternatives at a turn's position (the turns sharing its parent, itself included), oldest first. */
   branches(turnId: string): Promise<TurnRecord[]>;
   /**
+   * The alternatives at every turn of the current branch that has any, in one read (what a client shows as
+   * "2 / 3" beside each such turn): turn id → the ids at its position, itself included, oldest first.
+   * Turns with no alternative are left out.
+   */
+  alternatives(): Promise<Record<string, string[]>>;
+  /**
+   * Names the session: journals a `rename` entry, so `listSessions` and `getSession` give `title` from now
+   * on, in every process and after a restart, instead of the first input. Whitespace is collapsed and
+   * credentials masked. `TypeError` for a title that is not a string or is blank, `RangeError` past 80
+   * characters. Resolves to the title as journaled.
+   */
+  rename(title: string): Promise<string>;
+  /**
    * Makes the branch through a turn current (down to its newest turn) and journals that, so a reopened
    * session comes back on it. Resolves to the branch's turns, as `turns()` would. `SessionBusyError` while a
    * turn runs in this process.

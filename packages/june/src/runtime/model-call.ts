@@ -14,9 +14,11 @@ import type { ApprovalOutcome } from "./approvals.js";
 import { endFields, toTraceError, type RunState } from "./run-state.js";
 import { linkedController, type Release } from "./scheduler.js";
 import type { SteerInbox } from "./steer.js";
-import type { ApprovalState, CallSettings, ModelInfo } from "./types.js";
+import type { ApprovalState, CallSettings, ModelAttemptFailure, ModelInfo, TraceMessage } from "./types.js";
 import { addUsage, toUsage } from "./usage.js";
 import { within } from "../telemetry/ai-sdk.js";
+import { promptExcerpt, responseExcerpt } from "./message-excerpt.js";
+import { observeAttempts } from "./model-attempts.js";
 
 /** What one `streamText` call of a step needs. */
 export interface CallInput {
@@ -95,10 +97,40 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     if (interruptible && !signal.aborted) interrupt.abort(new Error("june: steer input interrupts this call"));
   };
 
+  let callNodeId: string | undefined;
+  let attemptStartedAt: number | undefined;
+  // The call's node, made when its first request starts (so a request that fails, and each retry, shows).
+  const openNode = (): string => {
+    callNodeId ??= trace.add(input.stepNodeId, {
+      kind: "model-call",
+      name: input.modelInfo.modelId,
+      status: "running",
+      startedAt: Date.now(),
+      model: input.modelInfo,
+      partialText: "",
+      ...promptFields(input.system, prepared ?? history),
+    });
+    return callNodeId;
+  };
+  const model = observeAttempts(input.model, {
+    onAttempt: (attempt, at) => {
+      attemptStartedAt = at;
+      const nodeId = openNode();
+      if (attempt > 1) trace.update(nodeId, { attempt });
+    },
+    onAttemptError: (attempt, error, at) => {
+      if (callSignal.aborted) return;
+      const nodeId = openNode();
+      const failed = (trace.field(nodeId, "failedAttempts") as readonly ModelAttemptFailure[] | undefined) ?? [];
+      const failure: ModelAttemptFailure = { attempt, startedAt: attemptStartedAt ?? at, endedAt: at, error: toTraceError(error) };
+      trace.update(nodeId, { failedAttempts: [...failed, failure] });
+    },
+  });
+
   const spans = run.spans?.modelCall(input.stepNodeId, { model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
   const result = within(spans, () => streamText({
     ...input.settings,
-    model: input.model,
+    model,
     system: input.system,
     messages: history,
     tools: input.tools,
@@ -118,10 +150,10 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     // The AI SDK builds the step's messages once, here; `await result.response` would tee and re-read the stream.
     onStepFinish: (step) => {
       stepResponse = responseMessages(step.response.messages, carried);
+      if (callNodeId) trace.update(callNodeId, { response: responseExcerpt(stepResponse) });
     },
   }));
 
-  let callNodeId: string | undefined;
   let text = "";
   let finish: FinishInfo | undefined;
   const clientCalls = new Set<string>();
@@ -132,14 +164,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     spans?.onPart(part);
     switch (part.type) {
       case "start-step":
-        callNodeId = trace.add(input.stepNodeId, {
-          kind: "model-call",
-          name: input.modelInfo.modelId,
-          status: "running",
-          startedAt: Date.now(),
-          model: input.modelInfo,
-          partialText: "",
-        });
+        openNode();
         return;
       case "text-delta":
         text += part.text;
@@ -239,6 +264,12 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   const messages = prepared ? [...prepared, ...response] : [...history, ...response];
   const continues = approvals.length === 0 && clientCalls.size > 0 && [...clientCalls].every((id) => answered.has(id));
   return { kind: "finished", messages, response, text, continues, approvals, finish };
+}
+
+/** A call's prompt as its node keeps it: bounded, redacted excerpts, never the history itself. */
+function promptFields(system: string | undefined, messages: readonly ModelMessage[]): { prompt: TraceMessage[]; promptOmitted?: number } {
+  const { prompt, omitted } = promptExcerpt(system, messages);
+  return omitted > 0 ? { prompt, promptOmitted: omitted } : { prompt };
 }
 
 /**

@@ -65,6 +65,34 @@ export interface ModelCallNode extends BaseNode {
   readonly partialText: string;
   readonly usage?: Usage;
   readonly finishReason?: string;
+  /**
+   * What the call was sent, as bounded, redacted excerpts (the system prompt, then the last few messages):
+   * enough to see why a model answered as it did, never a whole long history.
+   */
+  readonly prompt?: readonly TraceMessage[];
+  /** How many earlier messages of the prompt the excerpt leaves out. */
+  readonly promptOmitted?: number;
+  /** What the call answered (its text, its tool calls), as bounded, redacted excerpts, once it finished. */
+  readonly response?: readonly TraceMessage[];
+  /** The attempt under way, from 1: above 1 while the AI SDK retries a failed request (`maxRetries`). */
+  readonly attempt?: number;
+  /** The requests of this call that failed, oldest first: each one the AI SDK retried, then the last, if it failed too. */
+  readonly failedAttempts?: readonly ModelAttemptFailure[];
+}
+
+/** One message of a model call's prompt or response as the trace keeps it: its role and a bounded, redacted excerpt. */
+export interface TraceMessage {
+  readonly role: "system" | "user" | "assistant" | "tool";
+  readonly text: string;
+}
+
+/** A request of a model call that failed (the AI SDK retries it when it is retryable and tries remain). */
+export interface ModelAttemptFailure {
+  /** Which attempt failed, from 1. */
+  readonly attempt: number;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly error: TraceError;
 }
 export type ApprovalState = "pending" | "approved" | "denied";
 export interface ToolCallNode extends BaseNode {

@@ -15,7 +15,7 @@ export interface CorsOptions {
 
 type FetchHandler = (request: Request) => Promise<Response>;
 
-const ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS";
+const ALLOWED_METHODS = "GET, POST, PUT, DELETE, OPTIONS";
 /** The headers a browser script may read on the handler's responses. */
 const EXPOSED_HEADERS = "x-june-turn-id, x-june-session-id";
 

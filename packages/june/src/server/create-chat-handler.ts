@@ -87,7 +87,8 @@ const MAX_LIST_LIMIT = 1_000;
  * Serves one `Chat` over HTTP as a Fetch-API handler, `(request) => Promise<Response>`, so it runs under
  * Node's `http` (see `toNodeListener`), Hono, Next.js route handlers, Bun and Deno alike.
  *
- * Routes (under `basePath`): `GET|POST /sessions`, `GET|DELETE /sessions/:id`, `POST /sessions/:id/turns`
+ * Routes (under `basePath`): `GET|POST /sessions`, `GET|DELETE /sessions/:id` (a GET also gives `branches`,
+ * the alternatives at each turn that has any), `PUT /sessions/:id/title` `{ title }` (renames it; the session's info), `POST /sessions/:id/turns`
  * `{ input }` (the turn's events as Server-Sent Events), `GET /turns/:id/events` (again, from the start or
  * after `Last-Event-ID`), `POST /turns/:id/approve|deny|cancel|steer`,
  * `POST /sessions/:id/turns/:turnId/feedback`, the branch routes (`POST /sessions/:id/turns/:turnId/regenerate`,
@@ -211,10 +212,31 @@ function createRoutes(context: HandlerContext): Router {
       const turns = await session.turns();
       const runningTurnId = (await runningTurn(session, context))?.id ?? (await elsewhere(() => turnEvents.runningTurnId(session.id)));
       const pendingApprovals = await pendingApprovalsOf(session, turns, context.redact);
+      // Served with the session so a client shows "2 / 3" by its turns without asking per turn.
+      const branches = await session.alternatives();
+      const hasBranches = Object.keys(branches).length > 0;
       return json(
         200,
-        redact({ id: session.id, turns, ...(runningTurnId !== undefined && { runningTurnId }), ...(pendingApprovals && { pendingApprovals }) }, context.redact),
+        redact(
+          {
+            id: session.id,
+            turns,
+            ...(runningTurnId !== undefined && { runningTurnId }),
+            ...(pendingApprovals && { pendingApprovals }),
+            ...(hasBranches && { branches }),
+          },
+          context.redact,
+        ),
       );
+    })
+    .on("PUT", "/sessions/:id/title", async ({ request, params }) => {
+      const fields = await body(request);
+      rejectUnknownFields(fields, ["title"]);
+      const title = requireString(fields, "title", { nonEmpty: true, maxChars: 10_000 });
+      const session = await chat.openSession(params.id);
+      await withInputErrors(() => session.rename(title));
+      const info = await chat.store.getSession(session.id);
+      return json(200, redact(info ?? { id: session.id }, context.redact));
     })
     .on("DELETE", "/sessions/:id", async ({ params }) => {
       const deleted = await chat.deleteSession(params.id);

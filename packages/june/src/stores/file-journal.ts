@@ -143,6 +143,12 @@ export async function readJournal(
   path: string,
   fromSeq: number,
 ): Promise<{ decoded: DecodedJournal; key: FileKey }> {
+  const { buf, key } = await readJournalBytes(sessionId, path);
+  return { decoded: decodeJournal(buf, sessionId, fromSeq, path), key };
+}
+
+/** A whole journal's bytes in one read, and the state of the file read; `SessionNotFoundError` when there is none. */
+export async function readJournalBytes(sessionId: string, path: string): Promise<{ buf: Buffer; key: FileKey }> {
   const fh = await openJournal(sessionId, path, "r");
   try {
     const key = fileKey(await fh.stat());
@@ -153,7 +159,7 @@ export async function readJournal(
       if (bytesRead === 0) break;
       n += bytesRead;
     }
-    return { decoded: decodeJournal(buf.subarray(0, n), sessionId, fromSeq, path), key: { ...key, size: n } };
+    return { buf: buf.subarray(0, n), key: { ...key, size: n } };
   } finally {
     await fh.close();
   }

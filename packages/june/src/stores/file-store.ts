@@ -13,12 +13,13 @@ import {
   assertSessionId,
   isSessionId,
 } from "./errors.js";
-import { appendToJournal, readJournal, syncDirectory, waitForJournalWriters } from "./file-journal.js";
+import { appendToJournal, readJournal, readJournalBytes, syncDirectory, waitForJournalWriters } from "./file-journal.js";
+import { EntryLine, brandStore, decodeJournalForOpen, type OpenedJournal } from "./journal-open.js";
 import { decodeAppended, encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
-import { checkListOptions, foldEntry, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
+import { checkListOptions, foldEntry, makeTitle, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
 import { ListingCache, fileKey, readListing, type CachedListing, type FileKey } from "./listing-cache.js";
 import type {
@@ -98,7 +99,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     }
   }
 
-  return {
+  const store: ChatStore = {
     async createSession(opts: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
       const id = opts?.id;
       assertSessionId(id);
@@ -311,6 +312,33 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       await handles.closeAll();
     },
   };
+  return brandStore(store, { open: openForSession });
+
+  /** The whole journal for a session opening it, long replies left as text (see `openJournal`). */
+  async function openForSession(sessionId: string): Promise<OpenedJournal> {
+    assertSessionId(sessionId);
+    const path = journalPath(sessionId);
+    try {
+      const { buf, key } = await readJournalBytes(sessionId, path);
+      const { entries, validBytes, last } = decodeJournalForOpen(buf, sessionId, path);
+      // The whole journal was read: keep its listing, so that the next append need not read it again. (Only
+      // the first turn-start is parsed whole, for the title.)
+      const listing = startListing(entries[0] as JournalEntry);
+      for (let i = 1; i < entries.length; i++) {
+        const entry = entries[i]!;
+        if (entry.type !== "turn-start") continue;
+        listing.turnCount += 1;
+        if (listing.title === undefined && !(entry instanceof EntryLine)) listing.title = makeTitle(entry.input);
+      }
+      listing.updatedAt = last.at;
+      listing.lastSeq = last.seq;
+      cache.set(sessionId, { listing, validBytes, ...key });
+      return { entries, location: path };
+    } catch (error) {
+      if (JournalCorruptError.isInstance(error)) remember(sessionId, error);
+      throw error;
+    }
+  }
 
   /** Notes a journal found corrupt, as its file is now, for the listings that follow. */
   function remember(id: string, error: JournalCorruptError): void {

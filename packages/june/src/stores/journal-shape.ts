@@ -19,6 +19,7 @@ const ENTRY_TYPES: Record<JournalEntryType, true> = {
   feedback: true,
   summary: true,
   checkout: true,
+  rename: true,
 };
 
 /** True when `type` names a journal entry. */
@@ -94,6 +95,9 @@ function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefine
     case "checkout":
       if (!optional(e.turnId, isId)) return "`turnId` must be a turn id";
       return undefined;
+    case "rename":
+      if (!isId(e.title)) return "needs a non-empty `title` string";
+      return undefined;
     default: {
       const unknown: never = type;
       return `unknown entry type ${JSON.stringify(unknown)}`;
@@ -138,6 +142,7 @@ export function linkProblem(entry: JournalEntry, hasTurn: (turnId: string) => bo
   const missing = (field: string, id: string) => `${entry.type}: \`${field}\` "${id}" names no earlier turn`;
   switch (entry.type) {
     case "session":
+    case "rename":
       return undefined;
     case "turn-start":
       return entry.parentTurnId !== undefined && !hasTurn(entry.parentTurnId) ? missing("parentTurnId", entry.parentTurnId) : undefined;
@@ -193,6 +198,24 @@ export class JournalReadCheck {
       if (entry.type === "turn-start") turns.add(entry.turnId);
     }
     return entry;
+  }
+
+  /**
+   * Checks the next entry when only its head was read (a line kept as text, see `EntryLine`): its seq, and
+   * that the turns it names started (a turn-start's parent, a turn-end's turn). The rest is checked when it
+   * is parsed.
+   */
+  checkHead(head: { type: "turn-start" | "turn-end"; seq: number; turnId: string; parentTurnId?: string | undefined }): void {
+    const line = this.#next++;
+    if (head.seq !== line) this.#fail(line, `seq ${head.seq} where ${line} was expected`);
+    if (line === 1) this.#fail(line, `the first entry is "${head.type}", not "session"`);
+    const turns = this.#turns;
+    if (!turns) return;
+    const named = head.type === "turn-start" ? head.parentTurnId : head.turnId;
+    if (named !== undefined && !turns.has(named)) {
+      this.#fail(line, `${head.type}: \`${head.type === "turn-start" ? "parentTurnId" : "turnId"}\` "${named}" names no earlier turn`);
+    }
+    if (head.type === "turn-start") turns.add(head.turnId);
   }
 
   #fail(line: number, detail: string): never {

@@ -6,6 +6,7 @@ import type { JournalEntry } from "./types.js";
 // Entries are written with `type` first (see encodeEntry), so a line's type shows in its first bytes.
 const TYPE_PREFIX = Buffer.from('{"type":"');
 const TURN_START_PREFIX = Buffer.from('{"type":"turn-start",');
+const RENAME_PREFIX = Buffer.from('{"type":"rename",');
 const NEWLINE = 0x0a;
 
 /** A listing and how many bytes of the journal it covers (always a line boundary). */
@@ -15,8 +16,8 @@ export interface ScannedListing {
 }
 
 /**
- * Reads a session's listing from journal bytes without parsing every line: the `session` entry, the first `turn-start` (for the
- * title) and the last entry are parsed; turns are counted by their line prefix. Lines not in June's own
+ * Reads a session's listing from journal bytes without parsing every line: the `session` entry, the first `turn-start` and the
+ * last `rename` (for the title) and the last entry are parsed; turns are counted by their line prefix. Lines not in June's own
  * layout fall back to a full parse.
  *
  * `buf` holds the whole journal, or, with `base`, the bytes after `base.validBytes`.
@@ -50,6 +51,7 @@ export function scanListing(buf: Buffer, sessionId: string, base?: ScannedListin
   const from = pos;
   let turns = 0;
   let firstTurn = -1;
+  let lastRename = -1;
   let layoutKnown = true;
   while (pos < end) {
     const nl = buf.indexOf(NEWLINE, pos);
@@ -60,6 +62,8 @@ export function scanListing(buf: Buffer, sessionId: string, base?: ScannedListin
     if (hasPrefix(buf, pos, nl, TURN_START_PREFIX)) {
       turns += 1;
       if (firstTurn === -1) firstTurn = pos;
+    } else if (hasPrefix(buf, pos, nl, RENAME_PREFIX)) {
+      lastRename = pos;
     }
     pos = nl + 1;
   }
@@ -67,7 +71,10 @@ export function scanListing(buf: Buffer, sessionId: string, base?: ScannedListin
     foldLines(buf.toString("utf8", from, end), listing, sessionId);
   } else {
     listing.turnCount += turns;
-    if (listing.title === undefined && firstTurn !== -1) {
+    const rename = lastRename === -1 ? undefined : parseEntry(buf, lastRename, buf.indexOf(NEWLINE, lastRename));
+    if (rename?.type === "rename") {
+      listing.title = String(rename.title);
+    } else if (listing.title === undefined && firstTurn !== -1) {
       const entry = parseEntry(buf, firstTurn, buf.indexOf(NEWLINE, firstTurn));
       if (entry?.type === "turn-start") listing.title = makeTitle(String(entry.input));
     }

@@ -3,6 +3,7 @@ import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
+import { brandStore } from "./journal-open.js";
 import { foldEntry, pageSessions, startListing, toSessionInfo, type SessionListing } from "./session-listing.js";
 import type {
   AppendOptions,
@@ -44,7 +45,7 @@ export function memoryStore(): ChatStore {
     return session;
   }
 
-  return {
+  const store: ChatStore = {
     durable: false,
     async createSession(options: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
       const id = options?.id;
@@ -140,6 +141,8 @@ export function memoryStore(): ChatStore {
       if (session?.lease?.token === lease.token) session.lease = undefined;
     },
   };
+  // Every entry was checked when it was appended, and `read` hands out those very (frozen) entries.
+  return brandStore(store, {});
 }
 
 function deepFreeze<T>(value: T): T {

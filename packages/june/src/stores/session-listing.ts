@@ -39,6 +39,9 @@ export function foldEntry(listing: SessionListing, entry: JournalEntry): void {
   if (entry.type === "turn-start") {
     listing.turnCount += 1;
     if (listing.title === undefined) listing.title = makeTitle(entry.input);
+  } else if (entry.type === "rename") {
+    // A name given wins over the first input, before or after it.
+    listing.title = entry.title;
   }
 }
 

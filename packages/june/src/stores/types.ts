@@ -111,6 +111,15 @@ export interface CheckoutEntry extends EntryBase {
   turnId?: string;
 }
 
+/**
+ * Names the session (`session.rename`): from here on its title is `title`, whatever its first input says.
+ * The latest rename wins; the title is kept one line, at most 80 characters, credentials masked.
+ */
+export interface RenameEntry extends EntryBase {
+  type: "rename";
+  title: string;
+}
+
 /** One journal entry, discriminated on `type`. */
 export type JournalEntry =
   | SessionEntry
@@ -121,7 +130,8 @@ export type JournalEntry =
   | ApprovalEntry
   | FeedbackEntry
   | SummaryEntry
-  | CheckoutEntry;
+  | CheckoutEntry
+  | RenameEntry;
 export type JournalEntryType = JournalEntry["type"];
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -133,7 +143,7 @@ export interface SessionInfo {
   id: string;
   createdAt: string;
   updatedAt: string;
-  /** The first input, cut. */
+  /** The latest `rename`'s title, else the first input, cut. */
   title?: string;
   turnCount: number;
   metadata?: Record<string, unknown>;

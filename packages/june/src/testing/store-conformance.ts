@@ -367,12 +367,43 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       }
     }),
 
+    def("a rename entry titles the session, before or after its first turn; the latest wins", async (store) => {
+      const [early, late] = [newId(), newId()];
+      await store.createSession({ id: early });
+      await store.append(early, [rename("Named first")], { expectedSeq: 1 });
+      assert.equal((await store.getSession(early))?.title, "Named first");
+      await store.append(early, [turnStart("t1", "the first input"), turnEnd("t1")], { expectedSeq: 2 });
+      assert.equal((await store.getSession(early))?.title, "Named first", "a first turn after a rename keeps the name");
+
+      await store.createSession({ id: late });
+      await store.append(late, [turnStart("t1", "deploy the docs"), turnEnd("t1")], { expectedSeq: 1 });
+      assert.equal((await store.getSession(late))?.title, "deploy the docs");
+      await store.append(late, [rename("Docs deploy, Tuesday")], { expectedSeq: 3 });
+      assert.equal((await store.getSession(late))?.title, "Docs deploy, Tuesday");
+      await store.append(late, [rename("one"), rename("two"), turnStart("t2", "again")], { expectedSeq: 4 });
+      const info = await store.getSession(late);
+      assert.equal(info?.title, "two", "the latest rename of a batch wins");
+      assert.equal(info?.turnCount, 2);
+      const listed = (await store.listSessions()).find((s) => s.id === late);
+      assert.deepEqual(listed, info);
+      const entries = await store.read(late);
+      assert.deepEqual(
+        entries.filter((e) => e.type === "rename").map((e) => (e.type === "rename" ? e.title : "")),
+        ["Docs deploy, Tuesday", "one", "two"],
+      );
+      await assert.rejects(store.append(late, [{ type: "rename", title: "" }], { expectedSeq: 7 }), TypeError);
+    }),
+
     ...checkpointCases(def, makeStore),
   ];
 }
 
 function newId(): string {
   return `conf-${randomUUID()}`;
+}
+
+function rename(title: string): Extract<NewJournalEntry, { type: "rename" }> {
+  return { type: "rename", title };
 }
 
 function turnStart(turnId: string, input: string): Extract<NewJournalEntry, { type: "turn-start" }> {

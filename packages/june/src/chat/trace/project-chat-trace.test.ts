@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest, ModelCallNode, StepNode, ToolCallNode, TraceNode } from "../../runtime/types.js";
-import { projectChatTrace, type ChatTraceRow, type ChatTraceStepRow, type ChatTraceToolRow } from "./project-chat-trace.js";
+import { projectChatTrace, type ChatTraceModelRow, type ChatTraceRow, type ChatTraceStepRow, type ChatTraceToolRow } from "./project-chat-trace.js";
 
 const MODEL = { provider: "openai.responses", modelId: "gpt-5-mini" };
 const SECRET = "sk-proj-AbC123dEf456GhI789jKl012MnO345pQr678";
@@ -184,5 +184,42 @@ describe("projectChatTrace", () => {
     const before = JSON.stringify(tree);
     projectChatTrace(tree);
     expect(JSON.stringify(tree)).toBe(before);
+  });
+
+  it("makes a model call outside any step (a model chat's) a top row, with its prompt, response and failed attempts", () => {
+    const tree = run(
+      model("mc1", {
+        status: "error",
+        startedAt: 10,
+        endedAt: 90,
+        prompt: [
+          { role: "system", text: "Be brief." },
+          { role: "user", text: `deploy with ${SECRET}` },
+        ],
+        promptOmitted: 4,
+        response: [{ role: "assistant", text: "Deploying." }],
+        attempt: 2,
+        failedAttempts: [
+          { attempt: 1, startedAt: 10, endedAt: 40, error: { name: "AI_APICallError", message: "Overloaded" } },
+          { attempt: 2, startedAt: 45, endedAt: 90, error: { name: "AI_APICallError", message: `Overloaded ${SECRET}` } },
+        ],
+        error: { name: "AI_RetryError", message: "Failed after 2 attempts. Last error: Overloaded" },
+      }),
+    );
+    const rows = projectChatTrace(tree);
+    expect(outline(rows)).toEqual(['model model:mc1 "gpt-5-mini failed" error']);
+    const row = rows[0] as ChatTraceModelRow;
+    expect(row.prompt).toEqual([
+      { role: "system", text: "Be brief." },
+      { role: "user", text: "deploy with [redacted]" },
+    ]);
+    expect(row.promptOmitted).toBe(4);
+    expect(row.response).toEqual([{ role: "assistant", text: "Deploying." }]);
+    expect(row.attempt).toBe(2);
+    expect(row.failedAttempts).toEqual([
+      { attempt: 1, startedAt: 10, endedAt: 40, error: "AI_APICallError: Overloaded" },
+      { attempt: 2, startedAt: 45, endedAt: 90, error: "AI_APICallError: Overloaded [redacted]" },
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(SECRET);
   });
 });

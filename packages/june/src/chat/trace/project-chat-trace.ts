@@ -7,6 +7,7 @@ import type {
   StepNode,
   ToolCallNode,
   TraceError,
+  TraceMessage,
   TraceNode,
   Usage,
 } from "../../runtime/types.js";
@@ -43,7 +44,7 @@ export interface ChatTraceStepRow extends ChatTraceRowBase {
   usage?: Usage;
 }
 
-/** One model call of a step. */
+/** One model call: of a step, or a model chat's turn (a top row then). */
 export interface ChatTraceModelRow extends ChatTraceRowBase {
   kind: "model";
   model: ModelInfo;
@@ -51,6 +52,32 @@ export interface ChatTraceModelRow extends ChatTraceRowBase {
   finishReason?: string;
   /** What the call wrote so far, bounded and redacted. */
   text?: string;
+  /** What the call was sent: the system prompt, then its last messages, each a bounded, redacted excerpt. */
+  prompt?: ChatTraceMessage[];
+  /** How many earlier messages the prompt excerpt leaves out. */
+  promptOmitted?: number;
+  /** What the call answered (text, tool calls), once it finished, as bounded, redacted excerpts. */
+  response?: ChatTraceMessage[];
+  /** The request under way, from 1: above 1 while the AI SDK retries. */
+  attempt?: number;
+  /** The requests that failed, oldest first: each retried, then the last, if it failed too. */
+  failedAttempts?: ChatTraceAttempt[];
+}
+
+/** One message of a model call's prompt or response, as a row shows it. */
+export interface ChatTraceMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  /** A bounded, redacted excerpt of its content. */
+  text: string;
+}
+
+/** A request of a model call that failed. */
+export interface ChatTraceAttempt {
+  attempt: number;
+  startedAt: number;
+  endedAt: number;
+  /** The failure, as `Name: message`, bounded and redacted. */
+  error: string;
 }
 
 /** One tool call of a step. */
@@ -91,6 +118,8 @@ export interface ProjectChatTraceOptions {
 }
 
 const DEFAULT_TEXT_CHARS = 600;
+/** Longest prompt or response message on a row: the trace's own excerpts are shorter (`EXCERPT_CHARS`). */
+const MAX_MESSAGE_CHARS = 600;
 
 /**
  * Projects a run's trace tree into plain rows for a UI: steps (the top rows, wherever they nest), under each
@@ -126,11 +155,14 @@ function collectSteps(node: TraceNode, context: Context, rows: ChatTraceRow[]): 
     case "step":
       rows.push(stepRow(node, context));
       return;
+    case "model-call":
+      // Outside a step: a model chat's call (`modelResponder`), a row of its own.
+      rows.push(modelRow(node, context));
+      return;
     case "run":
     case "agent":
     case "parallel":
     case "catch":
-    case "model-call":
     case "tool-call":
       for (const child of node.children) collectSteps(child, context, rows);
       return;
@@ -197,7 +229,33 @@ function modelRow(node: ModelCallNode, context: Context): ChatTraceModelRow {
   if (node.usage) row.usage = { ...node.usage };
   if (node.finishReason) row.finishReason = node.finishReason;
   if (node.partialText) row.text = truncate(redactText(node.partialText), context.maxTextChars);
+  if (node.prompt) row.prompt = node.prompt.map(messageRow);
+  if (node.promptOmitted) row.promptOmitted = node.promptOmitted;
+  if (node.response) row.response = node.response.map(messageRow);
+  if (node.attempt !== undefined && node.attempt > 1) row.attempt = node.attempt;
+  if (node.failedAttempts?.length) {
+    row.failedAttempts = node.failedAttempts.map((failure) => ({
+      attempt: failure.attempt,
+      startedAt: failure.startedAt,
+      endedAt: failure.endedAt,
+      error: errorText(failure.error, context),
+    }));
+  }
   return withFailure(row, node.status, node.error, context, node);
+}
+
+/**
+ * The trace keeps excerpts already bounded and redacted (`runtime/message-excerpt.ts`); redacted again here
+ * for a tree built elsewhere, and bounded, without a copy when nothing changes (the strings stay shared
+ * between snapshots).
+ */
+function messageRow(message: TraceMessage): ChatTraceMessage {
+  return { role: message.role, text: truncate(redactText(String(message.text)), MAX_MESSAGE_CHARS) };
+}
+
+function errorText(error: TraceError, context: Context): string {
+  const text = error.message ? `${error.name}: ${error.message}` : error.name;
+  return truncate(redactText(text), context.maxExcerptChars);
 }
 
 function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
@@ -247,10 +305,7 @@ function withFailure<R extends ChatTraceRow>(
   if (node?.startedAt !== undefined) row.startedAt = node.startedAt;
   if (node?.endedAt !== undefined) row.endedAt = node.endedAt;
   if (status === "canceled") row.canceled = true;
-  if (error && (status === "error" || status === "canceled")) {
-    const text = error.message ? `${error.name}: ${error.message}` : error.name;
-    row.error = truncate(redactText(text), context.maxExcerptChars);
-  }
+  if (error && (status === "error" || status === "canceled")) row.error = errorText(error, context);
   return row;
 }
 

@@ -216,6 +216,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       }
       const last = written[written.length - 1];
       const firstStart = written.find((e) => e.type === "turn-start");
+      // A rename in the batch wins over the stored title; otherwise a first turn names a session with none.
+      const renamed = written.findLast((e) => e.type === "rename");
       // A turn's end releases its lease in the same statement (one round trip fewer per turn).
       const ending = opts.endsLease?.sessionId === sessionId && typeof opts.endsLease.token === "string" ? opts.endsLease.token : undefined;
       const result = await pool
@@ -224,17 +226,17 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
           // there first leaves no row to update), and the entries are inserted only when it did.
           `WITH s AS (
              UPDATE ${S} SET last_seq = $3, updated_at = $4, updated_ms = $5, touched = nextval('${names.touched}'),
-               turn_count = turn_count + $6, title = COALESCE(title, $7)
+               turn_count = turn_count + $6, title = COALESCE($12::text, title, $7)
              WHERE id = $1 AND last_seq = $2
              RETURNING id
            )${
              (ending === undefined
                ? ""
-               : `, released AS (DELETE FROM ${L} WHERE session_id = $1 AND token = $12 AND EXISTS (SELECT 1 FROM s))`) +
+               : `, released AS (DELETE FROM ${L} WHERE session_id = $1 AND token = $13 AND EXISTS (SELECT 1 FROM s))`) +
              (deleteCheckpoint === undefined
                ? ""
                : // The turn's checkpoint goes in the statement that journals its end.
-                 `, d AS (DELETE FROM ${C} WHERE session_id = $1 AND turn_id = $${ending === undefined ? 12 : 13} AND EXISTS (SELECT 1 FROM s))`)
+                 `, d AS (DELETE FROM ${C} WHERE session_id = $1 AND turn_id = $${ending === undefined ? 13 : 14} AND EXISTS (SELECT 1 FROM s))`)
            }
            INSERT INTO ${E} (session_id, seq, type, at, entry)
            SELECT s.id, e.seq, e.type, e.at, e.entry::json
@@ -251,6 +253,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
             written.map((e) => e.type),
             written.map((e) => pgText(e.at)),
             prepared.lines,
+            renamed?.type === "rename" ? pgText(renamed.title) : null,
             ...(ending === undefined ? [] : [ending]),
             ...(deleteCheckpoint === undefined ? [] : [deleteCheckpoint]),
           ],

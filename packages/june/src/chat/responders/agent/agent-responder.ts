@@ -5,8 +5,8 @@ import { start } from "../../../runtime/start.js";
 import type { ApprovalRequest, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
 import { valueKind } from "../../../errors/value-kind.js";
 import { durableSettings, type DurableOption } from "../../durable/checkpoint-codec.js";
+import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { AgentReplyError, StreamMismatchError } from "./errors.js";
-import { EventQueue } from "./event-queue.js";
 import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
 import type {
   Responder,
@@ -124,7 +124,8 @@ export function agentResponder(options: AgentResponderOptions): AgentResponder {
 }
 
 function startExecution(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined): ResponderExecution {
-  const events = new EventQueue<ResponderEvent>();
+  // One reader (the turn), and a long run's snapshots are let go of as it takes them: the turn keeps its own.
+  const events = new ReplayBuffer<ResponderEvent>({ discardRead: true });
   let lastCheckpoint: ResponderCheckpoint | undefined;
   const streamStep = options.stream?.step;
   const announced = new Set<string>();

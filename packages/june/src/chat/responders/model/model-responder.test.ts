@@ -6,7 +6,7 @@ import { memoryStore } from "../../../stores/memory-store.js";
 import { createChat } from "../../create-chat.js";
 import { TurnEndedError } from "../../errors.js";
 import { modelInfo, modelResponder } from "./model-responder.js";
-import type { TurnEvent } from "../../types.js";
+import type { ResponderEvent, TurnEvent } from "../../types.js";
 
 async function deltas(turn: AsyncIterable<TurnEvent>): Promise<string[]> {
   const out: string[] = [];
@@ -192,7 +192,8 @@ describe("modelResponder", () => {
       sessionId: "s",
       turnId: "t",
     });
-    const events = execution.events![Symbol.asyncIterator]();
+    // The text events alone: the trace's snapshots (`run-update`) come between them.
+    const events = textEvents(execution.events!);
     expect(await events.next()).toEqual({ done: false, value: { type: "text-delta", text: "a" } });
     // Give the stream time to queue more text than was read.
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -243,3 +244,8 @@ describe("modelResponder", () => {
     expect(() => modelResponder({ model: scriptedModel("x"), instructions: 3 as never })).toThrow(/instructions/);
   });
 });
+
+/** The text events of an execution, read one by one as `next()` asks for them. */
+async function* textEvents(events: AsyncIterable<ResponderEvent>): AsyncGenerator<ResponderEvent, void, undefined> {
+  for await (const event of events) if (event.type === "text-delta") yield event;
+}

@@ -3,11 +3,14 @@ import { CanceledError } from "../../../runtime/errors.js";
 import { pickCallSettings } from "../../../runtime/call-settings.js";
 import type { CallSettings, ModelInfo, Usage } from "../../../runtime/types.js";
 import { TurnEndedError } from "../../errors.js";
-import { DeltaQueue } from "../../internal/delta-queue.js";
+import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { within, withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
 import { ModelCallSpan } from "../../../telemetry/model-call-span.js";
 import { resolveTelemetry, type Telemetry } from "../../../telemetry/options.js";
-import type { Responder, ResponderExecution, ResponderResult, RespondOptions, TextDeltaEvent } from "../../types.js";
+import type { Responder, ResponderEvent, ResponderExecution, ResponderResult, RespondOptions } from "../../types.js";
+import { observeAttempts } from "../../../runtime/model-attempts.js";
+import { toUsage } from "../../../runtime/usage.js";
+import { ModelTurnTrace } from "./model-turn-trace.js";
 
 /** What `modelResponder` takes: the model, its instructions and `streamText`'s call settings. */
 export interface ModelResponderOptions extends CallSettings {
@@ -25,8 +28,10 @@ export interface ModelResponderOptions extends CallSettings {
 /**
  * Answers turns with an AI SDK model through `streamText`: `instructions` as the system prompt, then the
  * context's messages, then the input. Text streams as `text-delta` events; the turn records the model
- * (`provider`, `modelId`), usage and finish reason. A provider error (after the SDK's own retries) fails
- * the turn; canceling aborts the request. Steering stops the current call, keeping what it wrote, and calls
+ * (`provider`, `modelId`), usage and finish reason. Each model call is a `model-call` node of the turn's
+ * trace (`run-update` events): its prompt and response as bounded, redacted excerpts, its tokens and
+ * timings, and each request the AI SDK retries (`maxRetries`) as it fails. A provider error (after those
+ * retries) fails the turn; canceling aborts the request. Steering stops the current call, keeping what it wrote, and calls
  * the model again with that text and the new input, so the reply is everything written in the turn.
  *
  * @example
@@ -63,7 +68,11 @@ export function modelInfo(model: LanguageModel): ModelInfo {
 /** One turn of a model chat: one model call, and one more per steer. */
 class ModelTurn {
   readonly execution: ResponderExecution;
-  readonly #queue = new DeltaQueue<TextDeltaEvent>();
+  /** The reply's deltas and the trace's snapshots, let go of as the turn takes them. */
+  readonly #queue = new ReplayBuffer<ResponderEvent>({ discardRead: true });
+  readonly #trace: ModelTurnTrace;
+  /** Aborted by a steer or a cancel: the reply stops waiting for its reader to catch up. */
+  #interrupt: AbortController | undefined;
   readonly #signal: AbortSignal;
   #conversation: ModelMessage[];
   #steers: string[] = [];
@@ -85,6 +94,7 @@ class ModelTurn {
     this.#telemetry = resolveTelemetry(options.telemetry, "modelResponder: RespondOptions.telemetry");
     this.#settings = withAiSdkTelemetry(settings, undefined, this.#telemetry);
     this.#info = info;
+    this.#trace = new ModelTurnTrace(info, (tree) => this.#queue.push({ type: "run-update", tree }));
     this.#turnId = options.turnId;
     this.#signal = options.signal;
     // One copy of the context (never appended to in place: it may be the builder's own array). `concat` copies
@@ -105,16 +115,17 @@ class ModelTurn {
     this.#call?.abort();
     // The reply so far is what was handed out: text still queued is dropped, so the next call continues
     // from exactly where the steer arrived and the deltas still add up to the result.
-    const dropped = this.#queue.dropPending();
+    let dropped = 0;
+    for (const event of this.#queue.dropUnread()) if (event.type === "text-delta") dropped += event.text.length;
     if (dropped > 0) {
       this.#written = this.#written.slice(0, this.#written.length - dropped);
       this.#segment = this.#segment.slice(0, this.#segment.length - dropped);
     }
-    this.#queue.interrupt();
+    this.#interrupt?.abort();
   }
 
   async #run(): Promise<ResponderResult> {
-    const onCancel = () => this.#queue.interrupt();
+    const onCancel = () => this.#interrupt?.abort();
     this.#signal.addEventListener("abort", onCancel, { once: true });
     let usage: Partial<Usage> | undefined;
     let finishReason: string | undefined;
@@ -126,13 +137,21 @@ class ModelTurn {
         const onAbort = () => call.abort();
         this.#signal.addEventListener("abort", onAbort, { once: true });
         this.#segment = "";
+        let callUsage: LanguageModelUsage | undefined;
+        this.#trace.startCall(this.#instructions, this.#conversation);
         const span = this.#telemetry
           ? ModelCallSpan.start(this.#telemetry, undefined, { model: this.#info, settings: this.#settings, system: this.#instructions, messages: this.#conversation })
           : undefined;
         try {
           const stream = within(span, () => streamText({
             ...this.#settings,
-            model: this.#model,
+            // Each request the AI SDK makes (a retry is another) shows in the trace as it starts and fails.
+            model: observeAttempts(this.#model, {
+              onAttempt: (attempt, at) => this.#trace.attempt(attempt, at),
+              onAttemptError: (attempt, error, at) => {
+                if (!call.signal.aborted) this.#trace.attemptFailed(attempt, error, at);
+              },
+            }),
             ...(this.#instructions !== undefined ? { system: this.#instructions } : {}),
             messages: this.#conversation,
             abortSignal: call.signal,
@@ -149,6 +168,7 @@ class ModelTurn {
               this.#queue.push({ type: "text-delta", text: part.text });
             } else if (part.type === "finish") {
               finishReason = part.finishReason;
+              callUsage = part.totalUsage;
               usage = addUsage(usage, part.totalUsage);
             } else if (part.type === "error") {
               throw part.error;
@@ -157,6 +177,9 @@ class ModelTurn {
         } catch (error) {
           if (!call.signal.aborted) {
             span?.fail(error);
+            this.#trace.endCall({ kind: "failed", error }, "error");
+            // The snapshot that shows the failure reaches the reader before the turn fails.
+            await this.#queue.drained();
             throw error;
           }
         } finally {
@@ -164,11 +187,22 @@ class ModelTurn {
           this.#signal.removeEventListener("abort", onAbort);
           this.#call = undefined;
         }
-        this.#signal.throwIfAborted();
+        if (call.signal.aborted) {
+          this.#trace.endCall({ kind: "stopped", text: this.#segment, canceled: this.#signal.aborted }, this.#signal.aborted ? "canceled" : undefined);
+        } else {
+          const end = { kind: "done" as const, text: this.#segment, usage: toUsage(callUsage), ...(finishReason !== undefined ? { finishReason } : {}) };
+          this.#trace.endCall(end, this.#steers.length === 0 ? "done" : undefined);
+        }
+        if (this.#signal.aborted) {
+          // The snapshot that shows the call canceled reaches the reader before the turn ends.
+          await this.#queue.drained();
+          this.#signal.throwIfAborted();
+        }
         if (this.#steers.length === 0) {
           if (call.signal.aborted) throw new CanceledError("The model call was aborted");
           // The reply ends once its reader has seen all of it: until then a steer can still come in.
-          await this.#queue.drained();
+          this.#interrupt = new AbortController();
+          await this.#queue.drained(this.#interrupt.signal);
           this.#signal.throwIfAborted();
           if (this.#steers.length === 0) break;
         }
@@ -188,7 +222,7 @@ class ModelTurn {
     } finally {
       this.#done = true;
       this.#signal.removeEventListener("abort", onCancel);
-      this.#queue.close();
+      this.#queue.end();
     }
   }
 }

@@ -1,0 +1,54 @@
+/**
+ * Child of the sessions benchmark (run with --expose-gc): the heap idle memoryStore sessions hold, the store's
+ * journal and the open session together, per session. SESSIONS sessions of 10 turns are journaled through the
+ * store's `append` (as a model chat journals them), then opened and kept. The floor holds the same journals
+ * as parsed JSON entries (what any in-memory history of them holds at least).
+ * Usage: node --expose-gc memory-session-heap.mjs SESSIONS [PACKAGE_DIR]
+ */
+import { juneModule } from "../lib/june-module.mjs";
+import { seedSession } from "../lib/fixtures.mjs";
+
+const [count, packageDir] = process.argv.slice(2);
+const { createChat, memoryStore } = await juneModule("chat", packageDir);
+const { scriptedModel } = await juneModule("testing", packageDir);
+const ids = Array.from({ length: Number(count) }, (_, i) => `heap-${i}`);
+
+function settle() {
+  for (let i = 0; i < 4; i++) globalThis.gc();
+  return process.memoryUsage().heapUsed;
+}
+
+// Warm the code paths on a store of its own before the first reading.
+{
+  const store = memoryStore();
+  const chat = createChat({ model: scriptedModel("unused"), store });
+  await store.createSession({ id: "warm" });
+  await seedSession(store, "warm", { turns: 10 });
+  await (await chat.openSession("warm")).turns();
+}
+
+let before = settle();
+const store = memoryStore();
+for (const id of ids) {
+  await store.createSession({ id });
+  await seedSession(store, id, { turns: 10 });
+}
+const storeBytes = settle() - before;
+// The journals as JSON lines, for the floor (not counted: measured apart below).
+const texts = [];
+for (const id of ids) texts.push((await store.read(id)).map((entry) => JSON.stringify(entry)));
+
+before = settle();
+const chat = createChat({ model: scriptedModel("unused"), store });
+const sessions = [];
+for (const id of ids) sessions.push(await chat.openSession(id));
+const sessionBytes = settle() - before;
+
+before = settle();
+const parsed = texts.map((lines) => lines.map((line) => JSON.parse(line)));
+const floorBytes = settle() - before;
+if (parsed.length !== sessions.length) throw new Error("bench: lost a session");
+const per = (bytes) => bytes / ids.length;
+process.stdout.write(
+  `${JSON.stringify({ storeBytesPerSession: per(storeBytes), openBytesPerSession: per(sessionBytes), bytesPerSession: per(storeBytes + sessionBytes), floorBytesPerSession: per(floorBytes), journalBytesEach: texts[0].join("\n").length + 1 })}\n`,
+);

@@ -1,0 +1,214 @@
+/** What a `ReplayBuffer` keeps. */
+export interface ReplayBufferOptions {
+  /**
+   * Let go of each item once its reader took it, so a long stream (a run's snapshots, a reply's deltas) is not
+   * held twice. Such a buffer has one reader: `read()` may be called once, and `at()` sees only what it has
+   * not taken yet.
+   */
+  discardRead?: boolean;
+}
+
+/** How the buffer stands: open for pushes, ended, or failed with an error its readers throw. */
+type BufferState = { kind: "open" } | { kind: "ended" } | { kind: "failed"; error: unknown };
+
+/** One open reader: where it is, and whether it holds an item it was handed and has not come back from. */
+interface ReaderState {
+  cursor: number;
+  holding: boolean;
+}
+
+const OPEN: BufferState = { kind: "open" };
+const ENDED: BufferState = { kind: "ended" };
+
+/**
+ * An append-only sequence of items that any number of readers read from any index, each waiting for new
+ * items until the buffer ends (or fails, which they throw) or their signal aborts. The one async buffer of
+ * a turn's path: the turn's own events, an agent run's events and a model reply's deltas. The writer never
+ * waits; `drained()` lets it wait until its readers took everything, and `dropUnread()` takes back what no
+ * reader has been handed (a steer drops queued text).
+ *
+ * Indexes are absolute: with `discardRead` the items taken are gone, but the next one keeps its index.
+ */
+export class ReplayBuffer<T> implements AsyncIterable<T> {
+  readonly #discardRead: boolean;
+  #items: (T | undefined)[] = [];
+  /** The absolute index of `#items[0]` (moves only when taken items are compacted away). */
+  #offset = 0;
+  /** How many items at the front of `#items` were taken and let go (`discardRead` only). */
+  #released = 0;
+  /** The highest index any reader has been handed, plus one. */
+  #handedOut = 0;
+  #state: BufferState = OPEN;
+  #readCalled = false;
+  readonly #readers = new Set<ReaderState>();
+  #waiters: (() => void)[] = [];
+  #drainWaiters: (() => void)[] = [];
+
+  constructor(options: ReplayBufferOptions = {}) {
+    this.#discardRead = options.discardRead === true;
+  }
+
+  /** How many items were pushed (the index the next one gets). */
+  get length(): number {
+    return this.#offset + this.#items.length;
+  }
+
+  /** True once `end()` or `fail()` was called: no more items come. */
+  get ended(): boolean {
+    return this.#state.kind !== "open";
+  }
+
+  /** The item at `index`, or `undefined` when there is none (or, with `discardRead`, it was taken). */
+  at(index: number): T | undefined {
+    const i = index - this.#offset;
+    if (i < this.#released || i >= this.#items.length) return undefined;
+    return this.#items[i];
+  }
+
+  /** The last item pushed, unless it was taken (`discardRead`). */
+  last(): T | undefined {
+    return this.at(this.length - 1);
+  }
+
+  /** Appends an item and wakes the readers waiting for it; dropped once the buffer ended. */
+  push(item: T): void {
+    if (this.#state.kind !== "open") return;
+    this.#items.push(item);
+    this.#wake();
+  }
+
+  /** No more items: readers finish after the last one. */
+  end(): void {
+    this.#settle(ENDED);
+  }
+
+  /** No more items: readers throw `error` after the last one. */
+  fail(error: unknown): void {
+    this.#settle({ kind: "failed", error });
+  }
+
+  /**
+   * The items from index `from` on, waiting for new ones until the buffer ends, or `signal` aborts (then the
+   * iteration just stops). Throws the buffer's error after the last item if it failed.
+   */
+  read(from = 0, signal?: AbortSignal): AsyncGenerator<T, void, undefined> {
+    if (!Number.isInteger(from) || from < 0) throw new RangeError(`ReplayBuffer.read(from): from must be a non-negative integer, got ${String(from)}`);
+    if (this.#discardRead) {
+      if (this.#readCalled) throw new TypeError("These events can be read only once");
+      if (from < this.#offset + this.#released) throw new RangeError(`ReplayBuffer.read(from): item ${from} was already taken`);
+    }
+    this.#readCalled = true;
+    return this.#read({ cursor: from, holding: false }, signal);
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    return this.read();
+  }
+
+  /** Resolves once there is an item at `index`, the buffer ended, or `signal` aborted (never rejects). */
+  waitFor(index: number, signal?: AbortSignal): Promise<void> {
+    if (index < this.length || this.#state.kind !== "open" || signal?.aborted) return Promise.resolve();
+    return wakeable((wake) => this.#waiters.push(wake), signal);
+  }
+
+  /**
+   * Resolves once every open reader has taken every item pushed so far and come back for more (so it acted
+   * on the last one), at once when nobody is reading, and when a reader stops. A writer that must not end
+   * before its reader saw everything (a failing run's last snapshot, a reply a steer may still extend)
+   * waits here; `signal` ends the wait early (never rejects).
+   */
+  drained(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted || this.#isDrained()) return Promise.resolve();
+    return wakeable((wake) => this.#drainWaiters.push(wake), signal);
+  }
+
+  /** Removes the items no reader has been handed yet and returns them (none once the buffer ended). */
+  dropUnread(): T[] {
+    if (this.#state.kind !== "open") return [];
+    const keep = Math.max(this.#handedOut - this.#offset, this.#released);
+    if (keep >= this.#items.length) return [];
+    const dropped = this.#items.splice(keep) as T[];
+    this.#notifyDrained();
+    return dropped;
+  }
+
+  async *#read(reader: ReaderState, signal: AbortSignal | undefined): AsyncGenerator<T, void, undefined> {
+    // Counted from its first step: a generator closed before it started never runs its `finally`.
+    this.#readers.add(reader);
+    try {
+      for (;;) {
+        if (signal?.aborted) return;
+        const i = reader.cursor - this.#offset;
+        if (i < this.#items.length) {
+          const item = this.#items[i] as T;
+          reader.cursor += 1;
+          if (reader.cursor > this.#handedOut) this.#handedOut = reader.cursor;
+          if (this.#discardRead) this.#release(i);
+          reader.holding = true;
+          yield item;
+          reader.holding = false;
+          continue;
+        }
+        // Back for more after the last item: this reader has acted on everything pushed so far.
+        if (this.#drainWaiters.length > 0) this.#notifyDrained();
+        const state = this.#state;
+        if (state.kind === "ended") return;
+        if (state.kind === "failed") throw state.error;
+        await this.waitFor(reader.cursor, signal);
+      }
+    } finally {
+      this.#readers.delete(reader);
+      if (this.#drainWaiters.length > 0) this.#notifyDrained();
+    }
+  }
+
+  /** Lets go of the item at array index `i`; compacts once most of the array is taken. */
+  #release(i: number): void {
+    this.#items[i] = undefined;
+    this.#released = i + 1;
+    if (this.#released > 1024 && this.#released * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#released);
+      this.#offset += this.#released;
+      this.#released = 0;
+    }
+  }
+
+  #settle(state: BufferState): void {
+    if (this.#state.kind !== "open") return;
+    this.#state = state;
+    this.#wake();
+  }
+
+  #isDrained(): boolean {
+    const length = this.length;
+    for (const reader of this.#readers) if (reader.holding || reader.cursor < length) return false;
+    return true;
+  }
+
+  #notifyDrained(): void {
+    if (!this.#isDrained()) return;
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  #wake(): void {
+    if (this.#waiters.length === 0) return;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
+  }
+}
+
+/** A promise that `enlist`'s wake-up resolves, or `signal` aborting (its listener removed either way). */
+function wakeable(enlist: (wake: () => void) => void, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!signal) return enlist(resolve);
+    const wake = () => {
+      signal.removeEventListener("abort", wake);
+      resolve();
+    };
+    enlist(wake);
+    signal.addEventListener("abort", wake, { once: true });
+  });
+}

@@ -1,0 +1,92 @@
+import type { ModelMessage } from "ai";
+import { redactText } from "../redaction/redact.js";
+import { excerpt, truncate } from "../chat/trace/excerpt.js";
+import type { TraceMessage } from "./types.js";
+
+/**
+ * How much of a model call's messages the trace keeps: the system prompt and the last few messages, each cut
+ * to a few hundred characters. A trace is kept for every call of every turn a handler serves, so it holds
+ * excerpts to look at, never the history itself.
+ */
+export const EXCERPT_MESSAGES = 4;
+export const EXCERPT_CHARS = 300;
+/** Longest tool input or output inside an excerpt. */
+const PART_CHARS = 160;
+
+/** A prompt as the trace keeps it: the system prompt, then the last messages, and how many were left out. */
+export interface PromptExcerpt {
+  prompt: TraceMessage[];
+  omitted: number;
+}
+
+/** The system prompt and the last `EXCERPT_MESSAGES` messages of a call, each a bounded, redacted excerpt. */
+export function promptExcerpt(system: string | undefined, messages: readonly ModelMessage[]): PromptExcerpt {
+  const prompt: TraceMessage[] = [];
+  if (system) prompt.push({ role: "system", text: excerptText(system) });
+  const from = Math.max(0, messages.length - EXCERPT_MESSAGES);
+  for (let i = from; i < messages.length; i++) prompt.push(messageExcerpt(messages[i]!));
+  return { prompt, omitted: from };
+}
+
+/** A call's response messages (its text and tool calls, the tools the AI SDK ran), as bounded excerpts. */
+export function responseExcerpt(messages: readonly ModelMessage[]): TraceMessage[] {
+  const from = Math.max(0, messages.length - EXCERPT_MESSAGES);
+  const out: TraceMessage[] = [];
+  for (let i = from; i < messages.length; i++) out.push(messageExcerpt(messages[i]!));
+  return out;
+}
+
+/** One message: its role and its content as text (tool calls as `name(input)`, results as `name → output`). */
+export function messageExcerpt(message: ModelMessage): TraceMessage {
+  const content = message.content as unknown;
+  if (typeof content === "string") return { role: message.role, text: excerptText(content) };
+  const pieces: string[] = [];
+  let length = 0;
+  for (const part of Array.isArray(content) ? (content as { type?: unknown }[]) : []) {
+    // Only as much as the excerpt can show is ever looked at.
+    if (length > EXCERPT_CHARS) break;
+    const piece = partText(part);
+    if (piece === "") continue;
+    pieces.push(piece);
+    length += piece.length + 1;
+  }
+  return { role: message.role, text: excerptText(pieces.join("\n")) };
+}
+
+/** Text cut to `EXCERPT_CHARS`, redacted first (so a key at the cut is still caught), in a string of its own. */
+export function excerptText(text: string, maxChars = EXCERPT_CHARS): string {
+  // A little past the cut, so a credential that straddles it still matches a pattern.
+  const head = text.length > maxChars + 64 ? text.slice(0, maxChars + 64) : text;
+  // A copy: a slice of a long message would otherwise keep the whole message alive for as long as the trace.
+  return detach(truncate(redactText(head), maxChars));
+}
+
+function partText(part: { type?: unknown } & Record<string, unknown>): string {
+  switch (part.type) {
+    case "text":
+    case "reasoning":
+      return typeof part.text === "string" ? (part.type === "reasoning" ? `[reasoning] ${part.text}` : part.text) : "";
+    case "image":
+      return "[image]";
+    case "file":
+      return typeof part.mediaType === "string" ? `[file ${part.mediaType}]` : "[file]";
+    case "tool-call":
+      return `${String(part.toolName)}(${excerpt(part.input, PART_CHARS)})`;
+    case "tool-result": {
+      const output = part.output as { type?: string; value?: unknown } | undefined;
+      const value = output && typeof output === "object" && "value" in output ? output.value : output;
+      return `${String(part.toolName)} → ${excerpt(value, PART_CHARS)}`;
+    }
+    case "tool-approval-request":
+      return "[approval requested]";
+    case "tool-approval-response":
+      return part.approved === true ? "[approved]" : "[denied]";
+    default:
+      return "";
+  }
+}
+
+/** A flat copy of a (short) string that shares no memory with the string it came from. */
+function detach(text: string): string {
+  return text.length === 0 ? text : JSON.parse(JSON.stringify(text)) as string;
+}
