@@ -130,6 +130,7 @@ export function createChat(options: CreateChatOptions): Chat {
   return {
     responder,
     store,
+    maxInputChars,
     async createSession(sessionOptions = {}) {
       if (typeof sessionOptions !== "object" || sessionOptions === null) {
         throw new TypeError("createSession(options): options must be an object of `id?` and `metadata?`");

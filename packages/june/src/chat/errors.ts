@@ -11,14 +11,54 @@ export class SteerNotSupportedError extends JuneError {
   }
 }
 
-/** A control (`steer`) used on a turn that is already over. */
+/** The controls a turn takes (see `TurnCommand`): the `control` a `TurnEndedError` names. */
+export type TurnControlName = "approve" | "deny" | "cancel" | "steer";
+
+/**
+ * A control (`steer`, or any `turn.control(command)`) used on a turn that is already over (or ending, or
+ * suspended in this process): there is nothing left for it to act on. The server answers 409.
+ */
 export class TurnEndedError extends JuneError {
   static override readonly marker: symbol = Symbol.for("june.TurnEndedError");
   override readonly name = "TurnEndedError";
   readonly turnId: string;
-  constructor(turnId: string, detail = "it has already ended") {
-    super(`Turn "${turnId}" cannot take more input: ${detail}`);
+  /** The control that came too late. */
+  readonly control: TurnControlName;
+  /** The request an `approve` or `deny` that came too late named. */
+  readonly approvalId?: string;
+  constructor(turnId: string, detail = "it has already ended", options: { control?: TurnControlName; approvalId?: string } = {}) {
+    const control = options.control ?? "steer";
+    const what =
+      control === "steer"
+        ? "cannot take more input"
+        : control === "cancel"
+          ? "cannot be canceled"
+          : `cannot decide approval "${options.approvalId ?? "?"}"`;
+    super(`Turn "${turnId}" ${what}: ${detail}`);
     this.turnId = turnId;
+    this.control = control;
+    if (options.approvalId !== undefined) this.approvalId = options.approvalId;
+  }
+}
+
+/** The `TurnEndedError` a command gets from a turn that is over. */
+export function endedError(turnId: string, command: { type: TurnControlName; approvalId?: string }): TurnEndedError {
+  return new TurnEndedError(turnId, undefined, { control: command.type, ...(command.approvalId !== undefined && { approvalId: command.approvalId }) });
+}
+
+/**
+ * `turn.control({ type: "approve" | "deny", approvalId })` for a request the turn does not wait on: an id it
+ * never asked, a request it withdrew, or one already decided. The server answers 409.
+ */
+export class ApprovalNotPendingError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ApprovalNotPendingError");
+  override readonly name = "ApprovalNotPendingError";
+  readonly turnId: string;
+  readonly approvalId: string;
+  constructor(options: { turnId: string; approvalId: string }) {
+    super(`No pending approval "${options.approvalId}" in turn "${options.turnId}" (unknown, withdrawn or already decided)`);
+    this.turnId = options.turnId;
+    this.approvalId = options.approvalId;
   }
 }
 

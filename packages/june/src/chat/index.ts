@@ -1,6 +1,8 @@
 export type {
   ApprovalRequestEvent,
+  ApproveCommand,
   ApproveOptions,
+  CancelCommand,
   Chat,
   ChatFactory,
   ChatFactoryOptions,
@@ -8,6 +10,7 @@ export type {
   ContextBuilder,
   ContextOptions,
   ContextResult,
+  DenyCommand,
   PendingApproval,
   Responder,
   ResponderCheckpoint,
@@ -18,8 +21,10 @@ export type {
   RespondOptions,
   ResumeOptions,
   RunUpdateEvent,
+  SteerCommand,
   TextDeltaEvent,
   Turn,
+  TurnCommand,
   TurnEvent,
   TurnFeedback,
   TurnRecord,
@@ -49,6 +54,7 @@ export { estimateTokens, tokenBudget } from "./context/token-budget.js";
 export type { TokenBudgetOptions } from "./context/token-budget.js";
 export { turnMessages } from "./context/turn-messages.js";
 export {
+  ApprovalNotPendingError,
   ContextBuildError,
   InputTooLargeError,
   ResponderContractError,
@@ -59,6 +65,7 @@ export {
   TurnNotResumableError,
   TurnSuspendedError,
 } from "./errors.js";
+export type { TurnControlName } from "./errors.js";
 export { DEFAULT_SUSPEND_AFTER_MS } from "./durable/checkpoint-codec.js";
 export type { DurableOption, DurableOptions } from "./durable/checkpoint-codec.js";
 export { CheckpointMismatchError } from "../runtime/errors.js";

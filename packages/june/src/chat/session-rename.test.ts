@@ -81,6 +81,19 @@ describe("session.rename", () => {
     });
   }
 
+  it("renames a session while its turn runs (fileStore): the turn journals on, the name holds", async () => {
+    const dir = mkdtempSync(join(root, "running-"));
+    const chat = createChat({ model: scriptedModel({ text: ["a ", "long ", "reply"], delay: 30 }), store: fileStore(dir) });
+    const session = await chat.createSession();
+    const turn = session.send("Write slowly");
+    for await (const event of turn) if (event.type === "text-delta") break;
+    await session.rename("Renamed mid-turn");
+    await turn.result;
+    const reopened = createChat({ model: scriptedModel("x"), store: fileStore(dir) });
+    expect((await reopened.store.getSession(session.id))?.title).toBe("Renamed mid-turn");
+    expect((await (await reopened.openSession(session.id)).turns())[0]).toMatchObject({ status: "completed", text: "a long reply" });
+  });
+
   it("refuses a blank or too long title, or one that is not a string, naming what was wrong; masks credentials", async () => {
     const chat = createChat({ model: scriptedModel("ok") });
     const session = await chat.createSession();

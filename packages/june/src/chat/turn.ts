@@ -1,7 +1,7 @@
 import type { ApprovalRequest } from "../runtime/types.js";
 import { CanceledError } from "../runtime/errors.js";
 import type { TurnMetadata } from "../stores/types.js";
-import { SteerNotSupportedError, TurnEndedError, TurnSuspendedError } from "./errors.js";
+import { ApprovalNotPendingError, SteerNotSupportedError, TurnEndedError, TurnSuspendedError } from "./errors.js";
 import { validateInput } from "./input.js";
 import { ReplayBuffer } from "./internal/replay-buffer.js";
 import { deferred, quiet, type Deferred } from "./internal/deferred.js";
@@ -13,6 +13,7 @@ import type {
   ResponderExecution,
   ResponderResult,
   Turn,
+  TurnCommand,
   TurnEvent,
   TurnResult,
   TurnStatus,
@@ -216,7 +217,7 @@ export class TurnController {
         return;
       case "approval-request":
         // A tool the user approved for the whole session is approved again without asking.
-        if (this.#journal.rememberedTools.has(e.request?.toolName) && this.#decide(e.request.id, true, {}, e.request.toolName)) return;
+        if (this.#journal.rememberedTools.has(e.request?.toolName) && decided(() => this.decide(e.request.id, true, {}, e.request.toolName))) return;
         this.events.push(e);
         return;
       default: {
@@ -227,11 +228,31 @@ export class TurnController {
   }
 
   approve(id: string, options: ApproveOptions = {}): boolean {
-    return this.#decide(id, true, options);
+    return decided(() => this.decide(id, true, options));
   }
 
   deny(id: string, reason?: string): boolean {
-    return this.#decide(id, false, { reason });
+    return decided(() => this.decide(id, false, { reason }));
+  }
+
+  /** Applies a control, throwing a typed error when the turn cannot take it (see `Turn.control`). */
+  async control(command: TurnCommand): Promise<void> {
+    switch (command.type) {
+      case "approve":
+        return this.decide(command.approvalId, true, command.remember ? { remember: command.remember } : {});
+      case "deny":
+        return this.decide(command.approvalId, false, command.reason !== undefined ? { reason: command.reason } : {});
+      case "cancel":
+        // A cancel already asked for, or a turn deciding its end, still answers: the turn ends either way.
+        if (this.status !== "running") throw new TurnEndedError(this.id, undefined, { control: "cancel" });
+        return this.cancel();
+      case "steer":
+        return this.steer(command.input);
+      default: {
+        const unknown: never = command;
+        throw new TypeError(`Unknown turn command ${JSON.stringify(unknown)}`);
+      }
+    }
   }
 
   cancel(): void {
@@ -301,15 +322,19 @@ export class TurnController {
     }
   }
 
-  /** One decision per request id; `rememberedTool` marks an automatic approval of a tool approved for the session. */
-  #decide(id: string, approved: boolean, options: ApproveOptions & { reason?: string }, rememberedTool?: string): boolean {
+  /**
+   * The one place a request is decided, once per id: `TurnEndedError` once the turn is over,
+   * `ApprovalNotPendingError` for an id the execution does not wait on. `rememberedTool` marks an automatic
+   * approval of a tool approved for the session.
+   */
+  decide(id: string, approved: boolean, options: ApproveOptions & { reason?: string }, rememberedTool?: string): void {
     const execution = this.#execution;
-    if (!this.open || !execution || this.#decided.has(id)) return false;
-    const decide = approved ? execution.approve : execution.deny;
-    if (typeof decide !== "function") return false;
+    if (!this.open) throw new TurnEndedError(this.id, undefined, { control: approved ? "approve" : "deny", approvalId: id });
+    const decide = approved ? execution?.approve : execution?.deny;
+    if (!execution || this.#decided.has(id) || typeof decide !== "function") throw new ApprovalNotPendingError({ turnId: this.id, approvalId: id });
     const toolName = rememberedTool ?? this.#toolName(id);
     const ok = approved ? decide.call(execution, id) : decide.call(execution, id, options.reason);
-    if (!ok) return false;
+    if (!ok) throw new ApprovalNotPendingError({ turnId: this.id, approvalId: id });
     this.#decided.add(id);
     queueMicrotask(() => this.#suspendWatch?.check());
     const remember = approved && options.remember === "session" ? ("session" as const) : undefined;
@@ -328,7 +353,6 @@ export class TurnController {
         },
       ]),
     );
-    return true;
   }
 
   #toolName(id: string): string | undefined {
@@ -393,10 +417,24 @@ class ChatTurn implements Turn {
   steer(input: string): Promise<void> {
     return this.#controller.steer(input);
   }
+  control(command: TurnCommand): Promise<void> {
+    return this.#controller.control(command);
+  }
   holdSuspend(): () => void {
     return this.#controller.holdSuspend();
   }
   [Symbol.asyncIterator](): AsyncIterator<TurnEvent> {
     return this.#controller.events.read();
+  }
+}
+
+/** `true` once `decide` decided; `false` when the turn does not wait on the request (the boolean `approve`/`deny`). */
+function decided(decide: () => void): boolean {
+  try {
+    decide();
+    return true;
+  } catch (error) {
+    if (ApprovalNotPendingError.isInstance(error) || TurnEndedError.isInstance(error)) return false;
+    throw error;
   }
 }

@@ -119,6 +119,37 @@ export interface ApproveOptions {
   remember?: "session";
 }
 
+/**
+ * A control for a running turn, as `turn.control` takes it (and the server's `approve`, `deny`, `cancel`
+ * and `steer` routes, and the bus between processes, carry it).
+ */
+export type TurnCommand = ApproveCommand | DenyCommand | CancelCommand | SteerCommand;
+
+/** Runs the tool call the turn waits on (`remember: "session"`: and later calls of the same tool). */
+export interface ApproveCommand {
+  type: "approve";
+  approvalId: string;
+  remember?: "session";
+}
+
+/** Refuses the tool call the turn waits on; `reason` is what the model is told. */
+export interface DenyCommand {
+  type: "deny";
+  approvalId: string;
+  reason?: string;
+}
+
+/** Ends the running turn as `canceled`. */
+export interface CancelCommand {
+  type: "cancel";
+}
+
+/** More input for the running turn (see `turn.steer`). */
+export interface SteerCommand {
+  type: "steer";
+  input: string;
+}
+
 /** One turn: its events (buffered: every iteration starts from the first), result and controls. */
 export interface Turn extends AsyncIterable<TurnEvent> {
   readonly id: string;
@@ -126,11 +157,23 @@ export interface Turn extends AsyncIterable<TurnEvent> {
   readonly status: TurnStatus;
   readonly result: Promise<TurnResult>;
   readonly requests: readonly ApprovalRequest[];
+  /** Approves a pending request; `false` when the turn does not wait on it (`control` says why, typed). */
   approve(id: string, options?: ApproveOptions): boolean;
+  /** Denies a pending request; `false` when the turn does not wait on it (`control` says why, typed). */
   deny(id: string, reason?: string): boolean;
+  /** Cancels the turn; a no-op once it is over. */
   cancel(): void;
   /** Resolves once the responder took the input. */
   steer(input: string): Promise<void>;
+  /**
+   * Applies a control and fails loudly when the turn cannot take it: `ApprovalNotPendingError` (no such
+   * pending request), `TurnEndedError` (the turn is over), `SteerNotSupportedError`, `InputTooLargeError`
+   * or a `TypeError` (bad steer input). The server maps these to HTTP statuses in one place.
+   *
+   * @example
+   * await turn.control({ type: "approve", approvalId: request.id });
+   */
+  control(command: TurnCommand): Promise<void>;
   /**
    * Keeps a durable turn from suspending until the returned release is called (a person is at an approval
    * prompt); a no-op on a turn that cannot suspend.
@@ -290,6 +333,11 @@ export interface Session {
 export interface Chat {
   readonly responder: Responder;
   readonly store: ChatStore;
+  /**
+   * The longest input a turn (or a steer) takes, in characters (`createChat({ maxInputChars })`, default
+   * 1,000,000): the one limit, which `createChatHandler` enforces too, before it opens a session.
+   */
+  readonly maxInputChars?: number;
   /** A new session, journaled at once. */
   createSession(options?: { id?: string; metadata?: Record<string, unknown> }): Promise<Session>;
   /** An existing session; `SessionNotFoundError` when there is none. */

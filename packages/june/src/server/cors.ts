@@ -1,4 +1,4 @@
-import { json } from "./http-error.js";
+import { jsonResponse } from "./http-error.js";
 
 /** Which origins may call the handler from a browser, for `createChatHandler`'s `cors` option. */
 export interface CorsOptions {
@@ -43,7 +43,7 @@ export function withCors(handler: FetchHandler, options: CorsOptions): FetchHand
     }
     const preflight = request.method === "OPTIONS" && request.headers.has("access-control-request-method");
     if (preflight) {
-      if (!allowed || origin === null) return json(403, { error: `Origin ${JSON.stringify((origin ?? "(none)").slice(0, 200))} is not allowed to call this handler` });
+      if (!allowed || origin === null) return jsonResponse(403, { error: `Origin ${JSON.stringify((origin ?? "(none)").slice(0, 200))} is not allowed to call this handler` });
       const headers = new Headers(originHeaders(origin, credentials));
       headers.set("access-control-allow-methods", ALLOWED_METHODS);
       const requested = request.headers.get("access-control-request-headers");

@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { listen } from "./__fixtures__/servers.js";
 import { readSse, sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
 
-async function setup(script: Script, options: ChatHandlerOptions = {}) {
+async function setup(script: Script, options: ChatHandlerOptions = {}, chatOptions: { maxInputChars?: number } = {}) {
   const model = scriptedModel(script);
-  const chat = createChat({ model, instructions: "Be brief." });
+  const chat = createChat({ model, instructions: "Be brief.", ...chatOptions });
   const base = await listen(createChatHandler(chat, options));
   return { chat, model, base };
 }
@@ -256,7 +256,7 @@ describe("turn controls", () => {
 
 describe("request validation", () => {
   it("refuses bad bodies with a 4xx JSON error and keeps serving", async () => {
-    const { base } = await setup(["fine"], { maxInputChars: 50, maxBodyBytes: 2_000 });
+    const { base } = await setup(["fine"], { maxBodyBytes: 2_000 }, { maxInputChars: 50 });
     const id = await createSession(base);
     const turns = `${base}/sessions/${id}/turns`;
     await expectJsonError(await post(turns, "{not json"), 400, /not valid JSON/);

@@ -1,14 +1,14 @@
-import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import { excerpt } from "../chat/trace/excerpt.js";
+import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import type { PendingApproval, Session, TurnRecord } from "../chat/types.js";
-import type { HandlerContext } from "./create-chat-handler.js";
+import type { HandlerContext } from "./handler-context.js";
 import { HttpError } from "./http-error.js";
-import type { Router } from "./router.js";
+import { type RouteHandler, Router } from "./router.js";
 import { turnEventsResponse } from "./sse.js";
-import { servedTurnOf } from "./turn-control.js";
+import { applyControl, decisionOf, resumeServed } from "./turn-control.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 
-/** A pending request as the HTTP API shows it: the input excerpted and redacted, as in trace rows. */
+/** A pending request as the HTTP API shows it: the input redacted and excerpted, as in trace rows. */
 export interface PendingApprovalView {
   turnId: string;
   id: string;
@@ -32,6 +32,7 @@ export async function pendingApprovalsOf(
   return pending.map((request) => viewOf(request, redaction));
 }
 
+/** Redacted before it is excerpted: an excerpt cut through a credential would no longer look like one. */
 function viewOf(request: PendingApproval, redaction: TextRedactOptions): PendingApprovalView {
   return {
     turnId: request.turnId,
@@ -44,47 +45,27 @@ function viewOf(request: PendingApproval, redaction: TextRedactOptions): Pending
 }
 
 /**
- * Resumes a suspended (or interrupted, resumable) turn of the session in this process and tracks it, so its
- * events can be followed and it can be approved, denied, canceled and steered like any live turn.
- */
-export async function resumeServed(context: HandlerContext, sessionId: string, turnId: string): Promise<ServedTurn> {
-  const session = await context.chat.openSession(sessionId);
-  const turn = await session.resume(turnId);
-  return servedTurnOf(await context.track(turn));
-}
-
-/**
- * The durable-turn routes: `POST /sessions/:id/turns/:turnId/resume` (the resumed turn's events as SSE, from
- * its first), and `POST /sessions/:id/turns/:turnId/approve|deny` (`{ approvalId, remember? }` /
+ * The durable-turn routes (mounted under `/sessions`): `POST /:id/turns/:turnId/resume` (the resumed turn's
+ * events as SSE, from its first), and `POST /:id/turns/:turnId/approve|deny` (`{ approvalId, remember? }` /
  * `{ approvalId, reason? }`), which decide a live turn, wherever it runs, or resume a suspended one here first.
  */
-export function addDurableRoutes(
-  router: Router,
-  context: HandlerContext,
-  helpers: {
-    body: (request: Request) => Promise<Record<string, unknown>>;
-    decide: (turn: ServedTurn, fields: Record<string, unknown>, kind: "approve" | "deny") => Promise<Response>;
-    find: (turnId: string) => Promise<ServedTurn | undefined>;
-  },
-): Router {
+export function durableRoutes(context: HandlerContext): Router {
   const liveOrResumed = async (sessionId: string, turnId: string): Promise<ServedTurn> => {
-    const live = await helpers.find(turnId);
+    const live = await context.find(turnId, { running: true });
     if (live && live.sessionId !== sessionId) throw new HttpError(404, `Session "${sessionId}" has no turn "${turnId}"`);
     return live ?? resumeServed(context, sessionId, turnId);
   };
-  return router
-    .on("POST", "/sessions/:id/turns/:turnId/resume", async ({ request, params }) => {
+  const decide = (kind: "approve" | "deny"): RouteHandler => async ({ request, params }) => {
+    const fields = await context.body(request);
+    const turn = await liveOrResumed(params.id, params.turnId);
+    return applyControl(context, turn, decisionOf(fields, kind));
+  };
+  return new Router()
+    .on("POST", "/:id/turns/:turnId/resume", async ({ request, params }) => {
       const session = await context.chat.openSession(params.id);
-      const turn = await session.resume(params.turnId);
-      const live = await context.track(turn);
+      const live = await context.track(await session.resume(params.turnId));
       return turnEventsResponse(live, { from: 0, signal: request.signal, keepAliveMs: context.keepAliveMs });
     })
-    .on("POST", "/sessions/:id/turns/:turnId/approve", async ({ request, params }) => {
-      const fields = await helpers.body(request);
-      return helpers.decide(await liveOrResumed(params.id, params.turnId), fields, "approve");
-    })
-    .on("POST", "/sessions/:id/turns/:turnId/deny", async ({ request, params }) => {
-      const fields = await helpers.body(request);
-      return helpers.decide(await liveOrResumed(params.id, params.turnId), fields, "deny");
-    });
+    .on("POST", "/:id/turns/:turnId/approve", decide("approve"))
+    .on("POST", "/:id/turns/:turnId/deny", decide("deny"));
 }

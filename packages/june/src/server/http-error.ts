@@ -1,8 +1,28 @@
 import { redactText, type TextRedactOptions } from "../redaction/redact.js";
 import { JuneError } from "../errors/june-error.js";
-import { JournalCorruptError } from "../stores/errors.js";
+import {
+  ApprovalNotPendingError,
+  InputTooLargeError,
+  SteerNotSupportedError,
+  TurnEndedError,
+  TurnNotCompletedError,
+  TurnNotFoundError,
+  TurnNotResumableError,
+} from "../chat/errors.js";
+import { CheckpointMismatchError } from "../runtime/errors.js";
+import {
+  CheckpointUnreadableError,
+  ConflictError,
+  InvalidSessionIdError,
+  JournalCorruptError,
+  SessionBusyError,
+  SessionNotFoundError,
+} from "../stores/errors.js";
 
-/** A request the handler refuses, with the HTTP status to answer it with. */
+/**
+ * A request the handler refuses, with the HTTP status to answer it with: what a route throws for bad input,
+ * and what the errors the chat throws become at the edge (see `errorResponse`). Hono's `HTTPException`.
+ */
 export class HttpError extends JuneError {
   static override readonly marker: symbol = Symbol.for("june.HttpError");
   override readonly name = "HttpError";
@@ -16,44 +36,62 @@ export class HttpError extends JuneError {
   }
 }
 
-/** Statuses for the June errors a chat throws, by their stable `name`. */
-const STATUS_BY_NAME: Readonly<Record<string, number>> = {
-  HttpError: 400,
-  InvalidSessionIdError: 400,
-  SessionNotFoundError: 404,
-  SessionBusyError: 409,
-  ConflictError: 409,
-  TurnEndedError: 409,
-  TurnNotFoundError: 404,
-  TurnNotCompletedError: 409,
-  SteerNotSupportedError: 422,
-  InputTooLargeError: 413,
-  TurnNotResumableError: 409,
-  CheckpointMismatchError: 409,
-  CheckpointUnreadableError: 409,
-};
+/** A June error class, as the status table names it (`isInstance` is safe across bundles). */
+interface ErrorClass {
+  readonly name: string;
+  isInstance(error: unknown): boolean;
+}
+
+/**
+ * The one place a June error becomes an HTTP status: what a chat, its store and its turns' controls throw.
+ * The first class that matches wins. Anything not here (and not an `HttpError`) is a 500.
+ */
+const STATUSES: readonly (readonly [ErrorClass, number])[] = [
+  [InvalidSessionIdError, 400],
+  [SessionNotFoundError, 404],
+  [TurnNotFoundError, 404],
+  [SessionBusyError, 409],
+  [ConflictError, 409],
+  [ApprovalNotPendingError, 409],
+  [TurnEndedError, 409],
+  [TurnNotCompletedError, 409],
+  [TurnNotResumableError, 409],
+  [CheckpointMismatchError, 409],
+  [CheckpointUnreadableError, 409],
+  [InputTooLargeError, 413],
+  [SteerNotSupportedError, 422],
+];
+
+/** The status a thrown error answers with: an `HttpError`'s own, a June error's from the table, else 500. */
+export function statusOf(error: unknown): number {
+  if (HttpError.isInstance(error)) return error.status;
+  if (JournalCorruptError.isInstance(error)) return 500;
+  for (const [type, status] of STATUSES) if (type.isInstance(error)) return status;
+  return 500;
+}
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } as const;
 
-/** A JSON response. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+/**
+ * A JSON response of a body that is safe as it is. Routes answer through their context's `json`, which
+ * redacts first; this is for the answers built here.
+ */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 /**
- * Maps anything thrown while serving a request to a JSON `{ error }` response: `HttpError`s keep their
- * status, June errors from the chat get theirs by name (`SessionBusyError` 409, `SessionNotFoundError` 404,
- * `InvalidSessionIdError` 400, ...), and anything else is a 500 whose message is never sent (no internals,
- * no stack trace).
+ * The handler's `onError`: maps anything thrown while serving a request to a JSON `{ error }` response.
+ * `HttpError`s keep their status, June errors get theirs from the one table above (`SessionBusyError` 409,
+ * `ApprovalNotPendingError` 409, `SessionNotFoundError` 404, ...) with their `name`, and anything else is a
+ * 500 whose message is never sent (no internals, no stack trace).
  */
 export function errorResponse(error: unknown, redaction: TextRedactOptions = {}): Response {
-  if (HttpError.isInstance(error)) return json(error.status, { error: redactText(error.message, redaction) }, error.headers);
+  if (HttpError.isInstance(error)) return jsonResponse(error.status, { error: redactText(error.message, redaction) }, error.headers);
   if (JournalCorruptError.isInstance(error)) return corruptJournalResponse(error, redaction);
-  if (JuneError.isInstance(error)) {
-    const status = STATUS_BY_NAME[error.name];
-    if (status !== undefined) return json(status, { error: redactText(error.message, redaction), name: error.name });
-  }
-  return json(500, { error: "Internal server error" });
+  const status = statusOf(error);
+  if (status === 500 || !JuneError.isInstance(error)) return jsonResponse(500, { error: "Internal server error" });
+  return jsonResponse(status, { error: redactText(error.message, redaction), name: error.name });
 }
 
 /**
@@ -62,7 +100,7 @@ export function errorResponse(error: unknown, redaction: TextRedactOptions = {})
  */
 function corruptJournalResponse(error: JournalCorruptError, redaction: TextRedactOptions): Response {
   const { sessionId, line, detail } = error;
-  return json(500, {
+  return jsonResponse(500, {
     error: redactText(`The journal of session "${sessionId}" is corrupt at line ${line}: ${detail}`, redaction),
     name: error.name,
     sessionId,

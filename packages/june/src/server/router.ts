@@ -37,6 +37,19 @@ export class Router {
     return this;
   }
 
+  /**
+   * Mounts a group of routes under `prefix` (Hono's `app.route("/books", books)`): each of the group's
+   * patterns is matched as `prefix` + pattern, so a group is written, and tested, on its own.
+   *
+   * @example
+   * new Router().route("/sessions", sessionRoutes(context)).route("/turns", turnRoutes(context));
+   */
+  route(prefix: string, group: Router): this {
+    const head = split(prefix);
+    for (const route of group.#routes) this.#routes.push({ ...route, segments: [...head, ...route.segments] });
+    return this;
+  }
+
   match(method: string, path: string): RouteMatch {
     const segments = split(path);
     const allowed: HttpMethod[] = [];

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import type { Chat } from "../chat/types.js";
 import { type ChatHandlerOptions, createChatHandler } from "./create-chat-handler.js";
-import { errorResponse, HttpError, json } from "./http-error.js";
+import { errorResponse, HttpError, jsonResponse } from "./http-error.js";
 import { serve, urlHost } from "./node.js";
 import { serveStaticFile } from "./static-files.js";
 
@@ -97,7 +97,7 @@ export async function serveStudio(options: ServeStudioOptions): Promise<StudioSe
     } catch (error) {
       if (HttpError.isInstance(error)) return errorResponse(error);
       options.onError?.(error);
-      return json(500, { error: "Internal server error" });
+      return jsonResponse(500, { error: "Internal server error" });
     }
   };
 

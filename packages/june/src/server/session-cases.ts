@@ -1,6 +1,6 @@
 import { dataset } from "../learning/dataset.js";
 import { toJSONL } from "../learning/jsonl.js";
-import type { HandlerContext } from "./create-chat-handler.js";
+import type { HandlerContext } from "./handler-context.js";
 import { HttpError } from "./http-error.js";
 import type { RouteContext } from "./router.js";
 

@@ -1,5 +1,5 @@
 import type { Turn } from "../chat/types.js";
-import type { HandlerContext } from "./create-chat-handler.js";
+import type { HandlerContext } from "./handler-context.js";
 import { withInputErrors } from "./http-error.js";
 import { turnEventsResponse } from "./sse.js";
 import { inRequestTrace } from "../telemetry/request-trace.js";

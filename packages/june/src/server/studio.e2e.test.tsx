@@ -362,6 +362,65 @@ describe("June Studio", () => {
     }
   }, 90_000);
 
+  it("renames a session in place from the sidebar; the title outlives a restart, and the page never asks per turn for branches", async () => {
+    const script = { env: "staging", outcome: "Deployed to staging.", replyDeltas: ["Done."] };
+    const { studio } = await startStudio("rename", script);
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    const branchRequests: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    page.on("request", (request) => {
+      if (request.url().endsWith("/branches")) branchRequests.push(request.url());
+    });
+    try {
+      await page.goto(studio.url);
+      await page.getByLabel("Message", { exact: true }).fill("Deploy the docs to staging");
+      await page.keyboard.press("Enter");
+      const approval = page.locator('[data-kind="approval"]');
+      await approval.waitFor();
+      await approval.getByRole("button", { name: "Approve" }).click();
+      const turn = page.locator("article.turn").first();
+      await expect.poll(() => turn.getAttribute("data-status"), WAIT).toBe("completed");
+      const sessionId = decodeURIComponent(new URL(page.url()).hash.slice("#session=".length));
+      const item = page.locator(`.session[data-session-id="${sessionId}"]`);
+      await expect.poll(() => item.locator(".session__title").textContent(), WAIT).toBe("Deploy the docs to staging");
+
+      // Escape leaves the title as it was.
+      await item.hover();
+      await item.getByRole("button", { name: "Rename session" }).click();
+      const field = item.getByLabel("Session title");
+      expect(await field.inputValue()).toBe("Deploy the docs to staging");
+      await field.fill("Never mind");
+      await page.keyboard.press("Escape");
+      expect(await item.locator(".session__title").textContent()).toBe("Deploy the docs to staging");
+
+      // Enter saves: the sidebar, the chat's header and the page title say the new name.
+      await item.hover();
+      await item.getByRole("button", { name: "Rename session" }).click();
+      await item.getByLabel("Session title").fill("Docs deploy (staging)");
+      await screenshot(page, ".sidebar", "studio-renaming.png");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => item.locator(".session__title").textContent(), WAIT).toBe("Docs deploy (staging)");
+      expect(await page.locator(".chat__title").textContent()).toBe("Docs deploy (staging)");
+      await expect.poll(() => page.title(), WAIT).toBe("Docs deploy (staging) · June Studio");
+      await item.hover();
+      const shot = await screenshot(page, ".sidebar", "studio-renamed.png");
+      console.info(`Studio renamed-session screenshot: ${shot}`);
+
+      // A new server over the same store (a restart) lists the session under its new name.
+      const { studio: restarted } = await startStudio("rename", script);
+      await page.goto(`${restarted.url}#session=${encodeURIComponent(sessionId)}`);
+      const again = page.locator(`.session[data-session-id="${sessionId}"]`);
+      await expect.poll(() => again.locator(".session__title").textContent(), WAIT).toBe("Docs deploy (staging)");
+      await expect.poll(() => page.locator("article.turn").count(), WAIT).toBe(1);
+
+      expect(branchRequests).toEqual([]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
   it("steers a running turn from the composer, and cancels another with its Cancel button", async () => {
     const steered = await startStudio("steer", { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS });
     const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });

@@ -1,72 +1,39 @@
-import { TurnEndedError } from "../chat/errors.js";
-import { errorResponse, HttpError } from "./http-error.js";
-import type { ServedTurn, TurnControl, TurnControlReply } from "./turn-event-bus.js";
-import type { LiveTurn } from "./turn-registry.js";
+import type { TurnCommand } from "../chat/types.js";
+import { type JsonObject, optionalString, rejectUnknownFields, requireString } from "./body.js";
+import type { HandlerContext } from "./handler-context.js";
+import { HttpError, withInputErrors } from "./http-error.js";
+import type { ServedTurn } from "./turn-event-bus.js";
 
-const served = new WeakMap<LiveTurn, ServedTurn>();
-
-/** The `ServedTurn` view of a turn this process runs (one per `LiveTurn`). */
-export function servedTurnOf(live: LiveTurn): ServedTurn {
-  let turn = served.get(live);
-  if (!turn) {
-    turn = {
-      get id() {
-        return live.id;
-      },
-      get sessionId() {
-        return live.sessionId;
-      },
-      read: (from, signal) => live.read(from, signal),
-      control: (command) => applyTurnControl(live, command),
-    };
-    served.set(live, turn);
+/** The decision an `approve` or `deny` body asks for (`{ approvalId, remember? }` / `{ approvalId, reason? }`). */
+export function decisionOf(fields: JsonObject, kind: "approve" | "deny"): TurnCommand {
+  if (kind === "approve") {
+    rejectUnknownFields(fields, ["approvalId", "remember", "sessionId"]);
+    const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
+    const remember = optionalString(fields, "remember");
+    if (remember !== undefined && remember !== "session") throw new HttpError(400, `"remember" must be "session"`);
+    return { type: "approve", approvalId, ...(remember && { remember }) };
   }
-  return turn;
+  rejectUnknownFields(fields, ["approvalId", "reason", "sessionId"]);
+  const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
+  const reason = optionalString(fields, "reason", { maxChars: 10_000 });
+  return { type: "deny", approvalId, ...(reason !== undefined && { reason }) };
 }
 
 /**
- * Applies a command to a turn this process runs and answers as the route does: `{ ok: true }` (200), or the
- * error's status and JSON body (409 for a decided or unknown approval, or a turn that ended; 400 or 422 for a
- * steer the turn refuses). Never throws.
+ * Applies a command to a turn wherever it runs and answers `{ ok: true }`. A turn that cannot take it throws
+ * its typed error (`ApprovalNotPendingError`, `TurnEndedError`, ...), which the handler's `onError` maps to
+ * a status; bad steer input (`TypeError`, `RangeError`) is a 400.
  */
-export async function applyTurnControl(live: LiveTurn, command: TurnControl): Promise<TurnControlReply> {
-  try {
-    await apply(live, command);
-    return { status: 200, body: { ok: true } };
-  } catch (error) {
-    const response = errorResponse(error);
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
+export async function applyControl(context: HandlerContext, turn: ServedTurn, command: TurnCommand): Promise<Response> {
+  await withInputErrors(() => turn.control(command));
+  return context.json(200, { ok: true });
 }
 
-async function apply(live: LiveTurn, command: TurnControl): Promise<void> {
-  // An ended turn is no longer held (only its events are): it decides nothing, as the turn itself would not.
-  const turn = live.turn;
-  switch (command.type) {
-    case "approve":
-      return decided(turn?.approve(command.approvalId, command.remember ? { remember: command.remember } : undefined) ?? false, live, command.approvalId);
-    case "deny":
-      return decided(turn?.deny(command.approvalId, command.reason) ?? false, live, command.approvalId);
-    case "cancel":
-      if (!turn || turn.status !== "running") throw new HttpError(409, `Turn "${live.id}" has already ended`);
-      turn.cancel();
-      return;
-    case "steer":
-      if (!turn) throw new TurnEndedError(live.id);
-      try {
-        await turn.steer(command.input);
-      } catch (error) {
-        if (error instanceof TypeError || error instanceof RangeError) throw new HttpError(400, error.message, { cause: error });
-        throw error;
-      }
-      return;
-    default: {
-      const unreachable: never = command;
-      throw new HttpError(400, `Unknown turn command ${JSON.stringify(unreachable)}`);
-    }
-  }
-}
-
-function decided(ok: boolean, live: LiveTurn, approvalId: string): void {
-  if (!ok) throw new HttpError(409, `No pending approval "${approvalId}" in turn "${live.id}" (unknown, withdrawn or already decided)`);
+/**
+ * Resumes a suspended (or interrupted, resumable) turn of the session in this process and tracks it, so its
+ * events can be followed and it can be approved, denied, canceled and steered like any live turn.
+ */
+export async function resumeServed(context: HandlerContext, sessionId: string, turnId: string): Promise<ServedTurn> {
+  const session = await context.chat.openSession(sessionId);
+  return context.track(await session.resume(turnId));
 }

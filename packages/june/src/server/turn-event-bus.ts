@@ -1,17 +1,5 @@
+import type { TurnCommand } from "../chat/types.js";
 import type { IndexedTurnStreamEvent } from "./turn-registry.js";
-
-/** A command for a running turn, as the `approve`, `deny`, `cancel` and `steer` routes take it. */
-export type TurnControl =
-  | { type: "approve"; approvalId: string; remember?: "session" }
-  | { type: "deny"; approvalId: string; reason?: string }
-  | { type: "cancel" }
-  | { type: "steer"; input: string };
-
-/** What applying a `TurnControl` answered: the HTTP status and JSON body the route sends back. */
-export interface TurnControlReply {
-  status: number;
-  body: Record<string, unknown>;
-}
 
 /**
  * A turn's events and controls, wherever the turn runs: in this process (a `LiveTurn`) or in another one
@@ -22,8 +10,12 @@ export interface ServedTurn {
   readonly sessionId: string;
   /** The events from index `from` on, waiting for new ones until the `turn-end` event or `signal` aborts. */
   read(from: number, signal?: AbortSignal): AsyncIterable<IndexedTurnStreamEvent>;
-  /** Applies a command to the turn where it runs. Never throws: a refusal is a reply with a 4xx/5xx status. */
-  control(command: TurnControl): Promise<TurnControlReply>;
+  /**
+   * Applies a command to the turn where it runs. A turn that cannot take it rejects with the typed error the
+   * turn threw (`ApprovalNotPendingError`, `TurnEndedError`, ...), rebuilt on this side when the turn runs
+   * elsewhere; a process that cannot be asked, with an `HttpError` (503, 504).
+   */
+  control(command: TurnCommand): Promise<void>;
 }
 
 /**

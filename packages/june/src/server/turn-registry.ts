@@ -1,7 +1,8 @@
 import { projectChatTrace } from "../chat/trace/project-chat-trace.js";
 import { hideFilePaths, redact, redactText, type TextRedactOptions } from "../redaction/redact.js";
 import { excerpt, truncate } from "../chat/trace/excerpt.js";
-import type { Turn, TurnEvent, TurnResult } from "../chat/types.js";
+import { endedError } from "../chat/errors.js";
+import type { Turn, TurnCommand, TurnEvent, TurnResult } from "../chat/types.js";
 import { StreamRedactor } from "../redaction/stream-redactor.js";
 import type { TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
 
@@ -17,6 +18,8 @@ const MAX_ERROR_CHARS = 1_000;
  * A turn the handler serves: it reads the turn's events once, as they come, turns each into its redacted,
  * projected `TurnStreamEvent`, and keeps them so any number of clients can read them from any index, while
  * the turn runs and after it ended. Reading never drives the turn: a client that goes away leaves it running.
+ *
+ * It is the `ServedTurn` of a turn this process runs: `control` applies a command to the turn itself.
  *
  * Once the turn ended only what replay needs is kept (its id, session id and projected events): the `Turn`
  * is let go, and with it the session it ran in (its whole journal) and its raw events, so the ended turns a
@@ -67,6 +70,16 @@ export class LiveTurn {
   /** The events so far (a read-only view). */
   get events(): readonly TurnStreamEvent[] {
     return this.#events;
+  }
+
+  /**
+   * Applies a command to the turn (see `Turn.control`); once its `turn-end` is in the turn is no longer held,
+   * so, as the turn itself would, it takes nothing: `TurnEndedError`.
+   */
+  control(command: TurnCommand): Promise<void> {
+    const turn = this.#turn;
+    if (!turn) return Promise.reject(endedError(this.id, command));
+    return turn.control(command);
   }
 
   /**

@@ -7,34 +7,35 @@ import {
   type UIMessageChunk,
 } from "ai";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
-import { redact } from "../redaction/redact.js";
+import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import { excerpt } from "../chat/trace/excerpt.js";
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
 import { ConflictError, SessionNotFoundError } from "../stores/errors.js";
-import { type JsonObject, readJsonObject } from "./body.js";
 import { valueKind } from "../errors/value-kind.js";
-import type { HandlerContext } from "./create-chat-handler.js";
-import { HttpError, json, withInputErrors } from "./http-error.js";
+import { ApprovalNotPendingError, TurnEndedError } from "../chat/errors.js";
+import type { JsonObject } from "./body.js";
+import type { HandlerContext } from "./handler-context.js";
+import { HttpError, withInputErrors } from "./http-error.js";
 import { inRequestTrace } from "../telemetry/request-trace.js";
-import type { RouteContext } from "./router.js";
+import { type RouteContext, Router } from "./router.js";
+import type { ServedTurn } from "./turn-event-bus.js";
 import { errorSummary, type LiveTurn } from "./turn-registry.js";
 import type { TurnStreamEvent } from "./turn-stream-event.js";
 
-/** A tool call the UI stream showed for approval, and what became of it. */
+export type { UiChatOptions } from "./handler-context.js";
+
+/**
+ * A tool call the client was shown for approval, as its own message holds it: the server keeps no state
+ * between the requests of one reply, so a reply can continue through any process.
+ */
 interface UiTool {
   toolCallId: string;
   approvalId: string;
-  decision?: { approved: boolean };
-  /** True once the client got its outcome (output, error or denial). */
+  /** The client's answer (`addToolApprovalResponse`), when it gave one. */
+  approved?: boolean;
+  /** True once the client has its outcome (output, error or denial). */
   resolved: boolean;
-}
-
-/** How far the UI message streams of one turn got: a turn's reply can span several requests. */
-interface UiTurnState {
-  /** The index of the next turn event no UI stream has sent. */
-  cursor: number;
-  tools: Map<string, UiTool>;
 }
 
 /** An approval answered by the client with `addToolApprovalResponse`. */
@@ -44,22 +45,10 @@ interface ApprovalResponse {
   reason?: string;
 }
 
-const uiStates = new WeakMap<LiveTurn, UiTurnState>();
-
 /** A redacted tool input larger than this, as JSON, goes out as a bounded excerpt instead. */
 const MAX_TOOL_INPUT_JSON = 16_000;
 
 const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-filter", "tool-calls", "error", "other"]);
-
-/** What `/ui-chat` does when its client goes away mid-stream (`useChat`'s `stop()`, a closed tab). */
-export interface UiChatOptions {
-  /**
-   * Cancel the turn when the client aborts the request before the stream ended (default `true`, so
-   * `stop()` stops the turn and the journal says `canceled`). `false` keeps the turn running, as the plain
-   * SSE routes always do, for apps that rejoin a turn's stream instead.
-   */
-  cancelOnDisconnect?: boolean;
-}
 
 /**
  * `POST /ui-chat`: the AI SDK UI message stream protocol, so `useChat` and `DefaultChatTransport` talk to a
@@ -78,9 +67,13 @@ export interface UiChatOptions {
  * - A client that aborts the request before the stream ended cancels the turn, unless
  *   `uiChat: { cancelOnDisconnect: false }`.
  */
-export async function handleUiChat({ request }: RouteContext, context: HandlerContext): Promise<Response> {
+export function uiChatRoutes(context: HandlerContext): Router {
+  return new Router().on("POST", "/ui-chat", (route) => handleUiChat(route, context));
+}
+
+async function handleUiChat({ request }: RouteContext, context: HandlerContext): Promise<Response> {
   // Extra fields are the transport's own `body` option: accepted and ignored.
-  const body = await readJsonObject(request, { maxBytes: context.maxBodyBytes });
+  const body = await context.body(request);
   const chatId = body.id;
   if (typeof chatId !== "string" || chatId === "") throw new HttpError(400, `"id" must be the chat's id (a string), got ${valueKind(chatId)}`);
   const trigger = body.trigger ?? "submit-message";
@@ -114,9 +107,14 @@ export async function handleUiChat({ request }: RouteContext, context: HandlerCo
   }
   const turn = await withInputErrors(() => inRequestTrace(request, start));
   const live = await context.track(turn);
-  const state: UiTurnState = { cursor: 0, tools: new Map() };
-  uiStates.set(live, state);
-  return uiStream(live, state, { signal: request.signal, messageId: live.id, cancelOnDisconnect });
+  return uiStream(live, {
+    signal: request.signal,
+    messageId: live.id,
+    cancelOnDisconnect,
+    tools: new Map(),
+    inputOf: requestInputs(live),
+    redaction: context.redaction,
+  });
 }
 
 /**
@@ -136,14 +134,20 @@ export async function handleUiMessages({ params }: RouteContext, context: Handle
     if (index === -1) messages.push(snapshot);
     else messages[index] = snapshot;
   }
-  return json(200, messages);
+  return context.json(200, messages);
 }
 
 /** The assistant message a UI stream of the turn would have built so far. */
 async function liveMessage(live: LiveTurn): Promise<UIMessage> {
   const chunks: UIMessageChunk[] = [];
-  const state = shownState(live, (chunk) => chunks.push(chunk));
-  if (!uiStates.has(live)) uiStates.set(live, state);
+  const write = (chunk: UIMessageChunk) => chunks.push(chunk);
+  const chunker = new UiChunker(live.id, new Map(), write, requestInputs(live));
+  write({ type: "start", messageId: live.id });
+  write({ type: "start-step" });
+  for (let index = 0; index < live.length; index++) chunker.handle(live.events[index], index);
+  chunker.endText();
+  write({ type: "finish-step" });
+  write({ type: "finish", finishReason: "tool-calls" });
   const stream = new ReadableStream<UIMessageChunk>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
@@ -153,23 +157,6 @@ async function liveMessage(live: LiveTurn): Promise<UIMessage> {
   let message: UIMessage = { id: live.id, role: "assistant", parts: [] };
   for await (const state of readUIMessageStream({ stream })) message = state;
   return { ...message, metadata: { turnStatus: "running" } };
-}
-
-/** The state of a UI stream that showed every event of the turn so far (writing its chunks to `write`). */
-function shownState(live: LiveTurn, write: (chunk: UIMessageChunk) => void): UiTurnState {
-  const state: UiTurnState = { cursor: 0, tools: new Map() };
-  const chunker = new UiChunker(live, state, write);
-  write({ type: "start", messageId: live.id });
-  write({ type: "start-step" });
-  while (state.cursor < live.length) {
-    const event = live.events[state.cursor];
-    state.cursor++;
-    chunker.handle(event);
-  }
-  chunker.endText();
-  write({ type: "finish-step" });
-  write({ type: "finish", finishReason: "tool-calls" });
-  return state;
 }
 
 /** The turn a regenerate request answers again: `messageId`'s, else the one at the last user message's place. */
@@ -197,6 +184,11 @@ function userMessageCount(body: JsonObject): number {
   return (body.messages as unknown[]).filter((message) => typeof message === "object" && message !== null && (message as JsonObject).role === "user").length;
 }
 
+/**
+ * The client answered approvals (`addToolApprovalResponse`) and resent the assistant message: each answer
+ * goes to the turn through the same control as every route (`ServedTurn.control`), so it reaches the turn
+ * in whichever process runs it, and the same message continues from where the client's copy of it ends.
+ */
 async function continueAfterApprovals(
   session: Session,
   message: JsonObject,
@@ -205,42 +197,48 @@ async function continueAfterApprovals(
 ): Promise<Response> {
   const responses = approvalResponses(message);
   if (responses.length === 0) throw new HttpError(400, "The last message is the assistant's but holds no tool approval responses");
-  const live = context.registry.latestForSession(session.id);
-  // A turn no UI stream showed yet (started by another route, or shown by `GET .../ui-messages` only).
-  const state = live && (uiStates.get(live) ?? adopt(live));
-  if (!live || !state) throw new HttpError(409, `No turn of chat "${session.id}" is waiting for these approvals`);
-  for (const response of responses) {
-    const tool = [...state.tools.values()].find((candidate) => candidate.approvalId === response.approvalId);
-    // Unknown here, or already routed by an earlier request: the client resends every answer it holds.
-    if (!tool || tool.decision) continue;
-    tool.decision = { approved: response.approved };
-    if (response.approved) live.turn?.approve(response.approvalId);
-    else live.turn?.deny(response.approvalId, response.reason);
-  }
+  // The assistant message is named after its turn; a client that renamed it still means the session's latest.
   const messageId = typeof message.id === "string" ? message.id : undefined;
-  return uiStream(live, state, { ...options, ...(messageId !== undefined && { messageId }) });
-}
-
-function adopt(live: LiveTurn): UiTurnState | undefined {
-  if (live.ended) return undefined;
-  const state = shownState(live, () => {});
-  uiStates.set(live, state);
-  return state;
+  const turn = (messageId !== undefined ? await context.find(messageId) : undefined) ?? context.registry.latestForSession(session.id);
+  if (!turn || turn.sessionId !== session.id) throw new HttpError(409, `No turn of chat "${session.id}" is waiting for these approvals`);
+  for (const response of responses) {
+    const command = response.approved
+      ? { type: "approve" as const, approvalId: response.approvalId }
+      : { type: "deny" as const, approvalId: response.approvalId, ...(response.reason !== undefined && { reason: response.reason }) };
+    try {
+      await turn.control(command);
+    } catch (error) {
+      // The client resends every answer it holds: one routed by an earlier request, or a turn that ended
+      // since, is not this request's failure. What the turn did then is in its events.
+      if (!ApprovalNotPendingError.isInstance(error) && !TurnEndedError.isInstance(error)) throw error;
+    }
+  }
+  const local = context.registry.get(turn.id);
+  return uiStream(turn, {
+    ...options,
+    ...(messageId !== undefined && { messageId }),
+    tools: shownTools(message),
+    ...(local && { inputOf: requestInputs(local) }),
+    redaction: context.redaction,
+  });
 }
 
 /** Turns a live turn's events into UI message chunks, tracking what the client was shown in `state`. */
 class UiChunker {
-  readonly #live: LiveTurn;
-  readonly #state: UiTurnState;
+  readonly #turnId: string;
+  readonly #tools: Map<string, UiTool>;
   readonly #write: (chunk: UIMessageChunk) => void;
+  readonly #inputOf: InputOf | undefined;
   #textId: string | undefined;
   #textCount = 0;
   finishReason: FinishReason = "stop";
 
-  constructor(live: LiveTurn, state: UiTurnState, write: (chunk: UIMessageChunk) => void) {
-    this.#live = live;
-    this.#state = state;
+  /** @param tools The tool calls the client holds, by call id; those this stream shows are added. */
+  constructor(turnId: string, tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void, inputOf?: InputOf) {
+    this.#turnId = turnId;
+    this.#tools = tools;
     this.#write = write;
+    this.#inputOf = inputOf;
   }
 
   endText(): void {
@@ -251,17 +249,17 @@ class UiChunker {
 
   /** Denials the client just sent are settled already: shows them at once. */
   showDenials(): void {
-    for (const tool of this.#state.tools.values()) {
-      if (!tool.resolved && tool.decision && !tool.decision.approved) {
+    for (const tool of this.#tools.values()) {
+      if (!tool.resolved && tool.approved === false) {
         this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
         tool.resolved = true;
       }
     }
   }
 
-  handle(event: TurnStreamEvent): void {
-    const live = this.#live;
-    const state = this.#state;
+  /** Writes the chunks of the turn's event at `index`. */
+  handle(event: TurnStreamEvent, index: number): void {
+    const tools = this.#tools;
     const write = this.#write;
     switch (event.type) {
       case "turn-start":
@@ -269,7 +267,7 @@ class UiChunker {
       case "text-delta":
         if (event.text === "") return;
         if (this.#textId === undefined) {
-          this.#textId = `${live.id}-text-${state.cursor}-${this.#textCount++}`;
+          this.#textId = `${this.#turnId}-text-${index + 1}-${this.#textCount++}`;
           write({ type: "text-start", id: this.#textId });
         }
         write({ type: "text-delta", id: this.#textId, delta: event.text });
@@ -279,14 +277,14 @@ class UiChunker {
         return;
       case "approval-request": {
         const { request } = event;
-        if (state.tools.has(request.toolCallId)) return;
+        if (tools.has(request.toolCallId)) return;
         this.endText();
-        state.tools.set(request.toolCallId, { toolCallId: request.toolCallId, approvalId: request.id, resolved: false });
+        tools.set(request.toolCallId, { toolCallId: request.toolCallId, approvalId: request.id, resolved: false });
         write({
           type: "tool-input-available",
           toolCallId: request.toolCallId,
           toolName: request.toolName,
-          input: toolInput(live, request.id, request.input),
+          input: toolInput(this.#inputOf?.(request.id), request.input),
           dynamic: true,
         });
         write({ type: "tool-approval-request", approvalId: request.id, toolCallId: request.toolCallId });
@@ -316,7 +314,7 @@ class UiChunker {
 
   /** Tool calls the client was shown, settled as the trace shows them. */
   #resolveTools(rows: readonly ChatTraceRow[]): void {
-    for (const tool of this.#state.tools.values()) {
+    for (const tool of this.#tools.values()) {
       if (tool.resolved) continue;
       const row = findToolRow(rows, tool.toolCallId);
       if (!row) continue;
@@ -335,12 +333,12 @@ class UiChunker {
 
   /** At the turn's end every tool call shown gets an outcome, so the client never resends for it. */
   #settleTools(status: "completed" | "failed" | "canceled" | "suspended"): void {
-    for (const tool of this.#state.tools.values()) {
+    for (const tool of this.#tools.values()) {
       if (tool.resolved) continue;
       tool.resolved = true;
-      if (tool.decision && !tool.decision.approved) {
+      if (tool.approved === false) {
         this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
-      } else if (status === "completed" && tool.decision) {
+      } else if (status === "completed" && tool.approved === true) {
         this.#write({ type: "tool-output-available", toolCallId: tool.toolCallId, output: null, dynamic: true });
       } else {
         this.#write({ type: "tool-output-error", toolCallId: tool.toolCallId, errorText: `The turn ${status === "completed" ? "ended" : status} before the tool ran`, dynamic: true });
@@ -350,46 +348,67 @@ class UiChunker {
 }
 
 /**
- * Streams the turn's events from where the last UI stream of this turn stopped, as UI message chunks,
- * until the turn ends or waits for an approval only the client can give. A client that goes away before
- * the end cancels the turn when `cancelOnDisconnect`.
+ * Streams the turn's events as UI message chunks, from after the last approval request the client holds
+ * (`tools`: none for a new turn), until the turn ends or asks for an approval the client has not seen (the
+ * client answers it and resends). It reads the turn through `ServedTurn`, so the turn may run in another
+ * process. A client that goes away before the end cancels the turn when `cancelOnDisconnect`.
  */
-function uiStream(live: LiveTurn, state: UiTurnState, options: { signal: AbortSignal; messageId?: string; cancelOnDisconnect: boolean }): Response {
-  const { signal } = options;
+function uiStream(
+  turn: ServedTurn,
+  options: {
+    signal: AbortSignal;
+    messageId?: string;
+    cancelOnDisconnect: boolean;
+    tools: Map<string, UiTool>;
+    inputOf?: InputOf;
+    redaction: TextRedactOptions;
+  },
+): Response {
+  const { signal, tools } = options;
   let finished = false;
   const disconnected = () => {
     signal.removeEventListener("abort", disconnected);
-    if (finished || !options.cancelOnDisconnect || live.ended) return;
+    if (finished || !options.cancelOnDisconnect) return;
     finished = true;
-    live.turn?.cancel();
+    // Through the turn's control, so it reaches the turn wherever it runs; one that ended is left alone.
+    turn.control({ type: "cancel" }).catch(() => {});
   };
   signal.addEventListener("abort", disconnected, { once: true });
   const stream = createUIMessageStream({
     onError: (error) => {
-      const { name, message } = errorSummary(error, live.redaction);
+      const { name, message } = errorSummary(error, options.redaction);
       return `${name}: ${message}`;
     },
     execute: async ({ writer }) => {
       const write = (chunk: UIMessageChunk) => writer.write(chunk);
-      const chunker = new UiChunker(live, state, write);
+      const chunker = new UiChunker(turn.id, tools, write, options.inputOf);
       write(options.messageId !== undefined ? { type: "start", messageId: options.messageId } : { type: "start" });
       write({ type: "start-step" });
-      chunker.showDenials();
-      for (;;) {
-        if (signal.aborted) return;
-        if (state.cursor < live.length) {
-          const event = live.events[state.cursor];
-          state.cursor++;
-          chunker.handle(event);
-          if (event.type === "turn-end") break;
-          continue;
+      // The approval requests the client holds: everything up to the last of them it was shown already.
+      const unseen = new Set([...tools.values()].map((tool) => tool.approvalId));
+      let showing = unseen.size === 0;
+      if (showing) chunker.showDenials();
+      for await (const { index, event } of turn.read(0, signal)) {
+        if (!showing) {
+          // The client has these already. Shown from past the last request it holds, or from a request it
+          // never saw, or the end.
+          const held = event.type === "approval-request" && unseen.delete(event.request.id);
+          if (held || (event.type !== "approval-request" && event.type !== "turn-end")) {
+            if (unseen.size > 0 || !held) continue;
+          }
+          showing = true;
+          chunker.showDenials();
+          if (held) continue;
         }
-        if (awaitsClient(live, state)) {
+        const asks = event.type === "approval-request" && !tools.has(event.request.toolCallId);
+        chunker.handle(event, index);
+        if (event.type === "turn-end") break;
+        if (asks) {
           chunker.finishReason = "tool-calls";
           break;
         }
-        await live.waitFor(state.cursor, signal);
       }
+      if (signal.aborted) return;
       finished = true;
       signal.removeEventListener("abort", disconnected);
       chunker.endText();
@@ -399,7 +418,7 @@ function uiStream(live: LiveTurn, state: UiTurnState, options: { signal: AbortSi
   });
   return createUIMessageStreamResponse({
     stream: onCancel(stream, disconnected),
-    headers: { "x-june-turn-id": live.id, "x-june-session-id": live.sessionId },
+    headers: { "x-june-turn-id": turn.id, "x-june-session-id": turn.sessionId },
   });
 }
 
@@ -419,28 +438,28 @@ function onCancel<T>(stream: ReadableStream<T>, cancel: () => void): ReadableStr
   });
 }
 
-/** Whether the turn waits for an approval shown to the client and not yet answered by it. */
-function awaitsClient(live: LiveTurn, state: UiTurnState): boolean {
-  if (live.ended) return false;
-  for (const tool of state.tools.values()) {
-    if (tool.resolved || tool.decision) continue;
-    if (live.turn?.requests.some((request) => request.id === tool.approvalId)) return true;
-  }
-  return false;
+/** A shown request's input, in full, when this process holds the turn (else the event's excerpt is shown). */
+type InputOf = (approvalId: string) => unknown;
+
+/** The inputs of the requests the live turn waits on (`undefined` for one it no longer does). */
+function requestInputs(live: LiveTurn): InputOf {
+  return (approvalId) => {
+    const request = live.turn?.requests.find((candidate) => candidate.id === approvalId);
+    return request && redact(request.input, live.redaction);
+  };
 }
 
-/** The tool's input as the client sees it: redacted, or a bounded excerpt when large. */
-function toolInput(live: LiveTurn, approvalId: string, shown: string): unknown {
-  const request = live.turn?.requests.find((candidate) => candidate.id === approvalId);
-  if (!request) return shown;
-  const safe = redact(request.input, live.redaction);
+/** The tool's input as the client sees it (redacted already), or a bounded excerpt when large or not at hand. */
+function toolInput(input: unknown, shown: string): unknown {
+  if (input === undefined) return shown;
+  const safe = input;
   let text: string | undefined;
   try {
     text = JSON.stringify(safe);
   } catch {
     return shown;
   }
-  if (text === undefined || text.length > MAX_TOOL_INPUT_JSON) return excerpt(request.input);
+  if (text === undefined || text.length > MAX_TOOL_INPUT_JSON) return excerpt(input);
   return JSON.parse(text) as unknown;
 }
 
@@ -510,4 +529,26 @@ function approvalResponses(message: JsonObject): ApprovalResponse[] {
     out.push(response);
   }
   return out;
+}
+
+/**
+ * The tool calls with approvals the client's assistant message holds, by call id: answered or not, and
+ * whether it already has their outcome. This, not server state, is where a continued stream picks up.
+ */
+function shownTools(message: JsonObject): Map<string, UiTool> {
+  const tools = new Map<string, UiTool>();
+  for (const part of parts(message)) {
+    const type = part.type;
+    if (typeof type !== "string" || !(type === "dynamic-tool" || type.startsWith("tool-"))) continue;
+    const approval = part.approval as JsonObject | undefined;
+    if (typeof part.toolCallId !== "string" || typeof approval !== "object" || approval === null || typeof approval.id !== "string") continue;
+    const tool: UiTool = {
+      toolCallId: part.toolCallId,
+      approvalId: approval.id,
+      resolved: part.state === "output-available" || part.state === "output-error" || part.state === "output-denied",
+    };
+    if (typeof approval.approved === "boolean") tool.approved = approval.approved;
+    tools.set(tool.toolCallId, tool);
+  }
+  return tools;
 }

@@ -1,4 +1,4 @@
-import type { CasesFilter, CasesFile, SessionDetail, SessionInfo, StreamEvent, TurnFeedback, TurnRecord } from "./types";
+import type { CasesFilter, CasesFile, SessionDetail, SessionInfo, StreamEvent, TurnFeedback } from "./types";
 import { readEventStream } from "./event-stream";
 
 /** What a request that got no answer says. */
@@ -70,6 +70,11 @@ export class StudioClient {
     return this.json("GET", `/sessions/${encodeURIComponent(id)}`);
   }
 
+  /** Renames a session; resolves to it as the server now lists it. */
+  renameSession(id: string, title: string): Promise<SessionInfo> {
+    return this.json("PUT", `/sessions/${encodeURIComponent(id)}/title`, { title });
+  }
+
   async deleteSession(id: string): Promise<void> {
     await this.request("DELETE", `/sessions/${encodeURIComponent(id)}`);
   }
@@ -90,12 +95,6 @@ export class StudioClient {
   async editTurn(sessionId: string, turnId: string, input: string, signal?: AbortSignal): Promise<TurnStream> {
     const response = await this.request("POST", `${this.turnPath(sessionId, turnId)}/edit`, { input }, signal);
     return this.stream(response);
-  }
-
-  /** The alternatives at a turn's position (itself included), oldest first. */
-  async branches(sessionId: string, turnId: string, signal?: AbortSignal): Promise<TurnRecord[]> {
-    const response = await this.request("GET", `${this.turnPath(sessionId, turnId)}/branches`, undefined, signal);
-    return ((await response.json()) as { turns: TurnRecord[] }).turns;
   }
 
   /** Makes the branch through a turn current; resolves to the session with that branch's turns. */

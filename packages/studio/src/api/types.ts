@@ -72,6 +72,8 @@ export interface SessionDetail {
   runningTurnId?: string;
   /** The requests the session's suspended (or interrupted, resumable) turns wait on; absent when none. */
   pendingApprovals?: PendingApproval[];
+  /** The alternatives at each turn of the current branch that has any (turn id → their ids, oldest first); absent when none. */
+  branches?: Record<string, string[]>;
 }
 
 /** A request a durable turn waits on while no process runs it: the input excerpted and redacted. */

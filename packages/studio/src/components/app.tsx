@@ -1,18 +1,26 @@
 import { useCallback, useEffect, useState } from "react";
 import { UNREACHABLE, type StudioClient } from "../api/client";
+import { ChatController } from "../state/chat-controller";
+import { message } from "../state/message";
+import { SessionsController } from "../state/sessions-controller";
 import { useChatSession } from "../state/use-chat-session";
 import { useHashSession } from "../state/use-hash-session";
 import { useReachability } from "../state/use-reachability";
-import { message, useSessions } from "../state/use-sessions";
+import { useSessions } from "../state/use-sessions";
 import { ChatPane } from "./chat-pane";
 import { Sidebar } from "./sidebar";
 
 /** June Studio: the sessions sidebar and the open session's chat pane. */
 export function App({ client }: { client: StudioClient }) {
-  const sessions = useSessions(client);
+  // The page's state lives in two controllers, made once per client; the hooks below only subscribe.
+  const [controllers] = useState(() => {
+    const sessions = new SessionsController({ client });
+    return { sessions, chat: new ChatController({ client, onSessionsChanged: () => void sessions.refresh() }) };
+  });
+  useEffect(() => () => controllers.chat.dispose(), [controllers]);
+  const sessions = useSessions(controllers.sessions);
   const [sessionId, selectSession] = useHashSession();
-  const [reloads, setReloads] = useState(0);
-  const chat = useChatSession(client, sessionId, sessions.refresh, reloads);
+  const chat = useChatSession(controllers.chat, sessionId);
   const [appError, setAppError] = useState<string | null>(null);
   // On a narrow screen the sidebar is a drawer over the chat, closed until asked for.
   const [sidebarOpen, setSidebarOpen] = useState(false);
@@ -21,7 +29,7 @@ export function App({ client }: { client: StudioClient }) {
     setAppError(null);
     chat.dismissError();
     void sessions.refresh();
-    setReloads((n) => n + 1);
+    controllers.chat.reload();
   });
   const current = sessions.sessions.find((session) => session.id === sessionId);
 
@@ -75,6 +83,7 @@ export function App({ client }: { client: StudioClient }) {
         onSelect={select}
         onNew={newSession}
         onDelete={deleteSession}
+        onRename={sessions.rename}
         onClose={() => setSidebarOpen(false)}
       />
       {sidebarOpen ? <div className="app__scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" /> : null}

@@ -11,6 +11,8 @@ export interface SidebarProps {
   onSelect(id: string): void;
   onNew(): void;
   onDelete(id: string): void;
+  /** Renames a session; rejects with the server's reason when it refused. */
+  onRename(id: string, title: string): Promise<void>;
   /** Closes the drawer (narrow screens). */
   onClose?(): void;
 }
@@ -24,9 +26,10 @@ function startedAt(iso: string): string {
 
 /**
  * The chat's sessions, newest first, with a search over their titles and a button for a new one (made by
- * its first message, so none is left empty). Sessions that share a title also show when each started.
+ * its first message, so none is left empty). Sessions that share a title also show when each started;
+ * any can be renamed in place.
  */
-export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect, onNew, onDelete, onClose }: SidebarProps) {
+export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect, onNew, onDelete, onRename, onClose }: SidebarProps) {
   const [query, setQuery] = useState("");
   const repeated = useMemo(() => {
     const counts = new Map<string, number>();
@@ -74,6 +77,7 @@ export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect
             started={(repeated.get(session.title ?? "") ?? 0) > 1 ? startedAt(session.createdAt) : undefined}
             onSelect={() => onSelect(session.id)}
             onDelete={() => onDelete(session.id)}
+            onRename={(title) => onRename(session.id, title)}
           />
         ))}
       </ul>

@@ -122,7 +122,10 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
     return wakeable((wake) => this.#drainWaiters.push(wake), signal);
   }
 
-  /** Removes the items no reader has been handed yet and returns them (none once the buffer ended). */
+  /**
+   * Removes the items no reader has been handed yet and returns them (none once the buffer ended). Their
+   * indexes go to the next items pushed: nobody saw them, so no reader's position moves.
+   */
   dropUnread(): T[] {
     if (this.#state.kind !== "open") return [];
     const keep = Math.max(this.#handedOut - this.#offset, this.#released);

@@ -16,4 +16,5 @@ export { redisTurnEvents } from "./redis-turn-events.js";
 export type { RedisTurnEvents, RedisTurnEventsOptions } from "./redis-turn-events.js";
 export type { RedisClientLike, RedisConnection } from "./redis-client.js";
 export { StoreClosedError, StoreDriverMissingError } from "../../stores/errors.js";
-export type { ServedTurn, TurnControl, TurnControlReply, TurnEventBus } from "../turn-event-bus.js";
+export type { ServedTurn, TurnEventBus } from "../turn-event-bus.js";
+export type { TurnCommand } from "../../chat/types.js";

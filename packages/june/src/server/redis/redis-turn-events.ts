@@ -3,8 +3,11 @@ import { hostname } from "node:os";
 import { redactText } from "../../redaction/redact.js";
 import { TimeoutError } from "../../runtime/errors.js";
 import { StoreClosedError } from "../../stores/errors.js";
-import type { ServedTurn, TurnControl, TurnControlReply, TurnEventBus } from "../turn-event-bus.js";
-import { parseControlRequest, parseControlResponse } from "./control-messages.js";
+import { endedError } from "../../chat/errors.js";
+import type { TurnCommand } from "../../chat/types.js";
+import { HttpError } from "../http-error.js";
+import type { ServedTurn, TurnEventBus } from "../turn-event-bus.js";
+import { type ControlOutcome, controlErrorJson, controlErrorOf, parseControlRequest, parseControlResponse } from "./control-messages.js";
 import { asRecord, asString, clientFor, ensureOpen, type RedisClientLike, type RedisConnection } from "./redis-client.js";
 import { RedisNames } from "./redis-keys.js";
 import { RemoteTurn, type RemoteTurnHost } from "./remote-turn.js";
@@ -87,7 +90,7 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
   readonly #presenceTtlMs: number;
   readonly #onError: (error: unknown) => void;
   readonly #writers = new Map<string, TurnWriter>();
-  readonly #pending = new Map<string, (reply: TurnControlReply) => void>();
+  readonly #pending = new Map<string, (outcome: ControlOutcome) => void>();
   readonly #blocking = new Set<RedisClientLike>();
   #subscriber: RedisClientLike | undefined;
   #ready: Promise<void> | undefined;
@@ -231,34 +234,42 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
     connection.destroy();
   }
 
-  /** Sends a command to the process running the turn and waits for its answer: 504 when none comes. */
-  async request(owner: string, turnId: string, command: TurnControl): Promise<TurnControlReply> {
+  /**
+   * Sends a command to the process running the turn and waits for its answer: the typed error the turn
+   * threw there is thrown here; no answer is a 504, Redis out of reach a 503 (`HttpError`s).
+   */
+  async request(owner: string, turnId: string, command: TurnCommand): Promise<void> {
     const local = owner === this.processId ? this.#writers.get(turnId) : undefined;
     if (local) return local.turn.control(command);
+    const outcome = await this.#ask(owner, turnId, command);
+    if ("error" in outcome) throw controlErrorOf(outcome.error);
+  }
+
+  async #ask(owner: string, turnId: string, command: TurnCommand): Promise<ControlOutcome> {
     let receivers: number;
     const requestId = randomUUID();
-    const answer = new Promise<TurnControlReply>((resolve) => {
+    const answer = new Promise<ControlOutcome>((resolve) => {
       const timer = setTimeout(() => {
         this.#pending.delete(requestId);
         resolve(gatewayTimeout(`The process running turn "${turnId}" did not answer within ${this.#controlTimeoutMs} ms`));
       }, this.#controlTimeoutMs);
-      this.#pending.set(requestId, (reply) => {
+      this.#pending.set(requestId, (outcome) => {
         clearTimeout(timer);
         this.#pending.delete(requestId);
-        resolve(reply);
+        resolve(outcome);
       });
     });
     try {
       await this.#timed(() => this.ready());
       const ended = await this.#timed(() => this.command(["HGET", this.names.turn(turnId), "ended"]));
       if (ended !== null && ended !== undefined) {
-        this.#pending.get(requestId)?.({ status: 409, body: { error: `Turn "${turnId}" has already ended` } });
+        this.#pending.get(requestId)?.({ error: controlErrorJson(endedError(turnId, command)) });
         return answer;
       }
       const message = JSON.stringify({ requestId, replyTo: this.processId, turnId, command });
       receivers = Number(await this.#timed(() => this.command(["PUBLISH", this.names.control(owner), message])));
     } catch {
-      this.#pending.get(requestId)?.({ status: 503, body: { error: "The turns of other processes cannot be reached right now" } });
+      this.#pending.get(requestId)?.(failure(503, "The turns of other processes cannot be reached right now"));
       return answer;
     }
     if (receivers === 0) this.#pending.get(requestId)?.(gatewayTimeout(`The process running turn "${turnId}" is gone`));
@@ -270,11 +281,16 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
     const request = parseControlRequest(message);
     if (!request) return;
     const writer = this.#writers.get(request.turnId);
-    const reply: TurnControlReply = writer
-      ? await writer.turn.control(request.command)
-      : { status: 404, body: { error: `No live or recent turn "${request.turnId}"` } };
+    let outcome: ControlOutcome;
     try {
-      await this.command(["PUBLISH", this.names.reply(request.replyTo), JSON.stringify({ requestId: request.requestId, reply })]);
+      if (!writer) throw new HttpError(404, `No live or recent turn "${request.turnId}"`);
+      await writer.turn.control(request.command);
+      outcome = { ok: true };
+    } catch (error) {
+      outcome = { error: controlErrorJson(error) };
+    }
+    try {
+      await this.command(["PUBLISH", this.names.reply(request.replyTo), JSON.stringify({ requestId: request.requestId, outcome })]);
     } catch (error) {
       this.#onError(error);
     }
@@ -282,7 +298,7 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
 
   #onReply(message: string): void {
     const response = parseControlResponse(message);
-    if (response) this.#pending.get(response.requestId)?.(response.reply);
+    if (response) this.#pending.get(response.requestId)?.(response.outcome);
   }
 
   /** Forgets turns that ended a while ago (their events stay in Redis until they expire). */
@@ -327,8 +343,13 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
   }
 }
 
-function gatewayTimeout(message: string): TurnControlReply {
-  return { status: 504, body: { error: message } };
+function gatewayTimeout(message: string): ControlOutcome {
+  return failure(504, message);
+}
+
+/** A failure of the bus itself (no process answered), as an `HttpError` on the requester's side. */
+function failure(status: number, message: string): ControlOutcome {
+  return { error: { name: "HttpError", message, status } };
 }
 
 function wholeNumber(value: number | undefined, name: string, fallback: number): number {

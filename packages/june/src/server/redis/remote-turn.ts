@@ -1,4 +1,5 @@
-import type { ServedTurn, TurnControl, TurnControlReply } from "../turn-event-bus.js";
+import type { TurnCommand } from "../../chat/types.js";
+import type { ServedTurn } from "../turn-event-bus.js";
 import type { IndexedTurnStreamEvent } from "../turn-registry.js";
 import { asStreamEntries, type RedisClientLike, type StreamEntry, xreadEntries } from "./redis-client.js";
 import { entryId, eventOf, type RedisNames } from "./redis-keys.js";
@@ -18,8 +19,8 @@ export interface RemoteTurnHost {
   readonly blockMs: number;
   /** Whether the process is alive (its presence key is there). */
   isAlive(processId: string): Promise<boolean>;
-  /** Sends a command to the turn's owner and waits for its answer. */
-  request(owner: string, turnId: string, command: TurnControl): Promise<TurnControlReply>;
+  /** Sends a command to the turn's owner and waits for its answer: rejects with the error the turn threw there. */
+  request(owner: string, turnId: string, command: TurnCommand): Promise<void>;
 }
 
 /**
@@ -41,7 +42,7 @@ export class RemoteTurn implements ServedTurn {
     this.owner = fields.owner;
   }
 
-  control(command: TurnControl): Promise<TurnControlReply> {
+  control(command: TurnCommand): Promise<void> {
     return this.#host.request(this.owner, this.id, command);
   }
 

@@ -1,0 +1,428 @@
+import { isUnreachable, type StudioClient, type TurnStream } from "../api/client";
+import type { CasesFile, CasesFilter, ChatTraceRow, SessionDetail, StreamEvent, TurnError, TurnFeedback, TurnRecord } from "../api/types";
+import { message } from "./message";
+
+/** A turn as it runs: built from its event stream, replaced by its journaled record once it ends. */
+export interface LiveTurn {
+  /** A React key that holds before the turn id is known. */
+  key: string;
+  turnId?: string;
+  input: string;
+  steers: string[];
+  text: string;
+  rows: ChatTraceRow[];
+  status: "running" | "completed" | "failed" | "canceled" | "suspended";
+  error?: TurnError;
+  /** A regenerated or edited turn: the id of the turn it takes the place of (shown no more, nor what follows it). */
+  replaces?: string;
+}
+
+/** What the open session shows, as one immutable value: a new object on every change. */
+export interface ChatSnapshot {
+  /** The session open now (`null`: none, the pane invites a first message). */
+  sessionId: string | null;
+  detail: SessionDetail | null;
+  loading: boolean;
+  error: string | null;
+  live: LiveTurn | null;
+  /** Trace rows of this page's turns, by turn id. Traces are never journaled, so past turns have none. */
+  traces: Readonly<Record<string, ChatTraceRow[]>>;
+  /** The alternatives at each turn of the current branch that has more than one: their ids, oldest first. */
+  branches: Readonly<Record<string, string[]>>;
+}
+
+/** A decision on a request of a suspended turn. */
+export type SuspendedDecision = { approve: true } | { approve: false; reason: string };
+
+export interface ChatControllerOptions {
+  client: StudioClient;
+  /** Called when what the sidebar lists may have changed: a turn was journaled, a branch checked out, a send failed. */
+  onSessionsChanged?: () => void;
+}
+
+const RESUME_ATTEMPTS = 3;
+/** How many recent ended turns get their trace back from the server's replay after a reload. */
+const REPLAYED_TRACES = 10;
+const NO_BRANCHES: Readonly<Record<string, string[]>> = Object.freeze({});
+
+const EMPTY: ChatSnapshot = Object.freeze({
+  sessionId: null,
+  detail: null,
+  loading: false,
+  error: null,
+  live: null,
+  traces: Object.freeze({}),
+  branches: NO_BRANCHES,
+});
+
+/**
+ * The open session of a Studio page, with no React in it: its journaled turns, the turn running now and the
+ * controls of that turn. Views read it through `subscribe` and `getSnapshot` (what `useSyncExternalStore`
+ * takes), and act through its methods; the methods never throw for a failure the pane shows (`error`), except
+ * where the caller keeps something (a draft: `send` rethrows "server unreachable"; a reason: `approve`, `deny`).
+ * Modelled on the AI SDK's `AbstractChat`: the state lives here, a framework hook only subscribes.
+ */
+export class ChatController {
+  readonly #client: StudioClient;
+  readonly #onSessionsChanged: () => void;
+  readonly #listeners = new Set<() => void>();
+  #state: ChatSnapshot = EMPTY;
+  /** Aborted when the page moves to another session (or reloads this one): everything started for it stops. */
+  #page: AbortController | undefined;
+  #queued: { sessionId: string; input: string } | null = null;
+  // Traces live only in this page: keep each session's, so switching away and back keeps them.
+  readonly #traceCache = new Map<string, Record<string, ChatTraceRow[]>>();
+
+  constructor(options: ChatControllerOptions) {
+    this.#client = options.client;
+    this.#onSessionsChanged = options.onSessionsChanged ?? (() => {});
+  }
+
+  /** Calls `listener` after every change of the snapshot; returns the unsubscribe. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  /** The current state; the same object until something changes. */
+  readonly getSnapshot = (): ChatSnapshot => this.#state;
+
+  /**
+   * Opens a session (or none): what was started for the one before stops, and the session is read, its
+   * running turn rejoined (or a queued first message sent) and recent traces recovered. Opening the session
+   * already open does nothing; `reload` reads it again.
+   */
+  open(sessionId: string | null): void {
+    if (this.#page && sessionId === this.#state.sessionId) return;
+    this.#load(sessionId);
+  }
+
+  /** Reads the open session again (after the server came back), rejoining its running turn. */
+  reload(): void {
+    this.#load(this.#state.sessionId);
+  }
+
+  /** Stops everything this controller started (the page is going away). */
+  dispose(): void {
+    this.#page?.abort();
+    this.#page = undefined;
+  }
+
+  /**
+   * Sends a message in the open session, streamed into `live`. Rejects only when the server gave no answer
+   * (the composer keeps the draft); other failures show as `error`. Ignored while a turn runs.
+   */
+  async send(input: string): Promise<void> {
+    const { sessionId, live } = this.#state;
+    if (!sessionId || live?.status === "running") return;
+    await this.#start(sessionId, input);
+  }
+
+  /** Sends `input` as soon as `sessionId` is open (a new session's first message). */
+  queue(sessionId: string, input: string): void {
+    this.#queued = { sessionId, input };
+  }
+
+  cancel(): Promise<void> {
+    return this.#control((turnId) => this.#client.cancel(turnId));
+  }
+
+  steer(input: string): Promise<void> {
+    return this.#control(async (turnId) => {
+      await this.#client.steer(turnId, input);
+      this.#setLive((turn) => ({ ...turn, steers: [...turn.steers, input] }));
+    }, true);
+  }
+
+  approve(approvalId: string): Promise<void> {
+    return this.#control((turnId) => this.#client.approve(turnId, approvalId), true);
+  }
+
+  deny(approvalId: string, reason: string): Promise<void> {
+    return this.#control((turnId) => this.#client.deny(turnId, approvalId, reason), true);
+  }
+
+  /**
+   * Decides a request of a suspended (or interrupted, resumable) durable turn, listed in `detail.pendingApprovals`:
+   * the server resumes the turn and decides, and the rest of the turn streams in `live` like any running turn.
+   * Rejects when the server refused (decided elsewhere, gone): the row shows why.
+   */
+  async decideSuspended(turnId: string, approvalId: string, decision: SuspendedDecision): Promise<void> {
+    const { sessionId, detail, live } = this.#state;
+    const signal = this.#page?.signal;
+    const record = detail?.turns.find((turn) => turn.id === turnId);
+    if (!sessionId || !signal || !record || live?.status === "running") return;
+    if (decision.approve) await this.#client.approve(turnId, approvalId, sessionId);
+    else await this.#client.deny(turnId, approvalId, decision.reason, sessionId);
+    this.#update({ error: null });
+    this.#setLive(liveOf(record));
+    // The resumed turn's events from its first: its trace and the rest of the reply, live.
+    void this.#follow(sessionId, () => this.#client.turnEvents(turnId, undefined, signal), signal).catch((caught) => {
+      if (signal.aborted) return;
+      this.#update({ live: null, error: message(caught) });
+    });
+  }
+
+  /** Answers a turn's input again on a new branch, streamed like a send. */
+  async regenerate(turnId: string): Promise<void> {
+    const { sessionId, detail, live } = this.#state;
+    const record = detail?.turns.find((turn) => turn.id === turnId);
+    if (!sessionId || !record || live?.status === "running") return;
+    await this.#start(sessionId, record.input, (signal) => this.#client.regenerateTurn(sessionId, turnId, signal), turnId).catch((caught) =>
+      this.#update({ error: message(caught) }),
+    );
+  }
+
+  /** Sends `input` in a turn's place on a new branch, streamed like a send. */
+  async edit(turnId: string, input: string): Promise<void> {
+    const { sessionId, live } = this.#state;
+    if (!sessionId || live?.status === "running") return;
+    await this.#start(sessionId, input, (signal) => this.#client.editTurn(sessionId, turnId, input, signal), turnId).catch((caught) =>
+      this.#update({ error: message(caught) }),
+    );
+  }
+
+  /** Makes the branch through a turn current and shows its turns (and the alternatives along it). */
+  async checkout(turnId: string): Promise<void> {
+    const { sessionId, live } = this.#state;
+    const signal = this.#page?.signal;
+    if (!sessionId || !signal || live?.status === "running") return;
+    try {
+      await this.#client.checkout(sessionId, turnId);
+      const next = await this.#client.getSession(sessionId);
+      if (!signal.aborted) this.#setDetail(next);
+      this.#onSessionsChanged();
+    } catch (caught) {
+      if (!signal.aborted) this.#update({ error: message(caught) });
+    }
+  }
+
+  /** Sends feedback on a completed turn of this session; the turn shows it once the server took it. */
+  async feedback(turnId: string, feedback: TurnFeedback): Promise<void> {
+    const { sessionId } = this.#state;
+    if (!sessionId) return;
+    await this.#client.feedback(sessionId, turnId, feedback);
+    const { detail } = this.#state;
+    if (detail && detail.id === sessionId) {
+      this.#setDetail({ ...detail, turns: detail.turns.map((turn) => (turn.id === turnId ? { ...turn, feedback } : turn)) });
+    }
+  }
+
+  /** This session's eval cases as a JSONL file, all of them or those rated up or down. */
+  exportCases(filter: CasesFilter): Promise<CasesFile> {
+    const { sessionId } = this.#state;
+    if (!sessionId) return Promise.reject(new Error("Open a session to export its eval cases"));
+    return this.#client.exportCases(sessionId, filter);
+  }
+
+  dismissError(): void {
+    if (this.#state.error !== null) this.#update({ error: null });
+  }
+
+  #update(patch: Partial<ChatSnapshot>): void {
+    this.#state = { ...this.#state, ...patch };
+    for (const listener of [...this.#listeners]) listener();
+  }
+
+  #setDetail(detail: SessionDetail | null): void {
+    this.#update({ detail, branches: detail?.branches ?? NO_BRANCHES });
+  }
+
+  /** Replaces the live turn, or (a function) updates it; an update with no live turn leaves none. */
+  #setLive(update: LiveTurn | null | ((current: LiveTurn) => LiveTurn)): void {
+    const current = this.#state.live;
+    const next = typeof update === "function" ? (current ? update(current) : null) : update;
+    if (next !== current) this.#update({ live: next });
+  }
+
+  #keepTrace(session: string, turnId: string, rows: ChatTraceRow[]): void {
+    const all = { ...(this.#traceCache.get(session) ?? {}), [turnId]: rows };
+    this.#traceCache.set(session, all);
+    if (this.#state.sessionId === session) this.#update({ traces: all });
+  }
+
+  #load(sessionId: string | null): void {
+    this.#page?.abort();
+    const page = new AbortController();
+    this.#page = page;
+    const signal = page.signal;
+    this.#update({
+      sessionId,
+      live: null,
+      detail: null,
+      branches: NO_BRANCHES,
+      error: null,
+      traces: sessionId ? (this.#traceCache.get(sessionId) ?? {}) : {},
+      loading: sessionId !== null,
+    });
+    if (!sessionId) return;
+    this.#client
+      .getSession(sessionId)
+      .then((loaded) => {
+        if (signal.aborted) return;
+        this.#setDetail(loaded);
+        this.#update({ loading: false });
+        const pending = this.#queued;
+        const running = loaded.runningTurnId ? loaded.turns.find((turn) => turn.id === loaded.runningTurnId) : undefined;
+        if (pending && pending.sessionId === sessionId) {
+          this.#queued = null;
+          this.#start(sessionId, pending.input).catch((caught) => this.#update({ error: message(caught) }));
+        } else if (running) {
+          void this.#rejoin(sessionId, running, signal);
+        }
+        void this.#recoverTraces(sessionId, loaded, signal);
+      })
+      .catch((caught) => {
+        if (signal.aborted) return;
+        this.#update({ loading: false, error: message(caught) });
+      });
+  }
+
+  /** Starts a turn (a send, or a regenerate or edit when `replaces` names the turn it takes the place of). */
+  async #start(session: string, input: string, open?: (signal: AbortSignal) => Promise<TurnStream>, replaces?: string): Promise<void> {
+    const signal = this.#page?.signal;
+    if (!signal) return;
+    this.#update({ error: null });
+    this.#setLive({ key: `live-${Date.now()}`, input, steers: [], text: "", rows: [], status: "running", ...(replaces && { replaces }) });
+    try {
+      await this.#follow(session, () => (open ? open(signal) : this.#client.sendTurn(session, input, signal)), signal);
+    } catch (caught) {
+      if (signal.aborted) return;
+      this.#setLive(null);
+      // No answer at all: the turn never started. The caller keeps the typed message and says why.
+      if (isUnreachable(caught)) throw caught;
+      this.#update({ error: message(caught) });
+      this.#onSessionsChanged();
+    }
+  }
+
+  /** Shows a turn another page (or process) runs, from its events so far, if the server still has them. */
+  async #rejoin(session: string, record: TurnRecord, signal: AbortSignal): Promise<void> {
+    this.#setLive(liveOf(record));
+    try {
+      const stream = await this.#client.turnEventsIfKept(record.id, signal);
+      // The server no longer has the turn (it ran in a process that is gone): show the journaled record as it is.
+      if (!stream) {
+        if (!signal.aborted) this.#setLive(null);
+        return;
+      }
+      await this.#follow(session, async () => stream, signal);
+    } catch {
+      if (!signal.aborted) this.#setLive(null);
+    }
+  }
+
+  /** Reads a turn's stream into `live` until `turn-end`, rejoining from the last event id if it drops. */
+  async #follow(session: string, open: () => Promise<TurnStream>, signal: AbortSignal): Promise<void> {
+    let lastEventId: string | undefined;
+    let ended = false;
+    // The sidebar's title and turn count change once the turn is journaled: by its first event after `turn-start`.
+    let listed = false;
+    let stream: TurnStream | undefined = await open();
+    for (let attempt = 0; stream && !ended && !signal.aborted; attempt++) {
+      const turnId = stream.turnId;
+      if (turnId) this.#setLive((turn) => ({ ...turn, turnId }));
+      for await (const { id, event } of stream.events) {
+        if (signal.aborted) return;
+        if (id) lastEventId = id;
+        ended = this.#apply(event) || ended;
+        if (!listed && event.type !== "turn-start") {
+          listed = true;
+          this.#onSessionsChanged();
+        }
+      }
+      const rejoinId = this.#state.live?.turnId;
+      stream = undefined;
+      if (!ended && !signal.aborted && rejoinId && attempt < RESUME_ATTEMPTS) {
+        stream = await this.#client.turnEvents(rejoinId, lastEventId, signal).catch(() => undefined);
+      }
+    }
+    if (signal.aborted) return;
+    const finished = this.#state.live;
+    if (finished?.turnId) this.#keepTrace(session, finished.turnId, finished.rows);
+    if (!ended) this.#setLive((turn) => ({ ...turn, status: "failed", error: { name: "Disconnected", message: "Lost the turn's event stream." } }));
+    const next = await this.#client.getSession(session).catch(() => null);
+    if (signal.aborted) return;
+    if (next) {
+      this.#setDetail(next);
+      // The next turn may have started while this read was in flight: leave that one in place.
+      const stillOurs = this.#state.live?.key === finished?.key;
+      if (stillOurs && (ended || next.turns.some((turn) => turn.id === finished?.turnId))) this.#setLive(null);
+    }
+    this.#onSessionsChanged();
+  }
+
+  /** Folds one event into `live`; true for the turn's end. */
+  #apply(event: StreamEvent): boolean {
+    switch (event.type) {
+      case "turn-start":
+        this.#setLive((turn) => ({ ...turn, turnId: event.turnId ?? turn.turnId }));
+        return false;
+      case "text-delta":
+        this.#setLive((turn) => ({ ...turn, text: turn.text + event.text }));
+        return false;
+      case "run-update":
+        this.#setLive((turn) => ({ ...turn, rows: event.rows }));
+        return false;
+      case "approval-request":
+        // The next run-update's approval row carries the buttons; nothing else to do.
+        return false;
+      case "turn-end":
+        this.#setLive((turn) => ({ ...turn, status: event.status, text: event.text ?? turn.text, error: event.error }));
+        return true;
+      default: {
+        const never: never = event;
+        void never;
+        return false;
+      }
+    }
+  }
+
+  /**
+   * Traces are never journaled, but the server keeps recently ended turns' events for replay: after a
+   * reload, take each recent turn's last `run-update` from there. Turns it no longer has keep no trace.
+   */
+  async #recoverTraces(session: string, loaded: SessionDetail, signal: AbortSignal): Promise<void> {
+    const known = this.#traceCache.get(session) ?? {};
+    const missing = loaded.turns
+      .filter((turn) => turn.id !== loaded.runningTurnId && turn.status !== "running" && !known[turn.id])
+      .slice(-REPLAYED_TRACES);
+    for (const turn of missing) {
+      if (signal.aborted) return;
+      try {
+        const stream = await this.#client.turnEventsIfKept(turn.id, signal);
+        if (!stream) continue;
+        let rows: ChatTraceRow[] | undefined;
+        for await (const { event } of stream.events) if (event.type === "run-update") rows = event.rows;
+        if (rows && !signal.aborted) this.#keepTrace(session, turn.id, rows);
+      } catch {
+        // Gone from the server (or the page moved on): this turn shows no trace.
+      }
+    }
+  }
+
+  /** Runs one control of the running turn; its failure shows as the pane's error (or, with `rethrow`, the caller's). */
+  async #control(run: (turnId: string) => Promise<unknown>, rethrow = false): Promise<void> {
+    const turnId = this.#state.live?.turnId;
+    if (!turnId) return;
+    try {
+      await run(turnId);
+    } catch (caught) {
+      if (rethrow) throw caught;
+      this.#update({ error: message(caught) });
+    }
+  }
+}
+
+/** A journaled turn shown live again (rejoined or resumed): its input and steers, the rest from its events. */
+function liveOf(record: TurnRecord): LiveTurn {
+  return {
+    key: record.id,
+    turnId: record.id,
+    input: record.input,
+    steers: record.steers.map((steer) => steer.input),
+    text: "",
+    rows: [],
+    status: "running",
+  };
+}
