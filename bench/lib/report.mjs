@@ -37,9 +37,12 @@ export const REPORTS = {
     return parts.join("\n\n");
   },
   sessions(f) {
+    const opens = f.opens ?? [f.open];
     const rows = [
-      [`open a ${f.open.turns.toLocaleString("en-US")}-turn fileStore session, fresh process`, ms(f.open.openMs), `read + JSON.parse the journal: ${ms(f.open.floorMs)}`, x(f.open.ratio)],
-      ["  … and read its turns()", ms(f.open.openAndTurnsMs), "", ""],
+      ...opens.flatMap((open) => [
+        [`open a ${open.turns.toLocaleString("en-US")}-turn fileStore session, fresh process`, ms(open.openMs), `read + JSON.parse the journal: ${ms(open.floorMs)}`, x(open.ratio)],
+        ["  … and read its turns()", ms(open.openAndTurnsMs), "", ""],
+      ]),
       ["  (import june/chat in that process)", ms(f.open.importMs), "", ""],
       [`list ${f.listFile.sessions.toLocaleString("en-US")} fileStore sessions, fresh process`, ms(f.listFile.freshProcessMs), `readdir + stat each: ${ms(f.listFile.floorMs)}`, x(f.listFile.freshProcessRatio)],
       ["  … with no index file (reads every journal)", ms(f.listFile.noIndexMs), "", x(f.listFile.noIndexRatio)],
@@ -52,6 +55,17 @@ export const REPORTS = {
         `journal as parsed JSON: ${fmt(f.heap.floorBytesPerSession, " B")}`,
         x(f.heap.ratio),
       ],
+      ...(f.heapMemory
+        ? [
+            [
+              `heap per idle memoryStore session, store included (${f.heapMemory.sessions.toLocaleString("en-US")} × ${f.heapMemory.turnsEach} turns)`,
+              fmt(f.heapMemory.bytesPerSession, " B"),
+              `journal as parsed JSON: ${fmt(f.heapMemory.floorBytesPerSession, " B")}`,
+              x(f.heapMemory.ratio),
+            ],
+            ["  … of which the store's journal / the open session", `${fmt(f.heapMemory.storeBytesPerSession, " B")} / ${fmt(f.heapMemory.openBytesPerSession, " B")}`, "", ""],
+          ]
+        : []),
     ];
     return ["3. Sessions (medians over fresh processes)", table(["figure", "June", "baseline", "ratio"], rows)].join("\n");
   },

@@ -2,7 +2,9 @@
  * 5. Start-up: `june ask` on the offline example (examples/offline.tsx, `--yes`), to the first byte on stdout and
  * to exit, against `node -e 0` and a bare script that calls `streamText` once with a scripted model. The
  * offline example waits on purpose (a 400 ms plan, a 600 ms tool, 45 ms per word), so `june ask` also runs on
- * the same shape with nothing to wait for (instant-chat.tsx and .mjs): that is the CLI's own start-up.
+ * the same shape with nothing to wait for (instant-chat.tsx and .mjs): that is the CLI's own start-up; and
+ * on the bare script's own model in a model chat (instant-model-chat.mjs), the closest to the bare script.
+ * A `.mjs` module that Node resolves alone loads with no module hooks (`cli/plain-module-graph.ts`).
  * Median of 10 runs each, interleaved, after one warm-up run each; then where start-up goes, one import at a time.
  */
 import { existsSync } from "node:fs";
@@ -30,6 +32,7 @@ await section("startup", async ({ quick, log }) => {
   if (cliReady) {
     variants.push(
       { key: "help", label: "june --help", args: [juneBin, "--help"] },
+      { key: "ask-model-mjs", label: "june ask instant-model-chat.mjs", args: [juneBin, "ask", here("../children/instant-model-chat.mjs"), "Hello there"] },
       { key: "ask-instant-mjs", label: "june ask instant-chat.mjs", args: [juneBin, "ask", here("../children/instant-chat.mjs"), "--deny", "Hello there"] },
       { key: "ask-instant-tsx", label: "june ask instant-chat.tsx", args: [juneBin, "ask", here("../children/instant-chat.tsx"), "--deny", "Hello there"] },
     );

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Before/after of opening long sessions and of idle heap, for two builds of June, runs interleaved:
- *   node bench/tools/ab-open.mjs /path/to/old/packages/june [rounds=9] [heapSessions=1000]
+ *   node bench/tools/ab-open.mjs /path/to/old/packages/june [rounds=9] [heapSessions=1000]   (rounds 0: the heap only)
  * Opening: a fileStore session of 1,000 and of 10,000 turns, each open in a fresh process (`openSession`, then
  * `turns()`), wall and CPU time (medians), against reading and parsing the journal in the same process.
  * Heap: idle open fileStore sessions of 10 turns (what the sessions section measures), and memoryStore sessions
@@ -21,7 +21,8 @@ const builds = { before: oldDir, after: fileURLToPath(new URL("../../packages/ju
 const child = (name) => fileURLToPath(new URL(`../children/${name}`, import.meta.url));
 const root = tempDir();
 
-const sizes = [1_000, 10_000];
+const rounds = Number(roundsArg);
+const sizes = rounds > 0 ? [1_000, 10_000] : [];
 const runs = {};
 for (const turns of sizes) {
   const dir = join(root, `open-${turns}`);
@@ -30,7 +31,7 @@ for (const turns of sizes) {
   await seedSession(store, "long", { turns });
   process.stderr.write(`seeded ${turns} turns (${round(statSync(join(dir, "long.jsonl")).size / 1e6)} MB)\n`);
 }
-for (let r = 0; r < Number(roundsArg); r++) {
+for (let r = 0; r < rounds; r++) {
   for (const turns of sizes) {
     const order = r % 2 === 0 ? ["before", "after"] : ["after", "before"];
     for (const build of order) {
@@ -40,8 +41,8 @@ for (let r = 0; r < Number(roundsArg); r++) {
   }
 }
 const m = (list, key) => round(median(list.map((x) => x[key])));
-console.log(`open a fileStore session in a fresh process (median of ${roundsArg}); floor: read + JSON.parse every line`);
-console.log("turns   build     open wall  open CPU  +turns() wall  +turns() CPU  floor wall  floor CPU");
+if (rounds > 0) console.log(`open a fileStore session in a fresh process (median of ${roundsArg}); floor: read + JSON.parse every line`);
+if (rounds > 0) console.log("turns   build     open wall  open CPU  +turns() wall  +turns() CPU  floor wall  floor CPU");
 for (const turns of sizes) {
   for (const build of ["before", "after"]) {
     const list = runs[`${turns} ${build}`];

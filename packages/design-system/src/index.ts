@@ -14,8 +14,11 @@ export { IoDetail, prettyValue, type IoDetailProps } from "./trace/io-detail.js"
 export { RowFrame, RowError, type RowFrameProps } from "./trace/row-frame.js";
 export { ApprovalIcon, ModelIcon, StepIcon, ToolIcon } from "./trace/icons.js";
 export { describeTrace, summarizeTrace, type TraceSummary } from "./trace/trace-summary.js";
+export { describeModelError, describeModelErrorCause } from "./trace/error-words.js";
 export type {
   ChatTraceApprovalRow,
+  ChatTraceAttempt,
+  ChatTraceMessage,
   ChatTraceModelRow,
   ChatTraceRow,
   ChatTraceRowKind,

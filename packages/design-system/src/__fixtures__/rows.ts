@@ -36,13 +36,13 @@ export const waitingStep: ChatTraceRow = {
   title: "Running ship",
   status: "running",
   children: [
-    { kind: "model", id: "model-2", title: "Called gpt-5-mini", status: "done", model, usage, finishReason: "tool-calls", children: [] },
+    { kind: "model", id: "model-2", title: "gpt-5-mini answered", status: "done", model, usage, finishReason: "tool-calls", children: [] },
     {
       kind: "tool",
       id: "tool-deploy",
       toolName: "deploy",
       toolCallId: "call-2",
-      title: "Waiting for approval: deploy",
+      title: "deploy needs approval",
       status: "pending",
       input: '{"env":"prod"}',
       approval: { state: "pending" },
@@ -52,7 +52,7 @@ export const waitingStep: ChatTraceRow = {
           id: "approval-deploy",
           approvalId: "approval-1",
           toolName: "deploy",
-          title: "Approval needed: deploy",
+          title: "Run deploy?",
           status: "pending",
           input: '{"env":"prod"}',
           children: [],
@@ -66,19 +66,19 @@ export const doneStep: ChatTraceRow = {
   kind: "step",
   id: "step-draft",
   stepId: "draft",
-  title: "Done draft",
+  title: "draft finished",
   status: "done",
   text: "Three headlines: Ship faster. Ship calmer. Ship June.",
   model,
   usage,
   children: [
-    { kind: "model", id: "model-3", title: "Called gpt-5-mini", status: "done", model, usage, finishReason: "stop", children: [] },
+    { kind: "model", id: "model-3", title: "gpt-5-mini answered", status: "done", model, usage, finishReason: "stop", children: [] },
     {
       kind: "tool",
       id: "tool-approved",
       toolName: "publish",
       toolCallId: "call-3",
-      title: "Called publish",
+      title: "publish ran",
       status: "done",
       input: '{"draft":"Ship June"}',
       output: '"published at /blog/ship-june"',
@@ -153,4 +153,47 @@ export const canceledStep: ChatTraceRow = {
 };
 
 /** One of each, in the order a page draws them. */
+/** A model chat's call (no workflow: a top row) while the AI SDK retries it. */
+export const retryingModel: ChatTraceRow = {
+  kind: "model",
+  id: "model:model-call-1",
+  title: "Retrying gpt-5-mini (attempt 2)",
+  status: "running",
+  model,
+  attempt: 2,
+  startedAt: 1_700_000_000_000,
+  prompt: [
+    { role: "system", text: "You explain software briefly and plainly." },
+    { role: "user", text: "What does a lockfile do?" },
+  ],
+  failedAttempts: [
+    { attempt: 1, startedAt: 1_700_000_000_000, endedAt: 1_700_000_000_420, error: "AI_APICallError: Overloaded" },
+  ],
+  children: [],
+};
+
+/** A model chat's call that answered: its prompt (with earlier messages left out) and its response. */
+export const answeredModel: ChatTraceRow = {
+  kind: "model",
+  id: "model:model-call-2",
+  title: "gpt-5-mini answered",
+  status: "done",
+  model,
+  usage,
+  finishReason: "stop",
+  startedAt: 1_700_000_000_000,
+  endedAt: 1_700_000_001_900,
+  promptOmitted: 6,
+  prompt: [
+    { role: "user", text: "And a package manager?" },
+    { role: "assistant", text: "It installs packages and resolves their versions." },
+    { role: "user", text: "Which one should I use? My key is [redacted]" },
+  ],
+  response: [{ role: "assistant", text: "Use the one your team already uses; npm ships with Node." }],
+  children: [],
+};
+
 export const everyRow: ChatTraceRow[] = [runningStep, waitingStep, doneStep, failedStep, canceledStep];
+
+/** A model chat's rows (no workflow): its calls are the top rows. */
+export const modelChatRows: ChatTraceRow[] = [retryingModel, answeredModel];

@@ -31,7 +31,7 @@ function recordingActions(options: { defaultDenyReason?: string } = {}) {
 describe("ApprovalRow", () => {
   it("shows no buttons without actions", () => {
     render(<TraceList rows={[waitingStep]} />);
-    expect(screen.getByText("Approval needed: deploy")).toBeTruthy();
+    expect(screen.getByText("Run deploy?")).toBeTruthy();
     expect(screen.queryByRole("button")).toBeNull();
   });
 

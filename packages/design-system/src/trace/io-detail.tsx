@@ -21,13 +21,28 @@ export interface IoDetailProps {
   tone?: "error";
   /** Open at first (e.g. a short value, or an error). */
   open?: boolean;
+  /** Folded away, however short: a raw error under the sentence that says it. */
+  fold?: boolean;
 }
 
 /** One labelled value: a one-line preview, expandable to the whole value. */
-export function IoDetail({ label, value, tone, open }: IoDetailProps) {
+export function IoDetail({ label, value, tone, open, fold = false }: IoDetailProps) {
   const pretty = prettyValue(value);
   const single = !value.includes("\n") && value.length <= 80;
   const className = tone ? `jt-io__line jt-io__line--${tone}` : "jt-io__line";
+  if (fold) {
+    return (
+      <div className={className}>
+        <dt>{label}</dt>
+        <dd>
+          <details className="jt-more jt-more--folded" open={open}>
+            <summary className="jt-more__summary" />
+            <pre className="jt-more__body">{pretty}</pre>
+          </details>
+        </dd>
+      </div>
+    );
+  }
   if (single) {
     return (
       <div className={className}>

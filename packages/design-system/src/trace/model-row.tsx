@@ -1,20 +1,77 @@
+import { formatDuration } from "./duration.js";
+import { describeModelError, describeModelErrorCause } from "./error-words.js";
 import { IoDetail } from "./io-detail.js";
+import { MessagesDetail } from "./messages-detail.js";
 import { RowFrame, tokens } from "./row-frame.js";
 import { ModelIcon } from "./icons.js";
-import type { ChatTraceModelRow } from "./types.js";
+import type { ChatTraceAttempt, ChatTraceModelRow } from "./types.js";
 
 /**
- * A model call: which model (in its title), the tokens it used once it is done, and what it wrote (a line
- * that opens to the whole, bounded and redacted). A failure reads as a sentence, its detail folded under it.
+ * A model call: which model (in its title), the tokens it used once it is done, what it was sent and what
+ * it answered (each a line that opens to the messages, bounded and redacted), each request the AI SDK
+ * retried as it failed, and a failure in words with the provider's error folded under it.
  */
 export function ModelRow({ row }: { row: ChatTraceModelRow }) {
   const failed = row.error !== undefined && !row.canceled;
+  const attempts = row.failedAttempts ?? [];
+  // A call that failed once and was not retried says so in its error; a list of one attempt says nothing more.
+  const showAttempts = attempts.length > 1 || (attempts.length === 1 && !failed);
+  // What it wrote reads as before; the response's messages add what the text does not say (tool results).
+  const response = row.response && (!row.text || row.response.length > 1) ? row.response : undefined;
   const body =
-    row.text || failed ? (
-      <dl className="jt-io">
-        {row.text ? <IoDetail label="Wrote" value={row.text} /> : null}
-        {failed ? <IoDetail label="Error" value={row.error!} tone="error" /> : null}
-      </dl>
+    row.text || row.prompt || response || failed || showAttempts ? (
+      <>
+        {row.text ? (
+          <dl className="jt-io">
+            <IoDetail label="Wrote" value={row.text} />
+          </dl>
+        ) : null}
+        {row.prompt || response ? (
+          <dl className="jt-io jt-io--messages">
+            {row.prompt ? <MessagesDetail label="Prompt" messages={row.prompt} omitted={row.promptOmitted} /> : null}
+            {response ? <MessagesDetail label="Response" messages={response} /> : null}
+          </dl>
+        ) : null}
+        {showAttempts ? <Attempts attempts={attempts} retrying={row.status === "running"} /> : null}
+        {failed ? <Failure error={row.error!} /> : null}
+      </>
     ) : undefined;
   return <RowFrame row={row} icon={<ModelIcon />} meta={tokens(row.usage)} body={body} />;
+}
+
+/** The failed requests, oldest first, each in words with its raw error folded under it. */
+function Attempts({ attempts, retrying }: { attempts: readonly ChatTraceAttempt[]; retrying: boolean }) {
+  return (
+    <ol className="jt-attempts" aria-label="Failed attempts">
+      {attempts.map((attempt, index) => {
+        const last = index === attempts.length - 1;
+        const took = formatDuration(attempt.endedAt - attempt.startedAt);
+        return (
+          <li className="jt-attempt" key={attempt.attempt} data-attempt={attempt.attempt}>
+            <details className="jt-attempt__detail">
+              <summary>
+                <span className="jt-attempt__words">
+                  {`Attempt ${attempt.attempt} failed${took ? ` after ${took}` : ""}: ${describeModelErrorCause(attempt.error) ?? "the request did not go through."}`}
+                  {last && retrying ? " Retrying…" : ""}
+                </span>
+              </summary>
+              <code>{attempt.error}</code>
+            </details>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** The call's failure: a sentence, and the error as the provider gave it, folded. */
+function Failure({ error }: { error: string }) {
+  return (
+    <div className="jt-failure">
+      <p className="jt-error">{describeModelError(error) ?? "The model call failed."}</p>
+      <dl className="jt-io">
+        <IoDetail label="Detail" value={error} tone="error" fold />
+      </dl>
+    </div>
+  );
 }

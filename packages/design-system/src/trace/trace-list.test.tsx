@@ -32,7 +32,7 @@ describe("TraceList", () => {
     expect(step.dataset.kind).toBe("step");
     expect(step.dataset.status).toBe("running");
     // The tool row sits in the step's nested list, and the approval row in the tool's.
-    const tool = within(step).getByText("Waiting for approval: deploy").closest("li");
+    const tool = within(step).getByText("deploy needs approval").closest("li");
     expect(tool?.dataset.rowId).toBe("tool-deploy");
     expect(tool?.querySelector('[data-row-id="approval-deploy"]')).toBeTruthy();
     expect(container.querySelectorAll(":scope > ul > li")).toHaveLength(everyRow.length);
@@ -84,7 +84,7 @@ describe("TraceList", () => {
     const tool: ChatTraceRow = {
       kind: "tool",
       id: "tool-long",
-      title: "Called deploy",
+      title: "deploy ran",
       status: "done",
       children: [],
       toolName: "deploy",
@@ -105,12 +105,12 @@ describe("TraceList", () => {
   it("keeps a row's element when the next snapshot replaces the rows", () => {
     const { container, rerender } = render(<TraceList rows={[runningStep]} />);
     const before = rowById(container, "step-research");
-    const next: ChatTraceRow = { ...runningStep, title: "Done research", status: "done", children: [] };
+    const next: ChatTraceRow = { ...runningStep, title: "research finished", status: "done", children: [] };
     rerender(<TraceList rows={[next]} />);
     const after = rowById(container, "step-research");
     expect(after).toBe(before);
     expect(after.dataset.status).toBe("done");
-    expect(screen.getByText("Done research")).toBeTruthy();
+    expect(screen.getByText("research finished")).toBeTruthy();
   });
 
   it("draws a row kind newer than these components by its title", () => {

@@ -6,6 +6,8 @@
  */
 export type {
   ChatTraceApprovalRow,
+  ChatTraceAttempt,
+  ChatTraceMessage,
   ChatTraceModelRow,
   ChatTraceRow,
   ChatTraceRowKind,

@@ -10,7 +10,7 @@ import { createChat } from "./create-chat.js";
 import type { Responder } from "./types.js";
 
 /** Replies long enough that their journal lines are kept as text when a session opens. */
-const echo: Responder = { respond: ({ input }) => ({ result: Promise.resolve({ text: `a long reply to ${input}: ${"lorem ipsum ".repeat(20)}` }) }) };
+const echo: Responder = { respond: ({ input }) => ({ result: Promise.resolve({ text: `a long reply to ${input}: ${"lorem ipsum ".repeat(2000)}` }) }) };
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -80,7 +80,7 @@ describe("opening a fileStore session parses its long lines on demand", () => {
   });
 
   test("a key given twice, read one way in the head and another way whole, is corrupt", async () => {
-    const { dir, path, session } = await sessionOf(2);
+    const { dir, path, session } = await sessionOf(3);
     const [first] = await session.turns();
     const lines = (await readFile(path, "utf8")).split("\n");
     const index = lines.findIndex((line) => line.startsWith('{"type":"turn-end"'));

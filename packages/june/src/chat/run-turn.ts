@@ -1,5 +1,5 @@
 import { SessionBusyError } from "../stores/errors.js";
-import { hideFilePaths, redactText } from "../redaction/redact.js";
+import { errorInfo } from "./stream/error-info.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
@@ -203,6 +203,7 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
  */
 async function assertNoUnfinished(options: RunTurnOptions): Promise<void> {
   const { journal, store } = options;
+  if (journal.unfinishedCount === 0) return;
   const unfinished = journal.records.filter((r) => r.id !== options.turn.id && (r.status === "suspended" || r.status === "interrupted"));
   if (unfinished.length === 0) return;
   const suspended = unfinished.find((r) => r.status === "suspended");
@@ -269,17 +270,6 @@ export function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry 
       return unknown;
     }
   }
-}
-
-/** An error as the journal keeps it: name and message only, credentials and file paths masked. */
-export function errorInfo(error: unknown): { name: string; message: string } {
-  const safe = (message: string) => hideFilePaths(redactText(message));
-  if (error instanceof Error) return { name: error.name || "Error", message: safe(error.message) };
-  if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
-    const e = error as { name?: unknown; message: string };
-    return { name: typeof e.name === "string" ? e.name : "Error", message: safe(e.message) };
-  }
-  return { name: "Error", message: safe(String(error)) };
 }
 
 /** Calls the responder and waits for its result and events, a failure of either, or the turn's cancel. */

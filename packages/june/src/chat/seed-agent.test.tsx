@@ -343,15 +343,15 @@ describe("seed: traces", () => {
         approvalRow = flatten(rows).find((row) => row.kind === "approval");
         expect(approvalRow).toMatchObject({ kind: "approval", approvalId: event.request.id, toolName: "deploy", status: "pending" });
         const toolRow = flatten(rows).find((row) => row.kind === "tool");
-        expect(toolRow).toMatchObject({ title: "Waiting for approval: deploy", status: "pending" });
+        expect(toolRow).toMatchObject({ title: "deploy needs approval", status: "pending" });
         turn.approve(event.request.id);
       }
     }
     await turn.result;
     expect(approvalRow).toBeDefined();
-    expect(rows.map((row) => [row.kind, row.title, row.status])).toEqual([["step", "Done reply", "done"]]);
+    expect(rows.map((row) => [row.kind, row.title, row.status])).toEqual([["step", "reply finished", "done"]]);
     expect(rows[0].children.map((row) => row.kind)).toEqual(["model", "tool", "model"]);
-    expect(rows[0].children[1]).toMatchObject({ kind: "tool", title: "Called deploy", input: '{"env":"staging"}', output: "deployed to staging", children: [] });
+    expect(rows[0].children[1]).toMatchObject({ kind: "tool", title: "deploy ran", input: '{"env":"staging"}', output: "deployed to staging", children: [] });
     // The final rows keep the ids the first snapshots gave them.
     for (const row of flatten(rows)) expect(idsSeen.get(row.id)).toBe(row.kind);
   });

@@ -1,10 +1,13 @@
 import { ConflictError, JournalCorruptError } from "../stores/errors.js";
 import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
+import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
 import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEntry } from "../stores/types.js";
 import type { TurnRecord } from "./types.js";
 
 const MAX_CONFLICT_RETRIES = 5;
+/** The steers of a turn that has none (most): one frozen list for all of them. */
+const NO_STEERS: TurnRecord["steers"] = Object.freeze([]) as unknown as TurnRecord["steers"];
 
 /**
  * A session's journal as this process knows it: the entries, the turn records folded from them and the
@@ -27,6 +30,7 @@ export class SessionJournal {
   /** How many of `#entries` are still `EntryLine`s. */
   #deferred = 0;
   readonly #records: TurnRecord[] = [];
+  #unfinished = 0;
   readonly #byId = new Map<string, TurnRecord>();
   /** Tools approved with `remember: "session"` (and not revoked since). */
   readonly rememberedTools = new Set<string>();
@@ -34,6 +38,8 @@ export class SessionJournal {
   #branch: TurnRecord[] = [];
   #leaf: TurnRecord | undefined;
   #lastSeq = 0;
+  /** What the next entry may share with those before it (`#compact`). */
+  readonly #repeats: SharedRepeats = {};
   #queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -62,6 +68,14 @@ export class SessionJournal {
   get records(): readonly TurnRecord[] {
     this.#parseDeferred();
     return this.#records;
+  }
+
+  /**
+   * How many turns are `interrupted` or `suspended` now (started, not ended): kept as entries fold, so that a
+   * new turn's check for a waiting one costs nothing in the usual case of none, however long the session.
+   */
+  get unfinishedCount(): number {
+    return this.#unfinished;
   }
 
   /** The current branch's turns, oldest first. Live: the session hands out copies. */
@@ -187,6 +201,8 @@ export class SessionJournal {
       }
       const problem = (checked ? undefined : entryProblem(entry)) ?? linkProblem(entry, hasTurn);
       if (problem !== undefined) throw new JournalCorruptError(this.sessionId, entry.seq, problem);
+      // A checked store's entries that are not frozen are this session's own copies (a file read).
+      if (checked && !Object.isFrozen(entry)) this.#compact(entry);
       this.#lastSeq = entry.seq;
       this.#entries.push(entry);
       this.#apply(entry);
@@ -229,11 +245,12 @@ export class SessionJournal {
   /** A turn-start's record (its input, context and time not yet known when it comes from an `EntryLine`). */
   #startTurn(entry: { turnId: string; parentTurnId?: string | undefined; at?: string }): TurnRecord | undefined {
     if (this.#byId.has(entry.turnId)) return undefined;
-    const record = { id: entry.turnId, input: undefined, steers: [], status: "interrupted", startedAt: entry.at } as unknown as TurnRecord;
+    const record = { id: entry.turnId, input: undefined, steers: NO_STEERS, status: "interrupted", startedAt: entry.at } as unknown as TurnRecord;
     // No parentTurnId: the turn continues the current branch (an older journal is one line).
     const parent = entry.parentTurnId ?? this.#leaf?.id;
     if (parent !== undefined) record.parentTurnId = parent;
     this.#records.push(record);
+    this.#unfinished++;
     this.#byId.set(entry.turnId, record);
     // A new turn's branch becomes current.
     if (parent !== undefined && parent === this.#leaf?.id) this.#branch.push(record);
@@ -242,10 +259,26 @@ export class SessionJournal {
     return record;
   }
 
+  /**
+   * Shares what an entry repeats of the journal before it instead of holding it twice (see `shareRepeats`):
+   * the turn ids it names are the strings of those turns' records.
+   */
+  #compact(entry: JournalEntry): void {
+    if (entry.type === "turn-start" && entry.parentTurnId !== undefined) {
+      const parent = this.#byId.get(entry.parentTurnId);
+      if (parent) this.#repeats.turnId = parent.id;
+    } else if (entry.type === "turn-end") {
+      const record = this.#byId.get(entry.turnId);
+      if (record) this.#repeats.turnId = record.id;
+    }
+    shareRepeats(entry, this.#repeats);
+  }
+
   /** A turn-end's status and time. */
   #endTurn(entry: { turnId: string; status: TurnEndEntry["status"]; at: string }): void {
     const record = this.#byId.get(entry.turnId);
     if (!record) return;
+    if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
     record.status = entry.status;
     record.endedAt = entry.at;
   }
@@ -281,7 +314,8 @@ export class SessionJournal {
         return;
       }
       case "steer": {
-        this.#byId.get(entry.turnId)?.steers.push({ input: entry.input, atChar: entry.atChar });
+        const record = this.#byId.get(entry.turnId);
+        if (record) record.steers = [...record.steers, { input: entry.input, atChar: entry.atChar }];
         return;
       }
       case "turn-end": {
@@ -318,3 +352,4 @@ export class SessionJournal {
     }
   }
 }
+

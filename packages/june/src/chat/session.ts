@@ -176,7 +176,7 @@ export class JournaledSession implements Session {
     validateInput(input, host.maxInputChars);
     const running = host.running.get(this.id);
     if (running) throw new SessionBusyError(this.id, `turn "${running.id}" is running in this process`);
-    const suspended = this.#journal.records.find((record) => record.status === "suspended");
+    const suspended = this.#journal.unfinishedCount === 0 ? undefined : this.#journal.records.find((record) => record.status === "suspended");
     if (suspended) throw waitingTurn(this.id, suspended);
     const controller = new TurnController({
       id: host.newId("turn"),

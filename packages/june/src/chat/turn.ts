@@ -323,7 +323,7 @@ export class TurnController {
   }
 
   /**
-   * The one place a request is decided, once per id: `TurnEndedError` once the turn is over,
+   * The one place a request is decided, once per id: `TurnEndedError` once the controls are closed,
    * `ApprovalNotPendingError` for an id the execution does not wait on. `rememberedTool` marks an automatic
    * approval of a tool approved for the session.
    */

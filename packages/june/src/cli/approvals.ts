@@ -4,7 +4,9 @@ import type { CliIO } from "./io.js";
 import type { LineReader } from "./line-reader.js";
 import { isApproval, renderApprovalDecision, renderApprovalPrompt } from "./render.js";
 import type { Screen } from "./screen.js";
-import { jsonApprovalRequest, type CliJsonEvent } from "./json-events.js";
+import type { StreamApprovalRequest } from "../chat/stream/turn-stream-event.js";
+import { streamApprovalRequest } from "../chat/stream/turn-stream.js";
+import type { CliJsonEvent } from "./json-events.js";
 
 /** How a tool approval was answered. */
 export interface ApprovalDecision {
@@ -89,6 +91,8 @@ export interface AskApprovalOptions {
   signal: AbortSignal;
   /** With `--json`: prints the request and the decision taken as JSON lines. */
   emit?: (event: CliJsonEvent) => void;
+  /** The request as the turn's stream showed it (printed with `emit`); default: `streamApprovalRequest(request)`. */
+  shown?: StreamApprovalRequest;
 }
 
 /**
@@ -99,7 +103,7 @@ export interface AskApprovalOptions {
 export async function askApproval(options: AskApprovalOptions): Promise<void> {
   const { request, target, emit } = options;
   if (!target.requests.some((pending) => pending.id === request.id)) return;
-  emit?.({ type: "approval-request", request: jsonApprovalRequest(request) });
+  emit?.({ type: "approval-request", request: options.shown ?? streamApprovalRequest(request) });
   // A person at the prompt never sees the turn vanish: a durable turn does not suspend while it is open
   // (released once the decision is passed on).
   const release = target.holdSuspend?.();

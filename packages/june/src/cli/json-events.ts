@@ -1,64 +1,59 @@
+import type {
+  ApprovalRequestStreamEvent,
+  ErrorInfo,
+  TextDeltaStreamEvent,
+  TurnEndStreamEvent,
+  TurnStartStreamEvent,
+} from "../chat/stream/turn-stream-event.js";
+import { traceRowChanges, type TraceRowChange } from "../chat/stream/trace-row-changes.js";
 import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
-import { redact } from "../redaction/redact.js";
-import { excerpt } from "../chat/trace/excerpt.js";
-import type { TurnMetadata } from "../stores/types.js";
-import type { ApprovalRequest, RunStatus, Usage } from "../runtime/types.js";
+import type { RunStatus, Usage } from "../runtime/types.js";
 
 /**
- * The lines `--json` prints on stdout, one JSON object each. Turn events come out as the turn emits them,
- * except `run-update`, which carries the trace projected with `projectChatTrace` (never the raw tree), and
- * `approval-request`, whose input is a bounded, redacted excerpt. The CLI adds where a turn starts and
- * ends, and how each approval was answered.
+ * The lines `--json` prints on stdout, one JSON object each: a turn's `turnStream` events as they are
+ * (redacted and projected once, as the HTTP API sends them), except `run-update`, which carries the trace
+ * rows that changed since the line before (`JsonRunUpdate`), not the whole tree again. The CLI adds the
+ * turn's `input` to `turn-start`, an `approval` line saying how each request was answered, and, for
+ * `june run`, `run-end`.
  */
 export type CliJsonEvent =
-  | { type: "turn-start"; sessionId: string; turnId: string; input: string }
-  | { type: "text-delta"; text: string }
-  | { type: "run-update"; rows: ChatTraceRow[] }
-  | { type: "approval-request"; request: JsonApprovalRequest }
+  | (TurnStartStreamEvent & { input: string })
+  | TextDeltaStreamEvent
+  | JsonRunUpdate
+  | ApprovalRequestStreamEvent
   | { type: "approval"; id: string; toolName: string; approved: boolean; reason?: string }
-  | {
-      type: "turn-end";
-      sessionId: string;
-      turnId: string;
-      status: "completed" | "failed" | "canceled";
-      text?: string;
-      metadata?: TurnMetadata;
-      error?: { name: string; message: string };
-    }
+  | TurnEndStreamEvent
   | {
       type: "run-end";
       runId?: string;
       status: RunStatus;
       steps?: Record<string, unknown>;
       usage?: Usage;
-      error?: { name: string; message: string };
+      error?: ErrorInfo;
     };
 
-/** An approval request as `--json` shows it: the input excerpted and redacted. */
-export interface JsonApprovalRequest {
-  id: string;
-  stepId: string;
-  toolName: string;
-  toolCallId: string;
-  /** A bounded, redacted excerpt of the tool's input. */
-  input: string;
+/**
+ * A `run-update` as `--json` prints it: the rows that are new or changed since the last `run-update` line
+ * (each without its children, with its `parentId` and `position`), and the ids of rows that are gone.
+ * Upserting `rows` by id and dropping `removed` rebuilds the whole trace (`applyTraceRowChanges`).
+ */
+export interface JsonRunUpdate {
+  type: "run-update";
+  rows: TraceRowChange[];
+  removed: string[];
 }
 
-export function jsonApprovalRequest(request: ApprovalRequest): JsonApprovalRequest {
-  return {
-    id: request.id,
-    stepId: request.stepId,
-    toolName: request.toolName,
-    toolCallId: request.toolCallId,
-    input: excerpt(request.input),
-  };
-}
+/** Turns each trace snapshot into the `run-update` line of what changed since the one before. */
+export class JsonTraceRows {
+  #rows: readonly ChatTraceRow[] = [];
 
-/** An error as `--json` shows it: name and message, redacted. */
-export function jsonError(error: unknown): { name: string; message: string } {
-  const name = error instanceof Error ? error.name : "Error";
-  const message = error instanceof Error ? error.message : String(error);
-  return redact({ name, message });
+  /** The line for `rows`, or `undefined` when nothing changed. */
+  update(rows: readonly ChatTraceRow[]): JsonRunUpdate | undefined {
+    const changes = traceRowChanges(this.#rows, rows);
+    this.#rows = rows;
+    if (changes.rows.length === 0 && changes.removed.length === 0) return undefined;
+    return { type: "run-update", ...changes };
+  }
 }
 
 /** One `--json` line. */

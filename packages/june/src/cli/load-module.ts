@@ -10,6 +10,7 @@ import { looksLikeModule, MODULE_EXTENSIONS } from "./args.js";
 import { valueKind } from "../errors/value-kind.js";
 import { ModuleLoadError } from "./errors.js";
 import { hookUrl, JUNE_HOOKS, type JuneHooksData } from "./module-hooks.js";
+import { isPlainModuleGraph } from "./plain-module-graph.js";
 
 let hooksInstalled = false;
 let exportsCache: Record<string, string> | undefined;
@@ -110,8 +111,9 @@ function requireLoadsEsm(): boolean {
 }
 
 /**
- * Gets everything ready to import the module at `path`, once per process: registers the module hooks
- * (starting tsx in the background when the module is TypeScript or JSX, or a tsconfig.json is in reach)
+ * Gets everything ready to import the module at `path`, once per process. A JavaScript module whose
+ * whole graph Node resolves alone as the hooks would (`isPlainModuleGraph`) needs nothing. Otherwise:
+ * registers the module hooks (starting tsx in the background when the module is TypeScript or JSX, or a tsconfig.json is in reach)
  * and loads the June entry points the module imports. They load with `require()`, which the hooks do not
  * see, so the main thread loads them while the hooks thread starts tsx; where `require()` cannot load ES
  * modules, they are imported before the hooks are registered instead. A failure is left for the module's
@@ -119,8 +121,12 @@ function requireLoadsEsm(): boolean {
  * stack traces point into its source.
  */
 async function prepareModuleLoading(path: string): Promise<void> {
-  const entryPoints = juneEntryPoints(await readFile(path, "utf8").catch(() => undefined), path);
+  const source = await readFile(path, "utf8").catch(() => undefined);
   const startTsx = TYPESCRIPT_FILE.test(path) || tsconfigInReach(process.cwd(), process.env);
+  // Node alone loads it as the hooks would: no hooks thread to start and no round trip per import. Source maps
+  // stay off too (turning them on parses the map of every module loaded after, the AI SDK's 1.1 MB among them).
+  if (!startTsx && source !== undefined && isPlainModuleGraph({ path, source, exports: packageExports() })) return;
+  const entryPoints = juneEntryPoints(source, path);
   if (requireLoadsEsm()) {
     installModuleHooks({ startTsx });
     const require = createRequire(import.meta.url);

@@ -1,12 +1,13 @@
-import { projectChatTrace, type ChatTraceRow } from "../chat/trace/project-chat-trace.js";
-import { redact, redactText } from "../redaction/redact.js";
-import { StreamRedactor } from "../redaction/stream-redactor.js";
+import type { TurnEndStreamEvent } from "../chat/stream/turn-stream-event.js";
+import { turnStream } from "../chat/stream/turn-stream.js";
+import { errorInfo } from "../chat/stream/error-info.js";
+import { redactText, type TextRedactOptions } from "../redaction/redact.js";
 import type { Turn, TurnResult } from "../chat/types.js";
 import { TurnSuspendedError } from "../chat/errors.js";
 import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
 import type { CliIO } from "./io.js";
-import { jsonError, jsonLine, type CliJsonEvent } from "./json-events.js";
+import { jsonLine, JsonTraceRows, type CliJsonEvent } from "./json-events.js";
 import { redactOptionsOf } from "./redact-patterns.js";
 import { describeFailure, renderErrorLine, renderProgressLine } from "./render.js";
 import type { ModelSpec } from "./models.js";
@@ -56,78 +57,72 @@ export interface ShowTurnOptions {
  */
 export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
   const { io, screen, turn, approver, json } = options;
-  // Everything printed is redacted as the HTTP stream redacts it: one function for every surface, and the
-  // reply through a StreamRedactor, since a key may come split across deltas.
+  // What is printed is the turn's one stream, redacted and projected as the HTTP API sends it (the user's
+  // JUNE_REDACT patterns over June's); the CLI only encodes it, as reply text or JSON lines.
   const own = redactOptionsOf(io.env);
-  const emit = (event: CliJsonEvent) => screen.data(jsonLine(redact(event, own)));
+  const emit = (event: CliJsonEvent) => screen.data(jsonLine(event));
   const interrupt = cancelOnInterrupt({ io, screen, cancel: () => turn.cancel() });
-  const reply = new StreamRedactor(own);
-  const write = (text: string) => {
-    if (text === "") return;
-    if (json) emit({ type: "text-delta", text });
-    else screen.reply(text);
-  };
-
-  if (json) emit({ type: "turn-start", sessionId: turn.sessionId, turnId: turn.id, input: options.input });
-  let outcome: TurnExit;
-  let streamed = "";
+  const traceRows = new JsonTraceRows();
+  let shownText = "";
+  let end: TurnEndStreamEvent | undefined;
+  // An approver that threw (no terminal to ask, say) fails the turn as the CLI shows it.
+  let thrown: { error: unknown } | undefined;
   try {
-    for await (const event of turn) {
+    for await (const { event } of turnStream(turn, { redaction: own })) {
       switch (event.type) {
+        case "turn-start":
+          if (json) emit({ ...event, input: redactText(options.input, own) });
+          break;
         case "text-delta":
-          streamed += event.text;
-          write(reply.push(event.text));
+          shownText += event.text;
+          if (json) emit(event);
+          else screen.reply(event.text);
           break;
         case "run-update": {
-          const rows: ChatTraceRow[] = projectChatTrace(event.tree, { requests: turn.requests });
-          if (json) emit({ type: "run-update", rows });
-          screen.status(renderProgressLine(rows, { colors: screen.err, columns: io.stderr.columns }));
+          const changed = json ? traceRows.update(event.rows) : undefined;
+          if (changed) emit(changed);
+          screen.status(renderProgressLine(event.rows, { colors: screen.err, columns: io.stderr.columns }));
           break;
         }
         case "approval-request": {
-          // The text before a tool call is complete: show all of it before asking.
-          write(reply.flush());
-          // Events are buffered: askApproval skips a request the run has since withdrawn or that was decided.
-          await askApproval({ request: event.request, target: turn, approver, signal: interrupt.signal, ...(json ? { emit } : {}) });
+          // Events are buffered: a request the run has since withdrawn or that was decided is skipped.
+          const request = turn.requests.find((pending) => pending.id === event.request.id);
+          if (!request) break;
+          await askApproval({ request, shown: event.request, target: turn, approver, signal: interrupt.signal, ...(json ? { emit } : {}) });
           break;
         }
+        case "turn-end":
+          end = event;
+          break;
         default: {
           const unreachable: never = event;
-          throw new TypeError(`Unknown turn event ${String((unreachable as { type: unknown }).type)}`);
+          throw new TypeError(`Unknown turn stream event ${String((unreachable as { type: unknown }).type)}`);
         }
       }
     }
-    outcome = { status: "completed", result: await turn.result };
-    write(reply.flush());
-    // A reply that did not stream (an agent with no `stream` step) arrives whole, in the result.
-    const { text } = outcome.result;
-    if (!json && text.startsWith(streamed)) screen.reply(redactText(text.slice(streamed.length), own));
   } catch (error) {
-    write(reply.flush());
-    outcome = turn.status === "canceled" || interrupt.signal.aborted ? { status: "canceled" } : { status: "failed", error };
+    thrown = { error };
   } finally {
     interrupt.dispose();
     screen.resetStatus();
   }
+  let outcome: TurnExit;
+  try {
+    if (thrown) throw thrown.error;
+    outcome = { status: "completed", result: await turn.result };
+    // A reply that did not stream (an agent with no `stream` step) arrives whole, in the result.
+    const text = end?.text ?? "";
+    if (!json && text.startsWith(shownText)) screen.reply(text.slice(shownText.length));
+  } catch (error) {
+    outcome = turn.status === "canceled" || interrupt.signal.aborted ? { status: "canceled" } : { status: "failed", error };
+  }
 
   if (!json) screen.endReply({ always: options.newlineAfterReply });
+  if (json) emit(jsonTurnEnd(turn, outcome, end, own));
   switch (outcome.status) {
     case "completed":
-      if (json) {
-        emit({
-          type: "turn-end",
-          sessionId: turn.sessionId,
-          turnId: turn.id,
-          status: "completed",
-          text: outcome.result.text,
-          metadata: outcome.result.metadata,
-        });
-      }
       break;
     case "failed":
-      if (json) {
-        emit({ type: "turn-end", sessionId: turn.sessionId, turnId: turn.id, status: "failed", error: jsonError(outcome.error) });
-      }
       if (TurnSuspendedError.isInstance(outcome.error)) {
         screen.note(
           screen.err.yellow(`the turn suspended, waiting on approvals: june resume ${turn.sessionId} ${turn.id} continues it`),
@@ -142,7 +137,6 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
       );
       break;
     case "canceled":
-      if (json) emit({ type: "turn-end", sessionId: turn.sessionId, turnId: turn.id, status: "canceled" });
       screen.note(screen.err.yellow("canceled"));
       break;
     default: {
@@ -151,4 +145,14 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
     }
   }
   return outcome;
+}
+
+/** The stream's own `turn-end`, unless the CLI ended the turn otherwise (a Ctrl-C, an approver that threw). */
+function jsonTurnEnd(turn: Turn, outcome: TurnExit, end: TurnEndStreamEvent | undefined, redaction: TextRedactOptions): TurnEndStreamEvent {
+  const ids = { turnId: turn.id, sessionId: turn.sessionId };
+  if (outcome.status === "canceled") return end?.status === "canceled" ? end : { type: "turn-end", ...ids, status: "canceled" };
+  if (outcome.status === "failed" && end?.status !== "failed" && end?.status !== "suspended") {
+    return { type: "turn-end", ...ids, status: "failed", error: errorInfo(outcome.error, { redaction }) };
+  }
+  return end ?? { type: "turn-end", ...ids, status: "completed" };
 }

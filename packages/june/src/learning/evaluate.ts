@@ -1,5 +1,5 @@
 import { ResponderContractError } from "../chat/errors.js";
-import { errorInfo } from "../chat/run-turn.js";
+import { errorInfo } from "../chat/stream/error-info.js";
 import { responderProvenance, turnMetadata } from "../chat/turn-metadata.js";
 import type { Chat, Responder, ResponderEvent, ResponderExecution, ResponderResult } from "../chat/types.js";
 import { CanceledError, TimeoutError } from "../runtime/errors.js";

@@ -114,7 +114,7 @@ describe("a workflow chat over HTTP", () => {
     const deltas = events.filter((e) => e.event === "text-delta").map((e) => e.data.text);
     expect(deltas.join("")).toBe("Staging is live.");
     const finalRows = JSON.stringify(events.filter((e) => e.event === "run-update").at(-1)!.data.rows);
-    expect(finalRows).toContain("Called deploy");
+    expect(finalRows).toContain("deploy ran");
     expect(finalRows).toContain("deployed to staging using [redacted]");
     expect(finalRows).toContain('\\"apiKey\\":\\"[redacted]\\"');
 

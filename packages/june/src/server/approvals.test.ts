@@ -63,7 +63,7 @@ describe("approvals over HTTP", () => {
     expect(types[requestIndex - 1]).toBe("run-update");
     const pendingRows = events[requestIndex - 1].data.rows;
     const tool = pendingRows[0].children[0];
-    expect(tool).toMatchObject({ kind: "tool", toolName: "deploy", status: "pending", title: "Waiting for approval: deploy" });
+    expect(tool).toMatchObject({ kind: "tool", toolName: "deploy", status: "pending", title: "deploy needs approval" });
     expect(tool.children[0]).toMatchObject({ kind: "approval", approvalId: "approval-0-0", status: "pending" });
 
     const request = events[requestIndex].data.request;

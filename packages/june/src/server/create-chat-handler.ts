@@ -64,7 +64,7 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * `{ input }` (the turn's events as Server-Sent Events), `GET /turns/:id/events` (again, from the start or
  * after `Last-Event-ID`), `POST /turns/:id/approve|deny|cancel|steer`,
  * `POST /sessions/:id/turns/:turnId/feedback`, the branch routes (`POST /sessions/:id/turns/:turnId/regenerate`,
- * `.../edit` `{ input }`, `GET .../branches`, `POST /sessions/:id/checkout` `{ turnId }`; see `addBranchRoutes`), `GET /sessions/:id/cases?filter=all|up|down` (the session's
+ * `.../edit` `{ input }`, `GET .../branches`, `POST /sessions/:id/checkout` `{ turnId }`; see `branchRoutes`), `GET /sessions/:id/cases?filter=all|up|down` (the session's
  * eval cases as a JSONL download), `POST /ui-chat` (the AI SDK UI message stream protocol, for `useChat`:
  * send, regenerate, tool approvals; a client that aborts it cancels its turn unless
  * `uiChat.cancelOnDisconnect` is `false`), and `GET /sessions/:id/ui-messages` (the current branch as

@@ -4,7 +4,7 @@ import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import { type JsonObject, readJsonObject, requireString } from "./body.js";
 import { HttpError, jsonResponse } from "./http-error.js";
 import type { ServedTurn, TurnEventBus } from "./turn-event-bus.js";
-import { type LiveTurn, TurnRegistry } from "./turn-registry.js";
+import { type LocalTurn, TurnRegistry } from "./turn-registry.js";
 
 /** What `/ui-chat` does when its client goes away mid-stream (`useChat`'s `stop()`, a closed tab). */
 export interface UiChatOptions {
@@ -58,7 +58,7 @@ export class HandlerContext {
   }
 
   /** Serves a turn this process runs: tracked here, and published on `turnEvents` (resolves once it is). */
-  async track(turn: Turn): Promise<LiveTurn> {
+  async track(turn: Turn): Promise<LocalTurn> {
     const live = this.registry.track(turn);
     await this.turnEvents.publish(live);
     return live;

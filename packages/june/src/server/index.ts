@@ -6,11 +6,12 @@ export { HttpError } from "./http-error.js";
 export { memoryTurnEvents } from "./turn-event-bus.js";
 export type { ServedTurn, TurnEventBus } from "./turn-event-bus.js";
 export type { TurnCommand } from "../chat/types.js";
-export type { IndexedTurnStreamEvent } from "./turn-registry.js";
 export { BodyAlreadyReadError, serve, toNodeListener } from "./node.js";
 export type { FetchHandler, NodeListener, NodeListenerOptions, RunningServer, ServeOptions } from "./node.js";
+// The stream's types, where a server's users looked for them before `june/stream` had them.
 export type {
   ApprovalRequestStreamEvent,
+  IndexedTurnStreamEvent,
   RunUpdateStreamEvent,
   StreamApprovalRequest,
   TextDeltaStreamEvent,
@@ -18,4 +19,4 @@ export type {
   TurnStartStreamEvent,
   TurnStreamEvent,
   TurnStreamEventType,
-} from "./turn-stream-event.js";
+} from "../chat/stream/turn-stream-event.js";

@@ -7,7 +7,7 @@ import { HttpError, withInputErrors } from "./http-error.js";
 import { Router } from "./router.js";
 import { handleSessionCases } from "./session-cases.js";
 import { startTurnResponse } from "./start-turn.js";
-import type { LiveTurn } from "./turn-registry.js";
+import type { LocalTurn } from "./turn-registry.js";
 import { handleUiMessages } from "./ui-chat.js";
 
 const MAX_LIST_LIMIT = 1_000;
@@ -84,7 +84,7 @@ export function sessionRoutes(context: HandlerContext): Router {
 }
 
 /** The session's running turn in this process, tracked so its events can be rejoined (started here or elsewhere in-process). */
-async function runningTurn(session: Session, context: HandlerContext): Promise<LiveTurn | undefined> {
+async function runningTurn(session: Session, context: HandlerContext): Promise<LocalTurn | undefined> {
   const turn = session.currentTurn;
   return turn && turn.status === "running" ? context.track(turn) : undefined;
 }

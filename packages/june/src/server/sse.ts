@@ -26,7 +26,7 @@ export function formatSseEvent(fields: { id?: number | string; event?: string; d
   return out;
 }
 
-/** What `turnEventsResponse` reads: a turn here (`LiveTurn`) or one running in another process. */
+/** What `turnEventsResponse` reads: a turn here (`LocalTurn`) or one running in another process. */
 export type TurnEventSource = Pick<ServedTurn, "id" | "sessionId" | "read">;
 
 /**

@@ -144,7 +144,7 @@ describe("June Studio: durable turns", () => {
       const approval = suspended.locator('[data-kind="approval"]');
       await approval.waitFor(WAIT);
       expect(await approval.getAttribute("data-status")).toBe("pending");
-      expect(await approval.locator(".jt-row__title").textContent()).toBe("Approval needed: deploy");
+      expect(await approval.locator(".jt-row__title").textContent()).toBe("Run deploy?");
       const tool = suspended.locator('[data-kind="tool"]');
       expect(await tool.locator(".jt-io").first().textContent()).toContain('"env":"prod"');
       // The tool's input is redacted by the server: the token never reaches the page.

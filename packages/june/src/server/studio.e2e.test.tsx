@@ -211,10 +211,10 @@ describe("June Studio", () => {
       // The workflow pauses on the tool: its step, model call, tool call and approval rows are drawn.
       const approval = page.locator('[data-kind="approval"]');
       await approval.waitFor();
-      await expect.poll(() => approval.locator(".jt-row__title").textContent(), WAIT).toBe("Approval needed: deploy");
+      await expect.poll(() => approval.locator(".jt-row__title").textContent(), WAIT).toBe("Run deploy?");
       expect(await approval.getAttribute("data-status")).toBe("pending");
       const toolRow = page.locator('[data-kind="tool"]');
-      expect(await toolRow.locator(".jt-row__title").first().textContent()).toBe("Waiting for approval: deploy");
+      expect(await toolRow.locator(".jt-row__title").first().textContent()).toBe("deploy needs approval");
       expect(await toolRow.locator(".jt-io").first().textContent()).toContain('"env":"staging"');
       const workStep = page.locator('[data-kind="step"][data-row-id^="step:"]').first();
       expect(await workStep.locator(".jt-row__title").first().textContent()).toBe("Running work");
@@ -246,9 +246,9 @@ describe("June Studio", () => {
 
       // The finished trace: both steps done, the tool called with its output, no approval left.
       const titles = await page.locator(".jt-row__title").allTextContents();
-      expect(titles).toContain("Done work");
-      expect(titles).toContain("Done reply");
-      expect(titles).toContain("Called deploy");
+      expect(titles).toContain("work finished");
+      expect(titles).toContain("reply finished");
+      expect(titles).toContain("deploy ran");
       expect(await page.locator('[data-kind="approval"]').count()).toBe(0);
       expect(await toolRow.locator(".jt-io").first().textContent()).toContain("deployed to staging");
       const statuses = await page.locator(".jt-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-status")));
@@ -785,4 +785,71 @@ describe("June Studio", () => {
       await fake.close();
     }
   }, 60_000);
+
+  it("a model chat shows its call as a row: the retry as it happens, then tokens, and its prompt opens to each message", async () => {
+    // The provider is overloaded once (a 529 the AI SDK retries after its backoff), then answers.
+    const fake = await createFakeAnthropicServer({
+      script: [{ error: { status: 529, message: "Overloaded" } }, { text: ["A lockfile ", "pins the exact ", "versions installed."], delay: 40 }],
+      apiKey: "the-right-key",
+    });
+    try {
+      const chat = createChat({
+        model: createAnthropic({ baseURL: fake.url, apiKey: "the-right-key" })("claude-sonnet-4-5"),
+        instructions: "You explain software briefly and plainly.",
+        store: fileStore(join(tmp, "model-retry")),
+      });
+      const studio = await serveStudio({ chat, staticDir });
+      servers.push(studio);
+      const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      try {
+        await page.goto(studio.url);
+        await page.getByLabel("Message", { exact: true }).fill("What does a lockfile do? My token is sk-proj-ABCDEFGHIJ0123456789xyz");
+        await page.keyboard.press("Enter");
+        const turn = page.locator("article.turn").first();
+        const row = turn.locator('[data-kind="model"]');
+        // Live, while the turn runs: the failed request in words, and the retry under way.
+        const attempt = row.locator('.jt-attempt[data-attempt="1"]');
+        await attempt.waitFor(WAIT);
+        expect(await turn.getAttribute("data-status")).toBe("running");
+        expect(await attempt.locator(".jt-attempt__words").textContent()).toMatch(/^Attempt 1 failed after .+: The model provider had a problem\. Retrying…$/);
+        expect(await attempt.locator("details").evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+        expect(await attempt.locator("code").textContent()).toContain("Overloaded");
+        await screenshot(page, "main.chat", "studio-model-retry.png");
+
+        await expect.poll(() => turn.getAttribute("data-status"), WAIT).toBe("completed");
+        expect(await turn.locator(".reply").textContent()).toBe("A lockfile pins the exact versions installed.");
+        expect(fake.requests).toHaveLength(2);
+        // The row once done: the model, its tokens, how long it took; the failed attempt stays listed.
+        await expect.poll(() => row.locator(".jt-row__title").textContent(), WAIT).toBe("claude-sonnet-4-5 answered");
+        expect(await row.getAttribute("data-status")).toBe("done");
+        expect(await row.locator(".jt-row__meta").textContent()).toMatch(/^\d[\d,]* tokens$/);
+        expect(await row.locator(".jt-row__duration").textContent()).toMatch(/\d+(\.\d)? (ms|s)$/);
+        expect(await row.locator(".jt-attempt").count()).toBe(1);
+        expect(await turn.locator(".turn__trace-summary").textContent()).toContain("1 model call");
+
+        // The prompt: one line, opening to each message with its role, redacted.
+        const prompt = row.locator('[data-messages="prompt"]');
+        expect(await prompt.locator("details").evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+        await prompt.locator("summary").click();
+        await expect.poll(() => prompt.locator("details").evaluate((element) => (element as HTMLDetailsElement).open), WAIT).toBe(true);
+        expect(await prompt.locator(".jt-message__role").allTextContents()).toEqual(["System", "User"]);
+        const texts = await prompt.locator(".jt-message__text").allTextContents();
+        expect(texts[0]).toBe("You explain software briefly and plainly.");
+        expect(texts[1]).toContain("What does a lockfile do?");
+        expect(texts[1]).toContain("[redacted]");
+        expect(texts[1]).not.toContain("sk-proj-ABCDEFGHIJ0123456789xyz");
+        const response = row.locator('[data-messages="response"]');
+        await response.locator("summary").click();
+        await expect.poll(() => response.locator(".jt-message__text").textContent(), WAIT).toBe("A lockfile pins the exact versions installed.");
+        await screenshot(page, "main.chat", "studio-model-prompt.png");
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await fake.close();
+    }
+  }, 90_000);
 });

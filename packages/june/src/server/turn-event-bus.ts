@@ -1,8 +1,8 @@
 import type { TurnCommand } from "../chat/types.js";
-import type { IndexedTurnStreamEvent } from "./turn-registry.js";
+import type { IndexedTurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 
 /**
- * A turn's events and controls, wherever the turn runs: in this process (a `LiveTurn`) or in another one
+ * A turn's events and controls, wherever the turn runs: in this process (a `LocalTurn`) or in another one
  * (read back from a `TurnEventBus`). Its events are already projected and redacted.
  */
 export interface ServedTurn {

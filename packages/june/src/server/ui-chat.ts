@@ -1,14 +1,12 @@
 import {
   createUIMessageStream,
   createUIMessageStreamResponse,
-  type FinishReason,
   readUIMessageStream,
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
-import { redact, type TextRedactOptions } from "../redaction/redact.js";
-import { excerpt } from "../chat/trace/excerpt.js";
+import type { TextRedactOptions } from "../redaction/redact.js";
+import { errorInfo } from "../chat/stream/error-info.js";
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
 import { ConflictError, SessionNotFoundError } from "../stores/errors.js";
@@ -20,23 +18,10 @@ import { HttpError, withInputErrors } from "./http-error.js";
 import { inRequestTrace } from "../telemetry/request-trace.js";
 import { type RouteContext, Router } from "./router.js";
 import type { ServedTurn } from "./turn-event-bus.js";
-import { errorSummary, type LiveTurn } from "./turn-registry.js";
-import type { TurnStreamEvent } from "./turn-stream-event.js";
+import type { LocalTurn } from "./turn-registry.js";
+import { UiChunker, type UiTool } from "./ui-chunker.js";
 
 export type { UiChatOptions } from "./handler-context.js";
-
-/**
- * A tool call the client was shown for approval, as its own message holds it: the server keeps no state
- * between the requests of one reply, so a reply can continue through any process.
- */
-interface UiTool {
-  toolCallId: string;
-  approvalId: string;
-  /** The client's answer (`addToolApprovalResponse`), when it gave one. */
-  approved?: boolean;
-  /** True once the client has its outcome (output, error or denial). */
-  resolved: boolean;
-}
 
 /** An approval answered by the client with `addToolApprovalResponse`. */
 interface ApprovalResponse {
@@ -44,11 +29,6 @@ interface ApprovalResponse {
   approved: boolean;
   reason?: string;
 }
-
-/** A redacted tool input larger than this, as JSON, goes out as a bounded excerpt instead. */
-const MAX_TOOL_INPUT_JSON = 16_000;
-
-const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-filter", "tool-calls", "error", "other"]);
 
 /**
  * `POST /ui-chat`: the AI SDK UI message stream protocol, so `useChat` and `DefaultChatTransport` talk to a
@@ -112,7 +92,6 @@ async function handleUiChat({ request }: RouteContext, context: HandlerContext):
     messageId: live.id,
     cancelOnDisconnect,
     tools: new Map(),
-    inputOf: requestInputs(live),
     redaction: context.redaction,
   });
 }
@@ -138,13 +117,13 @@ export async function handleUiMessages({ params }: RouteContext, context: Handle
 }
 
 /** The assistant message a UI stream of the turn would have built so far. */
-async function liveMessage(live: LiveTurn): Promise<UIMessage> {
+async function liveMessage(live: LocalTurn): Promise<UIMessage> {
   const chunks: UIMessageChunk[] = [];
   const write = (chunk: UIMessageChunk) => chunks.push(chunk);
-  const chunker = new UiChunker(live.id, new Map(), write, requestInputs(live));
+  const chunker = new UiChunker(live.id, new Map(), write);
   write({ type: "start", messageId: live.id });
   write({ type: "start-step" });
-  for (let index = 0; index < live.length; index++) chunker.handle(live.events[index], index);
+  for (let index = 0; index < live.length; index++) chunker.handle(live.at(index)!, index);
   chunker.endText();
   write({ type: "finish-step" });
   write({ type: "finish", finishReason: "tool-calls" });
@@ -213,138 +192,12 @@ async function continueAfterApprovals(
       if (!ApprovalNotPendingError.isInstance(error) && !TurnEndedError.isInstance(error)) throw error;
     }
   }
-  const local = context.registry.get(turn.id);
   return uiStream(turn, {
     ...options,
     ...(messageId !== undefined && { messageId }),
     tools: shownTools(message),
-    ...(local && { inputOf: requestInputs(local) }),
     redaction: context.redaction,
   });
-}
-
-/** Turns a live turn's events into UI message chunks, tracking what the client was shown in `state`. */
-class UiChunker {
-  readonly #turnId: string;
-  readonly #tools: Map<string, UiTool>;
-  readonly #write: (chunk: UIMessageChunk) => void;
-  readonly #inputOf: InputOf | undefined;
-  #textId: string | undefined;
-  #textCount = 0;
-  finishReason: FinishReason = "stop";
-
-  /** @param tools The tool calls the client holds, by call id; those this stream shows are added. */
-  constructor(turnId: string, tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void, inputOf?: InputOf) {
-    this.#turnId = turnId;
-    this.#tools = tools;
-    this.#write = write;
-    this.#inputOf = inputOf;
-  }
-
-  endText(): void {
-    if (this.#textId === undefined) return;
-    this.#write({ type: "text-end", id: this.#textId });
-    this.#textId = undefined;
-  }
-
-  /** Denials the client just sent are settled already: shows them at once. */
-  showDenials(): void {
-    for (const tool of this.#tools.values()) {
-      if (!tool.resolved && tool.approved === false) {
-        this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
-        tool.resolved = true;
-      }
-    }
-  }
-
-  /** Writes the chunks of the turn's event at `index`. */
-  handle(event: TurnStreamEvent, index: number): void {
-    const tools = this.#tools;
-    const write = this.#write;
-    switch (event.type) {
-      case "turn-start":
-        return;
-      case "text-delta":
-        if (event.text === "") return;
-        if (this.#textId === undefined) {
-          this.#textId = `${this.#turnId}-text-${index + 1}-${this.#textCount++}`;
-          write({ type: "text-start", id: this.#textId });
-        }
-        write({ type: "text-delta", id: this.#textId, delta: event.text });
-        return;
-      case "run-update":
-        this.#resolveTools(event.rows);
-        return;
-      case "approval-request": {
-        const { request } = event;
-        if (tools.has(request.toolCallId)) return;
-        this.endText();
-        tools.set(request.toolCallId, { toolCallId: request.toolCallId, approvalId: request.id, resolved: false });
-        write({
-          type: "tool-input-available",
-          toolCallId: request.toolCallId,
-          toolName: request.toolName,
-          input: toolInput(this.#inputOf?.(request.id), request.input),
-          dynamic: true,
-        });
-        write({ type: "tool-approval-request", approvalId: request.id, toolCallId: request.toolCallId });
-        return;
-      }
-      case "turn-end":
-        this.endText();
-        this.#settleTools(event.status);
-        if (event.status === "failed") {
-          const error = event.error ?? { name: "Error", message: "The turn failed" };
-          write({ type: "error", errorText: `${error.name}: ${error.message}` });
-          this.finishReason = "error";
-        } else if (event.status === "canceled") {
-          write({ type: "abort", reason: "The turn was canceled" });
-          this.finishReason = "other";
-        } else {
-          const reason = event.metadata?.finishReason;
-          this.finishReason = reason !== undefined && FINISH_REASONS.has(reason) ? (reason as FinishReason) : "stop";
-        }
-        return;
-      default: {
-        const unreachable: never = event;
-        void unreachable;
-      }
-    }
-  }
-
-  /** Tool calls the client was shown, settled as the trace shows them. */
-  #resolveTools(rows: readonly ChatTraceRow[]): void {
-    for (const tool of this.#tools.values()) {
-      if (tool.resolved) continue;
-      const row = findToolRow(rows, tool.toolCallId);
-      if (!row) continue;
-      if (row.approval?.state === "denied") {
-        this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
-      } else if (row.status === "done") {
-        this.#write({ type: "tool-output-available", toolCallId: tool.toolCallId, output: row.output ?? null, dynamic: true });
-      } else if (row.status === "error") {
-        this.#write({ type: "tool-output-error", toolCallId: tool.toolCallId, errorText: row.error ?? `${row.toolName} failed`, dynamic: true });
-      } else {
-        continue;
-      }
-      tool.resolved = true;
-    }
-  }
-
-  /** At the turn's end every tool call shown gets an outcome, so the client never resends for it. */
-  #settleTools(status: "completed" | "failed" | "canceled" | "suspended"): void {
-    for (const tool of this.#tools.values()) {
-      if (tool.resolved) continue;
-      tool.resolved = true;
-      if (tool.approved === false) {
-        this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
-      } else if (status === "completed" && tool.approved === true) {
-        this.#write({ type: "tool-output-available", toolCallId: tool.toolCallId, output: null, dynamic: true });
-      } else {
-        this.#write({ type: "tool-output-error", toolCallId: tool.toolCallId, errorText: `The turn ${status === "completed" ? "ended" : status} before the tool ran`, dynamic: true });
-      }
-    }
-  }
 }
 
 /**
@@ -360,7 +213,6 @@ function uiStream(
     messageId?: string;
     cancelOnDisconnect: boolean;
     tools: Map<string, UiTool>;
-    inputOf?: InputOf;
     redaction: TextRedactOptions;
   },
 ): Response {
@@ -376,12 +228,12 @@ function uiStream(
   signal.addEventListener("abort", disconnected, { once: true });
   const stream = createUIMessageStream({
     onError: (error) => {
-      const { name, message } = errorSummary(error, options.redaction);
+      const { name, message } = errorInfo(error, { redaction: options.redaction });
       return `${name}: ${message}`;
     },
     execute: async ({ writer }) => {
       const write = (chunk: UIMessageChunk) => writer.write(chunk);
-      const chunker = new UiChunker(turn.id, tools, write, options.inputOf);
+      const chunker = new UiChunker(turn.id, tools, write);
       write(options.messageId !== undefined ? { type: "start", messageId: options.messageId } : { type: "start" });
       write({ type: "start-step" });
       // The approval requests the client holds: everything up to the last of them it was shown already.
@@ -436,40 +288,6 @@ function onCancel<T>(stream: ReadableStream<T>, cancel: () => void): ReadableStr
       return reader.cancel(reason);
     },
   });
-}
-
-/** A shown request's input, in full, when this process holds the turn (else the event's excerpt is shown). */
-type InputOf = (approvalId: string) => unknown;
-
-/** The inputs of the requests the live turn waits on (`undefined` for one it no longer does). */
-function requestInputs(live: LiveTurn): InputOf {
-  return (approvalId) => {
-    const request = live.turn?.requests.find((candidate) => candidate.id === approvalId);
-    return request && redact(request.input, live.redaction);
-  };
-}
-
-/** The tool's input as the client sees it (redacted already), or a bounded excerpt when large or not at hand. */
-function toolInput(input: unknown, shown: string): unknown {
-  if (input === undefined) return shown;
-  const safe = input;
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(safe);
-  } catch {
-    return shown;
-  }
-  if (text === undefined || text.length > MAX_TOOL_INPUT_JSON) return excerpt(input);
-  return JSON.parse(text) as unknown;
-}
-
-function findToolRow(rows: readonly ChatTraceRow[], toolCallId: string): ChatTraceToolRow | undefined {
-  for (const row of rows) {
-    if (row.kind === "tool" && row.toolCallId === toolCallId) return row;
-    const found = findToolRow(row.children, toolCallId);
-    if (found) return found;
-  }
-  return undefined;
 }
 
 async function openOrCreateSession(chat: Chat, id: string): Promise<Session> {

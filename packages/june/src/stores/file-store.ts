@@ -18,6 +18,7 @@ import { EntryLine, brandStore, decodeJournalForOpen, type OpenedJournal } from 
 import { decodeAppended, encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
+import { LeaseTemplates, type LeaseTemplate } from "./lease-templates.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
 import { checkListOptions, foldEntry, makeTitle, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
@@ -46,7 +47,10 @@ const LIST_SLICE = 256;
  * A store that keeps one JSONL journal per session in `dir` (created on demand), safe to share between
  * processes: appends are whole lines written at once under a short per-session lock, a torn last line (a
  * crash mid-write) is skipped on read and cut off at the next append, and turn leases are lock files
- * (`<id>.lock`) holding the owner's pid, taken over when that process is gone.
+ * (`<id>.lock`) holding the owner's pid, taken over when that process is gone. A lock is a hard link of a
+ * small hidden file this store keeps beside the journals (`.lease-…`) and rewrites for each lease (cheaper
+ * than creating and deleting a file per turn); `close()` removes them, and a store removes those a killed
+ * process left.
  *
  * Session ids are letters, digits, `-` and `_` (at most 128); anything else is refused with
  * `InvalidSessionIdError` before any file is touched.
@@ -64,7 +68,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   const handles = new JournalHandles();
   const checkpoints = new CheckpointFiles(root, fsync);
   /** The leases this store took and has not released, by session: token, file, when (`Date.now()`), how long. */
-  const held = new Map<string, { token: string; file: LockFileId; takenAt: number; ttlMs: number }>();
+  const held = new Map<string, { token: string; file: LockFileId; template?: LeaseTemplate; takenAt: number; ttlMs: number }>();
+  const templates = new LeaseTemplates(root);
   const ownsLease = (token: string) => {
     for (const lease of held.values()) if (lease.token === token) return true;
     return false;
@@ -276,7 +281,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const ttlMs = checkTtl(opts?.ttlMs);
       exists(sessionId);
       const takenAt = Date.now();
-      const attempt = await tryLock(leasePath(sessionId), { ttlMs });
+      const attempt = await tryLock(leasePath(sessionId), { ttlMs, templates });
       if (!attempt.acquired) {
         const owner = attempt.owner;
         const where = owner && owner.host !== hostName() ? ` on ${owner.host}` : "";
@@ -287,9 +292,10 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         await waitForJournalWriters(sessionId, journalPath(sessionId));
       } catch (error) {
         await unlockOwn(leasePath(sessionId), attempt.token, attempt.file, takenAt, ttlMs).catch(() => undefined);
+        if (attempt.template) templates.giveBack(attempt.template);
         throw error;
       }
-      held.set(sessionId, { token: attempt.token, file: attempt.file, takenAt, ttlMs });
+      held.set(sessionId, { token: attempt.token, file: attempt.file, template: attempt.template, takenAt, ttlMs });
       return Object.freeze({ sessionId, token: attempt.token });
     },
 
@@ -304,12 +310,18 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       if (queues.has(lease.sessionId)) await queued(lease.sessionId, async () => undefined);
       held.delete(lease.sessionId);
       // A lease this store took is released with fewer calls while no one may take it over (see unlockOwn).
-      await unlockOwn(leasePath(lease.sessionId), lease.token, own.file, own.takenAt, own.ttlMs);
+      try {
+        await unlockOwn(leasePath(lease.sessionId), lease.token, own.file, own.takenAt, own.ttlMs);
+      } finally {
+        // Its lock is gone (or was taken over): the template may be linked again.
+        if (own.template) templates.giveBack(own.template);
+      }
     },
 
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
     async close(): Promise<void> {
       await handles.closeAll();
+      await templates.close();
     },
   };
   return brandStore(store, { open: openForSession });
@@ -322,10 +334,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const { buf, key } = await readJournalBytes(sessionId, path);
       const { entries, validBytes, last } = decodeJournalForOpen(buf, sessionId, path);
       // The whole journal was read: keep its listing, so that the next append need not read it again. (Only
-      // the first turn-start is parsed whole, for the title.)
+      // the first turn-start is parsed whole, for the title, and renames.)
       const listing = startListing(entries[0] as JournalEntry);
       for (let i = 1; i < entries.length; i++) {
         const entry = entries[i]!;
+        // A name given wins over the first input, before or after it (as `foldEntry` does).
+        if (entry.type === "rename") listing.title = entry.title;
         if (entry.type !== "turn-start") continue;
         listing.turnCount += 1;
         if (listing.title === undefined && !(entry instanceof EntryLine)) listing.title = makeTitle(entry.input);

@@ -98,6 +98,11 @@ const TURN_START_PREFIX = '{"type":"turn-start",';
 const TURN_END_PREFIX = '{"type":"turn-end",';
 /** Lines shorter than this are parsed at once: deferring them saves little. */
 const DEFER_MIN_CHARS = 120;
+/**
+ * Journals shorter than this are parsed whole at once (under a millisecond): an idle session then holds its
+ * records, not its journal's text as well.
+ */
+const DEFER_MIN_JOURNAL_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 
 /** The head of a line in June's layout, or undefined (the line is then parsed whole). */
@@ -118,7 +123,8 @@ function headOf(text: string, pos: number, line: string): EntryLine | undefined 
  * Decodes a whole journal file for a session opening it: as `decodeJournal` (a torn tail left out, the same
  * `JournalCorruptError` for a damaged line before it), but June's own `turn-start` and `turn-end` lines stay
  * text past their head (`EntryLine`; their lines are slices of the journal's text, which they keep alive
- * until the session parses them). The first turn-start is parsed (a listing's title). Returns the entries,
+ * until the session parses them), in a journal of 64 KB or more. The first turn-start is parsed (a listing's
+ * title). Returns the entries,
  * the readable length and the last entry (parsed).
  */
 export function decodeJournalForOpen(
@@ -136,11 +142,13 @@ export function decodeJournalForOpen(
   const text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   const check = new JournalReadCheck({ sessionId, ...where });
   const entries: (JournalEntry | EntryLine)[] = [];
+  // Deferring starts after the first turn-start (parsed whole for a listing's title), in long journals only.
   let started = false;
+  const defer = validBytes >= DEFER_MIN_JOURNAL_BYTES;
   for (let pos = 0, end = text.length; pos < end; ) {
     const nl = text.indexOf("\n", pos);
     const line = text.slice(pos, nl);
-    const head = started ? headOf(text, pos, line) : undefined;
+    const head = started && defer ? headOf(text, pos, line) : undefined;
     if (head !== undefined) {
       check.checkHead(head);
       entries.push(head);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import type { LeaseTemplate, LeaseTemplates } from "./lease-templates.js";
 
 // Lock files are a few hundred bytes in the store's own directory, and taking or dropping one is one to four
 // small metadata calls: they are made synchronously, which costs a few microseconds each where a call through
@@ -26,7 +27,9 @@ export interface LockFileId {
   mtimeMs: number;
 }
 
-export type LockAttempt = { acquired: true; token: string; file: LockFileId } | { acquired: false; owner?: LockOwner };
+export type LockAttempt =
+  | { acquired: true; token: string; file: LockFileId; /** The template linked as the lock (see `LeaseTemplates`). */ template?: LeaseTemplate }
+  | { acquired: false; owner?: LockOwner };
 
 /** A lock file that cannot be read is being written, unless it is older than this (its writer died). */
 const UNREADABLE_GRACE_MS = 5_000;
@@ -53,10 +56,10 @@ export function hostName(): string {
 
 /**
  * Tries once to take the lock at `path`: the file is created exclusively (`wx`) holding our pid and a
- * fresh token. A lock whose owner is dead (same host, `kill(pid, 0)` says ESRCH, or our own pid in a lock taken
+ * fresh token, or, given `templates`, one of them is rewritten with that and hard-linked there (as atomic). A lock whose owner is dead (same host, `kill(pid, 0)` says ESRCH, or our own pid in a lock taken
  * before this process started) or expired is taken over.
  */
-export async function tryLock(path: string, options: { ttlMs?: number } = {}): Promise<LockAttempt> {
+export async function tryLock(path: string, options: { ttlMs?: number; templates?: LeaseTemplates } = {}): Promise<LockAttempt> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const now = Date.now();
     const owner: LockOwner = {
@@ -69,23 +72,12 @@ export async function tryLock(path: string, options: { ttlMs?: number } = {}): P
     if (options.ttlMs !== undefined && Number.isFinite(options.ttlMs)) {
       owner.expiresAt = new Date(now + options.ttlMs).toISOString();
     }
-    let fd: number | undefined;
-    try {
-      fd = openSync(path, "wx");
-    } catch (error) {
-      if (!hasCode(error, "EEXIST")) throw error;
-    }
-    if (fd !== undefined) {
-      try {
-        writeSync(fd, JSON.stringify(owner));
-        const stats = fstatSync(fd);
-        return { acquired: true, token: owner.token, file: { ino: stats.ino, size: stats.size, birthtimeMs: stats.birthtimeMs, mtimeMs: stats.mtimeMs } };
-      } catch (error) {
-        ignoreErrors(() => unlinkSync(path));
-        throw error;
-      } finally {
-        closeSync(fd);
-      }
+    if (options.templates) {
+      const template = options.templates.link(path, JSON.stringify(owner));
+      if (template) return { acquired: true, token: owner.token, file: lockFileId(fstatSync(template.fd)), template };
+    } else {
+      const created = createLock(path, owner);
+      if (created) return created;
     }
     const raw = readOrUndefined(path);
     if (raw === undefined) continue; // released meanwhile: try again
@@ -95,6 +87,30 @@ export async function tryLock(path: string, options: { ttlMs?: number } = {}): P
     if (!removeIf(path, (text) => text === raw)) return { acquired: false, owner: current };
   }
   return { acquired: false, owner: parseOwner(readOrUndefined(path) ?? "") };
+}
+
+function lockFileId(stats: { ino: number; size: number; birthtimeMs: number; mtimeMs: number }): LockFileId {
+  return { ino: stats.ino, size: stats.size, birthtimeMs: stats.birthtimeMs, mtimeMs: stats.mtimeMs };
+}
+
+/** Creates the lock file exclusively with `owner` in it; undefined when it exists. */
+function createLock(path: string, owner: LockOwner): LockAttempt | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "wx");
+  } catch (error) {
+    if (!hasCode(error, "EEXIST")) throw error;
+  }
+  if (fd === undefined) return undefined;
+  try {
+    writeSync(fd, JSON.stringify(owner));
+    return { acquired: true, token: owner.token, file: lockFileId(fstatSync(fd)) };
+  } catch (error) {
+    ignoreErrors(() => unlinkSync(path));
+    throw error;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Removes the lock at `path` if it still holds `token`. */

@@ -3,6 +3,7 @@ import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
+import { shareRepeats, type SharedRepeats } from "./entry-sharing.js";
 import { brandStore } from "./journal-open.js";
 import { foldEntry, pageSessions, startListing, toSessionInfo, type SessionListing } from "./session-listing.js";
 import type {
@@ -23,8 +24,10 @@ interface MemorySession {
   /** Order of the last write, to order sessions updated in the same millisecond. */
   touched: number;
   lease?: { token: string; expiresAt: number };
-  /** Unfinished durable turns' checkpoints, by turn id, in order of last write. */
-  checkpoints: Map<string, StoredCheckpoint>;
+  /** Unfinished durable turns' checkpoints, by turn id, in order of last write (created with the first). */
+  checkpoints?: Map<string, StoredCheckpoint>;
+  /** What the next entry may share with those before it (`shareRepeats`). */
+  repeats: SharedRepeats;
 }
 
 /**
@@ -54,7 +57,7 @@ export function memoryStore(): ChatStore {
       if (sessions.has(id)) throw new ConflictError(id, `Session "${id}" exists already`);
       const frozen = entries.map(deepFreeze);
       const listing = startListing(frozen[0]);
-      sessions.set(id, { entries: frozen, listing, touched: ++clock, checkpoints: new Map() });
+      sessions.set(id, { entries: frozen, listing, touched: ++clock, repeats: {} });
       return toSessionInfo(id, listing);
     },
 
@@ -84,12 +87,13 @@ export function memoryStore(): ChatStore {
       const lastSeq = session.listing.lastSeq;
       if (lastSeq !== expectedSeq) throw conflict(sessionId, expectedSeq, lastSeq);
       for (const entry of prepared.entries) {
+        shareRepeats(entry, session.repeats);
         const stored = deepFreeze(entry);
         session.entries.push(stored);
         foldEntry(session.listing, stored);
       }
       if (prepared.entries.length > 0) session.touched = ++clock;
-      if (deleteCheckpoint !== undefined) session.checkpoints.delete(deleteCheckpoint);
+      if (deleteCheckpoint !== undefined) session.checkpoints?.delete(deleteCheckpoint);
       // The stored entries themselves: deep-frozen, like what `read` hands out, so nobody can change the journal.
       return prepared.entries;
     },
@@ -105,23 +109,24 @@ export function memoryStore(): ChatStore {
       const session = get(sessionId);
       const stored = Object.freeze({ turnId, data, updatedAt: new Date().toISOString() });
       // Listed in the order of their last write, as the other stores do.
+      session.checkpoints ??= new Map();
       session.checkpoints.delete(turnId);
       session.checkpoints.set(turnId, stored);
     },
 
     async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
       checkCheckpointArgs("getCheckpoint", sessionId, turnId);
-      return get(sessionId).checkpoints.get(turnId);
+      return get(sessionId).checkpoints?.get(turnId);
     },
 
     async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
       assertSessionId(sessionId);
-      return [...get(sessionId).checkpoints.values()];
+      return [...(get(sessionId).checkpoints?.values() ?? [])];
     },
 
     async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
       checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
-      return get(sessionId).checkpoints.delete(turnId);
+      return get(sessionId).checkpoints?.delete(turnId) ?? false;
     },
 
     async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {

@@ -87,7 +87,7 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
           </button>
         ) : null}
         <h1 className="chat__title">{sessionId ? title || "New session" : "June Studio"}</h1>
-        {running ? <span className="chat__status">{waiting ? "Waiting for approval" : "Replying…"}</span> : null}
+        {running ? <span className="chat__status">{waiting ? "Waiting for you" : "Replying…"}</span> : null}
         {sessionId && detail ? (
           <div className="chat__actions">
             <ExportCasesMenu turns={records} onExport={chat.exportCases} />

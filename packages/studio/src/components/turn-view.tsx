@@ -49,7 +49,8 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
       ) : null}
       <div className="turn__reply" aria-live={live ? "polite" : undefined}>
         {turn.text ? <p className="reply">{turn.text}</p> : null}
-        {running && !turn.text ? <p className="reply reply--waiting">{rows.some(isPending) ? "Waiting for approval…" : "Thinking…"}</p> : null}
+        {/* While a call waits for a decision its row asks for it; the reply says nothing more. */}
+        {running && !turn.text && !rows.some(isPending) ? <p className="reply reply--waiting">Thinking…</p> : null}
         {running && turn.text ? <span className="caret" aria-hidden="true" /> : null}
       </div>
       {(turn.status === "completed" && onFeedback) || onRegenerate ? (
@@ -94,7 +95,7 @@ function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: T
     case "interrupted":
       return <p className="turn__note">Interrupted: the process running this turn stopped.</p>;
     case "suspended":
-      return <p className="turn__note">Suspended: waiting for approval. Approve or deny to resume it.</p>;
+      return <p className="turn__note">Suspended until you decide: approve or deny above to resume it.</p>;
     case "completed": {
       const parts: string[] = [];
       if (metadata?.model) parts.push(metadata.model.modelId);

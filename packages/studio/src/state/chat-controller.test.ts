@@ -200,6 +200,21 @@ describe("ChatController", () => {
     expect(controller.getSnapshot().detail!.turns[0]!.status).toBe("canceled");
   });
 
+  it("steer reaches the running turn: the live turn shows it, then its record", async () => {
+    const served = await serveChat(modelChat([{ text: Array.from({ length: 30 }, (_, i) => `w${i} `), delay: 20 }, "Steered."]));
+    const controller = new ChatController({ client: served.client });
+    const id = await newSession(served);
+    await opened(controller, id);
+
+    const sending = controller.send("Write a list");
+    await until(controller, (s) => s.live?.turnId !== undefined && s.live.text !== "", "the reply to start");
+    await controller.steer("Make it short");
+    expect(controller.getSnapshot().live?.steers).toEqual(["Make it short"]);
+    await sending;
+
+    expect(controller.getSnapshot().detail!.turns[0]!.steers).toEqual([expect.objectContaining({ input: "Make it short" })]);
+  });
+
   it("cancel stops the running turn; its record says canceled", async () => {
     const served = await serveChat(modelChat([{ text: Array.from({ length: 200 }, (_, i) => `w${i} `), delay: 20 }]));
     const controller = new ChatController({ client: served.client });

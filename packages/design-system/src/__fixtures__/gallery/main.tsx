@@ -2,7 +2,7 @@ import { StrictMode, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { describeTrace, summarizeTrace, TraceList, type TraceActions } from "../../index.js";
 import "../../styles.css";
-import { everyRow } from "../rows.js";
+import { everyRow, modelChatRows } from "../rows.js";
 
 /** The visual check's page: every row kind in every state, once forced light and once forced dark. */
 function Gallery() {
@@ -23,6 +23,8 @@ function Gallery() {
           <h2 style={{ margin: "0 0 4px", fontSize: 15 }}>{theme === "light" ? "Light" : "Dark"}</h2>
           <p style={{ margin: "0 0 12px", fontSize: 12, color: "var(--jt-muted)" }}>{describeTrace(summarizeTrace(everyRow))}</p>
           <TraceList rows={everyRow} actions={actions} />
+          <h3 style={{ margin: "16px 0 4px", fontSize: 13 }}>A model chat</h3>
+          <TraceList rows={modelChatRows} />
         </section>
       ))}
       <ol id="decisions" style={{ gridColumn: "1 / 3", margin: 0, padding: "8px 36px", fontSize: 12 }}>

@@ -54,10 +54,10 @@ describe("projectChatTrace", () => {
       ),
     );
     expect(outline(projectChatTrace(tree, { requests: [] }))).toEqual([
-      'step step:n-research "Done research" done',
-      '  model model:m1 "Called gpt-5-mini" done',
-      '  tool tool:t1 "Called fetch" done',
-      '  model model:m2 "Called gpt-5-mini" done',
+      'step step:n-research "research finished" done',
+      '  model model:m1 "gpt-5-mini answered" done',
+      '  tool tool:t1 "fetch ran" done',
+      '  model model:m2 "gpt-5-mini answered" done',
       'step step:n-left "left failed" error',
       'step step:n-right "Running right" running',
       '  model model:m3 "Calling gpt-5-mini" running',
@@ -79,17 +79,17 @@ describe("projectChatTrace", () => {
     const rows = projectChatTrace(waiting, { requests: [request] });
     expect(outline(rows)).toEqual([
       'step step:n-reply "Running reply" running',
-      '  model model:m1 "Called gpt-5-mini" done',
-      '  tool tool:t1 "Waiting for approval: deploy" pending',
-      '    approval approval:ap-1 "Approval needed: deploy" pending',
+      '  model model:m1 "gpt-5-mini answered" done',
+      '  tool tool:t1 "deploy needs approval" pending',
+      '    approval approval:ap-1 "Run deploy?" pending',
     ]);
     expect(rows[0].children[1].children[0]).toMatchObject({ kind: "approval", approvalId: "ap-1", toolName: "deploy", input: '{"env":"prod"}' });
 
     // Withdrawn or decided: the request is gone from `requests`, the approval row goes with it.
     expect(outline(projectChatTrace(waiting, { requests: [] }))).toEqual([
       'step step:n-reply "Running reply" running',
-      '  model model:m1 "Called gpt-5-mini" done',
-      '  tool tool:t1 "Waiting for approval: deploy" pending',
+      '  model model:m1 "gpt-5-mini answered" done',
+      '  tool tool:t1 "deploy needs approval" pending',
     ]);
 
     const denied = run(

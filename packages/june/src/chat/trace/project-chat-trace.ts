@@ -20,7 +20,7 @@ export type ChatTraceRowStatus = "running" | "error" | "pending" | "done";
 interface ChatTraceRowBase {
   /** Stable from one snapshot to the next (derived from the trace node's id). */
   id: string;
-  /** Says the row's state: "Running research", "fetch failed", "Waiting for approval: deploy". */
+  /** Says the row's state, for a person: "Running research", "research finished", "deploy needs approval", "fetch failed". */
   title: string;
   status: ChatTraceRowStatus;
   children: ChatTraceRow[];
@@ -221,7 +221,7 @@ function modelRow(node: ModelCallNode, context: Context): ChatTraceModelRow {
   const row: ChatTraceModelRow = {
     kind: "model",
     id: `model:${node.id}`,
-    title: redactText(titleFor("model", node.status, node.model.modelId)),
+    title: redactText(modelTitle(node)),
     status: rowStatus(node.status),
     children: [],
     model: { provider: node.model.provider, modelId: node.model.modelId },
@@ -270,7 +270,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
       id: `approval:${request.id}`,
       approvalId: request.id,
       toolName: request.toolName,
-      title: redactText(`Approval needed: ${request.toolName}`),
+      title: redactText(`Run ${request.toolName}?`),
       status: "pending",
       input,
       children: [],
@@ -331,19 +331,25 @@ function rowStatus(status: NodeStatus): ChatTraceRowStatus {
   }
 }
 
-/** What a row that is still underway or done says before its name; failed and canceled read the same for all. */
-const STATE_WORDS = {
-  step: { pending: "Waiting to run", running: "Running", done: "Done" },
-  model: { pending: "Waiting for", running: "Calling", done: "Called" },
-  tool: { pending: "Waiting to call", running: "Calling", done: "Called" },
+/**
+ * The one place a row's title is worded, for a person reading a trace: what is under way reads as an
+ * action ("Running research", "Calling gpt-5-mini"), what is over as the name and what became of it
+ * ("research finished", "gpt-5-mini answered", "deploy ran", "deploy failed", "deploy denied").
+ */
+const UNDER_WAY = {
+  step: { pending: "Waiting to run", running: "Running" },
+  model: { pending: "Waiting for", running: "Calling" },
+  tool: { pending: "Waiting to call", running: "Calling" },
 } as const;
+const DONE = { step: "finished", model: "answered", tool: "ran" } as const;
 
-function titleFor(kind: keyof typeof STATE_WORDS, status: NodeStatus, name: string): string {
+function titleFor(kind: keyof typeof UNDER_WAY, status: NodeStatus, name: string): string {
   switch (status) {
     case "pending":
     case "running":
+      return `${UNDER_WAY[kind][status]} ${name}`;
     case "done":
-      return `${STATE_WORDS[kind][status]} ${name}`;
+      return `${name} ${DONE[kind]}`;
     case "error":
       return `${name} failed`;
     case "canceled":
@@ -355,8 +361,14 @@ function titleFor(kind: keyof typeof STATE_WORDS, status: NodeStatus, name: stri
   }
 }
 
+function modelTitle(node: ModelCallNode): string {
+  const attempt = node.attempt ?? 1;
+  if (node.status === "running" && attempt > 1) return `Retrying ${node.model.modelId} (attempt ${attempt})`;
+  return titleFor("model", node.status, node.model.modelId);
+}
+
 function toolTitle(status: NodeStatus, toolName: string, approval: ApprovalState | undefined, waiting: boolean): string {
-  if (waiting) return `Waiting for approval: ${toolName}`;
+  if (waiting) return `${toolName} needs approval`;
   if (approval === "denied" && status !== "error" && status !== "canceled") return `${toolName} denied`;
   return titleFor("tool", status, toolName);
 }

@@ -9,7 +9,8 @@ import { askApproval, createApprover } from "../approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "../cancel-on-interrupt.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
-import { jsonError, jsonLine, type CliJsonEvent } from "../json-events.js";
+import { errorInfo } from "../../chat/stream/error-info.js";
+import { jsonLine, JsonTraceRows, type CliJsonEvent } from "../json-events.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
 import { loadRunModule } from "../load-module.js";
 import { chosenModelSpec, createModel, parseModelSpec, preloadProvider } from "../models.js";
@@ -51,6 +52,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
 
   let handle: RunHandle | undefined;
   const seen = new Set<string>();
+  const traceRows = new JsonTraceRows();
   let approvals: Promise<void> = Promise.resolve();
   const interrupt = cancelOnInterrupt({ io, screen, cancel: () => handle?.cancel("canceled with Ctrl-C") });
 
@@ -60,7 +62,8 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
     const run = handle;
     if (!run) return;
     const rows = projectChatTrace(tree, { requests: run.requests });
-    if (json) emit({ type: "run-update", rows });
+    const changed = json ? traceRows.update(rows) : undefined;
+    if (changed) emit(changed);
     screen.status(renderProgressLine(rows, { colors: screen.err, columns: io.stderr.columns }));
     for (const request of run.requests) {
       if (seen.has(request.id)) continue;
@@ -94,7 +97,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
           runId: partial?.id ?? handle.id,
           status: canceled ? "canceled" : "error",
           ...(partial ? { steps: partial.steps, usage: partial.usage } : {}),
-          ...(canceled ? {} : { error: jsonError(cause) }),
+          ...(canceled ? {} : { error: errorInfo(cause) }),
         });
       }
       if (canceled) {

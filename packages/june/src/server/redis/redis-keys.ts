@@ -1,5 +1,6 @@
-import type { IndexedTurnStreamEvent } from "../turn-registry.js";
-import type { TurnStreamEvent } from "../turn-stream-event.js";
+import type { IndexedTurnStreamEvent } from "../../chat/stream/turn-stream-event.js";
+import type { TurnStreamEvent } from "../../chat/stream/turn-stream-event.js";
+import { parseTurnStreamEvent } from "../../chat/stream/turn-stream-schema.js";
 import type { StreamEntry } from "./redis-client.js";
 
 /**
@@ -42,8 +43,6 @@ export class RedisNames {
   }
 }
 
-const EVENT_TYPES: ReadonlySet<string> = new Set(["turn-start", "text-delta", "run-update", "approval-request", "turn-end"]);
-
 /**
  * The stream entry id of the event at `index`: `0-<index + 1>`. Ids follow the SSE event ids, so a reader
  * resumes after `Last-Event-ID` n with `XRANGE key 0-<n + 2> +` or `XREAD ... 0-<n + 1>`.
@@ -57,18 +56,16 @@ export function entryFields(index: number, event: TurnStreamEvent): string[] {
   return ["id", String(index), "type", event.type, "data", JSON.stringify(event)];
 }
 
-/** The event a stream entry holds, or `undefined` for an entry that is not one. */
+/**
+ * The event a stream entry holds, checked with the stream's one schema (`parseTurnStreamEvent`), or
+ * `undefined` for an entry that is not one (another writer's, or a newer one's event type).
+ */
 export function eventOf(entry: StreamEntry): IndexedTurnStreamEvent | undefined {
   const { id, data } = entry.fields;
   if (id === undefined || data === undefined || !/^\d{1,9}$/.test(id)) return undefined;
-  let event: unknown;
   try {
-    event = JSON.parse(data);
+    return { index: Number(id), event: parseTurnStreamEvent(JSON.parse(data)) };
   } catch {
     return undefined;
   }
-  if (typeof event !== "object" || event === null) return undefined;
-  const type = (event as { type?: unknown }).type;
-  if (typeof type !== "string" || !EVENT_TYPES.has(type)) return undefined;
-  return { index: Number(id), event: event as TurnStreamEvent };
 }

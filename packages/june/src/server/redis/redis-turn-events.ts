@@ -53,8 +53,9 @@ const ENDED_GRACE_MS = 60_000;
  * share (`postgresStore`).
  *
  * - Each turn a process runs is copied into a Redis stream (`<prefix>turn:<id>:events`), one entry per
- *   event exactly as the handler sends it (already projected and redacted: no raw tool input or
- *   credential), its entry id following the SSE event id; `<prefix>turn:<id>` indexes the turn (session,
+ *   event of the turn's one stream (`turnStream`: already projected and redacted, no raw tool input or
+ *   credential), its entry id following the SSE event id, read back through the same schema
+ *   (`parseTurnStreamEvent`); `<prefix>turn:<id>` indexes the turn (session,
  *   owner process). Both expire `ttlSeconds` after the turn's end.
  * - Another process serving `GET /turns/:id/events` reads that stream: `XRANGE` from `Last-Event-ID`, then
  *   `XREAD BLOCK` until the `turn-end` event.

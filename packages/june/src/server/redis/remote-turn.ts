@@ -1,6 +1,6 @@
 import type { TurnCommand } from "../../chat/types.js";
 import type { ServedTurn } from "../turn-event-bus.js";
-import type { IndexedTurnStreamEvent } from "../turn-registry.js";
+import type { IndexedTurnStreamEvent } from "../../chat/stream/turn-stream-event.js";
 import { asStreamEntries, type RedisClientLike, type StreamEntry, xreadEntries } from "./redis-client.js";
 import { entryId, eventOf, type RedisNames } from "./redis-keys.js";
 

@@ -16,8 +16,8 @@ export interface TurnWriterHost {
 }
 
 /**
- * Copies the events of a turn this process runs into its Redis stream as the handler sends them (already
- * projected and redacted): one `XADD` per event with the SSE event id as the entry id (`0-<index + 1>`) and
+ * Copies the `turnStream` events of a turn this process runs into its Redis stream (already projected and
+ * redacted, exactly as SSE sends them): one `XADD` per event with the SSE event id as the entry id (`0-<index + 1>`) and
  * an `id` field, the stream capped at `maxEvents` (`MAXLEN ~`), and every key of the turn expiring
  * `ttlSeconds` after it was last renewed (renewed while the turn runs, set once more at its end).
  */

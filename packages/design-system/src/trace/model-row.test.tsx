@@ -1,0 +1,59 @@
+import { cleanup, render } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { answeredModel, retryingModel } from "../__fixtures__/rows.js";
+import { describeModelError } from "./error-words.js";
+import { TraceList } from "./trace-list.js";
+import type { ChatTraceModelRow } from "./types.js";
+
+afterEach(cleanup);
+
+describe("ModelRow", () => {
+  it("folds the prompt and the response into one line each, opening to every message with its role", () => {
+    const { container } = render(<TraceList rows={[answeredModel]} />);
+    const prompt = container.querySelector<HTMLElement>('[data-messages="prompt"]')!;
+    expect(prompt.querySelector("details")!.open).toBe(false);
+    expect(prompt.querySelector(".jt-more__preview")!.textContent).toBe("9 messages · User: Which one should I use? My key is [redacted]");
+    expect([...prompt.querySelectorAll(".jt-message__role")].map((node) => node.textContent)).toEqual(["User", "Assistant", "User"]);
+    expect(prompt.querySelector(".jt-messages__omitted")!.textContent).toBe("6 earlier messages not shown");
+    const response = container.querySelector<HTMLElement>('[data-messages="response"]')!;
+    expect(response.querySelector(".jt-message__text")!.textContent).toBe("Use the one your team already uses; npm ships with Node.");
+    expect(container.querySelector(".jt-row__meta")!.textContent).toBe("1,242 tokens");
+  });
+
+  it("says each failed request in words while the AI SDK retries, the raw error folded under it", () => {
+    const { container } = render(<TraceList rows={[retryingModel]} />);
+    expect(container.querySelector(".jt-row__title")!.textContent).toBe("Retrying gpt-5-mini (attempt 2)");
+    const attempt = container.querySelector<HTMLElement>('.jt-attempt[data-attempt="1"]')!;
+    expect(attempt.querySelector(".jt-attempt__words")!.textContent).toBe(
+      "Attempt 1 failed after 420 ms: The model provider had a problem. Retrying…",
+    );
+    expect(attempt.querySelector("details")!.open).toBe(false);
+    expect(attempt.querySelector("code")!.textContent).toBe("AI_APICallError: Overloaded");
+  });
+
+  it("a failed call says why in a sentence, with the provider's error folded under it", () => {
+    const row: ChatTraceModelRow = {
+      ...(retryingModel as ChatTraceModelRow),
+      title: "gpt-5-mini failed",
+      status: "error",
+      endedAt: 1_700_000_003_000,
+      error: "AI_RetryError: Failed after 3 attempts. Last error: Cannot connect to API: connect ECONNREFUSED 127.0.0.1:11434",
+      failedAttempts: [1, 2, 3].map((attempt) => ({ attempt, startedAt: 0, endedAt: 10, error: "AI_APICallError: Cannot connect to API: connect ECONNREFUSED 127.0.0.1:11434" })),
+    };
+    const { container } = render(<TraceList rows={[row]} />);
+    expect(container.querySelector(".jt-failure .jt-error")!.textContent).toBe(
+      "The model's server could not be reached (tried 3 times). Check that it is running, or the base URL.",
+    );
+    const detail = container.querySelector<HTMLDetailsElement>(".jt-failure details")!;
+    expect(detail.open).toBe(false);
+    expect(detail.textContent).toContain("ECONNREFUSED");
+    expect(container.querySelectorAll(".jt-attempt")).toHaveLength(3);
+    expect(container.querySelector(".jt-attempt__words")!.textContent).not.toContain("Retrying");
+  });
+
+  it("describeModelError names what a person can act on, and nothing else", () => {
+    expect(describeModelError({ name: "AI_APICallError", message: "invalid x-api-key" })).toMatch(/refused the API key/);
+    expect(describeModelError("AI_APICallError: 429 Too Many Requests")).toMatch(/limiting requests/);
+    expect(describeModelError("TypeError: x is not a function")).toBeUndefined();
+  });
+});

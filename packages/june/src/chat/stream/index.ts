@@ -1,0 +1,36 @@
+/**
+ * `june/stream`: the one wire form of a turn (see `TurnStreamEvent`), the function that makes it from a
+ * `Turn` (`turnStream`), and the checks a reader runs on what it reads back (`parseTurnStreamEvent`). It
+ * imports nothing of Node: a browser app (Studio) imports its types with `import type` and its schema as is.
+ */
+export type {
+  ApprovalRequestStreamEvent,
+  IndexedTurnStreamEvent,
+  RunUpdateStreamEvent,
+  StreamApprovalRequest,
+  ErrorInfo,
+  TextDeltaStreamEvent,
+  TurnEndStatus,
+  TurnEndStreamEvent,
+  TurnStartStreamEvent,
+  TurnStreamEvent,
+  TurnStreamEventType,
+} from "./turn-stream-event.js";
+export type {
+  ChatTraceApprovalRow,
+  ChatTraceModelRow,
+  ChatTraceRow,
+  ChatTraceRowKind,
+  ChatTraceRowStatus,
+  ChatTraceStepRow,
+  ChatTraceToolRow,
+} from "../trace/project-chat-trace.js";
+export type { TurnMetadata } from "../../stores/types.js";
+export { isTurnStreamEventType, parseTurnStreamEvent, TURN_STREAM_EVENT_TYPES } from "./turn-stream-schema.js";
+export { TurnStreamEventError } from "./turn-stream-event-error.js";
+export { MAX_INPUT_VALUE_JSON_CHARS, streamApprovalRequest, turnStream } from "./turn-stream.js";
+export type { TurnStreamOptions } from "./turn-stream.js";
+export { errorInfo, MAX_ERROR_MESSAGE_CHARS } from "./error-info.js";
+export type { ErrorInfoOptions } from "./error-info.js";
+export { applyTraceRowChanges, traceRowChanges } from "./trace-row-changes.js";
+export type { TraceRowChange, TraceRowChanges } from "./trace-row-changes.js";

@@ -1,0 +1,88 @@
+import type { ChatTraceRow } from "../trace/project-chat-trace.js";
+import type { TurnMetadata } from "../../stores/types.js";
+
+/**
+ * The one wire form of a turn: what every surface a turn leaves the process through reads (the HTTP
+ * API's Server-Sent Events, `/ui-chat`'s UI message stream, `june ... --json`, the Redis bus between
+ * processes, Studio). `turnStream` makes it from a `Turn`: projected (trace rows, never the raw tree),
+ * redacted (June's patterns and yours), errors reduced to their name and message, each event numbered for replay. The surfaces
+ * only encode it; `parseTurnStreamEvent` checks one that was read back.
+ */
+export type TurnStreamEvent =
+  | TurnStartStreamEvent
+  | TextDeltaStreamEvent
+  | RunUpdateStreamEvent
+  | ApprovalRequestStreamEvent
+  | TurnEndStreamEvent;
+
+/** Always the first event (index 0): which turn this is, for the approve, deny, cancel and steer routes. */
+export interface TurnStartStreamEvent {
+  type: "turn-start";
+  turnId: string;
+  sessionId: string;
+}
+
+/** A piece of the reply, redacted (a credential split across the model's deltas is masked whole). */
+export interface TextDeltaStreamEvent {
+  type: "text-delta";
+  text: string;
+}
+
+/** A commit of the turn's run: the whole trace, projected with `projectChatTrace` and redacted. */
+export interface RunUpdateStreamEvent {
+  type: "run-update";
+  rows: ChatTraceRow[];
+}
+
+/** A tool call waiting for a decision (`POST /turns/:id/approve` or `/deny`, `turn.approve`). */
+export interface ApprovalRequestStreamEvent {
+  type: "approval-request";
+  request: StreamApprovalRequest;
+}
+
+/** An approval request as it leaves the process: its input redacted, and bounded. */
+export interface StreamApprovalRequest {
+  id: string;
+  stepId: string;
+  toolName: string;
+  toolCallId: string;
+  /** A bounded (300 characters), redacted excerpt of the input the tool would run with. */
+  input: string;
+  /**
+   * The input itself, redacted, as JSON, for a UI that shows its fields (the UI message stream's
+   * `tool-input-available`); the excerpt (`input`) when its JSON is over 16,000 characters.
+   */
+  inputValue: unknown;
+}
+
+/** How a turn ended, as the stream says it. */
+export type TurnEndStatus = "completed" | "failed" | "canceled" | "suspended";
+
+/** Always the last event. */
+export interface TurnEndStreamEvent {
+  type: "turn-end";
+  turnId: string;
+  sessionId: string;
+  /** `suspended`: a durable turn let go of its process; resuming it (`POST .../resume`) streams the rest. */
+  status: TurnEndStatus;
+  /** The reply, redacted, when the turn completed. */
+  text?: string;
+  /** The failure, when the turn failed: see `errorInfo`. */
+  error?: ErrorInfo;
+  /** The turn's provenance, redacted, when it completed. */
+  metadata?: TurnMetadata;
+}
+
+/** A failure as it leaves the process: its name and its message, redacted and bounded; never its stack or cause. */
+export interface ErrorInfo {
+  name: string;
+  message: string;
+}
+
+export type TurnStreamEventType = TurnStreamEvent["type"];
+
+/** An event with its index in the turn's stream: the SSE `id`, the Redis entry id, where a replay resumes. */
+export interface IndexedTurnStreamEvent {
+  index: number;
+  event: TurnStreamEvent;
+}

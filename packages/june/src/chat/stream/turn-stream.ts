@@ -1,0 +1,133 @@
+import type { ApprovalRequest } from "../../runtime/types.js";
+import { redact, redactText, type TextRedactOptions } from "../../redaction/redact.js";
+import { StreamRedactor } from "../../redaction/stream-redactor.js";
+import { projectChatTrace } from "../trace/project-chat-trace.js";
+import { excerpt } from "../trace/excerpt.js";
+import type { Turn, TurnEvent, TurnResult } from "../types.js";
+import { errorInfo } from "./error-info.js";
+import type { IndexedTurnStreamEvent, StreamApprovalRequest, TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
+
+/** A redacted tool input larger than this, as JSON, goes out as its bounded excerpt instead. */
+export const MAX_INPUT_VALUE_JSON_CHARS = 16_000;
+
+/** Options for `turnStream`. */
+export interface TurnStreamOptions {
+  /** Patterns of your own, masked after June's in every event (see `redactText`). */
+  redaction?: TextRedactOptions;
+}
+
+/**
+ * A turn as the one stream every surface sends out of the process: `turn-start` (index 0), the reply's
+ * `text-delta`s, a `run-update` per commit of its run, an `approval-request` per tool call waiting for a
+ * decision, and `turn-end` last. This is where a turn is made safe to show, once, for all of them:
+ *
+ * - trace trees become `projectChatTrace` rows (a tree the projection cannot read is skipped, not fatal);
+ * - everything is redacted, June's patterns then `redaction`'s; the reply goes through a `StreamRedactor`,
+ *   so a key the model writes a few characters at a time is masked whole, and the text before a tool call
+ *   is released in full before its approval request;
+ * - a failure becomes its `errorInfo` (name and message, bounded; never a stack);
+ * - each event carries its `index`, the id a reader resumes after (SSE `Last-Event-ID`, Redis entry ids).
+ *
+ * The stream reads the turn's own events, at the pace of its reader, and never drives the turn: approve,
+ * deny, cancel or steer it on the `Turn`. It ends after `turn-end` and never throws.
+ *
+ * @example
+ * for await (const { index, event } of turnStream(session.send("Deploy"), { redaction: { patterns: [/acme_\w+/g] } })) {
+ *   console.log(index, JSON.stringify(event));
+ * }
+ */
+export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): AsyncGenerator<IndexedTurnStreamEvent, void, undefined> {
+  const redaction = options.redaction ?? {};
+  let index = 0;
+  const indexed = (event: TurnStreamEvent): IndexedTurnStreamEvent => ({ index: index++, event });
+  yield indexed({ type: "turn-start", turnId: turn.id, sessionId: turn.sessionId });
+  // Deltas are a few characters each: a key split across them is only caught by redacting whole words.
+  const text = new StreamRedactor(redaction);
+  try {
+    for await (const event of turn) {
+      if (event.type === "text-delta") {
+        const safe = text.push(event.text);
+        if (safe !== "") yield indexed({ type: "text-delta", text: safe });
+        continue;
+      }
+      // The text before a tool call is complete: show all of it while the turn waits for a decision.
+      if (event.type === "approval-request") {
+        const rest = text.flush();
+        if (rest !== "") yield indexed({ type: "text-delta", text: rest });
+      }
+      const projected = project(event, turn, redaction);
+      if (projected) yield indexed(projected);
+    }
+  } catch {
+    // A turn's iteration ends normally even when it fails; the failure itself comes through `result`.
+  }
+  const rest = text.flush();
+  if (rest !== "") yield indexed({ type: "text-delta", text: rest });
+  yield indexed(await turnEnd(turn, redaction));
+}
+
+/**
+ * An approval request as it leaves the process: the input excerpted (bounded) and, for a UI that shows
+ * its fields, redacted whole when small enough. `june run --json` shows a run's requests with it too.
+ */
+export function streamApprovalRequest(request: ApprovalRequest, redaction: TextRedactOptions = {}): StreamApprovalRequest {
+  const input = ownPatterns(excerpt(request.input), redaction);
+  return {
+    id: request.id,
+    stepId: request.stepId,
+    toolName: request.toolName,
+    toolCallId: request.toolCallId,
+    input,
+    inputValue: inputValue(request.input, input, redaction),
+  };
+}
+
+/** A turn's own event as it leaves the process, or nothing when it cannot be shown safely. */
+function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, redaction: TextRedactOptions): TurnStreamEvent | undefined {
+  switch (event.type) {
+    case "run-update":
+      try {
+        return { type: "run-update", rows: ownPatterns(projectChatTrace(event.tree, { requests: turn.requests }), redaction) };
+      } catch {
+        // A tree the projection does not understand (a custom responder's) is not worth failing the stream.
+        return undefined;
+      }
+    case "approval-request":
+      return { type: "approval-request", request: streamApprovalRequest(event.request, redaction) };
+    default: {
+      const unreachable: never = event;
+      void unreachable;
+      return undefined;
+    }
+  }
+}
+
+async function turnEnd(turn: Turn, redaction: TextRedactOptions): Promise<TurnEndStreamEvent> {
+  const ids = { turnId: turn.id, sessionId: turn.sessionId };
+  let result: TurnResult;
+  try {
+    result = await turn.result;
+  } catch (error) {
+    if (turn.status === "canceled" || turn.status === "suspended") return { type: "turn-end", ...ids, status: turn.status };
+    return { type: "turn-end", ...ids, status: "failed", error: errorInfo(error, { redaction }) };
+  }
+  const end: TurnEndStreamEvent = { type: "turn-end", ...ids, status: "completed", text: redactText(result.text, redaction) };
+  if (result.metadata !== undefined) end.metadata = redact(result.metadata, redaction);
+  return end;
+}
+
+/** Patterns of the user's own, over what June already projected and redacted. */
+function ownPatterns<T>(value: T, redaction: TextRedactOptions): T {
+  return redaction.patterns?.length ? redact(value, redaction) : value;
+}
+
+function inputValue(input: unknown, shown: string, redaction: TextRedactOptions): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(redact(input, redaction));
+  } catch {
+    return shown;
+  }
+  if (text === undefined || text.length > MAX_INPUT_VALUE_JSON_CHARS) return shown;
+  return JSON.parse(text) as unknown;
+}

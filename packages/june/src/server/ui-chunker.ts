@@ -1,0 +1,161 @@
+import type { FinishReason, UIMessageChunk } from "ai";
+import type { TurnEndStatus, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
+import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
+
+/**
+ * A tool call the client was shown for approval, as its own message holds it: the server keeps no state
+ * between the requests of one reply, so a reply can continue through any process.
+ */
+export interface UiTool {
+  toolCallId: string;
+  approvalId: string;
+  /** The client's answer (`addToolApprovalResponse`), when it gave one. */
+  approved?: boolean;
+  /** True once the client has its outcome (output, error or denial). */
+  resolved: boolean;
+}
+
+const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-filter", "tool-calls", "error", "other"]);
+
+/**
+ * Encodes a turn's stream as the AI SDK's UI message chunks (`useChat`'s protocol), tracking in `tools`
+ * what the client was shown. It only encodes: every event is already projected and redacted by
+ * `turnStream`, so the chunks carry what SSE and `--json` carry; a tool call's input is the stream's
+ * `request.inputValue`, a failure its `errorInfo`.
+ *
+ * | turn stream | UI message chunks |
+ * | --- | --- |
+ * | `text-delta` | `text-start` (once per text part), `text-delta` |
+ * | `approval-request` | `text-end`, `tool-input-available` (dynamic), `tool-approval-request` |
+ * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled |
+ * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled) |
+ */
+export class UiChunker {
+  readonly #turnId: string;
+  readonly #tools: Map<string, UiTool>;
+  readonly #write: (chunk: UIMessageChunk) => void;
+  #textId: string | undefined;
+  #textCount = 0;
+  finishReason: FinishReason = "stop";
+
+  /** @param tools The tool calls the client holds, by call id; those this stream shows are added. */
+  constructor(turnId: string, tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void) {
+    this.#turnId = turnId;
+    this.#tools = tools;
+    this.#write = write;
+  }
+
+  endText(): void {
+    if (this.#textId === undefined) return;
+    this.#write({ type: "text-end", id: this.#textId });
+    this.#textId = undefined;
+  }
+
+  /** Denials the client just sent are settled already: shows them at once. */
+  showDenials(): void {
+    for (const tool of this.#tools.values()) {
+      if (!tool.resolved && tool.approved === false) {
+        this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
+        tool.resolved = true;
+      }
+    }
+  }
+
+  /** Writes the chunks of the turn's event at `index`. */
+  handle(event: TurnStreamEvent, index: number): void {
+    const tools = this.#tools;
+    const write = this.#write;
+    switch (event.type) {
+      case "turn-start":
+        return;
+      case "text-delta":
+        if (event.text === "") return;
+        if (this.#textId === undefined) {
+          this.#textId = `${this.#turnId}-text-${index + 1}-${this.#textCount++}`;
+          write({ type: "text-start", id: this.#textId });
+        }
+        write({ type: "text-delta", id: this.#textId, delta: event.text });
+        return;
+      case "run-update":
+        this.#resolveTools(event.rows);
+        return;
+      case "approval-request": {
+        const { request } = event;
+        if (tools.has(request.toolCallId)) return;
+        this.endText();
+        tools.set(request.toolCallId, { toolCallId: request.toolCallId, approvalId: request.id, resolved: false });
+        write({
+          type: "tool-input-available",
+          toolCallId: request.toolCallId,
+          toolName: request.toolName,
+          input: request.inputValue,
+          dynamic: true,
+        });
+        write({ type: "tool-approval-request", approvalId: request.id, toolCallId: request.toolCallId });
+        return;
+      }
+      case "turn-end":
+        this.endText();
+        this.#settleTools(event.status);
+        if (event.status === "failed") {
+          const error = event.error ?? { name: "Error", message: "The turn failed" };
+          write({ type: "error", errorText: `${error.name}: ${error.message}` });
+          this.finishReason = "error";
+        } else if (event.status === "canceled") {
+          write({ type: "abort", reason: "The turn was canceled" });
+          this.finishReason = "other";
+        } else {
+          const reason = event.metadata?.finishReason;
+          this.finishReason = reason !== undefined && FINISH_REASONS.has(reason) ? (reason as FinishReason) : "stop";
+        }
+        return;
+      default: {
+        const unreachable: never = event;
+        void unreachable;
+      }
+    }
+  }
+
+  /** Tool calls the client was shown, settled as the trace shows them. */
+  #resolveTools(rows: readonly ChatTraceRow[]): void {
+    for (const tool of this.#tools.values()) {
+      if (tool.resolved) continue;
+      const row = findToolRow(rows, tool.toolCallId);
+      if (!row) continue;
+      if (row.approval?.state === "denied") {
+        this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
+      } else if (row.status === "done") {
+        this.#write({ type: "tool-output-available", toolCallId: tool.toolCallId, output: row.output ?? null, dynamic: true });
+      } else if (row.status === "error") {
+        this.#write({ type: "tool-output-error", toolCallId: tool.toolCallId, errorText: row.error ?? `${row.toolName} failed`, dynamic: true });
+      } else {
+        continue;
+      }
+      tool.resolved = true;
+    }
+  }
+
+  /** At the turn's end every tool call shown gets an outcome, so the client never resends for it. */
+  #settleTools(status: TurnEndStatus): void {
+    for (const tool of this.#tools.values()) {
+      if (tool.resolved) continue;
+      tool.resolved = true;
+      if (tool.approved === false) {
+        this.#write({ type: "tool-output-denied", toolCallId: tool.toolCallId });
+      } else if (status === "completed" && tool.approved === true) {
+        this.#write({ type: "tool-output-available", toolCallId: tool.toolCallId, output: null, dynamic: true });
+      } else {
+        this.#write({ type: "tool-output-error", toolCallId: tool.toolCallId, errorText: `The turn ${status === "completed" ? "ended" : status} before the tool ran`, dynamic: true });
+      }
+    }
+  }
+}
+
+function findToolRow(rows: readonly ChatTraceRow[], toolCallId: string): ChatTraceToolRow | undefined {
+  for (const row of rows) {
+    if (row.kind === "tool" && row.toolCallId === toolCallId) return row;
+    const found = findToolRow(row.children, toolCallId);
+    if (found) return found;
+  }
+  return undefined;
+}
