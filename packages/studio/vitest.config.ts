@@ -10,6 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^june\/jsx-runtime$/, replacement: june("jsx/jsx-runtime.ts") },
       { find: /^june\/(chat|server|testing)$/, replacement: june("$1/index.ts") },
+      { find: /^june\/stream$/, replacement: june("chat/stream/index.ts") },
       { find: /^june$/, replacement: june("index.ts") },
     ],
   },

@@ -31,7 +31,7 @@ describe("ModelRow", () => {
     expect(attempt.querySelector("code")!.textContent).toBe("AI_APICallError: Overloaded");
   });
 
-  it("a failed call says why in a sentence, with the provider's error folded under it", () => {
+  it("a failed call keeps the provider's error folded (its turn says it in words), each attempt in words", () => {
     const row: ChatTraceModelRow = {
       ...(retryingModel as ChatTraceModelRow),
       title: "gpt-5-mini failed",
@@ -41,9 +41,8 @@ describe("ModelRow", () => {
       failedAttempts: [1, 2, 3].map((attempt) => ({ attempt, startedAt: 0, endedAt: 10, error: "AI_APICallError: Cannot connect to API: connect ECONNREFUSED 127.0.0.1:11434" })),
     };
     const { container } = render(<TraceList rows={[row]} />);
-    expect(container.querySelector(".jt-failure .jt-error")!.textContent).toBe(
-      "The model's server could not be reached (tried 3 times). Check that it is running, or the base URL.",
-    );
+    expect(container.querySelector(".jt-failure .jt-error")).toBeNull();
+    expect(container.querySelector(".jt-attempt__words")!.textContent).toBe("Attempt 1 failed after 10 ms: The model's server could not be reached.");
     const detail = container.querySelector<HTMLDetailsElement>(".jt-failure details")!;
     expect(detail.open).toBe(false);
     expect(detail.textContent).toContain("ECONNREFUSED");

@@ -1,5 +1,5 @@
 import { formatDuration } from "./duration.js";
-import { describeModelError, describeModelErrorCause } from "./error-words.js";
+import { describeModelErrorCause } from "./error-words.js";
 import { IoDetail } from "./io-detail.js";
 import { MessagesDetail } from "./messages-detail.js";
 import { RowFrame, tokens } from "./row-frame.js";
@@ -9,7 +9,7 @@ import type { ChatTraceAttempt, ChatTraceModelRow } from "./types.js";
 /**
  * A model call: which model (in its title), the tokens it used once it is done, what it was sent and what
  * it answered (each a line that opens to the messages, bounded and redacted), each request the AI SDK
- * retried as it failed, and a failure in words with the provider's error folded under it.
+ * retried as it failed (in words, the provider's error folded under each), and a failure's own error folded.
  */
 export function ModelRow({ row }: { row: ChatTraceModelRow }) {
   const failed = row.error !== undefined && !row.canceled;
@@ -64,14 +64,14 @@ function Attempts({ attempts, retrying }: { attempts: readonly ChatTraceAttempt[
   );
 }
 
-/** The call's failure: a sentence, and the error as the provider gave it, folded. */
+/**
+ * The call's failure, folded: the turn it belongs to says it in words (Studio's turn footer), so the row
+ * keeps the provider's error itself, one click away, and does not say the same sentence twice.
+ */
 function Failure({ error }: { error: string }) {
   return (
-    <div className="jt-failure">
-      <p className="jt-error">{describeModelError(error) ?? "The model call failed."}</p>
-      <dl className="jt-io">
-        <IoDetail label="Detail" value={error} tone="error" fold />
-      </dl>
-    </div>
+    <dl className="jt-io jt-failure">
+      <IoDetail label="Error" value={error} tone="error" fold />
+    </dl>
   );
 }

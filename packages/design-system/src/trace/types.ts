@@ -1,5 +1,5 @@
 /**
- * The rows these components draw are `june/chat`'s own `ChatTraceRow`s, as `projectChatTrace` makes them
+ * The rows these components draw are the turn stream's `ChatTraceRow`s (`june/stream`), as `projectChatTrace` makes them
  * and the chat HTTP API sends them (`run-update` events). The import is type-only: nothing of the Node
  * library reaches a bundle. The components hold no state of the run and take each new snapshot's rows as
  * they are.
@@ -14,7 +14,7 @@ export type {
   ChatTraceRowStatus,
   ChatTraceStepRow,
   ChatTraceToolRow,
-} from "june/chat";
+} from "june/stream";
 
 /** What an approval row can do. Both settle once the host took (or refused) the decision; a rejection is shown on the row. */
 export interface TraceActions {

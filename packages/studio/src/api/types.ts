@@ -1,42 +1,26 @@
-import type { ChatTraceRow } from "june-design-system";
+import type { ChatTraceRow, ErrorInfo, StreamApprovalRequest, TurnMetadata, TurnStreamEvent } from "june/stream";
+import type { SessionInfo, TurnFeedback, TurnRecord } from "june/chat";
 
 /**
- * The shapes June's chat HTTP API sends, as the browser sees them (JSON). They mirror `june/chat`'s
- * `SessionInfo` and `TurnRecord`, so the web app never pulls the Node library into the bundle; trace rows
- * are `june/chat`'s own `ChatTraceRow` (a type-only import, through `june-design-system`).
+ * The shapes June's chat HTTP API sends, as the browser sees them (JSON). The turn stream's events and
+ * trace rows are `june/stream`'s own, and sessions and turns `june/chat`'s: type-only imports, so nothing
+ * of the Node library reaches the bundle (the stream's schema, which Studio runs on every event it reads,
+ * is `june/stream`'s too, and imports nothing of Node). What only the HTTP API says is written here.
  */
 
-export type { ChatTraceRow };
+export type { ChatTraceRow, SessionInfo, TurnFeedback, TurnMetadata, TurnRecord };
 
 /** `suspended`: a durable turn let go of its process while it waits for approval; deciding resumes it. */
-export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "interrupted" | "suspended";
+export type TurnStatus = TurnRecord["status"];
 
-export interface SessionInfo {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  title?: string;
-  turnCount: number;
-}
+/** A failure as the server shows it: name and message, redacted. */
+export type TurnError = ErrorInfo;
 
-export interface TurnError {
-  name: string;
-  message: string;
-}
+/** An approval request as the server sends it: the input is a bounded, redacted excerpt. */
+export type ApprovalRequest = StreamApprovalRequest;
 
-export interface TurnMetadata {
-  responder?: { kind: string; id?: string; version?: string };
-  model?: { provider: string; modelId: string };
-  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
-  finishReason?: string;
-}
-
-/** Feedback on a completed turn: `score` 1 (up), -1 (down) or from 0 to 1; the latest supersedes the earlier. */
-export interface TurnFeedback {
-  score: number;
-  comment?: string;
-  tags?: string[];
-}
+/** The turn's events as the server streams them, discriminated on `type`. */
+export type StreamEvent = TurnStreamEvent;
 
 /** Which eval cases an export holds: every completed turn, or those rated up (thumbs-up) or down. */
 export type CasesFilter = "all" | "up" | "down";
@@ -45,24 +29,6 @@ export type CasesFilter = "all" | "up" | "down";
 export interface CasesFile {
   blob: Blob;
   filename: string;
-}
-
-export interface TurnRecord {
-  id: string;
-  input: string;
-  steers: { input: string; atChar: number }[];
-  status: TurnStatus;
-  text?: string;
-  error?: TurnError;
-  metadata?: TurnMetadata;
-  /** The latest feedback on the turn. */
-  feedback?: TurnFeedback;
-  /** The turn this one follows; turns sharing it are alternatives (branches). */
-  parentTurnId?: string;
-  /** A durable turn that can be resumed from its checkpoint (an interrupted one; a suspended one always can). */
-  resumable?: boolean;
-  startedAt: string;
-  endedAt?: string;
 }
 
 export interface SessionDetail {
@@ -85,26 +51,3 @@ export interface PendingApproval {
   input: string;
   retry?: boolean;
 }
-
-/** An approval request as the server sends it: the input is a bounded, redacted excerpt. */
-export interface ApprovalRequest {
-  id: string;
-  stepId: string;
-  toolName: string;
-  toolCallId: string;
-  input: string;
-}
-
-/** The turn's events as the server streams them, discriminated on `type`. */
-export type StreamEvent =
-  | { type: "turn-start"; turnId: string; sessionId?: string }
-  | { type: "text-delta"; text: string }
-  | { type: "run-update"; rows: ChatTraceRow[] }
-  | { type: "approval-request"; request: ApprovalRequest }
-  | {
-      type: "turn-end";
-      status: Exclude<TurnStatus, "running" | "interrupted">;
-      text?: string;
-      error?: TurnError;
-      metadata?: TurnMetadata;
-    };

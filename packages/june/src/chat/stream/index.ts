@@ -18,6 +18,8 @@ export type {
 } from "./turn-stream-event.js";
 export type {
   ChatTraceApprovalRow,
+  ChatTraceAttempt,
+  ChatTraceMessage,
   ChatTraceModelRow,
   ChatTraceRow,
   ChatTraceRowKind,

@@ -16,7 +16,19 @@ const valid: TurnStreamEvent[] = [
         title: "Running work",
         status: "running",
         children: [
-          { kind: "model", id: "model:2", title: "gpt", status: "done", model: { provider: "openai", modelId: "gpt" }, children: [] },
+          {
+            kind: "model",
+            id: "model:2",
+            title: "gpt",
+            status: "done",
+            model: { provider: "openai", modelId: "gpt" },
+            prompt: [{ role: "user", text: "Deploy" }],
+            promptOmitted: 2,
+            response: [{ role: "assistant", text: "On it" }],
+            attempt: 2,
+            failedAttempts: [{ attempt: 1, startedAt: 1, endedAt: 2, error: "APICallError: 503" }],
+            children: [],
+          },
           {
             kind: "tool",
             id: "tool:3",
@@ -64,6 +76,9 @@ describe("parseTurnStreamEvent", () => {
     const error = failure(run);
     expect(error.path).toBe("rows[0].children[1].status");
     expect(error.message).not.toContain("sk-live");
+    const model = structuredClone(valid[2]!) as { rows: { children: { prompt?: { role: string }[] }[] }[] };
+    model.rows[0]!.children[0]!.prompt![0]!.role = "robot";
+    expect(failure(model).path).toBe("rows[0].children[0].prompt[0].role");
     expect(failure({ type: "run-update", rows: [{ kind: "checkpoint", id: "x", title: "x", status: "done", children: [] }] }).path).toBe("rows[0].kind");
   });
 

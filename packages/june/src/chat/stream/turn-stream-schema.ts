@@ -108,6 +108,17 @@ function traceRow(value: unknown, path: string, depth: number): void {
       object(row.model, `${path}.model`);
       optional(row.text, `${path}.text`, string);
       optional(row.finishReason, `${path}.finishReason`, string);
+      optional(row.prompt, `${path}.prompt`, messages);
+      optional(row.promptOmitted, `${path}.promptOmitted`, number);
+      optional(row.response, `${path}.response`, messages);
+      optional(row.attempt, `${path}.attempt`, number);
+      optional(row.failedAttempts, `${path}.failedAttempts`, (value, at) => {
+        list(value, at).forEach((attempt, i) => {
+          const fields = object(attempt, `${at}[${i}]`);
+          for (const key of ["attempt", "startedAt", "endedAt"] as const) number(fields[key], `${at}[${i}].${key}`);
+          string(fields.error, `${at}[${i}].error`);
+        });
+      });
       break;
     case "tool":
       string(row.toolName, `${path}.toolName`);
@@ -130,6 +141,24 @@ function traceRow(value: unknown, path: string, depth: number): void {
     }
   }
   rows(row.children, `${path}.children`, depth + 1);
+}
+
+const MESSAGE_ROLES: ReadonlySet<string> = new Set(["system", "user", "assistant", "tool"]);
+
+/** A model row's prompt or response: `{ role, text }` excerpts. */
+function messages(value: unknown, path: string): void {
+  list(value, path).forEach((message, i) => {
+    const fields = object(message, `${path}[${i}]`);
+    if (typeof fields.role !== "string" || !MESSAGE_ROLES.has(fields.role)) {
+      throw new TurnStreamEventError(`${path}[${i}].role`, `must be one of ${[...MESSAGE_ROLES].join(", ")}, got ${describe(fields.role)}`);
+    }
+    string(fields.text, `${path}[${i}].text`);
+  });
+}
+
+function list(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value)) throw new TurnStreamEventError(path, `must be an array, got ${describe(value)}`);
+  return value;
 }
 
 function object(value: unknown, path: string): Record<string, unknown> {
