@@ -1,5 +1,4 @@
-import { JuneError } from "../errors/june-error.js";
-import { JournalCorruptError } from "../stores/errors.js";
+import { ConflictError, JournalCorruptError } from "../stores/errors.js";
 import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
 import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
@@ -162,7 +161,7 @@ export class SessionJournal {
           this.#fold(written, this.#checked);
           return written;
         } catch (error) {
-          if (!JuneError.hasName(error, "ConflictError") || attempt >= MAX_CONFLICT_RETRIES) throw error;
+          if (!ConflictError.isInstance(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
           await this.#catchUp();
           pending = (await options.onConflict?.()) ?? pending;
         }

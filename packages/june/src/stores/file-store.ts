@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { JuneError } from "../errors/june-error.js";
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -8,7 +7,7 @@ import { CheckpointFiles } from "./checkpoint-files.js";
 import { shareEventLoop } from "./event-loop-share.js";
 import {
   ConflictError,
-  type JournalCorruptError,
+  JournalCorruptError,
   SessionBusyError,
   SessionNotFoundError,
   assertSessionId,
@@ -145,7 +144,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         cached = await readListing(cache, id, journalPath(id));
       } catch (error) {
         if (hasCode(error, "ENOENT")) return undefined;
-        if (JuneError.hasName(error, "JournalCorruptError")) return describeSync(id);
+        if (JournalCorruptError.isInstance(error)) return describeSync(id);
         throw error;
       }
       const info = toSessionInfo(id, cached.listing);
@@ -240,7 +239,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         if (appended) return appended;
         read = await readJournal(sessionId, journalPath(sessionId), fromSeq);
       } catch (error) {
-        if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) remember(sessionId, error);
+        if (JournalCorruptError.isInstance(error)) remember(sessionId, error);
         throw error;
       }
       const { decoded, key } = read;
@@ -347,7 +346,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       cache.set(sessionId, { listing, validBytes, ...key });
       return { entries, location: path };
     } catch (error) {
-      if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) remember(sessionId, error);
+      if (JournalCorruptError.isInstance(error)) remember(sessionId, error);
       throw error;
     }
   }
@@ -418,7 +417,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const stats = statSync(path, { throwIfNoEntry: false });
       if (!stats) return undefined;
       const info: SessionInfo = { id, createdAt: stats.birthtime.toISOString(), updatedAt: stats.mtime.toISOString(), turnCount: 0 };
-      if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) info.corrupt = { line: error.line, detail: error.detail };
+      if (JournalCorruptError.isInstance(error)) info.corrupt = { line: error.line, detail: error.detail };
       return info;
     }
   }
