@@ -1,7 +1,17 @@
 export { JuneError } from "./errors/june-error.js";
 export { Fragment } from "./jsx/element.js";
 export type { JuneElement, JuneNode } from "./jsx/element.js";
-export { RenderError, RunError, TimeoutError, CanceledError, CheckpointMismatchError, StepResultNotSerializableError } from "./runtime/errors.js";
+export {
+  RenderError,
+  RunError,
+  TimeoutError,
+  CanceledError,
+  CheckpointMismatchError,
+  StepResultNotSerializableError,
+  MissingModelError,
+  ToolDeniedError,
+  RestoredFailureError,
+} from "./runtime/errors.js";
 export { checkpointRequests } from "./runtime/checkpoint.js";
 export { Agent, Step, Tool, Parallel, Catch } from "./runtime/components.js";
 export type {

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
-import { JuneError } from "../errors/june-error.js";
 import { isMcpConnections, type McpConnections } from "../mcp/connections.js";
 import type { CallSettings } from "../runtime/types.js";
 import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
@@ -147,7 +146,7 @@ export function createChat(options: CreateChatOptions): Chat {
       try {
         return await open(id);
       } catch (error) {
-        if (JuneError.hasName(error, "SessionNotFoundError")) throw new SessionNotFoundError(id);
+        if (SessionNotFoundError.isInstance(error)) throw new SessionNotFoundError(id);
         throw error;
       }
     },

@@ -2,6 +2,7 @@ import { JuneError } from "../errors/june-error.js";
 
 /** `turn.steer(input)` on a turn whose responder's execution has no `steer`. */
 export class SteerNotSupportedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.SteerNotSupportedError");
   override readonly name = "SteerNotSupportedError";
   readonly turnId: string;
   constructor(turnId: string) {
@@ -18,6 +19,7 @@ export type TurnControlName = "approve" | "deny" | "cancel" | "steer";
  * suspended in this process): there is nothing left for it to act on. The server answers 409.
  */
 export class TurnEndedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnEndedError");
   override readonly name = "TurnEndedError";
   readonly turnId: string;
   /** The control that came too late. */
@@ -49,6 +51,7 @@ export function endedError(turnId: string, command: { type: TurnControlName; app
  * never asked, a request it withdrew, or one already decided. The server answers 409.
  */
 export class ApprovalNotPendingError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ApprovalNotPendingError");
   override readonly name = "ApprovalNotPendingError";
   readonly turnId: string;
   readonly approvalId: string;
@@ -61,6 +64,7 @@ export class ApprovalNotPendingError extends JuneError {
 
 /** An input longer than the chat's `maxInputChars`. Nothing was journaled. */
 export class InputTooLargeError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.InputTooLargeError");
   override readonly name = "InputTooLargeError";
   /** The input's length, in characters. */
   readonly length: number;
@@ -74,6 +78,7 @@ export class InputTooLargeError extends JuneError {
 
 /** A responder whose execution broke the contract: `respond()` threw or returned no `result`, or `result` had no string `text`. */
 export class ResponderContractError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ResponderContractError");
   override readonly name = "ResponderContractError";
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -82,6 +87,7 @@ export class ResponderContractError extends JuneError {
 
 /** A context builder that threw or returned something other than `ModelMessage[]` or a `ContextResult`. */
 export class ContextBuildError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ContextBuildError");
   override readonly name = "ContextBuildError";
   readonly builder: string;
   constructor(builder: string, message: string, options?: { cause?: unknown }) {
@@ -92,6 +98,7 @@ export class ContextBuildError extends JuneError {
 
 /** A turn id the session does not know (`session.feedback` on an unknown turn). */
 export class TurnNotFoundError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnNotFoundError");
   override readonly name = "TurnNotFoundError";
   readonly sessionId: string;
   readonly turnId: string;
@@ -104,6 +111,7 @@ export class TurnNotFoundError extends JuneError {
 
 /** Feedback on a turn that did not complete (it is running, failed, was canceled or interrupted). */
 export class TurnNotCompletedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnNotCompletedError");
   override readonly name = "TurnNotCompletedError";
   readonly sessionId: string;
   readonly turnId: string;
@@ -122,6 +130,7 @@ export class TurnNotCompletedError extends JuneError {
  * `result` rejects with this. Nothing is lost: `session.resume(turnId)` continues it, from any process.
  */
 export class TurnSuspendedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnSuspendedError");
   override readonly name = "TurnSuspendedError";
   readonly sessionId: string;
   readonly turnId: string;
@@ -141,6 +150,7 @@ export class TurnSuspendedError extends JuneError {
 
 /** `session.resume(turnId)` or `session.cancel(turnId)` on a turn that cannot be resumed (it ended, or has no checkpoint). */
 export class TurnNotResumableError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnNotResumableError");
   override readonly name = "TurnNotResumableError";
   readonly sessionId: string;
   readonly turnId: string;

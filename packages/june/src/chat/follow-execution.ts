@@ -1,7 +1,7 @@
 import type { ResponderProvenance } from "../stores/types.js";
 import type { DurableSettings } from "./durable/checkpoint-codec.js";
 import { SuspendWatch } from "./durable/suspend-watch.js";
-import { ResponderContractError } from "./errors.js";
+import { ResponderContractError, TurnSuspendedError } from "./errors.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
 import { turnMetadata } from "./turn-metadata.js";
 import type { ResponderExecution, ResponderResult } from "./types.js";
@@ -176,7 +176,7 @@ class ExecutionFollower {
     turn.closeControls();
     void turn.closeCheckpoints().then(() => {
       this.#decide({ status: "suspended", requests });
-      turn.abort.abort(new Error(`june: turn "${turn.id}" suspended`));
+      turn.abort.abort(new TurnSuspendedError({ sessionId: turn.sessionId, turnId: turn.id, requests }));
     });
   }
 

@@ -51,6 +51,8 @@ describe("opening a fileStore session parses its long lines on demand", () => {
     expect(canOpenJournal(eager)).toBe(false);
     const lazily = await createChat({ responder: echo, store }).openSession("s");
     const fully = await createChat({ responder: echo, store: eager }).openSession("s");
+    // The listing the open kept is the one a scan of the journal gives.
+    expect(await store.getSession("s")).toEqual(await fileStore(dir).getSession("s"));
     expect(await lazily.turns()).toEqual(await fully.turns());
     expect(await lazily.messages()).toEqual(await fully.messages());
     expect(await lazily.branches(turns[3]!.id)).toEqual(await fully.branches(turns[3]!.id));

@@ -263,6 +263,7 @@ export function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry 
     case "canceled":
       return { type: "turn-end", turnId, status: "canceled" };
     case "suspended":
+      // Internal invariant: the runner journals a suspension with suspendEntry and never asks for its end entry.
       throw new Error("june: a suspended turn journals turn-suspend, not turn-end");
     default: {
       const unknown: never = outcome;

@@ -1,5 +1,4 @@
-import { JuneError } from "../errors/june-error.js";
-import { JournalCorruptError } from "../stores/errors.js";
+import { ConflictError, JournalCorruptError } from "../stores/errors.js";
 import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
 import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
@@ -7,6 +6,8 @@ import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEn
 import type { TurnRecord } from "./types.js";
 
 const MAX_CONFLICT_RETRIES = 5;
+/** Up to this many turns, a record is found by looking through them (no map of records by id). */
+const SCAN_MAX = 16;
 /** The steers of a turn that has none (most): one frozen list for all of them. */
 const NO_STEERS: TurnRecord["steers"] = Object.freeze([]) as unknown as TurnRecord["steers"];
 
@@ -32,7 +33,8 @@ export class SessionJournal {
   #deferred = 0;
   readonly #records: TurnRecord[] = [];
   #unfinished = 0;
-  readonly #byId = new Map<string, TurnRecord>();
+  /** The records by id, made once there are more than `SCAN_MAX` (a small session looks through `#records`). */
+  #byId: Map<string, TurnRecord> | undefined;
   /** Tools approved with `remember: "session"` (and not revoked since). */
   readonly rememberedTools = new Set<string>();
   /** The current branch: the turns from the first to `#leaf`, following `parentTurnId`. */
@@ -76,6 +78,7 @@ export class SessionJournal {
    * new turn's check for a waiting one costs nothing in the usual case of none, however long the session.
    */
   get unfinishedCount(): number {
+    this.#parseDeferred();
     return this.#unfinished;
   }
 
@@ -98,9 +101,9 @@ export class SessionJournal {
 
   #pathTo(turnId: string | undefined): TurnRecord[] {
     const path: TurnRecord[] = [];
-    for (let record = turnId === undefined ? undefined : this.#byId.get(turnId); record; ) {
+    for (let record = turnId === undefined ? undefined : this.#find(turnId); record; ) {
       path.push(record);
-      record = record.parentTurnId === undefined ? undefined : this.#byId.get(record.parentTurnId);
+      record = record.parentTurnId === undefined ? undefined : this.#find(record.parentTurnId);
     }
     return path.reverse();
   }
@@ -128,7 +131,7 @@ export class SessionJournal {
 
   record(turnId: string): TurnRecord | undefined {
     this.#parseDeferred();
-    return this.#byId.get(turnId);
+    return this.#find(turnId);
   }
 
   /** Reads the entries appended since the last one seen (by other writers). */
@@ -158,7 +161,7 @@ export class SessionJournal {
           this.#fold(written, this.#checked);
           return written;
         } catch (error) {
-          if (!JuneError.hasName(error, "ConflictError") || attempt >= MAX_CONFLICT_RETRIES) throw error;
+          if (!ConflictError.isInstance(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
           await this.#catchUp();
           pending = (await options.onConflict?.()) ?? pending;
         }
@@ -184,7 +187,7 @@ export class SessionJournal {
    * meets it again.
    */
   #fold(entries: readonly (JournalEntry | EntryLine)[], checked: boolean): void {
-    const hasTurn = (id: string) => this.#byId.has(id);
+    const hasTurn = (id: string) => this.#has(id);
     for (const entry of entries) {
       if (entry.seq <= this.#lastSeq) continue;
       if (entry instanceof EntryLine) {
@@ -225,7 +228,7 @@ export class SessionJournal {
       this.#deferred--;
       if (parsed.type === "turn-start") {
         // The record its head started (the first turn-start of an id makes the record).
-        const record = this.#byId.get(parsed.turnId);
+        const record = this.#find(parsed.turnId);
         if (record && record.input === undefined) {
           record.input = parsed.input;
           record.context = parsed.context;
@@ -245,14 +248,15 @@ export class SessionJournal {
 
   /** A turn-start's record (its input, context and time not yet known when it comes from an `EntryLine`). */
   #startTurn(entry: { turnId: string; parentTurnId?: string | undefined; at?: string }): TurnRecord | undefined {
-    if (this.#byId.has(entry.turnId)) return undefined;
-    const record = { id: entry.turnId, input: undefined, steers: NO_STEERS, status: "interrupted", startedAt: entry.at } as unknown as TurnRecord;
+    if (this.#has(entry.turnId)) return undefined;
+    const record: TurnRecord = new JournalTurn(entry.turnId, entry.at);
     // No parentTurnId: the turn continues the current branch (an older journal is one line).
     const parent = entry.parentTurnId ?? this.#leaf?.id;
     if (parent !== undefined) record.parentTurnId = parent;
     this.#records.push(record);
     this.#unfinished++;
-    this.#byId.set(entry.turnId, record);
+    if (this.#byId) this.#byId.set(entry.turnId, record);
+    else if (this.#records.length > SCAN_MAX) this.#byId = new Map(this.#records.map((r) => [r.id, r]));
     // A new turn's branch becomes current.
     if (parent !== undefined && parent === this.#leaf?.id) this.#branch.push(record);
     else this.#branch = this.#pathTo(record.id);
@@ -266,18 +270,29 @@ export class SessionJournal {
    */
   #compact(entry: JournalEntry): void {
     if (entry.type === "turn-start" && entry.parentTurnId !== undefined) {
-      const parent = this.#byId.get(entry.parentTurnId);
+      const parent = this.#find(entry.parentTurnId);
       if (parent) this.#repeats.turnId = parent.id;
     } else if (entry.type === "turn-end") {
-      const record = this.#byId.get(entry.turnId);
+      const record = this.#find(entry.turnId);
       if (record) this.#repeats.turnId = record.id;
     }
     shareRepeats(entry, this.#repeats);
   }
 
+  #find(turnId: string): TurnRecord | undefined {
+    if (this.#byId) return this.#byId.get(turnId);
+    const records = this.#records;
+    for (let i = records.length - 1; i >= 0; i--) if (records[i]!.id === turnId) return records[i];
+    return undefined;
+  }
+
+  #has(turnId: string): boolean {
+    return this.#find(turnId) !== undefined;
+  }
+
   /** A turn-end's status and time. */
   #endTurn(entry: { turnId: string; status: TurnEndEntry["status"]; at: string }): void {
-    const record = this.#byId.get(entry.turnId);
+    const record = this.#find(entry.turnId);
     if (!record) return;
     if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
     record.status = entry.status;
@@ -286,7 +301,7 @@ export class SessionJournal {
 
   /** A turn-end's text, metadata and error. */
   #endBody(entry: TurnEndEntry): void {
-    const record = this.#byId.get(entry.turnId);
+    const record = this.#find(entry.turnId);
     if (!record) return;
     if (entry.text !== undefined) record.text = entry.text;
     if (entry.metadata !== undefined) record.metadata = entry.metadata;
@@ -300,7 +315,7 @@ export class SessionJournal {
       case "rename":
         return;
       case "checkout": {
-        const leaf = entry.turnId === undefined ? undefined : this.#byId.get(entry.turnId);
+        const leaf = entry.turnId === undefined ? undefined : this.#find(entry.turnId);
         if (entry.turnId !== undefined && !leaf) return;
         this.#leaf = leaf;
         this.#branch = this.#pathTo(leaf?.id);
@@ -315,7 +330,7 @@ export class SessionJournal {
         return;
       }
       case "steer": {
-        const record = this.#byId.get(entry.turnId);
+        const record = this.#find(entry.turnId);
         if (record) record.steers = [...record.steers, { input: entry.input, atChar: entry.atChar }];
         return;
       }
@@ -325,13 +340,13 @@ export class SessionJournal {
         return;
       }
       case "turn-suspend": {
-        const record = this.#byId.get(entry.turnId);
+        const record = this.#find(entry.turnId);
         // A suspend never overrides an end (a resumed turn that ended, read in any order of processes).
         if (record && record.status === "interrupted") record.status = "suspended";
         return;
       }
       case "feedback": {
-        const record = this.#byId.get(entry.turnId);
+        const record = this.#find(entry.turnId);
         if (!record) return;
         const feedback: NonNullable<TurnRecord["feedback"]> = { score: entry.score };
         if (entry.comment !== undefined) feedback.comment = entry.comment;
@@ -354,3 +369,29 @@ export class SessionJournal {
   }
 }
 
+
+/**
+ * A turn record as the journal folds it: a class, so that the fields a turn gets later (its parent, context,
+ * end, reply) are stored in the object rather than in a separate property array. Only the fields a turn has
+ * are set (no keys holding `undefined`). `input` is undefined only until a deferred turn-start is parsed.
+ */
+class JournalTurn {
+  declare parentTurnId?: string;
+  declare context?: TurnRecord["context"];
+  declare endedAt?: string;
+  declare text?: string;
+  declare metadata?: TurnRecord["metadata"];
+  declare error?: TurnRecord["error"];
+  declare feedback?: TurnRecord["feedback"];
+  id: string;
+  input: string;
+  steers: TurnRecord["steers"] = NO_STEERS;
+  status: TurnRecord["status"] = "interrupted";
+  startedAt: string;
+
+  constructor(id: string, startedAt: string | undefined) {
+    this.id = id;
+    this.input = undefined as unknown as string;
+    this.startedAt = startedAt as string;
+  }
+}

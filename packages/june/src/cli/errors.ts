@@ -1,7 +1,9 @@
 import { JuneError } from "../errors/june-error.js";
+import { ProviderNotInstalledError } from "../sdk/load-provider.js";
 
 /** Bad command-line usage: an unknown flag, a missing argument, flags that exclude each other. Exit code 2. */
 export class CliUsageError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.CliUsageError");
   override readonly name = "CliUsageError";
   readonly exitCode = 2;
   constructor(message: string, options?: { cause?: unknown }) {
@@ -11,6 +13,7 @@ export class CliUsageError extends JuneError {
 
 /** A configuration the CLI cannot work with: an unknown provider, a missing API key. Exit code 2. */
 export class CliConfigError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.CliConfigError");
   override readonly name = "CliConfigError";
   readonly exitCode = 2;
   /** The environment variable that is missing or wrong, when there is one. */
@@ -23,6 +26,7 @@ export class CliConfigError extends JuneError {
 
 /** A module that is missing, fails to load, or exports the wrong thing. Exit code 2. */
 export class ModuleLoadError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ModuleLoadError");
   override readonly name = "ModuleLoadError";
   readonly exitCode = 2;
   /** The file as given on the command line. */
@@ -39,10 +43,10 @@ export type CliExitError = CliUsageError | CliConfigError | ModuleLoadError;
 /** True for a `CliUsageError`, `CliConfigError` or `ModuleLoadError`, across copies of the package. */
 export function isCliExitError(error: unknown): error is CliExitError {
   return (
-    JuneError.hasName(error, "CliUsageError") ||
-    JuneError.hasName(error, "CliConfigError") ||
-    JuneError.hasName(error, "ModuleLoadError") ||
+    CliUsageError.isInstance(error) ||
+    CliConfigError.isInstance(error) ||
+    ModuleLoadError.isInstance(error) ||
     // A `june/sdk/*` provider package that is not installed: configuration, like an unknown provider.
-    JuneError.hasName(error, "ProviderNotInstalledError")
+    ProviderNotInstalledError.isInstance(error)
   );
 }

@@ -151,6 +151,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     const { result } = await runCommand(found.command, { rawArgs: found.rest });
     return typeof result === "number" ? result : 0;
   } catch (error) {
+    // citty's usage errors are a class it does not export (no marker to check): its stable name is all there is.
     if (isCliExitError(error) || (error instanceof Error && error.name === "CLIError")) {
       const message = missingArgument(error as Error, path) ?? stripAnsi((error as Error).message);
       io.stderr.write(`${renderErrorLine(message, errColors)}\n`);

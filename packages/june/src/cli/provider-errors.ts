@@ -1,11 +1,12 @@
 import { connect } from "node:net";
+import { APICallError } from "ai";
 import { CliConfigError } from "./errors.js";
 import { modelBaseUrl, PROVIDER_ENV, type CreateModelOptions, type ModelProvider, type ModelSpec } from "./models.js";
 
 /**
  * A provider's failure said in words a person can act on: a refused key names the variable to fix, a
- * refused connection says what to start. The AI SDK's errors (`APICallError`, `RetryError`) are read by
- * their fields, so copies of the package from elsewhere work too.
+ * refused connection says what to start. `APICallError.isInstance` checks the AI SDK's own marker, so errors
+ * from another copy of the package count too; a `RetryError` is followed through its `lastError`.
  */
 
 interface ApiCallFailure {
@@ -21,7 +22,7 @@ interface ApiCallFailure {
 function apiCallFailure(error: unknown, depth = 0): ApiCallFailure | undefined {
   if (depth > 5 || typeof error !== "object" || error === null) return undefined;
   const e = error as { name?: unknown; url?: unknown; statusCode?: unknown; responseBody?: unknown; message?: unknown; lastError?: unknown; cause?: unknown };
-  if (e.name === "AI_APICallError") {
+  if (APICallError.isInstance(error)) {
     return {
       url: typeof e.url === "string" ? e.url : undefined,
       statusCode: typeof e.statusCode === "number" ? e.statusCode : undefined,

@@ -1,9 +1,9 @@
 import { resolve as resolvePath } from "node:path";
 import { createChat } from "../chat/create-chat.js";
 import type { Chat, Session } from "../chat/types.js";
-import { JuneError } from "../errors/june-error.js";
 import type { McpConnections } from "../mcp/connections.js";
 import { fileStore } from "../stores/file-store.js";
+import { InvalidSessionIdError, SessionNotFoundError } from "../stores/errors.js";
 import { CliUsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { callChatFactory, loadChatModule, type ChatFactoryResult } from "./load-module.js";
@@ -144,7 +144,7 @@ export async function openOrCreateSession(chat: Chat, sessionId: string | undefi
   try {
     return await chat.openSession(sessionId);
   } catch (error) {
-    if (JuneError.hasName(error, "SessionNotFoundError") || JuneError.hasName(error, "InvalidSessionIdError")) {
+    if (SessionNotFoundError.isInstance(error) || InvalidSessionIdError.isInstance(error)) {
       throw new CliUsageError(`--session: ${(error as Error).message}`, { cause: error });
     }
     throw error;

@@ -3,7 +3,7 @@ import { turnStream } from "../chat/stream/turn-stream.js";
 import { errorInfo } from "../chat/stream/error-info.js";
 import { redactText, type TextRedactOptions } from "../redaction/redact.js";
 import type { Turn, TurnResult } from "../chat/types.js";
-import { JuneError } from "../errors/june-error.js";
+import { TurnSuspendedError } from "../chat/errors.js";
 import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
 import type { CliIO } from "./io.js";
@@ -123,7 +123,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
     case "completed":
       break;
     case "failed":
-      if (JuneError.hasName(outcome.error, "TurnSuspendedError")) {
+      if (TurnSuspendedError.isInstance(outcome.error)) {
         screen.note(
           screen.err.yellow(`the turn suspended, waiting on approvals: june resume ${turn.sessionId} ${turn.id} continues it`),
         );

@@ -15,7 +15,12 @@ describe("JuneError", () => {
   });
 
   it("works across bundles: a copy with the same marker and name matches", () => {
-    const foreign = Object.assign(new Error("from another copy"), { name: "TimeoutError", [Symbol.for("june.error")]: true });
+    // Another copy marks its errors with the same registered symbols: the base's and the class's own.
+    const foreign = Object.assign(new Error("from another copy"), {
+      name: "TimeoutError",
+      [Symbol.for("june.error")]: true,
+      [Symbol.for("june.TimeoutError")]: true,
+    });
     expect(TimeoutError.isInstance(foreign)).toBe(true);
     expect(RenderError.isInstance(foreign)).toBe(false);
   });

@@ -53,6 +53,7 @@ export class ConnectionCache {
   async closeAll(): Promise<void> {
     this.#closed = true;
     if (this.#open.size === 0) return;
+    // Internal: a connection still opening rejects with this reason, which openConnection wraps in McpConnectionError.
     this.#abort?.abort(new Error("june: MCP connections closed"));
     const pending = [...this.#open.values()];
     this.#open.clear();

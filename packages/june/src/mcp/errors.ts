@@ -2,6 +2,7 @@ import { JuneError } from "../errors/june-error.js";
 
 /** An MCP server that could not be started, reached or initialized, or whose tools could not be listed. */
 export class McpConnectionError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.McpConnectionError");
   override readonly name = "McpConnectionError";
   /** The server's name (`<McpTools name>`, or the command line or URL it defaults to). */
   readonly server: string;
@@ -13,6 +14,7 @@ export class McpConnectionError extends JuneError {
 
 /** A tool call the MCP server answered with an error result (`isError: true`). The model sees its message. */
 export class McpToolError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.McpToolError");
   override readonly name = "McpToolError";
   readonly server: string;
   /** The tool's name on the server. */
@@ -26,6 +28,7 @@ export class McpToolError extends JuneError {
 
 /** Two tools of one step's scope share a name: an `<McpTools>` and a `<Tool>`, or two servers. */
 export class McpToolNameError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.McpToolNameError");
   override readonly name = "McpToolNameError";
   readonly toolName: string;
   constructor(message: string, options: { toolName: string }) {

@@ -35,6 +35,7 @@ export class ApprovalRegistry {
 
   /** Adds `request` to `requests` and returns its wait. */
   open(request: ApprovalRequest, options: OpenApprovalOptions): Promise<ApprovalOutcome> {
+    // Internal invariant: request ids are the AI SDK's tool call ids, unique in a run; a repeat is a bug in June.
     if (this.pending.has(request.id)) throw new Error(`june: duplicate approval request id ${request.id}`);
     const frozen = Object.freeze({ ...request });
     return new Promise<ApprovalOutcome>((resolve) => {

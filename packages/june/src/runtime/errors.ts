@@ -3,6 +3,7 @@ import type { RunResult } from "./types.js";
 
 /** A workflow that cannot be rendered: names the element at fault. Nothing ran. */
 export class RenderError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.RenderError");
   override readonly name = "RenderError";
   readonly element: string;
   constructor(message: string, options: { element: string; cause?: unknown }) {
@@ -13,6 +14,7 @@ export class RenderError extends JuneError {
 
 /** A run that failed, was canceled or timed out. `result` holds what it had done. */
 export class RunError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.RunError");
   override readonly name = "RunError";
   readonly result: RunResult;
   constructor(message: string, options: { result: RunResult; cause?: unknown }) {
@@ -21,8 +23,9 @@ export class RunError extends JuneError {
   }
 }
 
-/** A run or a step that ran past its `timeout`. */
+/** A run or a step that ran past its `timeout`, or a request to another process (`redisTurnEvents`) past its own. */
 export class TimeoutError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TimeoutError");
   override readonly name = "TimeoutError";
   readonly timeout: number;
   readonly stepId?: string;
@@ -35,6 +38,7 @@ export class TimeoutError extends JuneError {
 
 /** A run canceled by `cancel()` or its `signal`. */
 export class CanceledError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.CanceledError");
   override readonly name = "CanceledError";
   constructor(message = "The run was canceled", options?: { cause?: unknown }) {
     super(message, options);
@@ -43,6 +47,7 @@ export class CanceledError extends JuneError {
 
 /** A step result that cannot be kept in a checkpoint (not JSON-safe); names the step and where in the value. */
 export class StepResultNotSerializableError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.StepResultNotSerializableError");
   override readonly name = "StepResultNotSerializableError";
   readonly stepId: string;
   /** Where in the result the offending value sits, e.g. `result.items[2].at`. */
@@ -59,6 +64,7 @@ export class StepResultNotSerializableError extends JuneError {
 
 /** A checkpoint that does not fit the workflow any more: the step that waited on approval is gone. */
 export class CheckpointMismatchError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.CheckpointMismatchError");
   override readonly name = "CheckpointMismatchError";
   /** The waiting steps the workflow no longer has. */
   readonly stepIds: string[];
@@ -69,5 +75,50 @@ export class CheckpointMismatchError extends JuneError {
         "the workflow changed since it was saved: cancel the turn",
     );
     this.stepIds = options.stepIds;
+  }
+}
+
+/** A model step (a `<Step>` with a prompt) with no `<Agent model={...}>` above it. */
+export class MissingModelError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.MissingModelError");
+  override readonly name = "MissingModelError";
+  readonly stepId: string;
+  constructor(stepId: string) {
+    super(`june: step "${stepId}" has no model: put it inside an <Agent model={...}>, or give it run={...} instead of a prompt`);
+    this.stepId = stepId;
+  }
+}
+
+/**
+ * A tool whose call was denied, executed anyway: the guard refuses. The model sees it as the tool's error,
+ * so a denied tool never runs even when a provider replays the call.
+ */
+export class ToolDeniedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ToolDeniedError");
+  override readonly name = "ToolDeniedError";
+  readonly toolName: string;
+  readonly stepId: string;
+  constructor(options: { toolName: string; stepId: string }) {
+    super(`Tool "${options.toolName}" was denied and must not execute`);
+    this.toolName = options.toolName;
+    this.stepId = options.stepId;
+  }
+}
+
+/**
+ * A step that failed before its run's checkpoint, failing again on resume with the saved error: only the
+ * original's `name` (as `failedName`) and `message` were kept, so this stands in for it (a `<Catch>` runs its
+ * fallback with it).
+ */
+export class RestoredFailureError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.RestoredFailureError");
+  override readonly name = "RestoredFailureError";
+  readonly stepId: string;
+  /** The `name` of the error the step failed with, e.g. `"TimeoutError"`. */
+  readonly failedName: string;
+  constructor(options: { stepId: string; failure: { name: string; message: string } }) {
+    super(options.failure.message);
+    this.stepId = options.stepId;
+    this.failedName = options.failure.name;
   }
 }

@@ -1,5 +1,4 @@
-import { JuneError } from "../errors/june-error.js";
-import { CanceledError } from "./errors.js";
+import { CanceledError, RenderError } from "./errors.js";
 import { childScope, lookup, renderWorkflow, type CatchPlan, type ParallelPlan, type PlanNode, type RenderPlan } from "./render.js";
 import { endFields, makeContext, toTraceError, type Env } from "./run-state.js";
 import { linkedController, raceAbort, Semaphore, type Release } from "./scheduler.js";
@@ -35,6 +34,7 @@ export async function executeNode(node: PlanNode, env: Env): Promise<void> {
       return executeRender(node, env);
     default: {
       const unreachable: never = node;
+      // Internal invariant (bare Error on purpose): the `never` check above makes this unreachable.
       throw new Error(`june: unknown plan node ${String((unreachable as PlanNode).kind)}`);
     }
   }
@@ -93,7 +93,7 @@ async function executeCatch(node: CatchPlan, env: Env): Promise<void> {
   try {
     await executeAll(node.children, env);
   } catch (error) {
-    if (env.signal.aborted || JuneError.hasName(error, "RenderError")) throw error;
+    if (env.signal.aborted || RenderError.isInstance(error)) throw error;
     env.run.trace.update(env.parentId, { error: toTraceError(error) });
     const fallback =
       typeof node.fallback === "function"

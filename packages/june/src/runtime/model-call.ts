@@ -93,6 +93,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   let release: Release | undefined;
   let stepResponse: readonly ModelMessage[] | undefined;
   inbox.onInput = () => {
+    // Internal: the reason of this call's own controller, read by nothing outside it (the call ends "interrupted").
     if (interruptible && !signal.aborted) interrupt.abort(new Error("june: steer input interrupts this call"));
   };
 
@@ -322,6 +323,7 @@ export function openApproval(
             return trace.update(nodeId, { status: "canceled", endedAt: Date.now() });
           default: {
             const unreachable: never = outcome;
+            // Internal invariant (bare Error on purpose): the `never` check above makes this unreachable.
             throw new Error(`june: unknown approval outcome ${String(unreachable)}`);
           }
         }

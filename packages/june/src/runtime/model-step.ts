@@ -1,6 +1,6 @@
 import { Output, type ModelMessage, type OutputInterface, type Tool as AITool, type ToolApprovalResponse, type ToolSet } from "ai";
 import type { StepOutput } from "./components.js";
-import { CanceledError } from "./errors.js";
+import { CanceledError, MissingModelError, ToolDeniedError } from "./errors.js";
 import { callModel, openApproval, toolNode, type CallInput, type FinishInfo, type OpenApproval } from "./model-call.js";
 import { needsMcp, resolveStepTools } from "../mcp/step-tools.js";
 import { lookup, resolveSettings, resolveTools, toolLayers, type StepPlan } from "./render.js";
@@ -28,7 +28,7 @@ export interface ModelStepInput {
  */
 export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: ModelStepInput): Promise<unknown> {
   const model = lookup(plan.scope, (s) => s.model);
-  if (model === undefined) throw new Error(`june: step "${plan.id}" has no model`);
+  if (model === undefined) throw new MissingModelError(plan.id);
   const layers = toolLayers(plan.scope, plan);
   const withMcp = needsMcp(layers, run.mcp) ? await resolveStepTools(layers, run.mcp, signal) : undefined;
   const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run);
@@ -175,7 +175,7 @@ function guardTools(tools: Record<string, AITool<any, any>>, stepId: string, run
       ...value,
       execute: (toolInput: unknown, options: { toolCallId: string }) => {
         if (run.approvals.isDenied(stepId, options.toolCallId)) {
-          throw new Error(`Tool "${name}" was denied and must not execute`);
+          throw new ToolDeniedError({ toolName: name, stepId });
         }
         return execute.call(value, toolInput, options as never);
       },

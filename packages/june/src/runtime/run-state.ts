@@ -1,4 +1,4 @@
-import { JuneError } from "../errors/june-error.js";
+import { CanceledError } from "./errors.js";
 import type { RunMcp } from "../mcp/connections.js";
 import type { ApprovalRegistry } from "./approvals.js";
 import type { Checkpointer } from "./checkpoint.js";
@@ -53,7 +53,7 @@ export function toTraceError(error: unknown): TraceError {
 
 /** A cancellation (not a failure): `cancel()`, the run's signal, or a failed sibling aborting this branch. */
 export function isCanceled(error: unknown): boolean {
-  return JuneError.hasName(error, "CanceledError");
+  return CanceledError.isInstance(error);
 }
 
 /** The fields that end a node that failed with `error`. */

@@ -1,4 +1,3 @@
-import { JuneError } from "../errors/june-error.js";
 import { isMcpConnections, RunMcp } from "../mcp/connections.js";
 import { ApprovalRegistry } from "./approvals.js";
 import type { WorkflowNode } from "./components.js";
@@ -186,6 +185,6 @@ function checkOptions(options: StartOptions): void {
 
 function runErrorMessage(cause: unknown, status: RunStatus): string {
   if (status === "canceled") return cause instanceof Error ? cause.message : "The run was canceled";
-  if (JuneError.hasName<TimeoutError>(cause, "TimeoutError")) return cause.message;
+  if (TimeoutError.isInstance(cause)) return cause.message;
   return `The run failed: ${cause instanceof Error ? cause.message : String(cause)}`;
 }

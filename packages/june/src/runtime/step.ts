@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai";
 import { assertJsonSafe } from "./checkpoint.js";
-import { TimeoutError } from "./errors.js";
+import { RestoredFailureError, TimeoutError } from "./errors.js";
 import { runModelStep } from "./model-step.js";
 import { lookup, type StepPlan } from "./render.js";
 import { endFields, isCanceled, makeContext, toTraceError, type Env } from "./run-state.js";
@@ -92,7 +92,5 @@ function restoreDone(node: StepPlan, env: Env, model: LanguageModel | undefined)
 function restoreFailure(node: StepPlan, env: Env, failure: { name: string; message: string }): never {
   const at = Date.now();
   env.run.trace.add(env.parentId, { kind: "step", name: node.id, status: "error", startedAt: at, endedAt: at, partialText: "", error: failure });
-  const error = new Error(failure.message);
-  error.name = failure.name;
-  throw error;
+  throw new RestoredFailureError({ stepId: node.id, failure });
 }

@@ -144,6 +144,7 @@ export class TraceStore {
 
   private entry(id: string): Entry {
     const entry = this.entries.get(id);
+    // Internal invariant: ids come from add(); a miss is a bug in June, not something a caller can cause.
     if (!entry) throw new Error(`june: no trace node ${id}`);
     return entry;
   }

@@ -2,6 +2,7 @@ import { JuneError } from "../errors/june-error.js";
 
 /** A `june/sdk/*` entry point whose AI SDK provider package is not installed. */
 export class ProviderNotInstalledError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ProviderNotInstalledError");
   override readonly name = "ProviderNotInstalledError";
   /** The npm package to install, such as `"@ai-sdk/openai"`. */
   readonly packageName: string;

@@ -116,6 +116,7 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
           throw new HttpError(404, `No route for ${request.method} ${url.pathname}${mountHint(router, request.method, path, basePath)}`);
         default: {
           const unreachable: never = match;
+          // Internal invariant (bare Error on purpose): the `never` check above makes this unreachable.
           throw new Error(`unknown route match ${String(unreachable)}`);
         }
       }

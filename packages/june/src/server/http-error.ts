@@ -24,6 +24,7 @@ import {
  * and what the errors the chat throws become at the edge (see `errorResponse`). Hono's `HTTPException`.
  */
 export class HttpError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.HttpError");
   override readonly name = "HttpError";
   readonly status: number;
   readonly headers?: Record<string, string>;

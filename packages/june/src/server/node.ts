@@ -51,7 +51,7 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
       await writeResponse(await methodNotAllowed(handler, req), req, res, disconnected.signal);
       return;
     }
-    if (!(error instanceof BodyAlreadyReadError)) throw error;
+    if (!BodyAlreadyReadError.isInstance(error)) throw error;
     options.onError?.(error);
     // A setup mistake, not an internal: say what it is.
     await writeResponse(jsonError(500, error.message), req, res, disconnected.signal);
@@ -73,6 +73,7 @@ function jsonError(status: number, message: string): Response {
 
 /** A request whose body another middleware read and did not leave parsed: `toNodeListener` answers 500 with this message. */
 export class BodyAlreadyReadError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.BodyAlreadyReadError");
   override readonly name = "BodyAlreadyReadError";
 
   constructor(method: string, path: string) {

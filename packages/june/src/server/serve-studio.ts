@@ -95,7 +95,7 @@ export async function serveStudio(options: ServeStudioOptions): Promise<StudioSe
       if (fromQuery !== null) headers["set-cookie"] = `${cookieName}=${token}; Path=/; HttpOnly; SameSite=Strict`;
       return await serveStaticFile(path, { root: staticDir, headers });
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error);
+      if (HttpError.isInstance(error)) return errorResponse(error);
       options.onError?.(error);
       return jsonResponse(500, { error: "Internal server error" });
     }

@@ -9,7 +9,7 @@ import type { TextRedactOptions } from "../redaction/redact.js";
 import { errorInfo } from "../chat/stream/error-info.js";
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
-import { JuneError } from "../errors/june-error.js";
+import { ConflictError, SessionNotFoundError } from "../stores/errors.js";
 import { valueKind } from "../errors/value-kind.js";
 import { ApprovalNotPendingError, TurnEndedError } from "../chat/errors.js";
 import type { JsonObject } from "./body.js";
@@ -294,13 +294,13 @@ async function openOrCreateSession(chat: Chat, id: string): Promise<Session> {
   try {
     return await chat.openSession(id);
   } catch (error) {
-    if (!JuneError.hasName(error, "SessionNotFoundError")) throw error;
+    if (!SessionNotFoundError.isInstance(error)) throw error;
   }
   try {
     return await chat.createSession({ id });
   } catch (error) {
     // Created by a concurrent request in between.
-    if (JuneError.hasName(error, "ConflictError")) return chat.openSession(id);
+    if (ConflictError.isInstance(error)) return chat.openSession(id);
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import { JuneError } from "../errors/june-error.js";
 
 /** No session with that id. */
 export class SessionNotFoundError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.SessionNotFoundError");
   override readonly name = "SessionNotFoundError";
   readonly sessionId: string;
   constructor(sessionId: string) {
@@ -12,6 +13,7 @@ export class SessionNotFoundError extends JuneError {
 
 /** A turn already runs in the session, in this process or another. */
 export class SessionBusyError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.SessionBusyError");
   override readonly name = "SessionBusyError";
   readonly sessionId: string;
   constructor(sessionId: string, detail?: string) {
@@ -22,6 +24,7 @@ export class SessionBusyError extends JuneError {
 
 /** An append whose `expectedSeq` is behind the journal, or a session id that exists already. */
 export class ConflictError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ConflictError");
   override readonly name = "ConflictError";
   readonly sessionId: string;
   constructor(sessionId: string, message: string) {
@@ -32,6 +35,7 @@ export class ConflictError extends JuneError {
 
 /** A session id that is not letters, digits, `-` and `_` (at most 128). */
 export class InvalidSessionIdError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.InvalidSessionIdError");
   override readonly name = "InvalidSessionIdError";
   readonly sessionId: unknown;
   constructor(sessionId: unknown) {
@@ -50,6 +54,7 @@ export class InvalidSessionIdError extends JuneError {
  * must not show a path (HTTP).
  */
 export class JournalCorruptError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.JournalCorruptError");
   override readonly name = "JournalCorruptError";
   readonly sessionId: string;
   readonly line: number;
@@ -79,6 +84,7 @@ export function assertSessionId(id: unknown): asserts id is string {
 
 /** A database store whose driver package is not installed (or not built): the message says what to install. */
 export class StoreDriverMissingError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.StoreDriverMissingError");
   override readonly name = "StoreDriverMissingError";
   /** The npm package the store needs, e.g. `better-sqlite3`. */
   readonly packageName: string;
@@ -90,6 +96,7 @@ export class StoreDriverMissingError extends JuneError {
 
 /** A call on a store after its `close()`. */
 export class StoreClosedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.StoreClosedError");
   override readonly name = "StoreClosedError";
   /** The store's factory, e.g. `sqliteStore`. */
   readonly store: string;
@@ -101,6 +108,7 @@ export class StoreClosedError extends JuneError {
 
 /** A stored checkpoint that cannot be read (damaged, not what was written, or not decryptable); names the turn. */
 export class CheckpointUnreadableError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.CheckpointUnreadableError");
   override readonly name = "CheckpointUnreadableError";
   readonly sessionId: string;
   readonly turnId: string;
@@ -111,5 +119,23 @@ export class CheckpointUnreadableError extends JuneError {
     );
     this.sessionId = sessionId;
     this.turnId = turnId;
+  }
+}
+
+/**
+ * A store whose database cannot be used as it is: SQLite that cannot turn on WAL, or a schema written by a
+ * newer June. The message says what to do; nothing was changed.
+ */
+export class StoreOpenError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.StoreOpenError");
+  override readonly name = "StoreOpenError";
+  /** The store's factory, e.g. `sqliteStore`. */
+  readonly store: string;
+  /** The database file. */
+  readonly path: string;
+  constructor(options: { store: string; path: string; detail: string }) {
+    super(`${options.store}: ${options.path} ${options.detail}`);
+    this.store = options.store;
+    this.path = options.path;
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { JuneError } from "../errors/june-error.js";
+import { CheckpointUnreadableError } from "./errors.js";
 import { fileStore } from "./file-store.js";
 
 const root = mkdtempSync(join(tmpdir(), "june-file-checkpoints-"));
@@ -36,7 +36,7 @@ describe("fileStore checkpoints", () => {
     // A checkpoint file cut short by something else (a disk fault, a hand edit).
     writeFileSync(join(dir, "s1.checkpoints", "t2.checkpoint.json"), '{"turnId":"t2","da');
     const error = await store.getCheckpoint!("s1", "t2").catch((e: unknown) => e);
-    expect(JuneError.hasName(error, "CheckpointUnreadableError")).toBe(true);
+    expect(CheckpointUnreadableError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain('turn "t2"');
     expect((error as Error).message).toContain("can be canceled");
     // It can still be deleted (the turn canceled).

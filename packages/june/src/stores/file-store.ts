@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { JuneError } from "../errors/june-error.js";
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -8,7 +7,7 @@ import { CheckpointFiles } from "./checkpoint-files.js";
 import { shareEventLoop } from "./event-loop-share.js";
 import {
   ConflictError,
-  type JournalCorruptError,
+  JournalCorruptError,
   SessionBusyError,
   SessionNotFoundError,
   assertSessionId,
@@ -21,7 +20,7 @@ import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { LeaseTemplates, type LeaseTemplate } from "./lease-templates.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
-import { checkListOptions, foldEntry, makeTitle, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
+import { checkListOptions, foldEntry, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
 import { ListingCache, fileKey, readListing, type CachedListing, type FileKey } from "./listing-cache.js";
 import type {
@@ -145,7 +144,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         cached = await readListing(cache, id, journalPath(id));
       } catch (error) {
         if (hasCode(error, "ENOENT")) return undefined;
-        if (JuneError.hasName(error, "JournalCorruptError")) return describeSync(id);
+        if (JournalCorruptError.isInstance(error)) return describeSync(id);
         throw error;
       }
       const info = toSessionInfo(id, cached.listing);
@@ -240,7 +239,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         if (appended) return appended;
         read = await readJournal(sessionId, journalPath(sessionId), fromSeq);
       } catch (error) {
-        if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) remember(sessionId, error);
+        if (JournalCorruptError.isInstance(error)) remember(sessionId, error);
         throw error;
       }
       const { decoded, key } = read;
@@ -334,23 +333,20 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     try {
       const { buf, key } = await readJournalBytes(sessionId, path);
       const { entries, validBytes, last } = decodeJournalForOpen(buf, sessionId, path);
-      // The whole journal was read: keep its listing, so that the next append need not read it again. (Only
-      // the first turn-start is parsed whole, for the title, and renames.)
+      // The whole journal was read: keep its listing, so that the next append need not read it again. (The
+      // first turn-start is always parsed whole, for the title; a line left as text only counts a turn.)
       const listing = startListing(entries[0] as JournalEntry);
       for (let i = 1; i < entries.length; i++) {
         const entry = entries[i]!;
-        // A name given wins over the first input, before or after it (as `foldEntry` does).
-        if (entry.type === "rename") listing.title = entry.title;
-        if (entry.type !== "turn-start") continue;
-        listing.turnCount += 1;
-        if (listing.title === undefined && !(entry instanceof EntryLine)) listing.title = makeTitle(entry.input);
+        if (!(entry instanceof EntryLine)) foldEntry(listing, entry);
+        else if (entry.type === "turn-start") listing.turnCount += 1;
       }
       listing.updatedAt = last.at;
       listing.lastSeq = last.seq;
       cache.set(sessionId, { listing, validBytes, ...key });
       return { entries, location: path };
     } catch (error) {
-      if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) remember(sessionId, error);
+      if (JournalCorruptError.isInstance(error)) remember(sessionId, error);
       throw error;
     }
   }
@@ -421,7 +417,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const stats = statSync(path, { throwIfNoEntry: false });
       if (!stats) return undefined;
       const info: SessionInfo = { id, createdAt: stats.birthtime.toISOString(), updatedAt: stats.mtime.toISOString(), turnCount: 0 };
-      if (JuneError.hasName<JournalCorruptError>(error, "JournalCorruptError")) info.corrupt = { line: error.line, detail: error.detail };
+      if (JournalCorruptError.isInstance(error)) info.corrupt = { line: error.line, detail: error.detail };
       return info;
     }
   }

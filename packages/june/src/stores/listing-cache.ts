@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { open, readFile, rename, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import { JuneError } from "../errors/june-error.js";
+import { JournalCorruptError } from "./errors.js";
 import { scanListing, type ScannedListing } from "./listing-scan.js";
 import type { SessionListing } from "./session-listing.js";
 
@@ -135,7 +135,7 @@ export class ListingCache {
     try {
       scanned = scanListing(buf, id, base && { listing: base.listing, validBytes: base.validBytes });
     } catch (error) {
-      if (base && JuneError.hasName(error, "JournalCorruptError")) return undefined;
+      if (base && JournalCorruptError.isInstance(error)) return undefined;
       throw error;
     }
     const cached: CachedListing = { ...scanned, ...key };

@@ -3,6 +3,7 @@
  * request), the plan a reply becomes, and the HTTP plumbing (a server on 127.0.0.1, bodies, Server-Sent
  * Events, delays that stop when the client goes away). Each server only adds its provider's wire format.
  */
+import { ScriptExhaustedError } from "./errors.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ScriptDelta } from "./scripted-model.js";
@@ -125,11 +126,11 @@ export async function pickEntry<Api extends string>(
   if (typeof script === "function") return script(info);
   if (!Array.isArray(script)) {
     if (info.index === 0) return script;
-    throw new Error(`${server}: no script entry for request ${info.index + 1} (the script has 1)`);
+    throw new ScriptExhaustedError({ source: server, call: info.index + 1, entries: 1, unit: "request" });
   }
   const entry = script[info.index];
   if (entry === undefined) {
-    throw new Error(`${server}: no script entry for request ${info.index + 1} (the script has ${script.length})`);
+    throw new ScriptExhaustedError({ source: server, call: info.index + 1, entries: script.length, unit: "request" });
   }
   return entry;
 }

@@ -1,3 +1,4 @@
+export { ScriptExhaustedError } from "./errors.js";
 export { scriptedModel } from "./scripted-model.js";
 export type {
   Script,

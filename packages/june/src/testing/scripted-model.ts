@@ -1,3 +1,4 @@
+import { ScriptExhaustedError } from "./errors.js";
 import type {
   LanguageModelV3CallOptions,
   LanguageModelV3FinishReason,
@@ -84,15 +85,16 @@ async function pick(script: Script, info: ScriptCallInfo): Promise<ScriptEntry> 
   if (typeof script === "function") return script(info);
   if (!Array.isArray(script)) {
     if (info.index === 0) return script;
-    throw new Error(`scriptedModel: no script entry for call ${info.index + 1} (the script has 1)`);
+    throw new ScriptExhaustedError({ source: "scriptedModel", call: info.index + 1, entries: 1, unit: "call" });
   }
   const entry = script[info.index];
   if (entry === undefined) {
-    throw new Error(`scriptedModel: no script entry for call ${info.index + 1} (the script has ${script.length})`);
+    throw new ScriptExhaustedError({ source: "scriptedModel", call: info.index + 1, entries: script.length, unit: "call" });
   }
   return entry;
 }
 
+// A string in a script is the failure the test wants the model to throw: a plain Error, as a provider's would be.
 function toError(error: unknown): unknown {
   return typeof error === "string" ? new Error(error) : error;
 }

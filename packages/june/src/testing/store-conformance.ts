@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { JuneError } from "../errors/june-error.js";
+import type { JuneError } from "../errors/june-error.js";
+import { ConflictError, InvalidSessionIdError, SessionBusyError, SessionNotFoundError } from "../stores/errors.js";
 import type { ChatStore, NewJournalEntry } from "../stores/types.js";
 
 /** One case of the store conformance suite: `run()` throws (node:assert) when the store fails it. */
@@ -52,7 +53,7 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       const id = newId();
       await store.createSession({ id, metadata: { n: 1 } });
       await store.append(id, [turnStart("t1", "hi")], { expectedSeq: 1 });
-      await assertJuneError(() => store.createSession({ id }), "ConflictError");
+      await assertJuneError(() => store.createSession({ id }), ConflictError);
       assert.equal((await store.read(id)).length, 2);
       assert.deepEqual((await store.getSession(id))?.metadata, { n: 1 });
     }),
@@ -129,11 +130,11 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       await store.append(id, [turnStart("t1", "a")], { expectedSeq: 1 });
       const stale = await assertJuneError(
         () => store.append(id, [turnEnd("t1")], { expectedSeq: 1 }),
-        "ConflictError",
+        ConflictError,
       );
       assert.equal((stale as JuneError & { sessionId?: string }).sessionId, id);
-      await assertJuneError(() => store.append(id, [turnEnd("t1")], { expectedSeq: 5 }), "ConflictError");
-      await assertJuneError(() => store.append(id, [turnEnd("t1")], { expectedSeq: 0 }), "ConflictError");
+      await assertJuneError(() => store.append(id, [turnEnd("t1")], { expectedSeq: 5 }), ConflictError);
+      await assertJuneError(() => store.append(id, [turnEnd("t1")], { expectedSeq: 0 }), ConflictError);
       assert.equal((await store.read(id)).length, 2);
       await store.append(id, [turnEnd("t1")], { expectedSeq: 2 });
       assert.equal((await store.read(id)).length, 3);
@@ -150,7 +151,7 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       const won = results.filter((r) => r.status === "fulfilled");
       assert.equal(won.length, 1);
       for (const r of results) {
-        if (r.status === "rejected") assert.ok(JuneError.hasName(r.reason, "ConflictError"), String(r.reason));
+        if (r.status === "rejected") assert.ok(ConflictError.isInstance(r.reason), String(r.reason));
       }
       const entries = await store.read(id);
       assert.deepEqual(
@@ -163,7 +164,7 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       const id = newId();
       await store.createSession({ id });
       assert.deepEqual(await store.append(id, [], { expectedSeq: 1 }), []);
-      await assertJuneError(() => store.append(id, [], { expectedSeq: 3 }), "ConflictError");
+      await assertJuneError(() => store.append(id, [], { expectedSeq: 3 }), ConflictError);
       assert.equal((await store.read(id)).length, 1);
     }),
 
@@ -206,10 +207,10 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
 
     def("unknown sessions: append, read and acquireTurn fail with SessionNotFoundError", async (store) => {
       const id = newId();
-      const err = await assertJuneError(() => store.append(id, [turnStart("t", "a")], { expectedSeq: 1 }), "SessionNotFoundError");
+      const err = await assertJuneError(() => store.append(id, [turnStart("t", "a")], { expectedSeq: 1 }), SessionNotFoundError);
       assert.equal((err as JuneError & { sessionId?: string }).sessionId, id);
-      await assertJuneError(() => store.read(id), "SessionNotFoundError");
-      await assertJuneError(() => store.acquireTurn(id), "SessionNotFoundError");
+      await assertJuneError(() => store.read(id), SessionNotFoundError);
+      await assertJuneError(() => store.acquireTurn(id), SessionNotFoundError);
       assert.equal(await store.deleteSession(id), false);
       assert.equal(await store.getSession(id), undefined);
     }),
@@ -218,12 +219,12 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       const bad: unknown[] = ["../x", "a/b", "", "x".repeat(129), "a.b", "a b", "..", "a\u0000b", "é", 42, null, undefined];
       for (const id of bad) {
         const sid = id as string;
-        await assertJuneError(() => store.createSession({ id: sid }), "InvalidSessionIdError", `createSession(${String(id)})`);
-        await assertJuneError(() => store.getSession(sid), "InvalidSessionIdError");
-        await assertJuneError(() => store.deleteSession(sid), "InvalidSessionIdError");
-        await assertJuneError(() => store.append(sid, [turnStart("t", "a")], { expectedSeq: 1 }), "InvalidSessionIdError");
-        await assertJuneError(() => store.read(sid), "InvalidSessionIdError");
-        await assertJuneError(() => store.acquireTurn(sid), "InvalidSessionIdError");
+        await assertJuneError(() => store.createSession({ id: sid }), InvalidSessionIdError, `createSession(${String(id)})`);
+        await assertJuneError(() => store.getSession(sid), InvalidSessionIdError);
+        await assertJuneError(() => store.deleteSession(sid), InvalidSessionIdError);
+        await assertJuneError(() => store.append(sid, [turnStart("t", "a")], { expectedSeq: 1 }), InvalidSessionIdError);
+        await assertJuneError(() => store.read(sid), InvalidSessionIdError);
+        await assertJuneError(() => store.acquireTurn(sid), InvalidSessionIdError);
       }
       const longest = `${newId()}${"a".repeat(128)}`.slice(0, 128);
       const info = await store.createSession({ id: longest });
@@ -236,14 +237,14 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       await store.createSession({ id });
       const lease = await store.acquireTurn(id);
       assert.equal(lease.sessionId, id);
-      const busy = await assertJuneError(() => store.acquireTurn(id), "SessionBusyError");
+      const busy = await assertJuneError(() => store.acquireTurn(id), SessionBusyError);
       assert.equal((busy as JuneError & { sessionId?: string }).sessionId, id);
       await store.releaseTurn(lease);
       const again = await store.acquireTurn(id);
       assert.notEqual(again.token, lease.token);
       // Releasing the old lease a second time must not free the new holder's.
       await store.releaseTurn(lease);
-      await assertJuneError(() => store.acquireTurn(id), "SessionBusyError");
+      await assertJuneError(() => store.acquireTurn(id), SessionBusyError);
       await store.releaseTurn(again);
       await store.releaseTurn(await store.acquireTurn(id));
     }),
@@ -266,7 +267,7 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       await sleep(80);
       const next = await store.acquireTurn(id, { ttlMs: 60_000 });
       await store.releaseTurn(lease); // the expired holder's release leaves the new lease alone
-      await assertJuneError(() => store.acquireTurn(id), "SessionBusyError");
+      await assertJuneError(() => store.acquireTurn(id), SessionBusyError);
       await store.releaseTurn(next);
     }),
 
@@ -337,7 +338,7 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       const lease = await store.acquireTurn(id);
       assert.equal(await store.deleteSession(id), true);
       assert.equal(await store.getSession(id), undefined);
-      await assertJuneError(() => store.read(id), "SessionNotFoundError");
+      await assertJuneError(() => store.read(id), SessionNotFoundError);
       assert.ok(!(await store.listSessions()).some((s) => s.id === id));
       assert.equal(await store.deleteSession(id), false);
       await store.releaseTurn(lease);
@@ -419,14 +420,20 @@ function turnEnd(turnId: string): NewJournalEntry {
   };
 }
 
-async function assertJuneError(fn: () => Promise<unknown>, name: string, what?: string): Promise<unknown> {
+/** A June error class: `isInstance` matches by its marker, so errors from the store's own copy of June count. */
+interface ErrorKind {
+  readonly name: string;
+  isInstance(error: unknown): boolean;
+}
+
+async function assertJuneError(fn: () => Promise<unknown>, kind: ErrorKind, what?: string): Promise<unknown> {
   try {
     await fn();
   } catch (error) {
-    assert.ok(JuneError.hasName(error, name), `${what ?? "call"}: expected ${name}, got ${String(error)}`);
+    assert.ok(kind.isInstance(error), `${what ?? "call"}: expected ${kind.name}, got ${String(error)}`);
     return error;
   }
-  assert.fail(`${what ?? "call"}: expected ${name}, but it succeeded`);
+  assert.fail(`${what ?? "call"}: expected ${kind.name}, but it succeeded`);
 }
 
 
@@ -473,7 +480,7 @@ function checkpointCases(def: Def, makeStore: () => ChatStore | Promise<ChatStor
       await store.putCheckpoint(id, "t1", "state");
       await store.putCheckpoint(id, "t9", "another turn's");
       // A conflicting append writes nothing and deletes nothing.
-      await assertJuneError(() => store.append(id, [turnEnd("t1")], { expectedSeq: 1, deleteCheckpoint: "t1" }), "ConflictError");
+      await assertJuneError(() => store.append(id, [turnEnd("t1")], { expectedSeq: 1, deleteCheckpoint: "t1" }), ConflictError);
       assert.equal((await store.getCheckpoint(id, "t1"))?.data, "state");
       const written = await store.append(id, [turnEnd("t1")], { expectedSeq: 2, sync: true, deleteCheckpoint: "t1" });
       assert.equal(written[0].type, "turn-end");
@@ -490,8 +497,8 @@ function checkpointCases(def: Def, makeStore: () => ChatStore | Promise<ChatStor
       await store.deleteSession(id);
       await store.createSession({ id });
       assert.equal(await store.getCheckpoint(id, "t1"), undefined);
-      await assertJuneError(() => store.putCheckpoint(newId(), "t1", "x"), "SessionNotFoundError");
-      await assertJuneError(() => store.putCheckpoint("../x", "t1", "x"), "InvalidSessionIdError");
+      await assertJuneError(() => store.putCheckpoint(newId(), "t1", "x"), SessionNotFoundError);
+      await assertJuneError(() => store.putCheckpoint("../x", "t1", "x"), InvalidSessionIdError);
       await assert.rejects(() => store.putCheckpoint(id, "../t1", "x"), TypeError);
       await assert.rejects(() => store.putCheckpoint(id, "t1", 42 as never), TypeError);
     }),

@@ -56,7 +56,7 @@ export interface ServerSentEvent {
  * `eventsource-parser`, each `data` decoded as JSON.
  */
 export async function* sseEvents(response: Response): AsyncGenerator<ServerSentEvent> {
-  if (!response.body) throw new Error("sseEvents: the response has no body");
+  if (!response.body) throw new TypeError("sseEvents: the response has no body");
   const stream = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   const reader = stream.getReader();
   try {

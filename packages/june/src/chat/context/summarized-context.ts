@@ -126,6 +126,7 @@ async function summarize(model: LanguageModel, previous: string | undefined, rec
     onError: () => {},
   });
   const text = (await result.text).trim();
+  // resolveContext wraps what a builder throws in a ContextBuildError naming the builder: the user sees that.
   if (text.length === 0) throw new Error("the summarizer model returned an empty summary");
   return text;
 }

@@ -5,6 +5,7 @@ import { JuneError } from "../../errors/june-error.js";
  * `path` says where (`request.toolCallId`, `rows[2].children[0].status`), the message what was expected.
  */
 export class TurnStreamEventError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.TurnStreamEventError");
   override readonly name = "TurnStreamEventError";
   /** Where in the event the value was wrong (`""` for the event itself). */
   readonly path: string;

@@ -3,12 +3,12 @@ import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
 import { createChat } from "../../chat/create-chat.js";
 import type { Chat, Responder } from "../../chat/types.js";
-import { JuneError } from "../../errors/june-error.js";
 import { dataset } from "../../learning/dataset.js";
 import { toJSONLine } from "../../learning/jsonl.js";
 import type { DatasetFilter } from "../../learning/types.js";
 import { fileStore } from "../../stores/file-store.js";
 import { optionalModuleArg } from "../args.js";
+import { InvalidSessionIdError, SessionNotFoundError } from "../../stores/errors.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { DEFAULT_STORE_DIR, resolveChat } from "../resolve-chat.js";
@@ -20,6 +20,7 @@ const FILTERS = ["up", "down", "all"] as const;
 /** Sessions are only read here; nothing answers turns. */
 const noResponder: Responder = {
   respond() {
+    // Internal invariant: this command only reads sessions, so nothing ever asks it for a turn.
     throw new Error("june dataset does not answer turns");
   },
 };
@@ -61,7 +62,7 @@ export async function runDataset(io: CliIO, { args }: CommandContext<typeof data
       }
     }
   } catch (error) {
-    if (JuneError.hasName(error, "SessionNotFoundError") || JuneError.hasName(error, "InvalidSessionIdError")) {
+    if (SessionNotFoundError.isInstance(error) || InvalidSessionIdError.isInstance(error)) {
       throw new CliUsageError(`--session: ${(error as Error).message}`, { cause: error });
     }
     throw error;

@@ -2,13 +2,14 @@ import { readFile, writeFile } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
 import { redact } from "../../redaction/redact.js";
-import { JuneError } from "../../errors/june-error.js";
 import { evaluate } from "../../learning/evaluate.js";
 import { parseJSONL } from "../../learning/jsonl.js";
 import { exactMatch, includes, jsonMatch, regex } from "../../learning/scorers.js";
 import type { EvalCase, EvalReport, Scorer } from "../../learning/types.js";
 import { looksLikeModule } from "../args.js";
 import { createColors, type Colors } from "../colors.js";
+import { EvalCaseFormatError } from "../../learning/errors.js";
+import { CanceledError } from "../../runtime/errors.js";
 import { CliUsageError, ModuleLoadError } from "../errors.js";
 import { colorEnabled, type CliIO } from "../io.js";
 import { importModule } from "../load-module.js";
@@ -148,7 +149,7 @@ export async function runEval(io: CliIO, { args, rawArgs }: CommandContext<typeo
       onResult: (_result, done, total) => screen.status(screen.err.dim(`${done}/${total} cases`)),
     });
   } catch (error) {
-    if (controller.signal.aborted && JuneError.hasName(error, "CanceledError")) {
+    if (controller.signal.aborted && CanceledError.isInstance(error)) {
       screen.resetStatus();
       screen.note(screen.err.dim("canceled"));
       return 130;
@@ -193,7 +194,7 @@ async function readCases(io: CliIO, casesFile: string): Promise<EvalCase[]> {
   try {
     cases = parseJSONL(text);
   } catch (error) {
-    if (JuneError.hasName(error, "EvalCaseFormatError")) throw new CliUsageError(`${casesFile}: ${(error as Error).message}`, { cause: error });
+    if (EvalCaseFormatError.isInstance(error)) throw new CliUsageError(`${casesFile}: ${(error as Error).message}`, { cause: error });
     throw error;
   }
   if (cases.length === 0) throw new CliUsageError(`${casesFile} has no cases (make some with june dataset)`);

@@ -1,9 +1,9 @@
 import type { CommandContext } from "citty";
 import type { Session } from "../../chat/types.js";
-import { JuneError } from "../../errors/june-error.js";
 import type { McpConnections } from "../../mcp/connections.js";
 import { approvalMode, looksLikeModule } from "../args.js";
 import { createApprover } from "../approvals.js";
+import { InvalidSessionIdError, SessionNotFoundError } from "../../stores/errors.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
@@ -40,7 +40,7 @@ export async function runResume(io: CliIO, { args }: CommandContext<typeof resum
   try {
     session = await chat.openSession(sessionId);
   } catch (error) {
-    if (JuneError.hasName(error, "SessionNotFoundError") || JuneError.hasName(error, "InvalidSessionIdError")) {
+    if (SessionNotFoundError.isInstance(error) || InvalidSessionIdError.isInstance(error)) {
       throw new CliUsageError((error as Error).message, { cause: error });
     }
     throw error;

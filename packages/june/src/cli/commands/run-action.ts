@@ -1,7 +1,6 @@
 import type { CommandContext } from "citty";
 import { projectChatTrace } from "../../chat/trace/project-chat-trace.js";
-import { JuneError } from "../../errors/june-error.js";
-import type { RunError } from "../../runtime/errors.js";
+import { RunError } from "../../runtime/errors.js";
 import { start } from "../../runtime/start.js";
 import type { ApprovalRequest, RunHandle, RunResult, TraceNode } from "../../runtime/types.js";
 import { jsx } from "../../jsx/jsx-runtime.js";
@@ -89,9 +88,9 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
     } catch (error) {
       await approvals.catch(() => {});
       screen.resetStatus();
-      const partial = JuneError.hasName<RunError>(error, "RunError") ? error.result : undefined;
+      const partial = RunError.isInstance(error) ? error.result : undefined;
       const canceled = partial?.status === "canceled" || interrupt.signal.aborted;
-      const cause = JuneError.hasName<RunError>(error, "RunError") && error.cause !== undefined ? error.cause : error;
+      const cause = RunError.isInstance(error) && error.cause !== undefined ? error.cause : error;
       if (json) {
         emit({
           type: "run-end",

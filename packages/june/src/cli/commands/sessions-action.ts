@@ -4,9 +4,9 @@ import type { CommandContext } from "citty";
 import { createChat } from "../../chat/create-chat.js";
 import { redact } from "../../redaction/redact.js";
 import type { Responder, TurnRecord } from "../../chat/types.js";
-import { JuneError } from "../../errors/june-error.js";
 import { fileStore } from "../../stores/file-store.js";
 import type { ChatStore, SessionInfo } from "../../stores/types.js";
+import { InvalidSessionIdError } from "../../stores/errors.js";
 import { CliUsageError } from "../errors.js";
 import { redactOptionsOf } from "../redact-patterns.js";
 import type { CliIO } from "../io.js";
@@ -19,6 +19,7 @@ import type { idStoreArgs, listArgs, showArgs } from "./sessions.js";
 /** Sessions are only read here; nothing answers turns. */
 const noResponder: Responder = {
   respond() {
+    // Internal invariant: this command only reads sessions, so nothing ever asks it for a turn.
     throw new Error("june sessions does not answer turns");
   },
 };
@@ -40,7 +41,7 @@ async function requireSession(store: ChatStore, id: string, dir: string): Promis
   try {
     info = await store.getSession(id);
   } catch (error) {
-    if (JuneError.hasName(error, "InvalidSessionIdError")) throw new CliUsageError((error as Error).message);
+    if (InvalidSessionIdError.isInstance(error)) throw new CliUsageError((error as Error).message);
     throw error;
   }
   if (!info) throw new CliUsageError(`No session "${id}" in ${dir}`);

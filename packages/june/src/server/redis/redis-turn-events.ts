@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { redactText } from "../../redaction/redact.js";
+import { TimeoutError } from "../../runtime/errors.js";
 import { StoreClosedError } from "../../stores/errors.js";
 import { endedError } from "../../chat/errors.js";
 import type { TurnCommand } from "../../chat/types.js";
@@ -313,7 +314,7 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
   async #timed<T>(work: () => Promise<T>): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${this.#commandTimeoutMs} ms`)), this.#commandTimeoutMs);
+      timer = setTimeout(() => reject(new TimeoutError(`Redis did not answer within ${this.#commandTimeoutMs} ms`, { timeout: this.#commandTimeoutMs })), this.#commandTimeoutMs);
     });
     try {
       return await Promise.race([work(), timeout]);

@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { JuneError } from "../../errors/june-error.js";
+import { ConflictError } from "../errors.js";
 import type { NewJournalEntry } from "../types.js";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "./__fixtures__/postgres-test-db.js";
 import { postgresStore, type PostgresStore } from "./postgres-store.js";
@@ -45,7 +45,7 @@ describe("postgresStore shared by two pools", () => {
       const won = results.filter((r) => r.status === "fulfilled");
       expect(won).toHaveLength(1);
       for (const r of results) {
-        if (r.status === "rejected") expect(JuneError.hasName(r.reason, "ConflictError"), String(r.reason)).toBe(true);
+        if (r.status === "rejected") expect(ConflictError.isInstance(r.reason), String(r.reason)).toBe(true);
       }
       expect((won[0] as PromiseFulfilledResult<{ seq: number }[]>).value.map((e) => e.seq)).toEqual([seq + 1, seq + 2]);
       seq += 2;

@@ -10,5 +10,5 @@
  */
 export { sqliteStore } from "./sqlite-store.js";
 export type { SqliteStore, SqliteStoreOptions } from "./sqlite-store.js";
-export { StoreClosedError, StoreDriverMissingError } from "../errors.js";
+export { StoreClosedError, StoreDriverMissingError, StoreOpenError } from "../errors.js";
 export type { ChatStore } from "../types.js";

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
-import { StoreDriverMissingError } from "../errors.js";
+import { StoreDriverMissingError, StoreOpenError } from "../errors.js";
 import { loadDriver } from "../load-driver.js";
 
 /** A better-sqlite3 connection. */
@@ -79,7 +79,7 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
   try {
     if (!memory) {
       const mode = db.pragma("journal_mode = WAL", { simple: true });
-      if (mode !== "wal") throw new Error(`sqliteStore: ${path} cannot use WAL (journal_mode is ${String(mode)})`);
+      if (mode !== "wal") throw new StoreOpenError({ store: "sqliteStore", path, detail: `cannot use WAL (journal_mode is ${String(mode)})` });
     }
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
@@ -89,9 +89,11 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
     db.transaction(() => {
       const version = db.pragma("user_version", { simple: true }) as number;
       if (version > SCHEMA_VERSION) {
-        throw new Error(
-          `sqliteStore: ${path} has schema version ${version}, newer than this June's ${SCHEMA_VERSION}: upgrade june`,
-        );
+        throw new StoreOpenError({
+          store: "sqliteStore",
+          path,
+          detail: `has schema version ${version}, newer than this June's ${SCHEMA_VERSION}: upgrade june`,
+        });
       }
       db.exec(SCHEMA);
       if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);

@@ -2,6 +2,7 @@ import { JuneError } from "../../../errors/june-error.js";
 
 /** An `agentResponder` whose `reply(result)` returned something other than a string. The turn fails. */
 export class AgentReplyError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.AgentReplyError");
   override readonly name = "AgentReplyError";
   /** What kind of value `reply` returned instead (`valueKind`: "a number", "an object", "a promise", "nothing", ...). */
   readonly received: string;
@@ -20,6 +21,7 @@ export class AgentReplyError extends JuneError {
  * streamed. The turn fails rather than showing one answer and keeping another.
  */
 export class StreamMismatchError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.StreamMismatchError");
   override readonly name = "StreamMismatchError";
   /** The streamed step's id. */
   readonly stepId: string;
