@@ -1,4 +1,12 @@
-import type { LanguageModel } from "ai";
+import {
+  INVALID_SPAN_CONTEXT,
+  trace,
+  type Context,
+  type Span,
+  type SpanOptions,
+  type Tracer,
+} from "@opentelemetry/api";
+import type { TelemetrySettings } from "ai";
 
 /** What `observeAttempts` reports: each request the AI SDK makes for one call, and each that failed. */
 export interface AttemptHooks {
@@ -8,32 +16,54 @@ export interface AttemptHooks {
   onAttemptError(attempt: number, error: unknown, at: number): void;
 }
 
+/** The span the AI SDK's `streamText` opens around each request (`doStream`), once per attempt. */
+const ATTEMPT_SPAN = "ai.streamText.doStream";
+
 /**
- * The model, seen through its `doStream`: the AI SDK's retries (`maxRetries`) call `doStream` again for each
- * attempt, so a wrapper around it is the one place every attempt and every failure shows, as it happens. The
- * model is otherwise untouched (same `specificationVersion`, `provider`, `modelId`; its methods run on the
- * model itself). A gateway id string has no `doStream` to wrap and is returned as it is.
+ * `experimental_telemetry` for one `streamText` call that also reports each request to `hooks`, so the model
+ * goes to `streamText` unchanged (a gateway id string too). The AI SDK runs `retry(() => recordSpan(...))`: each
+ * attempt opens its own `ai.streamText.doStream` span, and a request that fails rejects inside that span before
+ * `retry` decides to try again, which makes the tracer the one place every attempt and every failure shows as it
+ * happens. `settings` is what June would pass otherwise (see `aiSdkTelemetry`): on, its tracer gets every span
+ * as before, with the same settings; off, the spans go to a tracer that records nothing, and inputs and outputs
+ * are not recorded (the AI SDK then never serializes the prompt or the response for telemetry).
  */
-export function observeAttempts<M extends LanguageModel>(model: M, hooks: AttemptHooks): M {
-  if (typeof model !== "object" || model === null || typeof (model as { doStream?: unknown }).doStream !== "function") return model;
-  let attempt = 0;
-  const target = model as unknown as { doStream: (options: unknown) => PromiseLike<unknown> };
-  const doStream = async (options: unknown) => {
-    const current = ++attempt;
-    hooks.onAttempt(current, Date.now());
-    try {
-      return await target.doStream(options);
-    } catch (error) {
-      hooks.onAttemptError(current, error, Date.now());
-      throw error;
-    }
-  };
-  return new Proxy(model as object, {
-    get(object, key) {
-      if (key === "doStream") return doStream;
-      const value = Reflect.get(object, key, object);
-      // Methods run on the model, not the proxy (a class with private fields would refuse the proxy).
-      return typeof value === "function" ? value.bind(object) : value;
-    },
-  }) as M;
+export function observeAttempts(settings: TelemetrySettings | undefined, hooks: AttemptHooks): TelemetrySettings {
+  if (settings?.isEnabled === true) return { ...settings, tracer: attemptTracer(settings.tracer ?? trace.getTracer("ai"), hooks) };
+  return { isEnabled: true, recordInputs: false, recordOutputs: false, tracer: attemptTracer(silentTracer, hooks) };
 }
+
+/** `inner`, with each attempt span's start and rejection reported to `hooks`; every other span passes through. */
+function attemptTracer(inner: Tracer, hooks: AttemptHooks): Tracer {
+  let attempt = 0;
+  return {
+    startSpan: (name: string, options?: SpanOptions, parent?: Context) => inner.startSpan(name, options, parent),
+    startActiveSpan: ((name: string, ...args: unknown[]) => {
+      if (name !== ATTEMPT_SPAN) return (inner.startActiveSpan as (name: string, ...rest: unknown[]) => unknown)(name, ...args);
+      const fn = args.pop() as (span: Span) => unknown;
+      const current = ++attempt;
+      hooks.onAttempt(current, Date.now());
+      const observed = (span: Span): unknown => {
+        const result = fn(span);
+        // `recordSpan` hands back a promise; its rejection is the failed request, seen before `retry` goes on.
+        if (!(result instanceof Promise)) return result;
+        return result.catch((error: unknown) => {
+          hooks.onAttemptError(current, error, Date.now());
+          throw error;
+        });
+      };
+      return (inner.startActiveSpan as (name: string, ...rest: unknown[]) => unknown)(name, ...args, observed);
+    }) as Tracer["startActiveSpan"],
+  };
+}
+
+const silentSpan: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
+ * A tracer that records nothing and leaves the active context alone, as the AI SDK's own while telemetry is
+ * off (`trace.getTracer` would reach a globally registered provider, which the user did not ask for here).
+ */
+const silentTracer: Tracer = {
+  startSpan: () => silentSpan,
+  startActiveSpan: ((_name: string, ...args: unknown[]) => (args[args.length - 1] as (span: Span) => unknown)(silentSpan)) as Tracer["startActiveSpan"],
+};

@@ -112,7 +112,9 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     });
     return callNodeId;
   };
-  const model = observeAttempts(input.model, {
+  // Each request the AI SDK makes (a retry is another) shows on the node as it starts and fails; the model goes
+  // to `streamText` as it is, the telemetry settings carry the observer.
+  const telemetry = observeAttempts(input.settings.experimental_telemetry, {
     onAttempt: (attempt, at) => {
       attemptStartedAt = at;
       const nodeId = openNode();
@@ -130,7 +132,8 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   const spans = run.spans?.modelCall(input.stepNodeId, { model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
   const result = within(spans, () => streamText({
     ...input.settings,
-    model,
+    experimental_telemetry: telemetry,
+    model: input.model,
     system: input.system,
     messages: history,
     tools: input.tools,

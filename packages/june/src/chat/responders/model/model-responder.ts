@@ -145,8 +145,9 @@ class ModelTurn {
         try {
           const stream = within(span, () => streamText({
             ...this.#settings,
+            model: this.#model,
             // Each request the AI SDK makes (a retry is another) shows in the trace as it starts and fails.
-            model: observeAttempts(this.#model, {
+            experimental_telemetry: observeAttempts(this.#settings.experimental_telemetry, {
               onAttempt: (attempt, at) => this.#trace.attempt(attempt, at),
               onAttemptError: (attempt, error, at) => {
                 if (!call.signal.aborted) this.#trace.attemptFailed(attempt, error, at);
