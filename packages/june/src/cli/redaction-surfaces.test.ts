@@ -97,6 +97,20 @@ describe("june dataset masks the user's own patterns too", () => {
   });
 });
 
+describe("june ask masks the user's own patterns in its error line too", () => {
+  it("a model error naming an account only JUNE_REDACT knows", async () => {
+    server = await createFakeOpenAIServer({
+      script: [{ error: { status: 400, message: "account acme_q1w2e3r4t5y6u7i8 is suspended", type: "invalid_request_error" } }],
+    });
+    const cwd = tempDir();
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url, JUNE_REDACT: "acme_[a-z0-9]{16}" };
+    const asked = await june(["ask", "--model", "openai:gpt-5-mini", "hello"], cwd, env);
+    expect(asked.code).not.toBe(0);
+    expect(asked.stderr).toContain("the turn failed");
+    expect(asked.stderr + asked.stdout).not.toContain("acme_q1w2e3r4t5y6u7i8");
+  });
+});
+
 // The canaries of __fixtures__/leaky-flow.tsx: an OpenAI key, a bearer token, a value under a `password` key, and
 // an account id only the user's own pattern (JUNE_REDACT) names.
 const RUN_SECRETS = ["sk-proj-RunJsonAbCdEfGhIjKlMnOp", "RunJsonAbCdEfGhIjKlMnOp", "runjsonT0kenAbCdEf1234", "hunter2-runjson-pw", "acme_q1w2e3r4t5y6u7i8"];

@@ -8,6 +8,7 @@ import type { ModelSpec } from "./models.js";
 import { describeFailure, renderApprovalPrompt, renderErrorLine } from "./render.js";
 import type { Screen } from "./screen.js";
 import { showTurn, type TurnExit } from "./turn-runner.js";
+import { redactOptionsOf } from "./redact-patterns.js";
 
 /** True for a turn `session.resume` can continue: suspended, or interrupted with a checkpoint. */
 export function isResumable(turn: TurnRecord): boolean {
@@ -56,7 +57,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<TurnExit> 
   try {
     live = await session.resume(record.id);
   } catch (error) {
-    screen.note(renderErrorLine(`cannot resume turn ${record.id}: ${describeFailure(error)}`, screen.err));
+    screen.note(renderErrorLine(`cannot resume turn ${record.id}: ${describeFailure(error, redactOptionsOf(io.env))}`, screen.err));
     return { status: "failed", error };
   }
   const requests = [...live.requests];

@@ -131,7 +131,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
       }
       screen.note(
         renderErrorLine(
-          `the turn failed: ${explainProviderError(outcome.error, { spec: options.model }) ?? describeFailure(outcome.error)}`,
+          `the turn failed: ${explainProviderError(outcome.error, { spec: options.model }) ?? describeFailure(outcome.error, own)}`,
           screen.err,
         ),
       );

@@ -10,6 +10,7 @@ import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-cha
 import { Screen } from "../screen.js";
 import { exitCodeOf, showTurn } from "../turn-runner.js";
 import type { askArgs } from "./ask.js";
+import { redactOptionsOf } from "../redact-patterns.js";
 
 /** Runs `june ask [file] <input...>` (see `askCommand`) and returns the exit code. */
 export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>, mcp?: McpConnections): Promise<number> {
@@ -34,13 +35,14 @@ export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>
   const session = await openOrCreateSession(chat, args.session);
   const screen = new Screen(io);
   let reader: LineReader | undefined;
-  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)) });
+  const own = redactOptionsOf(io.env);
+  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)), redaction: own });
   try {
     let turn;
     try {
       turn = session.send(input);
     } catch (error) {
-      screen.note(renderErrorLine(describeFailure(error), screen.err));
+      screen.note(renderErrorLine(describeFailure(error, own), screen.err));
       return 1;
     }
     const outcome = await showTurn({ io, screen, turn, input, approver, json: args.json === true, model: model?.spec });

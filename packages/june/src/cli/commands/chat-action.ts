@@ -16,6 +16,7 @@ import { Screen } from "../screen.js";
 import { renderSessionTable } from "../session-table.js";
 import { showTurn } from "../turn-runner.js";
 import type { chatArgs } from "./chat.js";
+import { redactOptionsOf } from "../redact-patterns.js";
 
 /** How many sessions `/sessions` lists. */
 const SESSIONS_SHOWN = 10;
@@ -39,7 +40,8 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
   let session: Session | undefined = args.session === undefined ? undefined : await openOrCreateSession(chat, args.session);
   const screen = new Screen(io);
   const reader = createLineReader(io);
-  const approver = createApprover({ mode, io, screen, reader: () => reader });
+  const own = redactOptionsOf(io.env);
+  const approver = createApprover({ mode, io, screen, reader: () => reader, redaction: own });
   const json = args.json === true;
 
   screen.note(screen.err.dim(`june chat · ${label} · ${session ? `session ${session.id}` : "new session"}`));
@@ -128,7 +130,7 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
         session ??= await chat.createSession();
         turn = session.send(input);
       } catch (error) {
-        screen.note(renderErrorLine(describeFailure(error), screen.err));
+        screen.note(renderErrorLine(describeFailure(error, own), screen.err));
         failed = true;
         continue;
       }

@@ -12,6 +12,7 @@ import { findResumable, resumeTurn } from "../resume-turn.js";
 import { Screen } from "../screen.js";
 import { exitCodeOf } from "../turn-runner.js";
 import type { resumeArgs } from "./resume.js";
+import { redactOptionsOf } from "../redact-patterns.js";
 
 /** `[file] session [turn]`: the file is the first argument when it names a module. */
 export function splitResumePositionals(positionals: readonly string[]): { file?: string; sessionId: string; turnId?: string } {
@@ -49,7 +50,7 @@ export async function runResume(io: CliIO, { args }: CommandContext<typeof resum
   if (!turn) throw new CliUsageError(`Session "${session.id}" has no suspended turn: nothing to resume`);
   const screen = new Screen(io);
   let reader: LineReader | undefined;
-  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)) });
+  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)), redaction: redactOptionsOf(io.env) });
   try {
     const outcome = await resumeTurn({ io, screen, session, turn, mode, approver, json: args.json === true, ...(model ? { model: model.spec } : {}) });
     screen.note(screen.err.dim(`session ${session.id}`));
