@@ -11,7 +11,7 @@ export const runningStep: ChatTraceRow = {
   kind: "step",
   id: "step-research",
   stepId: "research",
-  title: "Running the research step",
+  title: "Running research",
   status: "running",
   text: "Looking up the release notes for",
   children: [
@@ -33,7 +33,7 @@ export const waitingStep: ChatTraceRow = {
   kind: "step",
   id: "step-ship",
   stepId: "ship",
-  title: "Running the ship step",
+  title: "Running ship",
   status: "running",
   children: [
     { kind: "model", id: "model-2", title: "gpt-5-mini answered", status: "done", model, usage, finishReason: "tool-calls", children: [] },

@@ -34,7 +34,7 @@ export interface ProgressLineOptions {
 
 /**
  * The one live progress line of a turn or run: each running step's title and what it is doing now
- * ("Running the draft step · Calling search"), or `""` when nothing runs.
+ * ("Running draft · Calling search"), or `""` when nothing runs.
  */
 export function renderProgressLine(rows: readonly ChatTraceRow[], options: ProgressLineOptions): string {
   const parts = activeRows(rows).map((step) => {

@@ -217,7 +217,7 @@ describe("June Studio", () => {
       expect(await toolRow.locator(".jt-row__title").first().textContent()).toBe("deploy needs approval");
       expect(await toolRow.locator(".jt-io").first().textContent()).toContain('"env":"staging"');
       const workStep = page.locator('[data-kind="step"][data-row-id^="step:"]').first();
-      expect(await workStep.locator(".jt-row__title").first().textContent()).toBe("Running the work step");
+      expect(await workStep.locator(".jt-row__title").first().textContent()).toBe("Running work");
       expect(await workStep.locator(".jt-badge").first().textContent()).toBe("Running");
       expect(await page.locator('[data-kind="model"]').count()).toBeGreaterThan(0);
       expect(deployed).toEqual([]);

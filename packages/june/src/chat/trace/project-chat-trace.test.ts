@@ -59,7 +59,7 @@ describe("projectChatTrace", () => {
       '  tool tool:t1 "fetch ran" done',
       '  model model:m2 "gpt-5-mini answered" done',
       'step step:n-left "left failed" error',
-      'step step:n-right "Running the right step" running',
+      'step step:n-right "Running right" running',
       '  model model:m3 "Calling gpt-5-mini" running',
       '  tool tool:t2 "Calling search" running',
     ]);
@@ -78,7 +78,7 @@ describe("projectChatTrace", () => {
     );
     const rows = projectChatTrace(waiting, { requests: [request] });
     expect(outline(rows)).toEqual([
-      'step step:n-reply "Running the reply step" running',
+      'step step:n-reply "Running reply" running',
       '  model model:m1 "gpt-5-mini answered" done',
       '  tool tool:t1 "deploy needs approval" pending',
       '    approval approval:ap-1 "Run deploy?" pending',
@@ -87,7 +87,7 @@ describe("projectChatTrace", () => {
 
     // Withdrawn or decided: the request is gone from `requests`, the approval row goes with it.
     expect(outline(projectChatTrace(waiting, { requests: [] }))).toEqual([
-      'step step:n-reply "Running the reply step" running',
+      'step step:n-reply "Running reply" running',
       '  model model:m1 "gpt-5-mini answered" done',
       '  tool tool:t1 "deploy needs approval" pending',
     ]);

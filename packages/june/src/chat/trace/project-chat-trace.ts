@@ -20,7 +20,7 @@ export type ChatTraceRowStatus = "running" | "error" | "pending" | "done";
 interface ChatTraceRowBase {
   /** Stable from one snapshot to the next (derived from the trace node's id). */
   id: string;
-  /** Says the row's state, for a person: "Running the research step", "research finished", "deploy needs approval", "fetch failed". */
+  /** Says the row's state, for a person: "Running research", "research finished", "deploy needs approval", "fetch failed". */
   title: string;
   status: ChatTraceRowStatus;
   children: ChatTraceRow[];
@@ -333,16 +333,13 @@ function rowStatus(status: NodeStatus): ChatTraceRowStatus {
 
 /**
  * The one place a row's title is worded, for a person reading a trace: what is under way reads as an
- * action ("Running the research step", "Calling gpt-5-mini"), what is over as the name and what became of it
- * ("research finished", "gpt-5-mini answered", "deploy ran", "deploy failed", "deploy denied"). A step's id is
- * any word the workflow chose ("work", "draft", "ship"), so an action names it as a step: "Running work"
- * would read as running some work. A title says its state by itself, since some show it without a badge
- * (the CLI's progress line).
+ * action ("Running research", "Calling gpt-5-mini"), what is over as the name and what became of it
+ * ("research finished", "gpt-5-mini answered", "deploy ran", "deploy failed", "deploy denied").
  */
 const UNDER_WAY = {
-  step: { pending: (name: string) => `Waiting to run the ${name} step`, running: (name: string) => `Running the ${name} step` },
-  model: { pending: (name: string) => `Waiting for ${name}`, running: (name: string) => `Calling ${name}` },
-  tool: { pending: (name: string) => `Waiting to call ${name}`, running: (name: string) => `Calling ${name}` },
+  step: { pending: "Waiting to run", running: "Running" },
+  model: { pending: "Waiting for", running: "Calling" },
+  tool: { pending: "Waiting to call", running: "Calling" },
 } as const;
 const DONE = { step: "finished", model: "answered", tool: "ran" } as const;
 
@@ -350,7 +347,7 @@ function titleFor(kind: keyof typeof UNDER_WAY, status: NodeStatus, name: string
   switch (status) {
     case "pending":
     case "running":
-      return UNDER_WAY[kind][status](name);
+      return `${UNDER_WAY[kind][status]} ${name}`;
     case "done":
       return `${name} ${DONE[kind]}`;
     case "error":
