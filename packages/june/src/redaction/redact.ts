@@ -104,57 +104,67 @@ const maskIfCredential =
   (match: string, prefix: string, key: string, value: string): string =>
     isCredentialKey(key) && !MASKED_VALUE.test(value) ? mask(prefix, value) : match;
 
-/** Patterns for values that look like credentials wherever they sit in a string. Order matters. */
-const TEXT_PATTERNS: readonly { pattern: RegExp; replace: string | ((match: string, ...groups: string[]) => string) }[] = [
+/**
+ * Patterns for values that look like credentials wherever they sit in a string. Order matters. `needs`: text
+ * that every match contains (one of them); a string with none of them is not scanned, which spares the key
+ * patterns' backtracking on ordinary prose (a model chat redacts every prompt and reply excerpt it keeps).
+ */
+const TEXT_PATTERNS: readonly { needs: readonly string[]; pattern: RegExp; replace: string | ((match: string, ...groups: string[]) => string) }[] = [
   // PEM private key blocks, also a block cut off before its END line.
   {
+    needs: ["-----BEGIN "],
     pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----|$)/g,
     replace: REDACTED,
   },
   // JWTs: header.payload.signature, base64url, the header starting `{"` (eyJ).
-  { pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, replace: REDACTED },
+  { needs: ["eyJ"], pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, replace: REDACTED },
   // `Bearer <token>` (Authorization headers).
-  { pattern: /\b(Bearer|BEARER)\s+[A-Za-z0-9\-._~+/]{8,}=*/g, replace: (_match, scheme) => `${scheme} ${REDACTED}` },
+  { needs: ["Bearer", "BEARER"], pattern: /\b(Bearer|BEARER)\s+[A-Za-z0-9\-._~+/]{8,}=*/g, replace: (_match, scheme) => `${scheme} ${REDACTED}` },
   // OpenAI / Anthropic project, service-account and admin keys (sk-proj-…, sk-ant-…, sk-svcacct-…), digits or not.
-  { pattern: /\bsk-(?:proj|ant|svcacct|admin|live|or)-[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
+  { needs: ["sk-"], pattern: /\bsk-(?:proj|ant|svcacct|admin|live|or)-[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
   // Other sk-… keys (legacy OpenAI, DeepSeek, ...): with a digit, so that `sk-learn-…` words stay.
-  { pattern: /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
+  { needs: ["sk-"], pattern: /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
   // Stripe-style secret and restricted keys.
-  { pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g, replace: REDACTED },
+  { needs: ["_live_", "_test_"], pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g, replace: REDACTED },
   // AWS access key ids.
-  { pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g, replace: REDACTED },
+  { needs: ["AKIA", "ASIA", "ABIA", "ACCA"], pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g, replace: REDACTED },
   // GitHub tokens (classic ghp_/gho_/ghu_/ghs_/ghr_ and fine-grained github_pat_).
-  { pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replace: REDACTED },
+  { needs: ["gh", "github_pat_"], pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replace: REDACTED },
   // GitLab personal, deploy, runner and other tokens (glpat-…, gldt-…, glrt-…).
-  { pattern: /\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas|soat)-[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
+  { needs: ["gl"], pattern: /\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas|soat)-[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
   // Hugging Face tokens.
-  { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replace: REDACTED },
+  { needs: ["hf_"], pattern: /\bhf_[A-Za-z0-9]{30,}/g, replace: REDACTED },
   // Slack tokens (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-, xoxc-, xoxd-…) and app-level tokens (xapp-).
-  { pattern: /\b(?:xox[a-z]|xapp)-[A-Za-z0-9-]{10,}/g, replace: REDACTED },
+  { needs: ["xox", "xapp-"], pattern: /\b(?:xox[a-z]|xapp)-[A-Za-z0-9-]{10,}/g, replace: REDACTED },
   // Google API keys.
-  { pattern: /\bAIza[0-9A-Za-z_-]{35}/g, replace: REDACTED },
+  { needs: ["AIza"], pattern: /\bAIza[0-9A-Za-z_-]{35}/g, replace: REDACTED },
   // The password in a URL's user info: `postgres://user:pass@host` keeps the user and the host.
   {
+    needs: ["://"],
     pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@'"]*:)(?!\[redacted\]@)[^\s/?#@'"]+(?=@)/gi,
     replace: (_match, prefix) => `${prefix}${REDACTED}`,
   },
   // `"password": "…"` inside JSON text (a key that names a credential, quoted).
   {
+    needs: [":"],
     pattern: new RegExp(`("(${TEXT_KEY})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*")`, "g"),
     replace: maskIfCredential((prefix) => `${prefix}"${REDACTED}"`),
   },
   // `api_key=…`, `AWS_SECRET_ACCESS_KEY=…` in query strings, env files and command lines.
   {
+    needs: ["="],
     pattern: new RegExp(`(\\b(${TEXT_KEY})=)([^\\s&;,"'\\]})]+)`, "g"),
     replace: maskIfCredential((prefix) => `${prefix}${REDACTED}`),
   },
   // `Authorization: …` and `Cookie: …` header lines.
   {
+    needs: [":"],
     pattern: /(\b(?:proxy-)?(?:authorization|cookie|set-cookie|x-api-key)\s*:\s*)(?![ \t]*(?:\[redacted\]|Bearer \[redacted\]))[^\s'"][^\r\n'"]*/gi,
     replace: (_match, prefix) => `${prefix}${REDACTED}`,
   },
   // YAML and code: `api_key: value`, `openaiKey: "value"`, `password = 'value'` (a key that names a credential).
   {
+    needs: [":", "="],
     pattern: new RegExp(`((?:^|[\\s{,(])(${TEXT_KEY})\\s*[:=]\\s*)("[^"\\r\\n]*"|'[^'\\r\\n]*'|[^\\s"',}{)][^\\r\\n,}]*)`, "gm"),
     replace: maskIfCredential((prefix, value) => {
       const quote = value[0] === '"' || value[0] === "'" ? value[0] : "";
@@ -175,7 +185,8 @@ const TEXT_PATTERNS: readonly { pattern: RegExp; replace: string | ((match: stri
  */
 export function redactText(text: string, options: TextRedactOptions = {}): string {
   let out = text;
-  for (const { pattern, replace } of TEXT_PATTERNS) {
+  for (const { needs, pattern, replace } of TEXT_PATTERNS) {
+    if (!needs.some((piece) => out.includes(piece))) continue;
     pattern.lastIndex = 0;
     out = typeof replace === "string" ? out.replace(pattern, replace) : out.replace(pattern, replace as (m: string, ...g: string[]) => string);
   }
