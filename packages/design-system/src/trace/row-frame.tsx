@@ -15,13 +15,15 @@ export interface RowFrameProps {
   nested?: ReactNode;
   /** Content after the nested rows: what a step wrote. */
   after?: ReactNode;
+  /** False when a row nested under this one says its state (default true): a state is said once. */
+  badge?: boolean;
 }
 
 /**
  * The layout every row kind shares: icon, title, meta, duration and status on one line; body and nested
  * rows under it.
  */
-export function RowFrame({ row, icon, meta, body, nested, after }: RowFrameProps) {
+export function RowFrame({ row, icon, meta, body, nested, after, badge = true }: RowFrameProps) {
   const denied = row.kind === "tool" && row.approval?.state === "denied";
   return (
     <li
@@ -40,7 +42,7 @@ export function RowFrame({ row, icon, meta, body, nested, after }: RowFrameProps
         </span>
         {meta ? <span className="jt-row__meta">{meta}</span> : null}
         <RowDuration row={row} />
-        <StatusBadge status={row.status} canceled={row.canceled} denied={denied} />
+        {badge ? <StatusBadge status={row.status} canceled={row.canceled} denied={denied} /> : null}
       </div>
       {body ? <div className="jt-row__body">{body}</div> : null}
       {nested}

@@ -48,6 +48,19 @@ describe("TraceList", () => {
     expect(badge("approval-deploy")).toBe("Waiting");
   });
 
+  it("says a wait once: on the approval row, not again on the tool row above it", () => {
+    const { container } = render(<TraceList rows={[waitingStep]} />);
+    const badges = (id: string) => [...rowById(container, id).querySelectorAll(":scope > .jt-row__line > .jt-badge")].map((badge) => badge.textContent);
+    expect(badges("tool-deploy")).toEqual([]);
+    expect(badges("approval-deploy")).toEqual(["Waiting"]);
+    expect(container.textContent?.match(/Waiting/g)).toHaveLength(1);
+    // A tool waiting with no approval row under it (its request not among the turn's) keeps its badge.
+    const tool = (waitingStep.children[1] as Extract<ChatTraceRow, { kind: "tool" }>);
+    cleanup();
+    const alone = render(<TraceList rows={[{ ...tool, children: [] }]} />);
+    expect(rowById(alone.container, "tool-deploy").querySelector(":scope > .jt-row__line > .jt-badge")?.textContent).toBe("Waiting");
+  });
+
   it("shows a failure's error but not the cancel every row of a canceled run shares", () => {
     const { container } = render(<TraceList rows={[failedStep, canceledStep]} />);
     expect(within(rowById(container, "step-fetch")).getAllByText("FetchError: connect ECONNREFUSED 127.0.0.1:9").length).toBeGreaterThan(0);
