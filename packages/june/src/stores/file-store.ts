@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { CheckpointFiles } from "./checkpoint-files.js";
 import { shareEventLoop } from "./event-loop-share.js";
@@ -80,8 +80,10 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
    */
   const corrupted = new Map<string, { key: FileKey; corrupt: NonNullable<SessionInfo["corrupt"]> }>();
 
-  const journalPath = (id: string) => join(root, `${id}${JOURNAL_EXT}`);
-  const leasePath = (id: string) => join(root, `${id}.lock`);
+  // Session ids are checked names (no separator, no dot): the same paths as `join`'s, without its normalizing.
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  const journalPath = (id: string) => prefix + id + JOURNAL_EXT;
+  const leasePath = (id: string) => `${prefix}${id}.lock`;
 
   /** Runs this process's appends to one session one at a time (the lock file orders processes). */
   function queued<T>(id: string, task: () => Promise<T>): Promise<T> {
@@ -310,11 +312,13 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       if (queues.has(lease.sessionId)) await queued(lease.sessionId, async () => undefined);
       held.delete(lease.sessionId);
       // A lease this store took is released with fewer calls while no one may take it over (see unlockOwn).
+      let unlinked = false;
       try {
-        await unlockOwn(leasePath(lease.sessionId), lease.token, own.file, own.takenAt, own.ttlMs);
+        unlinked = await unlockOwn(leasePath(lease.sessionId), lease.token, own.file, own.takenAt, own.ttlMs);
       } finally {
-        // Its lock is gone (or was taken over): the template may be linked again.
-        if (own.template) templates.giveBack(own.template);
+        // Its lock is gone (or was taken over): the template may be linked again, without a look at its links
+        // when this store removed the lock itself (it was this very file, and no one else names it).
+        if (own.template) templates.giveBack(own.template, unlinked);
       }
     },
 
