@@ -80,7 +80,10 @@ const DIVISION_BY_ZERO = "22012";
  * `last_seq` only if it is still the `expectedSeq` (`ConflictError` otherwise) and inserts the entries under
  * a primary key `(session_id, seq)`, so concurrent writers can never interleave a journal. Turn leases are
  * rows with an expiry on the server's clock: `SessionBusyError` holds across machines, and a lease left by
- * a crashed process is taken over once it expires.
+ * a crashed process is taken over once it expires. A turn's lease and its `turn-start` can be one statement
+ * (`acquireTurnAndAppend`), its `turn-end` and the lease's release another (`endsLease`): a model-chat turn
+ * with `fullContext` makes two round trips. `read` checks every row it returns (a damaged one is a
+ * `JournalCorruptError` naming the table and the line).
  *
  * `pg` (8.x) is an optional peer dependency, loaded when a store is made from a connection string:
  * importing this module works without it, `postgresStore({ connectionString })` then throws
