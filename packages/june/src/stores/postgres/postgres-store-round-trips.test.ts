@@ -95,6 +95,24 @@ describe("postgresStore round trips of a model-chat turn", () => {
     await store.close();
   });
 
+  it("regenerate and a new first turn (a checkout journaled with the turn-start): two statements too, the branch as before", async () => {
+    const { pool, sent } = counted();
+    const store = postgresStore({ pool, schema: db.schema });
+    const session = await createChat({ model: model(), store }).createSession();
+    await session.send("one").result;
+    await session.send("two").result;
+    const [first, second] = await session.turns();
+    expect(await statementsOf(sent, () => session.regenerate().result)).toBe(2);
+    const again = (await session.turns()).at(-1)!;
+    expect(again).toMatchObject({ input: "two", parentTurnId: first!.id });
+    expect(again.id).not.toBe(second!.id);
+    expect(await statementsOf(sent, () => session.edit(first!.id, "zero").result)).toBe(2);
+    const branch = await session.turns();
+    expect(branch.map((t) => t.input)).toEqual(["zero"]);
+    expect((await store.read(session.id)).map((e) => e.type).slice(-3)).toEqual(["checkout", "turn-start", "turn-end"]);
+    await store.close();
+  });
+
   it("summarizedContext (it may call a model) keeps three: the lease first, then the context, then the turn-start", async () => {
     const { pool, sent } = counted();
     const store = postgresStore({ pool, schema: db.schema });
