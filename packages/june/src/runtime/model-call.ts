@@ -12,7 +12,7 @@ import {
 } from "ai";
 import type { ApprovalOutcome } from "./approvals.js";
 import { endFields, toTraceError, type RunState } from "./run-state.js";
-import { linkedController, type Release } from "./scheduler.js";
+import type { Release } from "./scheduler.js";
 import type { SteerInbox } from "./steer.js";
 import type { ApprovalState, CallSettings, ModelAttemptFailure, ModelInfo, TraceMessage } from "./types.js";
 import { addUsage, toUsage } from "./usage.js";
@@ -84,9 +84,19 @@ export type CallOutcome =
 export async function callModel(input: CallInput): Promise<CallOutcome> {
   const { run, signal, history, inbox } = input;
   const { trace } = run;
-  // One controller for the call, linked to the step's signal (one listener, no AbortSignal.any per call).
-  const { controller: interrupt, dispose } = linkedController(signal);
+  // One controller for the call, linked to the step's signal by one listener (no AbortSignal.any per call), which
+  // also cancels the reader; a steer's interrupt does both itself.
+  const interrupt = new AbortController();
   const callSignal = interrupt.signal;
+  let reader: ReadableStreamDefaultReader<TextStreamPart<ToolSet>> | undefined;
+  const abortCall = (reason: unknown): void => {
+    interrupt.abort(reason);
+    // Canceling the reader ends a pending read.
+    reader?.cancel(reason).catch(() => {});
+  };
+  const onAbort = (): void => abortCall(signal.reason);
+  if (signal.aborted) interrupt.abort(signal.reason);
+  else signal.addEventListener("abort", onAbort, { once: true });
   let prepared: ModelMessage[] | undefined;
   let carried = 0;
   let interruptible = false;
@@ -94,7 +104,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   let stepResponse: readonly ModelMessage[] | undefined;
   inbox.onInput = () => {
     // Internal: the reason of this call's own controller, read by nothing outside it (the call ends "interrupted").
-    if (interruptible && !signal.aborted) interrupt.abort(new Error("june: steer input interrupts this call"));
+    if (interruptible && !signal.aborted && !callSignal.aborted) abortCall(new Error("june: steer input interrupts this call"));
   };
 
   let callNodeId: string | undefined;
@@ -130,8 +140,9 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   });
 
   const spans = run.spans?.modelCall(input.stepNodeId, { model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
-  const result = within(spans, () => streamText({
-    ...input.settings,
+  // Object.assign, not `{ ...input.settings, ... }`: V8 builds a literal that spreads an object and then adds
+  // keys of its own on a slow path (~7 µs for a call with one setting, e.g. `temperature`, here).
+  const result = within(spans, () => streamText(Object.assign({}, input.settings, {
     experimental_telemetry: telemetry,
     model: input.model,
     system: input.system,
@@ -146,7 +157,8 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       // The AI SDK reads approval responses from the last message only: never put input after them.
       const steer = endsWithApprovalResponse(messages) ? [] : inbox.drain();
       carried = messages.length - history.length;
-      prepared = [...messages, ...steer.map((text): ModelMessage => ({ role: "user", content: text }))];
+      // `messages` is the AI SDK's own array for this step: kept as it is when no steer input is added to it.
+      prepared = steer.length === 0 ? messages : [...messages, ...steer.map((text): ModelMessage => ({ role: "user", content: text }))];
       interruptible = true;
       return { messages: prepared };
     },
@@ -155,7 +167,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       stepResponse = responseMessages(step.response.messages, carried);
       if (callNodeId) trace.update(callNodeId, { response: responseExcerpt(stepResponse) });
     },
-  }));
+  } satisfies Parameters<typeof streamText>[0])));
 
   let text = "";
   let finish: FinishInfo | undefined;
@@ -224,12 +236,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     }
   };
 
-  const reader = result.fullStream.getReader();
-  // One abort listener for the whole call (not one per read): canceling the reader ends a pending read.
-  const onAbort = () => {
-    reader.cancel(callSignal.reason).catch(() => {});
-  };
-  callSignal.addEventListener("abort", onAbort, { once: true });
+  reader = result.fullStream.getReader();
   let drained = false;
   try {
     for (;;) {
@@ -249,8 +256,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     interruptible = false;
     inbox.onInput = undefined;
     release?.();
-    callSignal.removeEventListener("abort", onAbort);
-    dispose();
+    signal.removeEventListener("abort", onAbort);
     // The call's controller also aborts when the step's signal does: canceled first, interrupted otherwise.
     spans?.end(signal.aborted ? "canceled" : interrupt.signal.aborted ? "interrupted" : undefined);
     if (!drained && !callSignal.aborted) reader.cancel().catch(() => {});

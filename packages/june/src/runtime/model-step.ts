@@ -53,16 +53,17 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   const checkpoints = run.checkpoints;
   try {
     const saved = checkpoints?.takeWaiting(plan.id);
-    let history = saved ? [...saved.messages] : await raceAbort(resolvePrompt(plan.props.prompt, ctx, plan.id), signal);
+    let history = saved ? [...saved.messages] : await promptOf(plan.props.prompt, ctx, plan.id, signal);
+    signal.throwIfAborted();
     let calls = saved?.calls ?? 0;
     let carry = "";
     if (saved) {
-      const approvals = saved.requests.length > 0 ? reopen({ ...base, history }, saved) : [];
+      const approvals = saved.requests.length > 0 ? reopen(callInput(base, history), saved) : [];
       checkpoints!.markRestored();
       if (approvals.length > 0) history = [...history, { role: "tool", content: await decisions(approvals, signal, plan.id, run) }];
     }
     for (;;) {
-      const outcome = await callModel({ ...base, history });
+      const outcome = await callModel(callInput(base, history));
       history = outcome.messages;
       if (outcome.kind === "interrupted") {
         carry += outcome.text;
@@ -97,6 +98,14 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   } finally {
     inbox.close();
   }
+}
+
+/**
+ * One call's input: the step's part and the history so far. Object.assign, not `{ ...base, history }`: V8
+ * builds a literal that spreads a larger object and adds a key on a slow path (about 1 µs here, 5× this).
+ */
+function callInput(base: Omit<CallInput, "history">, history: ModelMessage[]): CallInput {
+  return Object.assign({ history }, base);
 }
 
 /**
@@ -151,11 +160,18 @@ async function decisions(approvals: readonly OpenApproval[], signal: AbortSignal
   });
 }
 
-/** The prompt as messages: a string is one user message; a function is called with the context. */
-async function resolvePrompt(prompt: Prompt | undefined, ctx: RunContext, stepId: string): Promise<ModelMessage[]> {
-  const value = typeof prompt === "function" ? await prompt(ctx) : prompt;
+/**
+ * The prompt as messages: a string is one user message; a function is called with the context, and its
+ * promise raced against the step's signal. A prompt given as a value needs neither a promise nor a listener.
+ */
+function promptOf(prompt: Prompt | undefined, ctx: RunContext, stepId: string, signal: AbortSignal): ModelMessage[] | Promise<ModelMessage[]> {
+  if (typeof prompt !== "function") return promptMessages(prompt, stepId);
+  return raceAbort(prompt(ctx), signal).then((value) => promptMessages(value, stepId));
+}
+
+function promptMessages(value: unknown, stepId: string): ModelMessage[] {
   if (typeof value === "string") return [{ role: "user", content: value }];
-  if (Array.isArray(value)) return [...value];
+  if (Array.isArray(value)) return [...(value as ModelMessage[])];
   throw new TypeError(`Step "${stepId}": prompt must be a string or a ModelMessage[], got ${value === null ? "null" : typeof value}`);
 }
 

@@ -31,15 +31,17 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     ...(props.stream !== undefined ? { stream: props.stream } : {}),
   });
   run.spans?.stepStarted(nodeId, node.id);
-  const { controller, dispose } = linkedController(env.signal);
+  // A step of its own signal only when it has a timeout; otherwise the run's signal is the step's (an
+  // AbortSignal and its listener cost a few microseconds each, and a linked one would only repeat its parent).
+  const linked = props.timeout === undefined ? undefined : linkedController(env.signal);
   const timer =
-    props.timeout === undefined
+    linked === undefined
       ? undefined
       : setTimeout(() => {
           const message = `Step "${node.id}" timed out after ${props.timeout} ms`;
-          controller.abort(new TimeoutError(message, { timeout: props.timeout!, stepId: node.id }));
+          linked.controller.abort(new TimeoutError(message, { timeout: props.timeout!, stepId: node.id }));
         }, props.timeout);
-  const signal = controller.signal;
+  const signal = linked === undefined ? env.signal : linked.controller.signal;
   try {
     const ctx = makeContext(run, signal);
     const result = props.run
@@ -65,7 +67,7 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     throw cause;
   } finally {
     if (timer !== undefined) clearTimeout(timer);
-    dispose();
+    linked?.dispose();
   }
 }
 

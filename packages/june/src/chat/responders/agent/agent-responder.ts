@@ -137,7 +137,8 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
 
   /** Announces the requests the latest snapshot shows pending, each once, after that snapshot's run-update. */
   const announceRequests = (): void => {
-    if (!handle || !latestTree || settled) return;
+    // Nothing to walk the tree for while the run has asked for nothing (every commit of most turns).
+    if (!handle || !latestTree || settled || handle.requests.length === 0) return;
     const pending = pendingApprovalIds(latestTree);
     for (const request of handle.requests) {
       if (announced.has(request.id) || !pending.has(request.id)) continue;
