@@ -120,6 +120,35 @@ describe("cancel and signal", () => {
     expect(((error.cause as Error).cause as Error).message).toBe("page closed");
   });
 
+  it("cancel() stops a step whose prompt function is still waiting, and calls no model", async () => {
+    const model = scriptedModel(["x"]);
+    const run = start(
+      <Agent model={model}>
+        <Step id="a" prompt={() => new Promise<string>(() => {})} />
+      </Agent>,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    run.cancel("stop");
+    const error = await failure(run.result);
+    expect(error.result.status).toBe("canceled");
+    expect(steps(error.result.trace).map((s) => [s.name, s.status])).toEqual([["a", "canceled"]]);
+    expect(model.callCount).toBe(0);
+  });
+
+  it("a step timeout aborts that step's model call; steps without one run on the run's signal", async () => {
+    const model = scriptedModel([{ text: ["a"] }, { text: ["b", "c"], delay: 1_000 }]);
+    const run = start(
+      <Agent model={model}>
+        <Step id="quick" prompt="x" />
+        <Step id="slow" prompt="y" timeout={20} />
+      </Agent>,
+    );
+    const error = await failure(run.result);
+    expect(error.cause).toBeInstanceOf(TimeoutError);
+    expect(steps(error.result.trace).map((s) => [s.name, s.status])).toEqual([["quick", "done"], ["slow", "error"]]);
+    expect(model.doStreamCalls[1]!.abortSignal!.aborted).toBe(true);
+  });
+
   it("an already-aborted signal runs nothing", async () => {
     const model = scriptedModel(["x"]);
     const run = start(

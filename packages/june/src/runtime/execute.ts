@@ -14,8 +14,12 @@ export async function executeAll(nodes: readonly PlanNode[], env: Env): Promise<
   }
 }
 
-/** Runs one plan node under `env.parentId` in the trace. */
-export async function executeNode(node: PlanNode, env: Env): Promise<void> {
+/**
+ * Runs one plan node under `env.parentId` in the trace. Not `async`: it hands back the promise of the node's
+ * own function rather than wrapping it in another (a turn goes through a few of these). Its callers await it
+ * inside `async` functions, so a throw here rejects there as before.
+ */
+export function executeNode(node: PlanNode, env: Env): Promise<void> {
   switch (node.kind) {
     case "sequence":
       return executeAll(node.children, env);
