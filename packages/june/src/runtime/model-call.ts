@@ -89,14 +89,19 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   const interrupt = new AbortController();
   const callSignal = interrupt.signal;
   let reader: ReadableStreamDefaultReader<TextStreamPart<ToolSet>> | undefined;
+  // Whether `callSignal` aborted, read once a part (a field, not the signal's getter): only this function aborts it.
+  let stopped = false;
   const abortCall = (reason: unknown): void => {
+    stopped = true;
     interrupt.abort(reason);
     // Canceling the reader ends a pending read.
     reader?.cancel(reason).catch(() => {});
   };
   const onAbort = (): void => abortCall(signal.reason);
-  if (signal.aborted) interrupt.abort(signal.reason);
-  else signal.addEventListener("abort", onAbort, { once: true });
+  if (signal.aborted) {
+    stopped = true;
+    interrupt.abort(signal.reason);
+  } else signal.addEventListener("abort", onAbort, { once: true });
   let prepared: ModelMessage[] | undefined;
   let carried = 0;
   let interruptible = false;
@@ -170,6 +175,8 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   } satisfies Parameters<typeof streamText>[0])));
 
   let text = "";
+  // What earlier calls of this step wrote (an interrupted call's text, before its continuation).
+  const stepText = (trace.field(input.stepNodeId, "partialText") as string | undefined) ?? "";
   let finish: FinishInfo | undefined;
   const clientCalls = new Set<string>();
   const answered = new Set<string>();
@@ -183,8 +190,10 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
         return;
       case "text-delta":
         text += part.text;
-        if (callNodeId) trace.appendText(callNodeId, part.text);
-        trace.appendText(input.stepNodeId, part.text);
+        // One string for the call's text, its node's and (after what earlier calls of the step wrote) the
+        // step's: `"" + text` is `text` itself, so a step's first call and its result share it.
+        if (callNodeId) trace.setText(callNodeId, text);
+        trace.setText(input.stepNodeId, stepText + text);
         return;
       case "tool-input-start":
         interruptible = false;
@@ -241,7 +250,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   try {
     for (;;) {
       const next = await reader.read();
-      if (callSignal.aborted) break;
+      if (stopped) break;
       if (next.done) break;
       onPart(next.value);
     }

@@ -70,6 +70,15 @@ export class TraceStore {
     this.markDirty(id);
   }
 
+  /**
+   * Sets a node's `partialText` to the text so far, for a writer that keeps that text itself: the node then
+   * holds the writer's own string, not a second copy built delta by delta.
+   */
+  setText(id: string, text: string): void {
+    this.entry(id).fields.partialText = text;
+    this.markDirty(id);
+  }
+
   /** Reads one field of a node's working copy. */
   field(id: string, name: string): unknown {
     return (this.entry(id).fields as Record<string, unknown>)[name];

@@ -220,7 +220,8 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
       const text: unknown = options.reply(run);
       if (typeof text !== "string") throw new AgentReplyError({ received: valueKind(text), responderId: options.id });
       if (streamStep !== undefined && !turn.signal.aborted) {
-        if (!text.startsWith(streamed)) {
+        // Usually the very string the step streamed (the step's text is its result): no comparison to make.
+        if (text !== streamed && !text.startsWith(streamed)) {
           throw new StreamMismatchError({ stepId: streamStep, streamedChars: streamed.length, mismatchAt: firstDifference(streamed, text) });
         }
         if (text.length > streamed.length) events.push({ type: "text-delta", text: text.slice(streamed.length) });
