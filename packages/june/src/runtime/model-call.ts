@@ -228,11 +228,12 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       }
       case "finish-step": {
         interruptible = false;
-        const usage = toUsage(part.usage);
+        // Frozen as the trace keeps them (a snapshot copies an unfrozen one to freeze it).
+        const usage = Object.freeze(toUsage(part.usage));
         if (callNodeId) {
           trace.update(callNodeId, { status: "done", endedAt: Date.now(), usage, finishReason: part.finishReason });
         }
-        trace.update(input.stepNodeId, { usage: addUsage(trace.field(input.stepNodeId, "usage") as never, usage) });
+        trace.update(input.stepNodeId, { usage: Object.freeze(addUsage(trace.field(input.stepNodeId, "usage") as never, usage)) });
         run.usage = addUsage(run.usage, usage);
         finish = { response: part.response, usage: part.usage, finishReason: part.finishReason };
         release?.();

@@ -20,6 +20,7 @@ export function addUsage(a: Usage | undefined, b: Usage): Usage {
 
 /** `provider` and `modelId` of a model; a string model id goes through the AI SDK's gateway. */
 export function modelInfo(model: LanguageModel): ModelInfo {
-  if (typeof model === "string") return { provider: "gateway", modelId: model };
-  return { provider: model.provider, modelId: model.modelId };
+  // Frozen: trace nodes hold it as it is, where an unfrozen one is copied into every snapshot.
+  if (typeof model === "string") return Object.freeze({ provider: "gateway", modelId: model });
+  return Object.freeze({ provider: model.provider, modelId: model.modelId });
 }
