@@ -3,7 +3,6 @@ import { errorInfo } from "./stream/error-info.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
-import { summariesOf } from "./context/summarized-context.js";
 import { decodeCheckpoint, encodeCheckpoint, type DurableSettings } from "./durable/checkpoint-codec.js";
 import { ResponderContractError, TurnNotResumableError } from "./errors.js";
 import type { SessionJournal } from "./session-journal.js";
@@ -138,7 +137,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     const stored = await store.getCheckpoint!(journal.sessionId, turn.id);
     if (!stored) throw new TurnNotResumableError(journal.sessionId, turn.id, "it has no checkpoint (it was not durable, or it ended)");
     const envelope = decodeCheckpoint(stored.data, journal.sessionId, turn.id, options.durable.key);
-    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: summariesOf(journal.entries) });
+    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: journal.summaries() });
     if (options.telemetry) {
       turn.traceWith(TurnSpans.resume(options.telemetry, { sessionId: journal.sessionId, turnId: turn.id, provenance: options.provenance, input: record.input }, envelope.trace));
     }
@@ -230,7 +229,10 @@ async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
   return resolveContext(options.context, history, {
     sessionId: journal.sessionId,
     input: options.input,
-    entries: journal.entries,
+    // Made only for a builder that reads them (the journal rebuilds its turns' entries from their records).
+    get entries() {
+      return journal.entries;
+    },
   });
 }
 

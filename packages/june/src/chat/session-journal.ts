@@ -1,8 +1,9 @@
 import { ConflictError, JournalCorruptError } from "../stores/errors.js";
 import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
-import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
+import { deepFreeze, shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
-import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEntry } from "../stores/types.js";
+import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEntry, TurnStartEntry } from "../stores/types.js";
+import { summariesOf } from "./context/summarized-context.js";
 import type { TurnRecord } from "./types.js";
 
 const MAX_CONFLICT_RETRIES = 5;
@@ -10,40 +11,68 @@ const MAX_CONFLICT_RETRIES = 5;
 const SCAN_MAX = 16;
 /** The steers of a turn that has none (most): one frozen list for all of them. */
 const NO_STEERS: TurnRecord["steers"] = Object.freeze([]) as unknown as TurnRecord["steers"];
+const IDLE: Promise<unknown> = Promise.resolve();
 
 /**
- * A session's journal as this process knows it: the entries, the turn records folded from them and the
- * last `seq`. Read once when the session opens, then kept up to date incrementally: every append folds
- * its own entries, and a `ConflictError` (another writer moved the journal) reads only what is new.
- * Appends and catch-ups run one at a time, so `expectedSeq` is always the last entry seen.
+ * One place in the journal: an entry as read, a line not yet parsed past its head (`EntryLine`), or what stands
+ * for an entry its record holds whole (see `SessionJournal`'s `#slots`): a turn-start by its record's index, a
+ * turn-end by its turn's id.
+ */
+type Slot = JournalEntry | EntryLine | number | string;
+
+/**
+ * A session's journal as this process knows it: the turn records folded from its entries, the entries that
+ * are not in a record and the last `seq`. Read once when the session opens, then kept up to date
+ * incrementally: every append folds its own entries, and a `ConflictError` (another writer moved the
+ * journal) reads only what is new. Appends and catch-ups run one at a time, so `expectedSeq` is always the
+ * last entry seen.
+ *
+ * The records are frozen and shared: what `records`, `branch`, `record` and the others return is what the
+ * session hands out (`session.turns()`); a change to a turn (its end, a steer, feedback) replaces its record.
+ * A turn's `turn-start` and its `turn-end` in June's layout are not kept beside its record: the record holds
+ * everything they say, and `entries` rebuilds them (equal, key for key) when first asked for.
  *
  * Opened from a store's `[openJournal]`, June's `turn-start` and `turn-end` lines arrive unparsed past their
  * head (`EntryLine`): a record's id, parent, status and times are known at once, its input, context, text,
- * metadata and error once the journal is first read for records (every accessor below but `leafId`, `lastSeq` and `rememberedTools` parses what is left,
- * and a damaged line is the `JournalCorruptError` naming it, thrown there and on every later access).
+ * metadata and error once the journal is first read for records (every accessor below but `leafId`, `lastSeq`
+ * and `rememberedTools` parses what is left, and a damaged line is the `JournalCorruptError` naming it, thrown
+ * there and on every later access).
  */
 export class SessionJournal {
   readonly sessionId: string;
   readonly #store: ChatStore;
   /** True when the store checks the form of what `read` and `append` return (`checksReads`). */
   readonly #checked: boolean;
-  readonly #location: string | undefined;
-  readonly #entries: (JournalEntry | EntryLine)[] = [];
-  /** How many of `#entries` are still `EntryLine`s. */
+  /** Where the journal lives, while lines wait to be parsed (their errors name it). */
+  #location: string | undefined;
+  /**
+   * The journal in order, one slot per entry. Where a turn's record says all its entry said, the slot holds
+   * no entry (it is rebuilt for `entries`, its seq `i + 1` for slot `i`): the turn-start that made a record is
+   * the record's index in `#records` (`-1 - index` when the entry named no parent, the record's being the
+   * branch it continued), the turn's only `turn-end` is the turn's id. Everything else is the entry itself.
+   */
+  #slots: Slot[] = [];
+  /** How many of `#slots` are still `EntryLine`s. */
   #deferred = 0;
-  readonly #records: TurnRecord[] = [];
+  #records: TurnRecord[] = [];
   #unfinished = 0;
   /** The records by id, made once there are more than `SCAN_MAX` (a small session looks through `#records`). */
   #byId: Map<string, TurnRecord> | undefined;
-  /** Tools approved with `remember: "session"` (and not revoked since). */
-  readonly rememberedTools = new Set<string>();
-  /** The current branch: the turns from the first to `#leaf`, following `parentTurnId`. */
-  #branch: TurnRecord[] = [];
+  /** Tools approved with `remember: "session"` (and not revoked since); made with the first. */
+  #remembered: Set<string> | undefined;
+  /**
+   * The current branch: the turns from the first to `#leaf`, following `parentTurnId`; undefined while it is
+   * every record in order (a session that never branched), which `#records` then says.
+   */
+  #branch: TurnRecord[] | undefined;
   #leaf: TurnRecord | undefined;
   #lastSeq = 0;
-  /** What the next entry may share with those before it (`#compact`). */
-  readonly #repeats: SharedRepeats = {};
-  #queue: Promise<unknown> = Promise.resolve();
+  /** What the next entry may share with those before it (`#compact`); made with the first it applies to. */
+  #repeats: SharedRepeats | undefined;
+  /** The last task queued (`#serialize`), until it settles. */
+  #queue: Promise<unknown> | undefined;
+  /** Every entry, made by the first read of `entries` and kept up to date from then on. */
+  #entries: JournalEntry[] | undefined;
 
   /**
    * @param opened the journal as read: `store.read(id)`'s entries, or what the store's `[openJournal]` gave
@@ -54,20 +83,32 @@ export class SessionJournal {
     this.sessionId = sessionId;
     this.#checked = storeChecksReads(store);
     this.#location = opened.location;
-    this.#fold(opened.entries ?? [], opened.checked ?? this.#checked);
+    const entries = opened.entries ?? [];
+    // With lines left to parse, no entry gives way to its record until all are (`#parseDeferred`).
+    this.#fold(entries, opened.checked ?? this.#checked, !entries.some((entry) => entry instanceof EntryLine));
+    if (this.#deferred === 0) this.#location = undefined;
+    // No room to grow: an idle session holds what it has.
+    this.#slots = this.#slots.slice();
+    this.#records = this.#records.slice();
   }
 
   get lastSeq(): number {
     return this.#lastSeq;
   }
 
-  /** Every entry, oldest first. Live and read-only: not a copy. */
+  /** Every entry, oldest first. Live and read-only: not a copy (made on the first read, then kept). */
   get entries(): readonly JournalEntry[] {
     this.#parseDeferred();
-    return this.#entries as JournalEntry[];
+    return (this.#entries ??= this.#rebuildEntries());
   }
 
-  /** Every turn, oldest first. Live: the session hands out copies. A turn-start with no turn-end reads `interrupted`. */
+  /** The journal's summaries by the last turn each covers (`summariesOf`), without making `entries`. */
+  summaries(): ReadonlyMap<string, string> {
+    // A slot that is not an entry (a turn's id, a line not parsed) is never a summary.
+    return summariesOf(this.#slots as readonly JournalEntry[]);
+  }
+
+  /** Every turn, oldest first. Live; the records are frozen. A turn-start with no turn-end reads `interrupted`. */
   get records(): readonly TurnRecord[] {
     this.#parseDeferred();
     return this.#records;
@@ -82,15 +123,20 @@ export class SessionJournal {
     return this.#unfinished;
   }
 
-  /** The current branch's turns, oldest first. Live: the session hands out copies. */
+  /** The current branch's turns, oldest first. Live; the records are frozen. */
   get branch(): readonly TurnRecord[] {
     this.#parseDeferred();
-    return this.#branch;
+    return this.#branch ?? this.#records;
   }
 
   /** The current branch's last turn (what a plain send continues), if any. */
   get leafId(): string | undefined {
     return this.#leaf?.id;
+  }
+
+  /** Tools approved with `remember: "session"` (and not revoked since). */
+  get rememberedTools(): Set<string> {
+    return (this.#remembered ??= new Set());
   }
 
   /** The turns from the first one to `turnId` (included), oldest first; empty for an unknown or absent id. */
@@ -158,7 +204,7 @@ export class SessionJournal {
             ...(options.deleteCheckpoint !== undefined ? { deleteCheckpoint: options.deleteCheckpoint } : {}),
             ...(options.endsLease ? { endsLease: options.endsLease } : {}),
           });
-          this.#fold(written, this.#checked);
+          this.#fold(written, this.#checked, true);
           return written;
         } catch (error) {
           if (!ConflictError.isInstance(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
@@ -171,12 +217,17 @@ export class SessionJournal {
 
   async #catchUp(): Promise<void> {
     const fresh = await this.#store.read(this.sessionId, { fromSeq: this.#lastSeq + 1 });
-    this.#fold(fresh, this.#checked);
+    this.#fold(fresh, this.#checked, true);
   }
 
   #serialize<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(task, task);
-    this.#queue = run.catch(() => {});
+    const run = (this.#queue ?? IDLE).then(task, task);
+    const settled = run.catch(() => {});
+    this.#queue = settled;
+    // An idle session keeps no promise.
+    void settled.then(() => {
+      if (this.#queue === settled) this.#queue = undefined;
+    });
     return run;
   }
 
@@ -184,9 +235,9 @@ export class SessionJournal {
    * Folds entries in. An entry that is malformed (from a store that does not check its reads: `checked` false)
    * or names a turn that never started is a `JournalCorruptError`: folding it would silently drop earlier
    * turns from the branch, or a reply from its turn. The entries before it stay folded; a later catch-up
-   * meets it again.
+   * meets it again. `compact`: an entry its record says all of may give way to it (see `#slots`).
    */
-  #fold(entries: readonly (JournalEntry | EntryLine)[], checked: boolean): void {
+  #fold(entries: readonly (JournalEntry | EntryLine)[], checked: boolean, compact: boolean): void {
     const hasTurn = (id: string) => this.#has(id);
     for (const entry of entries) {
       if (entry.seq <= this.#lastSeq) continue;
@@ -198,9 +249,9 @@ export class SessionJournal {
           throw new JournalCorruptError(this.sessionId, entry.seq, `${entry.type}: \`${field}\` "${named}" names no earlier turn`);
         }
         this.#lastSeq = entry.seq;
-        this.#entries.push(entry);
+        this.#slots.push(entry);
         this.#deferred++;
-        if (entry.type === "turn-start") this.#startTurn(entry);
+        if (entry.type === "turn-start") this.#startTurn(entry, undefined);
         continue;
       }
       const problem = (checked ? undefined : entryProblem(entry)) ?? linkProblem(entry, hasTurn);
@@ -208,60 +259,173 @@ export class SessionJournal {
       // A checked store's entries that are not frozen are this session's own copies (a file read).
       if (checked && !Object.isFrozen(entry)) this.#compact(entry);
       this.#lastSeq = entry.seq;
-      this.#entries.push(entry);
-      this.#apply(entry);
+      // Slot `i` stands for seq `i + 1` only while the seqs have no gap (a store's own seqs never do).
+      const compactable = compact && this.#deferred === 0 && entry.seq === this.#slots.length + 1;
+      this.#slots.push(this.#apply(entry, compactable));
+      this.#entries?.push(entry);
     }
   }
 
   /**
    * Parses the lines left as text and gives their turns the input, context, text, metadata and error they
-   * hold; `JournalCorruptError` (naming the line) for a damaged one, on this call and every later one.
+   * hold; `JournalCorruptError` (naming the line) for a damaged one, on this call and every later one, with
+   * nothing changed.
    */
   #parseDeferred(): void {
     if (this.#deferred === 0) return;
-    const entries = this.#entries;
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      if (!(entry instanceof EntryLine)) continue;
-      const parsed = entry.decode(this.sessionId, this.#location);
-      entries[i] = parsed;
-      this.#deferred--;
-      if (parsed.type === "turn-start") {
-        // The record its head started (the first turn-start of an id makes the record).
-        const record = this.#find(parsed.turnId);
-        if (record && record.input === undefined) {
-          record.input = parsed.input;
-          record.context = parsed.context;
-          record.startedAt = parsed.at;
-        }
+    const slots = this.#slots;
+    const parsed = new Map<number, TurnStartEntry | TurnEndEntry>();
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      if (slot instanceof EntryLine) parsed.set(i, slot.decode(this.sessionId, this.#location));
+    }
+    // Each turn's record as the whole journal says it, built once.
+    const drafts = new Map<string, JournalTurn>();
+    const draft = (turnId: string): JournalTurn | undefined => {
+      let turn = drafts.get(turnId);
+      if (turn === undefined) {
+        const record = this.#find(turnId);
+        if (record === undefined) return undefined;
+        turn = thawTurn(record);
+        drafts.set(turnId, turn);
+      }
+      return turn;
+    };
+    for (const [i, entry] of parsed) {
+      slots[i] = entry;
+      if (entry.type !== "turn-start") continue;
+      // The record its head started (the first turn-start of an id makes the record).
+      const turn = draft(entry.turnId);
+      if (turn && turn.input === undefined) {
+        turn.input = entry.input;
+        turn.context = entry.context;
+        turn.startedAt = entry.at;
       }
     }
+    this.#deferred = 0;
+    this.#location = undefined;
     // Every end and suspend again, in journal order, as they were first folded (an end wins over a suspend
     // after it; a turn ended twice keeps what the last end said).
-    for (const entry of entries as JournalEntry[]) {
-      if (entry.type === "turn-end") {
-        this.#endTurn(entry);
-        this.#endBody(entry);
-      } else if (entry.type === "turn-suspend") this.#apply(entry);
+    for (const slot of slots as JournalEntry[]) {
+      if (slot.type === "turn-end") {
+        const turn = draft(slot.turnId);
+        if (turn) endTurn(turn, slot);
+      } else if (slot.type === "turn-suspend") {
+        const turn = draft(slot.turnId);
+        if (turn && turn.status === "interrupted") turn.status = "suspended";
+      }
+    }
+    const settle = (record: TurnRecord): TurnRecord => {
+      const turn = drafts.get(record.id);
+      return turn === undefined ? record : freezeTurn(turn);
+    };
+    const settled = new Map<string, TurnRecord>();
+    this.#records = this.#records.map((record) => {
+      const next = settle(record);
+      settled.set(next.id, next);
+      return next;
+    });
+    const latest = (record: TurnRecord): TurnRecord => settled.get(record.id)!;
+    if (this.#branch) this.#branch = this.#branch.map(latest);
+    if (this.#leaf) this.#leaf = latest(this.#leaf);
+    if (this.#byId) this.#byId = settled;
+    let unfinished = 0;
+    for (const record of this.#records) if (record.status === "interrupted" || record.status === "suspended") unfinished++;
+    this.#unfinished = unfinished;
+    // Now that every record is whole, the entries it says all of give way to it.
+    const started = new Set<string>();
+    const ends = new Map<string, number>();
+    for (const slot of slots as JournalEntry[]) if (slot.type === "turn-end") ends.set(slot.turnId, (ends.get(slot.turnId) ?? 0) + 1);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i] as JournalEntry;
+      if (slot.seq !== i + 1) break;
+      if (slot.type === "turn-start") {
+        if (started.has(slot.turnId)) continue;
+        started.add(slot.turnId);
+        const record = this.#find(slot.turnId);
+        const stand = record && this.#startSlot(slot, record);
+        if (stand !== undefined) slots[i] = stand;
+      } else if (slot.type === "turn-end" && ends.get(slot.turnId) === 1) {
+        const record = this.#find(slot.turnId);
+        if (record && endSaysAll(slot, record)) slots[i] = record.id;
+      }
     }
   }
 
+  /** Every entry, those a record stands for rebuilt from it. */
+  #rebuildEntries(): JournalEntry[] {
+    return this.#slots.map((slot, i) => this.#entryAt(i, slot));
+  }
+
+  /** The entry of slot `i`. */
+  #entryAt(i: number, slot: Slot): JournalEntry {
+    if (typeof slot === "number") return slot >= 0 ? startEntryOf(this.#records[slot]!, i + 1, true) : startEntryOf(this.#records[-1 - slot]!, i + 1, false);
+    if (typeof slot === "string") return endEntryOf(this.#find(slot)!, i + 1);
+    return slot as JournalEntry;
+  }
+
+  /** Puts a turn's turn-end back in its slot where the record stands for it (before the record changes). */
+  #spellEnd(turnId: string): void {
+    const slots = this.#slots;
+    const i = slots.lastIndexOf(turnId);
+    if (i !== -1) slots[i] = this.#entryAt(i, turnId);
+  }
+
+  /** What slot stands for a turn's first turn-start, or undefined when its record does not say all of it. */
+  #startSlot(entry: TurnStartEntry, record: TurnRecord): number | undefined {
+    const named = startSaysAll(entry, record);
+    if (named === undefined) return undefined;
+    const index = this.#records.lastIndexOf(record);
+    return named ? index : -1 - index;
+  }
+
   /** A turn-start's record (its input, context and time not yet known when it comes from an `EntryLine`). */
-  #startTurn(entry: { turnId: string; parentTurnId?: string | undefined; at?: string }): TurnRecord | undefined {
+  #startTurn(entry: { turnId: string; parentTurnId?: string | undefined }, start: TurnStartEntry | undefined): TurnRecord | undefined {
     if (this.#has(entry.turnId)) return undefined;
-    const record: TurnRecord = new JournalTurn(entry.turnId, entry.at);
+    const turn = new JournalTurn(entry.turnId, start?.at);
     // No parentTurnId: the turn continues the current branch (an older journal is one line).
     const parent = entry.parentTurnId ?? this.#leaf?.id;
-    if (parent !== undefined) record.parentTurnId = parent;
+    if (parent !== undefined) turn.parentTurnId = parent;
+    if (start) {
+      turn.input = start.input;
+      turn.context = start.context;
+    }
+    const record = freezeTurn(turn);
+    // A new turn's branch becomes current: while every turn continues the one before, the branch is them all.
+    const continues = parent === this.#leaf?.id;
+    if (this.#branch === undefined && !continues) this.#branch = this.#records.slice();
     this.#records.push(record);
     this.#unfinished++;
     if (this.#byId) this.#byId.set(entry.turnId, record);
     else if (this.#records.length > SCAN_MAX) this.#byId = new Map(this.#records.map((r) => [r.id, r]));
-    // A new turn's branch becomes current.
-    if (parent !== undefined && parent === this.#leaf?.id) this.#branch.push(record);
-    else this.#branch = this.#pathTo(record.id);
+    if (this.#branch !== undefined) {
+      if (continues && parent !== undefined) this.#branch.push(record);
+      else this.#branch = this.#pathTo(record.id);
+    }
     this.#leaf = record;
     return record;
+  }
+
+  /** Puts `next` where `record` was (the records, the branch, the leaf). */
+  #replace(record: TurnRecord, next: TurnRecord): void {
+    const records = this.#records;
+    records[records.lastIndexOf(record)] = next;
+    const branch = this.#branch;
+    if (branch) {
+      const i = branch.lastIndexOf(record);
+      if (i !== -1) branch[i] = next;
+    }
+    this.#byId?.set(next.id, next);
+    if (this.#leaf === record) this.#leaf = next;
+  }
+
+  /** Replaces a turn's record with a copy that `change` changed. */
+  #revise(turnId: string, change: (turn: JournalTurn) => void): void {
+    const record = this.#find(turnId);
+    if (!record) return;
+    const turn = thawTurn(record);
+    change(turn);
+    this.#replace(record, freezeTurn(turn));
   }
 
   /**
@@ -269,14 +433,15 @@ export class SessionJournal {
    * the turn ids it names are the strings of those turns' records.
    */
   #compact(entry: JournalEntry): void {
+    const repeats = (this.#repeats ??= {});
     if (entry.type === "turn-start" && entry.parentTurnId !== undefined) {
       const parent = this.#find(entry.parentTurnId);
-      if (parent) this.#repeats.turnId = parent.id;
+      if (parent) repeats.turnId = parent.id;
     } else if (entry.type === "turn-end") {
       const record = this.#find(entry.turnId);
-      if (record) this.#repeats.turnId = record.id;
+      if (record) repeats.turnId = record.id;
     }
-    shareRepeats(entry, this.#repeats);
+    shareRepeats(entry, repeats);
   }
 
   #find(turnId: string): TurnRecord | undefined {
@@ -290,90 +455,79 @@ export class SessionJournal {
     return this.#find(turnId) !== undefined;
   }
 
-  /** A turn-end's status and time. */
-  #endTurn(entry: { turnId: string; status: TurnEndEntry["status"]; at: string }): void {
-    const record = this.#find(entry.turnId);
-    if (!record) return;
-    if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
-    record.status = entry.status;
-    record.endedAt = entry.at;
-  }
-
-  /** A turn-end's text, metadata and error. */
-  #endBody(entry: TurnEndEntry): void {
-    const record = this.#find(entry.turnId);
-    if (!record) return;
-    if (entry.text !== undefined) record.text = entry.text;
-    if (entry.metadata !== undefined) record.metadata = entry.metadata;
-    if (entry.error !== undefined) record.error = entry.error;
-  }
-
-  #apply(entry: JournalEntry): void {
+  /**
+   * Folds one entry into the records; returns what its slot holds: the entry, or (`compactable`) its turn's id
+   * when the record says all the entry does.
+   */
+  #apply(entry: JournalEntry, compactable: boolean): Slot {
     switch (entry.type) {
       case "session":
       case "summary":
       case "rename":
-        return;
+        return entry;
       case "checkout": {
         const leaf = entry.turnId === undefined ? undefined : this.#find(entry.turnId);
-        if (entry.turnId !== undefined && !leaf) return;
+        if (entry.turnId !== undefined && !leaf) return entry;
+        if (this.#branch === undefined && leaf === this.#records[this.#records.length - 1]) return entry;
         this.#leaf = leaf;
         this.#branch = this.#pathTo(leaf?.id);
-        return;
+        return entry;
       }
       case "turn-start": {
-        const record = this.#startTurn(entry);
-        if (record) {
-          record.input = entry.input;
-          record.context = entry.context;
-        }
-        return;
+        const record = this.#startTurn(entry, entry);
+        const stand = compactable && record ? this.#startSlot(entry, record) : undefined;
+        return stand ?? entry;
       }
       case "steer": {
-        const record = this.#find(entry.turnId);
-        if (record) record.steers = [...record.steers, { input: entry.input, atChar: entry.atChar }];
-        return;
+        this.#revise(entry.turnId, (turn) => {
+          turn.steers = Object.freeze([...turn.steers, Object.freeze({ input: entry.input, atChar: entry.atChar })]) as TurnRecord["steers"];
+        });
+        return entry;
       }
       case "turn-end": {
-        this.#endTurn(entry);
-        this.#endBody(entry);
-        return;
+        const record = this.#find(entry.turnId);
+        if (!record) return entry;
+        // Ended before: its first end stops being said by the record.
+        const again = record.endedAt !== undefined;
+        if (again) this.#spellEnd(record.id);
+        if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
+        this.#revise(record.id, (turn) => endTurn(turn, entry));
+        const next = this.#find(record.id)!;
+        return compactable && !again && endSaysAll(entry, next) ? next.id : entry;
       }
       case "turn-suspend": {
         const record = this.#find(entry.turnId);
         // A suspend never overrides an end (a resumed turn that ended, read in any order of processes).
-        if (record && record.status === "interrupted") record.status = "suspended";
-        return;
+        if (record && record.status === "interrupted") this.#revise(record.id, (turn) => void (turn.status = "suspended"));
+        return entry;
       }
       case "feedback": {
-        const record = this.#find(entry.turnId);
-        if (!record) return;
         const feedback: NonNullable<TurnRecord["feedback"]> = { score: entry.score };
         if (entry.comment !== undefined) feedback.comment = entry.comment;
         if (entry.tags !== undefined) feedback.tags = entry.tags;
-        record.feedback = feedback;
-        return;
+        this.#revise(entry.turnId, (turn) => void (turn.feedback = feedback));
+        return entry;
       }
       case "approval": {
-        if (entry.remember !== "session") return;
+        if (entry.remember !== "session") return entry;
         if (entry.approved) this.rememberedTools.add(entry.toolName);
-        else this.rememberedTools.delete(entry.toolName);
-        return;
+        else this.#remembered?.delete(entry.toolName);
+        return entry;
       }
       default: {
         // An entry type this version does not know: skip it rather than break the session.
         const unknown: never = entry;
-        void unknown;
+        return unknown;
       }
     }
   }
 }
 
-
 /**
  * A turn record as the journal folds it: a class, so that the fields a turn gets later (its parent, context,
  * end, reply) are stored in the object rather than in a separate property array. Only the fields a turn has
  * are set (no keys holding `undefined`). `input` is undefined only until a deferred turn-start is parsed.
+ * Frozen once made (`freezeTurn`); a change is made on a copy (`thawTurn`).
  */
 class JournalTurn {
   declare parentTurnId?: string;
@@ -394,4 +548,88 @@ class JournalTurn {
     this.input = undefined as unknown as string;
     this.startedAt = startedAt as string;
   }
+}
+
+/** A copy of a record to change, its fields in the same order. */
+function thawTurn(record: TurnRecord): JournalTurn {
+  const turn = new JournalTurn(record.id, record.startedAt);
+  for (const key in record) (turn as unknown as Record<string, unknown>)[key] = (record as unknown as Record<string, unknown>)[key];
+  return turn;
+}
+
+/** Freezes a record and what it holds (its context, metadata, error, feedback): records are handed out as they are. */
+function freezeTurn(turn: JournalTurn): TurnRecord {
+  if (turn.context !== undefined) deepFreeze(turn.context);
+  if (turn.metadata !== undefined) deepFreeze(turn.metadata);
+  if (turn.error !== undefined) deepFreeze(turn.error);
+  if (turn.feedback !== undefined) deepFreeze(turn.feedback);
+  return Object.freeze(turn);
+}
+
+/** A turn-end's status, time, text, metadata and error on its turn. */
+function endTurn(turn: JournalTurn, entry: TurnEndEntry): void {
+  turn.status = entry.status;
+  turn.endedAt = entry.at;
+  if (entry.text !== undefined) turn.text = entry.text;
+  if (entry.metadata !== undefined) turn.metadata = entry.metadata;
+  if (entry.error !== undefined) turn.error = entry.error;
+}
+
+const START_KEYS = ["type", "at", "seq", "turnId", "input", "parentTurnId", "context"];
+const END_KEYS = ["type", "at", "seq", "turnId", "status", "text", "metadata", "error"];
+
+/** True when `entry`'s keys are some of `keys`, in that order, none holding `undefined` (June's layout). */
+function inLayout(entry: object, keys: readonly string[]): boolean {
+  let k = 0;
+  for (const key in entry) {
+    while (k < keys.length && keys[k] !== key) k++;
+    if (k === keys.length || (entry as Record<string, unknown>)[key] === undefined) return false;
+    k++;
+  }
+  return true;
+}
+
+/**
+ * Whether `record` holds everything its turn-start says (what `startEntryOf` rebuilds): `true` when the entry
+ * names the record's parent (or neither has one), `false` when it names none and the record's parent is the
+ * branch it continued, undefined when the record does not say it all.
+ */
+function startSaysAll(entry: TurnStartEntry, record: TurnRecord): boolean | undefined {
+  const says =
+    record.id === entry.turnId &&
+    record.input === entry.input &&
+    record.context === entry.context &&
+    record.startedAt === entry.at &&
+    (entry.parentTurnId === undefined || record.parentTurnId === entry.parentTurnId) &&
+    inLayout(entry, START_KEYS);
+  if (!says) return undefined;
+  return record.parentTurnId === entry.parentTurnId;
+}
+
+/** True when `record` holds everything its turn-end says (what `endEntryOf` rebuilds). */
+function endSaysAll(entry: TurnEndEntry, record: TurnRecord): boolean {
+  return (
+    record.status === entry.status &&
+    record.endedAt === entry.at &&
+    record.text === entry.text &&
+    record.metadata === entry.metadata &&
+    record.error === entry.error &&
+    inLayout(entry, END_KEYS)
+  );
+}
+
+/** A turn-start from its record; `named`: the entry named the record's parent. */
+function startEntryOf(record: TurnRecord, seq: number, named: boolean): TurnStartEntry {
+  const entry: TurnStartEntry = { type: "turn-start", at: record.startedAt, seq, turnId: record.id, input: record.input } as TurnStartEntry;
+  if (named && record.parentTurnId !== undefined) entry.parentTurnId = record.parentTurnId;
+  if (record.context !== undefined) entry.context = record.context;
+  return Object.freeze(entry);
+}
+
+function endEntryOf(record: TurnRecord, seq: number): TurnEndEntry {
+  const entry: TurnEndEntry = { type: "turn-end", at: record.endedAt!, seq, turnId: record.id, status: record.status as TurnEndEntry["status"] };
+  if (record.text !== undefined) entry.text = record.text;
+  if (record.metadata !== undefined) entry.metadata = record.metadata;
+  if (record.error !== undefined) entry.error = record.error;
+  return Object.freeze(entry);
 }

@@ -6,13 +6,15 @@ export const NO_TURN_IDS: string[] = Object.freeze([]) as unknown as string[];
 /** What the entries before the next one left to share: the last turn started, the last turn-end's metadata. */
 export interface SharedRepeats {
   turnId?: string;
+  /** The last turn-start's `context.builder`. */
+  builder?: string;
   metadata?: NonNullable<TurnEndEntry["metadata"]>;
 }
 
 /**
  * Makes a parsed, not yet frozen entry hold what it repeats of the entries before it by reference instead of
  * a copy of its own: the id of the last turn started (a turn-end's `turnId`, a turn-start's `parentTurnId`
- * and `context.completedThrough`), an empty `context.turnIds`, a turn-end's `responder` and `model` when they
+ * and `context.completedThrough`), an empty `context.turnIds`, the previous turn-start's `context.builder`, a turn-end's `responder` and `model` when they
  * are the previous turn-end's (compared field by field; the shared objects are frozen). Values stay equal;
  * an idle session holds a few hundred bytes less per turn. Updates `repeats` for the next entry.
  */
@@ -21,7 +23,11 @@ export function shareRepeats(entry: JournalEntry, repeats: SharedRepeats): void 
     case "turn-start": {
       const last = repeats.turnId;
       const context = entry.context;
-      if (context.turnIds.length === 0 && !Object.isFrozen(context)) context.turnIds = NO_TURN_IDS;
+      if (!Object.isFrozen(context)) {
+        if (context.turnIds.length === 0) context.turnIds = NO_TURN_IDS;
+        if (context.builder === repeats.builder) context.builder = repeats.builder!;
+      }
+      repeats.builder = context.builder;
       if (last !== undefined) {
         if (context.completedThrough === last && !Object.isFrozen(context)) context.completedThrough = last;
         if (entry.parentTurnId === last) entry.parentTurnId = last;
@@ -59,4 +65,13 @@ function sameFlat(a: object | undefined, b: object | undefined): boolean {
     if ((typeof value === "object" && value !== null) || value !== (b as Record<string, unknown>)[key]) return false;
   }
   return true;
+}
+
+/** Freezes `value` and every object in it (what is frozen already is taken as frozen through). */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }

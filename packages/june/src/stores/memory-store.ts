@@ -3,7 +3,7 @@ import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
-import { shareRepeats, type SharedRepeats } from "./entry-sharing.js";
+import { deepFreeze, shareRepeats, type SharedRepeats } from "./entry-sharing.js";
 import { brandStore } from "./journal-open.js";
 import { foldEntry, pageSessions, startListing, toSessionInfo, type SessionListing } from "./session-listing.js";
 import type {
@@ -148,12 +148,4 @@ export function memoryStore(): ChatStore {
   };
   // Every entry was checked when it was appended, and `read` hands out those very (frozen) entries.
   return brandStore(store, {});
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
