@@ -1,6 +1,6 @@
 import { ConflictError, JournalCorruptError } from "../stores/errors.js";
 import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
-import { deepFreeze, shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
+import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
 import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEntry, TurnStartEntry } from "../stores/types.js";
 import { summariesOf } from "./context/summarized-context.js";
@@ -274,28 +274,27 @@ export class SessionJournal {
   #parseDeferred(): void {
     if (this.#deferred === 0) return;
     const slots = this.#slots;
-    const parsed = new Map<number, TurnStartEntry | TurnEndEntry>();
+    // Every line first: a damaged one throws before anything changes.
+    const parsed: (TurnStartEntry | TurnEndEntry | undefined)[] = new Array(slots.length);
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
-      if (slot instanceof EntryLine) parsed.set(i, slot.decode(this.sessionId, this.#location));
+      if (slot instanceof EntryLine) parsed[i] = slot.decode(this.sessionId, this.#location);
     }
-    // Each turn's record as the whole journal says it, built once.
-    const drafts = new Map<string, JournalTurn>();
-    const draft = (turnId: string): JournalTurn | undefined => {
-      let turn = drafts.get(turnId);
-      if (turn === undefined) {
-        const record = this.#find(turnId);
-        if (record === undefined) return undefined;
-        turn = thawTurn(record);
-        drafts.set(turnId, turn);
-      }
+    // The records of lines not parsed were left unfrozen (no one had them); a frozen one is copied.
+    const open = (turnId: string): JournalTurn | undefined => {
+      const record = this.#find(turnId);
+      if (record === undefined || !Object.isFrozen(record)) return record as JournalTurn | undefined;
+      const turn = thawTurn(record);
+      this.#replace(record, turn as TurnRecord);
       return turn;
     };
-    for (const [i, entry] of parsed) {
+    for (let i = 0; i < slots.length; i++) {
+      const entry = parsed[i];
+      if (entry === undefined) continue;
       slots[i] = entry;
       if (entry.type !== "turn-start") continue;
       // The record its head started (the first turn-start of an id makes the record).
-      const turn = draft(entry.turnId);
+      const turn = open(entry.turnId);
       if (turn && turn.input === undefined) {
         turn.input = entry.input;
         turn.context = entry.context;
@@ -308,49 +307,38 @@ export class SessionJournal {
     // after it; a turn ended twice keeps what the last end said).
     for (const slot of slots as JournalEntry[]) {
       if (slot.type === "turn-end") {
-        const turn = draft(slot.turnId);
+        const turn = open(slot.turnId);
         if (turn) endTurn(turn, slot);
       } else if (slot.type === "turn-suspend") {
-        const turn = draft(slot.turnId);
+        const turn = open(slot.turnId);
         if (turn && turn.status === "interrupted") turn.status = "suspended";
       }
     }
-    const settle = (record: TurnRecord): TurnRecord => {
-      const turn = drafts.get(record.id);
-      return turn === undefined ? record : freezeTurn(turn);
-    };
-    const settled = new Map<string, TurnRecord>();
-    this.#records = this.#records.map((record) => {
-      const next = settle(record);
-      settled.set(next.id, next);
-      return next;
-    });
-    const latest = (record: TurnRecord): TurnRecord => settled.get(record.id)!;
-    if (this.#branch) this.#branch = this.#branch.map(latest);
-    if (this.#leaf) this.#leaf = latest(this.#leaf);
-    if (this.#byId) this.#byId = settled;
+    const records = this.#records;
     let unfinished = 0;
-    for (const record of this.#records) if (record.status === "interrupted" || record.status === "suspended") unfinished++;
+    for (const record of records) {
+      if (!Object.isFrozen(record)) freezeTurn(record as JournalTurn);
+      if (record.status === "interrupted" || record.status === "suspended") unfinished++;
+    }
     this.#unfinished = unfinished;
     // Now that every record is whole, the entries it says all of give way to it.
-    const started = new Set<string>();
-    const ends = new Map<string, number>();
-    for (const slot of slots as JournalEntry[]) if (slot.type === "turn-end") ends.set(slot.turnId, (ends.get(slot.turnId) ?? 0) + 1);
+    let next = 0;
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i] as JournalEntry;
+      if (typeof slot !== "object") continue;
       if (slot.seq !== i + 1) break;
       if (slot.type === "turn-start") {
-        if (started.has(slot.turnId)) continue;
-        started.add(slot.turnId);
-        const record = this.#find(slot.turnId);
-        const stand = record && this.#startSlot(slot, record);
+        // The records are in the order of their first turn-starts.
+        if (next === records.length || records[next]!.id !== slot.turnId) continue;
+        const stand = this.#startSlot(slot, next++);
         if (stand !== undefined) slots[i] = stand;
-      } else if (slot.type === "turn-end" && ends.get(slot.turnId) === 1) {
+      } else if (slot.type === "turn-end") {
         const record = this.#find(slot.turnId);
         if (record && endSaysAll(slot, record)) slots[i] = record.id;
       }
     }
   }
+
 
   /** Every entry, those a record stands for rebuilt from it. */
   #rebuildEntries(): JournalEntry[] {
@@ -364,18 +352,19 @@ export class SessionJournal {
     return slot as JournalEntry;
   }
 
-  /** Puts a turn's turn-end back in its slot where the record stands for it (before the record changes). */
-  #spellEnd(turnId: string): void {
+  /** Puts a turn's turn-ends back in the slots where its record stands for them (before the record changes). */
+  #spellEnds(turnId: string): void {
     const slots = this.#slots;
-    const i = slots.lastIndexOf(turnId);
-    if (i !== -1) slots[i] = this.#entryAt(i, turnId);
+    for (let i = slots.length - 1; i >= 0; i--) if (slots[i] === turnId) slots[i] = this.#entryAt(i, turnId);
   }
 
-  /** What slot stands for a turn's first turn-start, or undefined when its record does not say all of it. */
-  #startSlot(entry: TurnStartEntry, record: TurnRecord): number | undefined {
-    const named = startSaysAll(entry, record);
+  /**
+   * What slot stands for a turn's first turn-start (its record `#records[index]`), or undefined when the
+   * record does not say all of it.
+   */
+  #startSlot(entry: TurnStartEntry, index: number): number | undefined {
+    const named = startSaysAll(entry, this.#records[index]!);
     if (named === undefined) return undefined;
-    const index = this.#records.lastIndexOf(record);
     return named ? index : -1 - index;
   }
 
@@ -390,7 +379,8 @@ export class SessionJournal {
       turn.input = start.input;
       turn.context = start.context;
     }
-    const record = freezeTurn(turn);
+    // A record from a line's head is not handed out before the line is parsed (which freezes it).
+    const record: TurnRecord = start ? freezeTurn(turn) : turn;
     // A new turn's branch becomes current: while every turn continues the one before, the branch is them all.
     const continues = parent === this.#leaf?.id;
     if (this.#branch === undefined && !continues) this.#branch = this.#records.slice();
@@ -419,10 +409,11 @@ export class SessionJournal {
     if (this.#leaf === record) this.#leaf = next;
   }
 
-  /** Replaces a turn's record with a copy that `change` changed. */
+  /** Replaces a turn's record with a copy that `change` changed (or changes one not frozen yet: see `#startTurn`). */
   #revise(turnId: string, change: (turn: JournalTurn) => void): void {
     const record = this.#find(turnId);
     if (!record) return;
+    if (!Object.isFrozen(record)) return change(record as JournalTurn);
     const turn = thawTurn(record);
     change(turn);
     this.#replace(record, freezeTurn(turn));
@@ -475,7 +466,7 @@ export class SessionJournal {
       }
       case "turn-start": {
         const record = this.#startTurn(entry, entry);
-        const stand = compactable && record ? this.#startSlot(entry, record) : undefined;
+        const stand = compactable && record ? this.#startSlot(entry, this.#records.length - 1) : undefined;
         return stand ?? entry;
       }
       case "steer": {
@@ -487,13 +478,12 @@ export class SessionJournal {
       case "turn-end": {
         const record = this.#find(entry.turnId);
         if (!record) return entry;
-        // Ended before: its first end stops being said by the record.
-        const again = record.endedAt !== undefined;
-        if (again) this.#spellEnd(record.id);
+        // Ended before: its earlier end stops being said by the record.
+        if (record.endedAt !== undefined) this.#spellEnds(record.id);
         if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
         this.#revise(record.id, (turn) => endTurn(turn, entry));
         const next = this.#find(record.id)!;
-        return compactable && !again && endSaysAll(entry, next) ? next.id : entry;
+        return compactable && endSaysAll(entry, next) ? next.id : entry;
       }
       case "turn-suspend": {
         const record = this.#find(entry.turnId);
@@ -505,6 +495,7 @@ export class SessionJournal {
         const feedback: NonNullable<TurnRecord["feedback"]> = { score: entry.score };
         if (entry.comment !== undefined) feedback.comment = entry.comment;
         if (entry.tags !== undefined) feedback.tags = entry.tags;
+        Object.freeze(feedback);
         this.#revise(entry.turnId, (turn) => void (turn.feedback = feedback));
         return entry;
       }
@@ -557,12 +548,12 @@ function thawTurn(record: TurnRecord): JournalTurn {
   return turn;
 }
 
-/** Freezes a record and what it holds (its context, metadata, error, feedback): records are handed out as they are. */
+/**
+ * Freezes a record: records are handed out as they are. What it holds (its context, metadata, error) is the
+ * journal's, shared and read-only as well, and frozen by a store that freezes its entries (memoryStore); it
+ * is not frozen here, which would cost a long session's first read of its records ~1 µs a turn.
+ */
 function freezeTurn(turn: JournalTurn): TurnRecord {
-  if (turn.context !== undefined) deepFreeze(turn.context);
-  if (turn.metadata !== undefined) deepFreeze(turn.metadata);
-  if (turn.error !== undefined) deepFreeze(turn.error);
-  if (turn.feedback !== undefined) deepFreeze(turn.feedback);
   return Object.freeze(turn);
 }
 

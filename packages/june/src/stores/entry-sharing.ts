@@ -71,7 +71,7 @@ function sameFlat(a: object | undefined, b: object | undefined): boolean {
 export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+    for (const key in value) deepFreeze(value[key]);
   }
   return value;
 }
