@@ -1,16 +1,29 @@
 import { ConflictError, JournalCorruptError } from "../stores/errors.js";
-import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
+import { EntryLine, sharedTurnOf, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
 import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
 import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEntry, TurnStartEntry } from "../stores/types.js";
 import { summariesOf } from "./context/summarized-context.js";
 import type { TurnRecord } from "./types.js";
+import {
+  endEntryOf,
+  endSaysAll,
+  endTurn,
+  freezeTurn,
+  newTurn,
+  sameTurn,
+  startEntryOf,
+  startSaysAll,
+  thawTurn,
+  type JournalTurn,
+  type StoredTurn,
+} from "../stores/turn-records.js";
 
 const MAX_CONFLICT_RETRIES = 5;
 /** Up to this many turns, a record is found by looking through them (no map of records by id). */
 const SCAN_MAX = 16;
-/** The steers of a turn that has none (most): one frozen list for all of them. */
-const NO_STEERS: TurnRecord["steers"] = Object.freeze([]) as unknown as TurnRecord["steers"];
+/** Journals up to this many entries are kept in arrays of their exact length (`#fit`). */
+const FIT_MAX = 64;
 const IDLE: Promise<unknown> = Promise.resolve();
 
 /**
@@ -41,10 +54,11 @@ type Slot = JournalEntry | EntryLine | number | string;
 export class SessionJournal {
   readonly sessionId: string;
   readonly #store: ChatStore;
-  /** True when the store checks the form of what `read` and `append` return (`checksReads`). */
-  readonly #checked: boolean;
-  /** Where the journal lives, while lines wait to be parsed (their errors name it). */
-  #location: string | undefined;
+  /**
+   * Set while some of `#slots` are `EntryLine`s (lines not parsed past their head): where the journal lives,
+   * which their errors name.
+   */
+  #unparsed: { location: string | undefined } | undefined;
   /**
    * The journal in order, one slot per entry. Where a turn's record says all its entry said, the slot holds
    * no entry (it is rebuilt for `entries`, its seq `i + 1` for slot `i`): the turn-start that made a record is
@@ -52,8 +66,6 @@ export class SessionJournal {
    * branch it continued), the turn's only `turn-end` is the turn's id. Everything else is the entry itself.
    */
   #slots: Slot[] = [];
-  /** How many of `#slots` are still `EntryLine`s. */
-  #deferred = 0;
   #records: TurnRecord[] = [];
   #unfinished = 0;
   /** The records by id, made once there are more than `SCAN_MAX` (a small session looks through `#records`). */
@@ -81,13 +93,20 @@ export class SessionJournal {
   constructor(store: ChatStore, sessionId: string, opened: Partial<OpenedJournal> & { checked?: boolean } = {}) {
     this.#store = store;
     this.sessionId = sessionId;
-    this.#checked = storeChecksReads(store);
-    this.#location = opened.location;
+    const location = opened.location;
     const entries = opened.entries ?? [];
+    const unparsed = entries.some((entry) => entry instanceof EntryLine);
+    if (unparsed) this.#unparsed = { location };
     // With lines left to parse, no entry gives way to its record until all are (`#parseDeferred`).
-    this.#fold(entries, opened.checked ?? this.#checked, !entries.some((entry) => entry instanceof EntryLine));
-    if (this.#deferred === 0) this.#location = undefined;
+    this.#fold(entries, opened.checked ?? storeChecksReads(store), !unparsed);
     // No room to grow: an idle session holds what it has.
+    this.#slots = this.#slots.slice();
+    this.#records = this.#records.slice();
+  }
+
+  /** After an append: a short journal's arrays are kept at their exact length (a copy of each). */
+  #fit(): void {
+    if (this.#slots.length > FIT_MAX) return;
     this.#slots = this.#slots.slice();
     this.#records = this.#records.slice();
   }
@@ -204,7 +223,8 @@ export class SessionJournal {
             ...(options.deleteCheckpoint !== undefined ? { deleteCheckpoint: options.deleteCheckpoint } : {}),
             ...(options.endsLease ? { endsLease: options.endsLease } : {}),
           });
-          this.#fold(written, this.#checked, true);
+          this.#fold(written, storeChecksReads(this.#store), true);
+          this.#fit();
           return written;
         } catch (error) {
           if (!ConflictError.isInstance(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
@@ -217,7 +237,7 @@ export class SessionJournal {
 
   async #catchUp(): Promise<void> {
     const fresh = await this.#store.read(this.sessionId, { fromSeq: this.#lastSeq + 1 });
-    this.#fold(fresh, this.#checked, true);
+    this.#fold(fresh, storeChecksReads(this.#store), true);
   }
 
   #serialize<T>(task: () => Promise<T>): Promise<T> {
@@ -250,7 +270,6 @@ export class SessionJournal {
         }
         this.#lastSeq = entry.seq;
         this.#slots.push(entry);
-        this.#deferred++;
         if (entry.type === "turn-start") this.#startTurn(entry, undefined);
         continue;
       }
@@ -260,7 +279,7 @@ export class SessionJournal {
       if (checked && !Object.isFrozen(entry)) this.#compact(entry);
       this.#lastSeq = entry.seq;
       // Slot `i` stands for seq `i + 1` only while the seqs have no gap (a store's own seqs never do).
-      const compactable = compact && this.#deferred === 0 && entry.seq === this.#slots.length + 1;
+      const compactable = compact && this.#unparsed === undefined && entry.seq === this.#slots.length + 1;
       this.#slots.push(this.#apply(entry, compactable));
       this.#entries?.push(entry);
     }
@@ -272,13 +291,14 @@ export class SessionJournal {
    * nothing changed.
    */
   #parseDeferred(): void {
-    if (this.#deferred === 0) return;
+    const unparsed = this.#unparsed;
+    if (unparsed === undefined) return;
     const slots = this.#slots;
     // Every line first: a damaged one throws before anything changes.
     const parsed: (TurnStartEntry | TurnEndEntry | undefined)[] = new Array(slots.length);
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
-      if (slot instanceof EntryLine) parsed[i] = slot.decode(this.sessionId, this.#location);
+      if (slot instanceof EntryLine) parsed[i] = slot.decode(this.sessionId, unparsed.location);
     }
     // The records of lines not parsed were left unfrozen (no one had them); a frozen one is copied.
     const open = (turnId: string): JournalTurn | undefined => {
@@ -301,8 +321,7 @@ export class SessionJournal {
         turn.startedAt = entry.at;
       }
     }
-    this.#deferred = 0;
-    this.#location = undefined;
+    this.#unparsed = undefined;
     // Every end and suspend again, in journal order, as they were first folded (an end wins over a suspend
     // after it; a turn ended twice keeps what the last end said).
     for (const slot of slots as JournalEntry[]) {
@@ -371,16 +390,11 @@ export class SessionJournal {
   /** A turn-start's record (its input, context and time not yet known when it comes from an `EntryLine`). */
   #startTurn(entry: { turnId: string; parentTurnId?: string | undefined }, start: TurnStartEntry | undefined): TurnRecord | undefined {
     if (this.#has(entry.turnId)) return undefined;
-    const turn = new JournalTurn(entry.turnId, start?.at);
     // No parentTurnId: the turn continues the current branch (an older journal is one line).
     const parent = entry.parentTurnId ?? this.#leaf?.id;
-    if (parent !== undefined) turn.parentTurnId = parent;
-    if (start) {
-      turn.input = start.input;
-      turn.context = start.context;
-    }
+    const turn = newTurn(entry.turnId, parent, start);
     // A record from a line's head is not handed out before the line is parsed (which freezes it).
-    const record: TurnRecord = start ? freezeTurn(turn) : turn;
+    const record = (start ? freezeTurn(turn) : turn) as StoredTurn as TurnRecord;
     // A new turn's branch becomes current: while every turn continues the one before, the branch is them all.
     const continues = parent === this.#leaf?.id;
     if (this.#branch === undefined && !continues) this.#branch = this.#records.slice();
@@ -416,7 +430,7 @@ export class SessionJournal {
     if (!Object.isFrozen(record)) return change(record as JournalTurn);
     const turn = thawTurn(record);
     change(turn);
-    this.#replace(record, freezeTurn(turn));
+    this.#replace(record, freezeTurn(turn) as TurnRecord);
   }
 
   /**
@@ -482,7 +496,13 @@ export class SessionJournal {
         if (record.endedAt !== undefined) this.#spellEnds(record.id);
         if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
         this.#revise(record.id, (turn) => endTurn(turn, entry));
-        const next = this.#find(record.id)!;
+        let next = this.#find(record.id)!;
+        // The store's own record when it is this one, field for field: one object for both.
+        const shared = sharedTurnOf(this.#store, this.sessionId, record.id) as TurnRecord | undefined;
+        if (shared !== undefined && shared !== next && Object.isFrozen(next) && sameTurn(shared, next)) {
+          this.#replace(next, shared);
+          next = shared;
+        }
         return compactable && endSaysAll(entry, next) ? next.id : entry;
       }
       case "turn-suspend": {
@@ -512,115 +532,4 @@ export class SessionJournal {
       }
     }
   }
-}
-
-/**
- * A turn record as the journal folds it: a class, so that the fields a turn gets later (its parent, context,
- * end, reply) are stored in the object rather than in a separate property array. Only the fields a turn has
- * are set (no keys holding `undefined`). `input` is undefined only until a deferred turn-start is parsed.
- * Frozen once made (`freezeTurn`); a change is made on a copy (`thawTurn`).
- */
-class JournalTurn {
-  declare parentTurnId?: string;
-  declare context?: TurnRecord["context"];
-  declare endedAt?: string;
-  declare text?: string;
-  declare metadata?: TurnRecord["metadata"];
-  declare error?: TurnRecord["error"];
-  declare feedback?: TurnRecord["feedback"];
-  id: string;
-  input: string;
-  steers: TurnRecord["steers"] = NO_STEERS;
-  status: TurnRecord["status"] = "interrupted";
-  startedAt: string;
-
-  constructor(id: string, startedAt: string | undefined) {
-    this.id = id;
-    this.input = undefined as unknown as string;
-    this.startedAt = startedAt as string;
-  }
-}
-
-/** A copy of a record to change, its fields in the same order. */
-function thawTurn(record: TurnRecord): JournalTurn {
-  const turn = new JournalTurn(record.id, record.startedAt);
-  for (const key in record) (turn as unknown as Record<string, unknown>)[key] = (record as unknown as Record<string, unknown>)[key];
-  return turn;
-}
-
-/**
- * Freezes a record: records are handed out as they are. What it holds (its context, metadata, error) is the
- * journal's, shared and read-only as well, and frozen by a store that freezes its entries (memoryStore); it
- * is not frozen here, which would cost a long session's first read of its records ~1 µs a turn.
- */
-function freezeTurn(turn: JournalTurn): TurnRecord {
-  return Object.freeze(turn);
-}
-
-/** A turn-end's status, time, text, metadata and error on its turn. */
-function endTurn(turn: JournalTurn, entry: TurnEndEntry): void {
-  turn.status = entry.status;
-  turn.endedAt = entry.at;
-  if (entry.text !== undefined) turn.text = entry.text;
-  if (entry.metadata !== undefined) turn.metadata = entry.metadata;
-  if (entry.error !== undefined) turn.error = entry.error;
-}
-
-const START_KEYS = ["type", "at", "seq", "turnId", "input", "parentTurnId", "context"];
-const END_KEYS = ["type", "at", "seq", "turnId", "status", "text", "metadata", "error"];
-
-/** True when `entry`'s keys are some of `keys`, in that order, none holding `undefined` (June's layout). */
-function inLayout(entry: object, keys: readonly string[]): boolean {
-  let k = 0;
-  for (const key in entry) {
-    while (k < keys.length && keys[k] !== key) k++;
-    if (k === keys.length || (entry as Record<string, unknown>)[key] === undefined) return false;
-    k++;
-  }
-  return true;
-}
-
-/**
- * Whether `record` holds everything its turn-start says (what `startEntryOf` rebuilds): `true` when the entry
- * names the record's parent (or neither has one), `false` when it names none and the record's parent is the
- * branch it continued, undefined when the record does not say it all.
- */
-function startSaysAll(entry: TurnStartEntry, record: TurnRecord): boolean | undefined {
-  const says =
-    record.id === entry.turnId &&
-    record.input === entry.input &&
-    record.context === entry.context &&
-    record.startedAt === entry.at &&
-    (entry.parentTurnId === undefined || record.parentTurnId === entry.parentTurnId) &&
-    inLayout(entry, START_KEYS);
-  if (!says) return undefined;
-  return record.parentTurnId === entry.parentTurnId;
-}
-
-/** True when `record` holds everything its turn-end says (what `endEntryOf` rebuilds). */
-function endSaysAll(entry: TurnEndEntry, record: TurnRecord): boolean {
-  return (
-    record.status === entry.status &&
-    record.endedAt === entry.at &&
-    record.text === entry.text &&
-    record.metadata === entry.metadata &&
-    record.error === entry.error &&
-    inLayout(entry, END_KEYS)
-  );
-}
-
-/** A turn-start from its record; `named`: the entry named the record's parent. */
-function startEntryOf(record: TurnRecord, seq: number, named: boolean): TurnStartEntry {
-  const entry: TurnStartEntry = { type: "turn-start", at: record.startedAt, seq, turnId: record.id, input: record.input } as TurnStartEntry;
-  if (named && record.parentTurnId !== undefined) entry.parentTurnId = record.parentTurnId;
-  if (record.context !== undefined) entry.context = record.context;
-  return Object.freeze(entry);
-}
-
-function endEntryOf(record: TurnRecord, seq: number): TurnEndEntry {
-  const entry: TurnEndEntry = { type: "turn-end", at: record.endedAt!, seq, turnId: record.id, status: record.status as TurnEndEntry["status"] };
-  if (record.text !== undefined) entry.text = record.text;
-  if (record.metadata !== undefined) entry.metadata = record.metadata;
-  if (record.error !== undefined) entry.error = record.error;
-  return Object.freeze(entry);
 }

@@ -5,10 +5,10 @@ export const NO_TURN_IDS: string[] = Object.freeze([]) as unknown as string[];
 
 /** What the entries before the next one left to share: the last turn started, the last turn-end's metadata. */
 export interface SharedRepeats {
-  turnId?: string;
+  turnId?: string | undefined;
   /** The last turn-start's `context.builder`. */
-  builder?: string;
-  metadata?: NonNullable<TurnEndEntry["metadata"]>;
+  builder?: string | undefined;
+  metadata?: NonNullable<TurnEndEntry["metadata"]> | undefined;
 }
 
 /**
