@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { fileStore, memoryStore } from "../stores/index.js";
-import { openJournal, canOpenJournal } from "../stores/journal-open.js";
+import { openJournal, canOpenJournal, sharedTurnOf } from "../stores/journal-open.js";
 import type { ChatStore, NewJournalEntry } from "../stores/types.js";
 import { createChat } from "./create-chat.js";
 import { SessionJournal } from "./session-journal.js";
@@ -117,4 +117,20 @@ describe("SessionJournal.entries", () => {
     expect(journal.record("old-3")).toEqual({ ...record, feedback: { score: 1 } });
     expect(journal.branch.at(-1)).toBe(journal.record("old-3"));
   });
+
+  test("memoryStore: a session holds the store's own record of each turn its own record equals", async () => {
+    const store = memoryStore();
+    await busyJournal(store, short);
+    const chat = createChat({ responder: short, store });
+    const session = await chat.openSession("s");
+    const turns = await session.turns();
+    const shared = turns.filter((turn) => sharedTurnOf(store, "s", turn.id) === turn);
+    // Not the turns a later entry changed (feedback, a steer, a second end): the store's record is its first end's.
+    expect(shared.length).toBeGreaterThan(2);
+    expect(turns.filter((turn) => turn.feedback !== undefined && sharedTurnOf(store, "s", turn.id) === turn)).toEqual([]);
+    // A turn run now: the session's record is the store's too.
+    const { id } = await session.send("one more").result.then(() => session.turns()).then((all) => all.at(-1)!);
+    expect(sharedTurnOf(store, "s", id)).toBe((await session.turns()).at(-1));
+  });
 });
+

@@ -242,12 +242,12 @@ export class SessionJournal {
 
   #serialize<T>(task: () => Promise<T>): Promise<T> {
     const run = (this.#queue ?? IDLE).then(task, task);
-    const settled = run.catch(() => {});
-    this.#queue = settled;
-    // An idle session keeps no promise.
-    void settled.then(() => {
+    // The next task waits for this one, however it ends; once the last has ended, an idle session keeps no promise.
+    const done = (): void => {
       if (this.#queue === settled) this.#queue = undefined;
-    });
+    };
+    const settled: Promise<void> = run.then(done, done);
+    this.#queue = settled;
     return run;
   }
 

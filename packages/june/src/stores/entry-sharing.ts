@@ -14,7 +14,8 @@ export interface SharedRepeats {
 /**
  * Makes a parsed, not yet frozen entry hold what it repeats of the entries before it by reference instead of
  * a copy of its own: the id of the last turn started (a turn-end's `turnId`, a turn-start's `parentTurnId`
- * and `context.completedThrough`), an empty `context.turnIds`, the previous turn-start's `context.builder`, a turn-end's `responder` and `model` when they
+ * and `context.completedThrough`), an empty `context.turnIds`, the previous turn-start's `context.builder` (or
+ * a built-in builder's name, held once for every session), a turn-end's `responder` and `model` when they
  * are the previous turn-end's (compared field by field; the shared objects are frozen). Values stay equal;
  * an idle session holds a few hundred bytes less per turn. Updates `repeats` for the next entry.
  */
@@ -26,6 +27,7 @@ export function shareRepeats(entry: JournalEntry, repeats: SharedRepeats): void 
       if (!Object.isFrozen(context)) {
         if (context.turnIds.length === 0) context.turnIds = NO_TURN_IDS;
         if (context.builder === repeats.builder) context.builder = repeats.builder!;
+        else context.builder = builderName(context.builder);
       }
       repeats.builder = context.builder;
       if (last !== undefined) {
@@ -52,6 +54,15 @@ export function shareRepeats(entry: JournalEntry, repeats: SharedRepeats): void 
     default:
       return;
   }
+}
+
+/** The built-in context builders' names (and a custom builder's), held once for every session. */
+const BUILDER_NAMES = ["fullContext", "recentTurns", "summarizedContext", "custom"];
+
+/** `name`, as the one string every journal holds when it is a built-in builder's. */
+function builderName(name: string): string {
+  const i = BUILDER_NAMES.indexOf(name);
+  return i === -1 ? name : BUILDER_NAMES[i]!;
 }
 
 /** True when two flat records of strings (a responder's or a model's description) have the same fields. */

@@ -86,17 +86,17 @@ export function endTurn(turn: JournalTurn, entry: TurnEndEntry): void {
   if (entry.error !== undefined) turn.error = entry.error;
 }
 
-/** True when two records have the same fields, in the same order, holding the very same values. */
+/** Every field a record may have. */
+const TURN_FIELDS = ["id", "input", "steers", "status", "startedAt", "parentTurnId", "context", "endedAt", "text", "metadata", "error", "feedback"] as const;
+
+/**
+ * True when two records hold the very same values in every field (a field a record does not have reads
+ * `undefined`, which no record holds). Both are made by `newTurn`, `thawTurn` and `endTurn`, in that order.
+ */
 export function sameTurn(a: StoredTurn, b: StoredTurn): boolean {
   if (a === b) return true;
-  const keys: string[] = [];
-  for (const key in a) keys.push(key);
-  let i = 0;
-  for (const key in b) {
-    if (keys[i] !== key || (a as unknown as Record<string, unknown>)[key] !== (b as unknown as Record<string, unknown>)[key]) return false;
-    i++;
-  }
-  return i === keys.length;
+  for (const field of TURN_FIELDS) if (a[field] !== b[field]) return false;
+  return true;
 }
 
 const START_KEYS = ["type", "at", "seq", "turnId", "input", "parentTurnId", "context"];
