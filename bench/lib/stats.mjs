@@ -28,7 +28,11 @@ export async function measure(fn) {
 export async function interleave(variants, { rounds, warmupRounds = 1 }) {
   const samples = new Map(variants.map((v) => [v.name, { cpu: [], wall: [] }]));
   for (let r = 0; r < warmupRounds + rounds; r++) {
-    for (const variant of variants) {
+    // The order rotates every round: with a fixed order, the variant run right after another paid for the
+    // garbage the other left (up to 0.1× on whichever came second). A forced gc() before each round is no
+    // cure: its concurrent sweeping runs on other threads into the measured round and inflates its CPU.
+    for (let k = 0; k < variants.length; k++) {
+      const variant = variants[(k + r) % variants.length];
       const { cpuMs, wallMs, items } = await variant.round(r);
       if (r < warmupRounds) continue;
       const s = samples.get(variant.name);

@@ -4,7 +4,8 @@
  * offline example waits on purpose (a 400 ms plan, a 600 ms tool, 45 ms per word), so `june ask` also runs on
  * the same shape with nothing to wait for (instant-chat.tsx and .mjs): that is the CLI's own start-up; and
  * on the bare script's own model in a model chat (instant-model-chat.mjs), the closest to the bare script.
- * A `.mjs` module that Node resolves alone loads with no module hooks (`cli/plain-module-graph.ts`).
+ * A `.mjs` module that Node resolves alone loads with no module hooks (`cli/plain-module-graph.ts`). The CLI is
+ * one bundle of its own files (`scripts/bundle-cli.mjs`), which runs when imported: `june --help` is its cost.
  * Median of 10 runs each, interleaved, after one warm-up run each; then where start-up goes, one import at a time.
  */
 import { existsSync } from "node:fs";
@@ -53,19 +54,18 @@ await section("startup", async ({ quick, log }) => {
     }
   }
   // Where start-up goes: each import alone in a fresh process.
-  const imports = ["ai", "june", "june/chat", "june/testing", "tsx/esm/api", "june/server", "june/sdk/openai", "june/sdk/anthropic", "june/sdk/google", "./packages/june/dist/cli/main.js"];
+  const imports = ["ai", "june", "june/chat", "june/testing", "tsx/esm/api", "june/server", "june/sdk/openai", "june/sdk/anthropic", "june/sdk/google"];
   const importSamples = Object.fromEntries(imports.map((s) => [s, []]));
   log(`${runs} fresh imports of ${imports.length} modules`);
   for (let r = 0; r < runs; r++) {
     for (const specifier of imports) {
-      if (specifier.startsWith("./") && !cliReady) continue;
       const { stdout } = await timeProcess(node, [here("../children/import-cost.mjs"), specifier], { cwd });
       importSamples[specifier].push(JSON.parse(stdout).importMs);
     }
   }
   const importRows = imports
     .filter((s) => importSamples[s].length > 0)
-    .map((s) => ({ module: s.startsWith("./") ? "june CLI (dist/cli/main.js)" : s, importMs: round(median(importSamples[s])) }));
+    .map((s) => ({ module: s, importMs: round(median(importSamples[s])) }));
 
   const base = median(samples.node.map((s) => s.exitMs));
   const bare = median(samples.bare.map((s) => s.exitMs));

@@ -1,39 +1,74 @@
 #!/usr/bin/env node
 /**
- * `june ask` start-up, before/after in one run: fresh processes, interleaved, the bare streamText script and
- * `june ask` of two builds on the same modules (a model chat on the bare script's model, the instant agent chat
- * as .mjs and .tsx), wall time to exit and the process's own CPU time (user + system of all its threads,
- * reported at exit by a one-line `--import`, which steadies the ratio on a loaded machine), medians:
- *   node bench/tools/ab-startup.mjs /path/to/old/packages/june [runs]
- * The old package is a copy of `packages/june` (`package.json`, `bin/`, `dist/`) from another commit.
+ * `june ask` start-up, builds side by side in one run: fresh processes, interleaved, the bare streamText script,
+ * the model chat module alone (imported, one turn, no CLI: what its own `june/chat` costs), and `june ask` of each
+ * build on the same modules (a model chat on the bare script's model, the instant agent chat as .mjs and .tsx);
+ * wall time to exit and the process's own CPU time (user + system of all its threads, reported at exit by a
+ * one-line `--import`, which steadies the ratio on a loaded machine), medians:
+ *   node bench/tools/ab-startup.mjs OLD_PACKAGE_DIR [runs]              # before = OLD, after = packages/june
+ *   node bench/tools/ab-startup.mjs LABEL=DIR LABEL=DIR ... [runs]      # any builds, in this order
+ * A package directory is a copy of `packages/june` (`package.json`, `bin/`, `dist/`) from another commit,
+ * placed inside this repository's `node_modules/` (e.g. `node_modules/.old-june`) so its dependencies resolve.
+ *
+ * Each build runs the chat modules from a folder of its own whose `node_modules/june` is that build, so the
+ * module's `june` imports are the CLI's own copy, as for a user (a module whose `june` is another copy than the
+ * CLI's would load through the module hooks: `cli/plain-module-graph.ts`). The folders are made in a temporary
+ * directory (not under a `node_modules/`, where a `.tsx` file is a package's, not a user's).
  */
+import { cpSync, mkdirSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "../lib/fixtures.mjs";
 import { timeProcess } from "../lib/spawn.mjs";
 import { median, round } from "../lib/stats.mjs";
 
-const [oldDir, runsArg = "10"] = process.argv.slice(2);
-if (!oldDir) throw new Error("usage: ab-startup.mjs OLD_PACKAGE_DIR [runs]");
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const child = (name) => here(`../children/${name}`);
-const bins = { before: join(resolve(oldDir), "bin", "june.js"), after: here("../../packages/june/bin/june.js") };
+const args = process.argv.slice(2);
+const runs = /^\d+$/.test(args.at(-1) ?? "") ? Number(args.pop()) : 10;
+if (args.length === 0) throw new Error("usage: ab-startup.mjs OLD_PACKAGE_DIR [runs]  |  ab-startup.mjs LABEL=DIR ... [runs]");
+const builds =
+  args.length === 1 && !args[0].includes("=")
+    ? [
+        { label: "before", dir: resolve(args[0]) },
+        { label: "after", dir: here("../../packages/june") },
+      ]
+    : args.map((arg) => {
+        const [label, dir] = arg.split("=");
+        if (!label || !dir) throw new Error(`expected LABEL=DIR, got ${arg}`);
+        return { label, dir: resolve(dir) };
+      });
+
+// A folder per build: the chat modules, and node_modules/june linked to the build.
+const staging = tempDir("june-ab-startup-");
+const chatModules = ["instant-model-chat.mjs", "instant-chat.mjs", "instant-chat.tsx"];
+for (const [i, build] of builds.entries()) {
+  build.children = join(staging, `${i}-${build.label.replace(/[^\w.-]/g, "_")}`);
+  mkdirSync(join(build.children, "node_modules"), { recursive: true });
+  symlinkSync(build.dir, join(build.children, "node_modules", "june"), "dir");
+  for (const file of chatModules) cpSync(here(`../children/${file}`), join(build.children, file));
+}
+
 const cpuAtExit = `data:text/javascript,${encodeURIComponent(
   'process.on("exit", () => { const u = process.cpuUsage(); process.stderr.write(`\\n@@cpu ${u.user + u.system}\\n`); });',
 )}`;
 
-const variants = [{ key: "bare streamText script", args: [child("bare-stream.mjs")] }];
-for (const [label, args] of [
-  ["ask instant-model-chat.mjs", ["ask", child("instant-model-chat.mjs"), "Hello there"]],
-  ["ask instant-chat.mjs", ["ask", child("instant-chat.mjs"), "--deny", "Hello there"]],
-  ["ask instant-chat.tsx", ["ask", child("instant-chat.tsx"), "--deny", "Hello there"]],
+const variants = [{ key: "bare streamText script", args: [here("../children/bare-stream.mjs")] }];
+// The model chat module alone, one turn and no CLI: what the module's own `june/chat` costs.
+for (const build of builds) {
+  variants.push({ key: `model chat module alone ${build.label}`, args: [here("../children/chat-module-turn.mjs"), join(build.children, "instant-model-chat.mjs")] });
+}
+for (const [label, file, ...rest] of [
+  ["ask instant-model-chat.mjs", "instant-model-chat.mjs", "Hello there"],
+  ["ask instant-chat.mjs", "instant-chat.mjs", "--deny", "Hello there"],
+  ["ask instant-chat.tsx", "instant-chat.tsx", "--deny", "Hello there"],
 ]) {
-  for (const build of ["before", "after"]) variants.push({ key: `${label} ${build}`, args: [bins[build], ...args] });
+  for (const build of builds) {
+    variants.push({ key: `${label} ${build.label}`, args: [join(build.dir, "bin", "june.js"), "ask", join(build.children, file), ...rest] });
+  }
 }
 
 const cwd = tempDir();
 const samples = Object.fromEntries(variants.map((v) => [v.key, { wall: [], cpu: [] }]));
-const runs = Number(runsArg);
 for (let r = 0; r < runs + 1; r++) {
   for (const variant of variants) {
     const result = await timeProcess(process.execPath, ["--import", cpuAtExit, ...variant.args], { cwd });
@@ -46,10 +81,11 @@ for (let r = 0; r < runs + 1; r++) {
 }
 const bare = samples[variants[0].key];
 const [bareWall, bareCpu] = [median(bare.wall), median(bare.cpu)];
+const width = Math.max(36, ...variants.map((v) => v.key.length));
 console.log(`${runs} runs each, interleaved (+1 warm-up), medians`);
-console.log(`${"command".padEnd(36)} ${"wall".padStart(9)} ${"÷ bare".padStart(7)} ${"CPU".padStart(9)} ${"÷ bare".padStart(7)}`);
+console.log(`${"command".padEnd(width)} ${"wall".padStart(9)} ${"÷ bare".padStart(7)} ${"CPU".padStart(9)} ${"÷ bare".padStart(7)}`);
 for (const { key } of variants) {
   const wall = median(samples[key].wall);
   const cpu = median(samples[key].cpu);
-  console.log(`${key.padEnd(36)} ${`${round(wall)} ms`.padStart(9)} ${`${round(wall / bareWall)}×`.padStart(7)} ${`${round(cpu)} ms`.padStart(9)} ${`${round(cpu / bareCpu)}×`.padStart(7)}`);
+  console.log(`${key.padEnd(width)} ${`${round(wall)} ms`.padStart(9)} ${`${round(wall / bareWall)}×`.padStart(7)} ${`${round(cpu)} ms`.padStart(9)} ${`${round(cpu / bareCpu)}×`.padStart(7)}`);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Before/after of a store's own work per turn, in one process: acquire the lease, append the turn-start, append
- * the turn-end (`sync: true`), release, for two builds of June, rounds interleaved (medians of CPU and wall):
+ * the turn-end (`sync: true`, `endsLease` as the chat passes it), release, for two builds of June, rounds interleaved (medians of CPU and wall):
  *   node bench/tools/ab-store.mjs /path/to/old/packages/june [rounds] [variants: file,file-nosync,memory]
  */
 import { join } from "node:path";
@@ -39,7 +39,8 @@ for (const key of variantsArg.split(",")) {
             const turnId = `t${i}`;
             await store.append(id, [{ type: "turn-start", turnId, input: inputOf(i), context: { builder: "fullContext", turnIds: [] } }], { expectedSeq: seq });
             const end = { type: "turn-end", turnId, status: "completed", text: reply, metadata: { responder: { kind: "model" } } };
-            await store.append(id, [end], { expectedSeq: seq + 1, sync: true });
+            // As the chat appends a turn's end: a store may release the lease with it (`endsLease`).
+            await store.append(id, [end], { expectedSeq: seq + 1, sync: true, endsLease: lease });
             seq += 2;
             await store.releaseTurn(lease);
           }

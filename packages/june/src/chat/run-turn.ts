@@ -2,6 +2,7 @@ import { SessionBusyError } from "../stores/errors.js";
 import { errorInfo } from "./stream/error-info.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
+import { isHistoryOnly } from "./context/history-only.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
 import { decodeCheckpoint, encodeCheckpoint, type DurableSettings } from "./durable/checkpoint-codec.js";
 import { ResponderContractError, TurnNotResumableError } from "./errors.js";
@@ -37,7 +38,9 @@ export interface RunTurnOptions {
 
 /**
  * Runs one turn: takes the session's lease (`SessionBusyError` if another process holds it: nothing is
- * journaled, the responder is not called), builds the context, journals `turn-start`, runs the responder
+ * journaled, the responder is not called), builds the context, journals `turn-start` (with a builder that only
+ * reads the session, and a store that can, the context is built first and the lease and the `turn-start` are one
+ * store call: `leasedStart`), runs the responder
  * until its `result` resolves and its `events` end (or the turn is canceled, or either fails), journals
  * `turn-end` durably, releases the lease, and only then settles the turn's result.
  */
@@ -50,15 +53,20 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     turn.traceWith(TurnSpans.start(options.telemetry, { sessionId: turn.sessionId, turnId: turn.id, provenance: options.provenance, input: options.input }));
   }
   try {
-    lease = await store.acquireTurn(journal.sessionId);
-    let context = await buildContext(options);
-    await journal.append(startEntries(options, context), {
-      // Another writer moved the journal: rebuild the context from the fresh history.
-      onConflict: async () => {
-        context = await buildContext(options);
-        return startEntries(options, context);
-      },
-    });
+    const leased = await leasedStart(options);
+    let context: ResolvedContext;
+    if (leased) ({ lease, context } = leased);
+    else {
+      lease = await store.acquireTurn(journal.sessionId);
+      context = await buildContext(options);
+      await journal.append(startEntries(options, context), {
+        // Another writer moved the journal: rebuild the context from the fresh history.
+        onConflict: async () => {
+          context = await buildContext(options);
+          return startEntries(options, context);
+        },
+      });
+    }
     started = true;
     outcome = turn.cancelRequested ? { status: "canceled" } : await respond(options, context);
   } catch (error) {
@@ -219,6 +227,35 @@ export function waitingTurn(sessionId: string, record: TurnRecord): SessionBusyE
     sessionId,
     `turn "${record.id}" is ${record.status} and waits on approval: resume it (session.resume) or cancel it (session.cancel) first`,
   );
+}
+
+/**
+ * The turn's lease and its `turn-start` in one store call (`acquireTurnAndAppend`), when the store can and the
+ * context may be built before the lease is held: a builder that only reads the session (`isHistoryOnly`), in a
+ * session with no unfinished turn (a new turn must not start beside one waiting on approval, which only a check
+ * under the lease can rule out). The context is built from the session as this process knows it, and the store
+ * writes only if the journal is still there; when it moved on (another process's turn), once more from what is
+ * new. Undefined, nothing written, when the store cannot, another holder has the lease, the journal moved on
+ * again, or the builder threw: the turn then takes the lease, builds and journals as with any builder, and
+ * meets the same error or busy session there.
+ */
+async function leasedStart(options: RunTurnOptions): Promise<{ lease: TurnLease; context: ResolvedContext } | undefined> {
+  const { journal, store } = options;
+  if (typeof store.acquireTurnAndAppend !== "function" || !isHistoryOnly(options.context)) return undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (journal.unfinishedCount !== 0) return undefined;
+    const expectedSeq = journal.lastSeq;
+    let context: ResolvedContext;
+    try {
+      context = await buildContext(options);
+    } catch {
+      return undefined;
+    }
+    const outcome = await journal.acquireAndAppend(startEntries(options, context), { expectedSeq });
+    if (outcome === "busy") return undefined;
+    if (outcome !== "moved") return { lease: outcome, context };
+  }
+  return undefined;
 }
 
 async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {

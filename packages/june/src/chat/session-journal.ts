@@ -1,8 +1,8 @@
-import { ConflictError, JournalCorruptError } from "../stores/errors.js";
+import { ConflictError, JournalCorruptError, SessionBusyError } from "../stores/errors.js";
 import { EntryLine, sharedTurnOf, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
 import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
-import type { AppendOptions, ChatStore, JournalEntry, NewJournalEntry, TurnEndEntry, TurnStartEntry } from "../stores/types.js";
+import type { AppendOptions, ChatStore, JournalEntry, LeasedAppend, NewJournalEntry, TurnEndEntry, TurnLease, TurnStartEntry } from "../stores/types.js";
 import { summariesOf } from "./context/summarized-context.js";
 import type { TurnRecord } from "./types.js";
 import {
@@ -232,6 +232,36 @@ export class SessionJournal {
           pending = (await options.onConflict?.()) ?? pending;
         }
       }
+    });
+  }
+
+  /**
+   * Takes the session's turn lease and appends `entries` in one store call (`acquireTurnAndAppend`, which the
+   * store must have), but only if the journal is still at `expectedSeq`, the last seq seen when the entries
+   * were made; folds them in and resolves to the lease. Writes nothing and takes no lease when another holder
+   * has it (`"busy"`) or the journal moved on (`"moved"`: what is new has been read by then).
+   */
+  acquireAndAppend(entries: NewJournalEntry[], options: { expectedSeq: number }): Promise<TurnLease | "busy" | "moved"> {
+    return this.#serialize(async () => {
+      // Moved on here already (this process appended or read since): the entries were made from an older state.
+      if (options.expectedSeq !== this.#lastSeq) return "moved";
+      let leased: LeasedAppend;
+      try {
+        leased = await this.#store.acquireTurnAndAppend!(this.sessionId, entries, { expectedSeq: options.expectedSeq });
+      } catch (error) {
+        if (SessionBusyError.isInstance(error)) return "busy";
+        if (!ConflictError.isInstance(error)) throw error;
+        await this.#catchUp();
+        return "moved";
+      }
+      try {
+        this.#fold(leased.entries, storeChecksReads(this.#store), true);
+        this.#fit();
+      } catch (error) {
+        await this.#store.releaseTurn(leased.lease).catch(() => {});
+        throw error;
+      }
+      return leased.lease;
     });
   }
 

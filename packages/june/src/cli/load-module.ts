@@ -14,6 +14,8 @@ import { isPlainModuleGraph } from "./plain-module-graph.js";
 
 let hooksInstalled = false;
 let exportsCache: Record<string, string> | undefined;
+let specifiersCache: Set<string> | undefined;
+const entryPointCache = new Map<string, string | undefined>();
 
 /** Files tsx must compile. */
 const TYPESCRIPT_FILE = /\.(ts|tsx|mts|cts|jsx)$/i;
@@ -43,22 +45,52 @@ export function installModuleHooks(options: InstallModuleHooksOptions): void {
   register(hookUrl(JUNE_HOOKS), { data });
 }
 
-/** `june`, `june/chat`, ... resolved from this package (a self-reference), before any hook is registered. */
-function packageExports(): Record<string, string> {
-  if (exportsCache) return exportsCache;
+/** The specifiers of this package's exports (`june`, `june/chat`, ...; wildcards left out). */
+function exportedSpecifiers(): Set<string> {
+  if (specifiersCache) return specifiersCache;
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
     name: string;
     exports?: Record<string, unknown>;
   };
-  const out: Record<string, string> = {};
+  const specifiers = new Set<string>();
   for (const key of Object.keys(pkg.exports ?? {})) {
     if (key.includes("*") || !key.startsWith(".")) continue;
-    const specifier = key === "." ? pkg.name : `${pkg.name}${key.slice(1)}`;
+    specifiers.add(key === "." ? pkg.name : `${pkg.name}${key.slice(1)}`);
+  }
+  specifiersCache = specifiers;
+  return specifiers;
+}
+
+/**
+ * One of this package's exports (`june/chat`) resolved from the package itself (a self-reference), once; undefined
+ * for a specifier it does not export, or an entry that does not resolve (not built yet). Resolved before any hook is
+ * registered.
+ */
+function ownEntryPoint(specifier: string): string | undefined {
+  if (exportsCache) return exportsCache[specifier];
+  if (entryPointCache.has(specifier)) return entryPointCache.get(specifier);
+  let url: string | undefined;
+  if (exportedSpecifiers().has(specifier)) {
     try {
-      out[specifier] = import.meta.resolve(specifier);
+      url = import.meta.resolve(specifier);
     } catch {
       // An entry that does not resolve (not built yet): the hook falls back to a self-reference.
     }
+  }
+  entryPointCache.set(specifier, url);
+  return url;
+}
+
+/**
+ * Every export of this package (`june`, `june/chat`, ...) resolved as `ownEntryPoint` does: what the hooks
+ * need. The plain path asks only for the few a module imports (each resolution costs ~0.1 ms).
+ */
+function packageExports(): Record<string, string> {
+  if (exportsCache) return exportsCache;
+  const out: Record<string, string> = {};
+  for (const specifier of exportedSpecifiers()) {
+    const url = ownEntryPoint(specifier);
+    if (url !== undefined) out[specifier] = url;
   }
   exportsCache = out;
   return out;
@@ -101,8 +133,10 @@ export function juneImportsOf(source: string, file: string): string[] {
  */
 function juneEntryPoints(source: string | undefined, path: string): string[] {
   if (source === undefined) return [];
-  const exports = packageExports();
-  return juneImportsOf(source, path).flatMap((specifier) => (exports[specifier] ? [exports[specifier]] : []));
+  return juneImportsOf(source, path).flatMap((specifier) => {
+    const url = ownEntryPoint(specifier);
+    return url === undefined ? [] : [url];
+  });
 }
 
 /** True when `require()` loads ES modules (Node 20.19 and later, unless turned off). */
@@ -125,7 +159,7 @@ async function prepareModuleLoading(path: string): Promise<void> {
   const startTsx = TYPESCRIPT_FILE.test(path) || tsconfigInReach(process.cwd(), process.env);
   // Node alone loads it as the hooks would: no hooks thread to start and no round trip per import. Source maps
   // stay off too (turning them on parses the map of every module loaded after, the AI SDK's 1.1 MB among them).
-  if (!startTsx && source !== undefined && isPlainModuleGraph({ path, source, exports: packageExports() })) return;
+  if (!startTsx && source !== undefined && isPlainModuleGraph({ path, source, ownEntryPoint })) return;
   const entryPoints = juneEntryPoints(source, path);
   if (requireLoadsEsm()) {
     installModuleHooks({ startTsx });

@@ -200,11 +200,25 @@ describe("june imports only what a command needs", { timeout: 60_000 }, () => {
       const result = await traced(args);
       expect(result.code).toBe(0);
       expect(result.stdout.length).toBeGreaterThan(0);
-      expect(loaded(result.urls, "/dist/cli/main.js")).toBe(true);
+      expect(loaded(result.urls, "/dist/cli/bin.js")).toBe(true);
       const heavy = ["/node_modules/ai/", "/node_modules/@ai-sdk/", "/node_modules/tsx/", "/dist/chat/create-chat.js", "/dist/runtime/", "/dist/server/", "/dist/stores/"];
       for (const part of heavy) {
         expect({ args, part, loaded: loaded(result.urls, part) }).toEqual({ args, part, loaded: false });
       }
+    }
+  });
+
+  it("june ask runs the bundled CLI, and June's library from the files a chat module's `june/chat` loads", async () => {
+    const cwd = project({ "chat.mjs": chatWith(`"one copy"`) });
+    const result = await traced(["ask", join(cwd, "chat.mjs"), "hi"]);
+    expect(result).toMatchObject({ code: 0, stdout: "one copy" });
+    const cli = result.urls.filter((url) => url.includes("/dist/cli/"));
+    // The CLI's own code: the bundle (bin.js and its chunks), none of tsc's files (main.js, commands/…).
+    expect(cli.length).toBeGreaterThan(0);
+    for (const url of cli) expect(url).toMatch(/\/dist\/cli\/(bin|[\w-]+-[A-Z0-9]{8})\.js$/);
+    // The library is not in the bundle: the CLI and the module both load dist/chat's own files.
+    for (const part of ["/dist/chat/index.js", "/dist/chat/create-chat.js", "/dist/chat/session.js"]) {
+      expect({ part, loaded: loaded(result.urls, part) }).toEqual({ part, loaded: true });
     }
   });
 

@@ -21,8 +21,11 @@ export interface PlainModuleGraphOptions {
   path: string;
   /** Its source, already read. */
   source: string;
-  /** `june`, `june/chat`, … as this package resolves them (file URLs), which the module's imports must reach. */
-  exports: Readonly<Record<string, string>>;
+  /**
+   * `june`, `june/chat`, … as this package resolves them (a file URL; undefined for one it does not export),
+   * which the module's imports must reach.
+   */
+  ownEntryPoint: (specifier: string) => string | undefined;
 }
 
 /**
@@ -44,7 +47,7 @@ export function isPlainModuleGraph(options: PlainModuleGraphOptions): boolean {
     const specifiers = staticImports(next.source);
     if (specifiers === undefined) return false;
     for (const specifier of specifiers) {
-      const target = resolvePlain(specifier, next.path, options.exports);
+      const target = resolvePlain(specifier, next.path, options.ownEntryPoint);
       if (target === false) return false;
       if (target === true || seen.has(target)) continue;
       if (seen.size >= MAX_FILES) return false;
@@ -84,11 +87,11 @@ function countImportKeywords(source: string): number {
  * for one that needs no scan (a built-in, a file in `node_modules`, CommonJS), false when the hooks must
  * load it.
  */
-function resolvePlain(specifier: string, from: string, exports: Readonly<Record<string, string>>): string | boolean {
+function resolvePlain(specifier: string, from: string, ownEntryPoint: (specifier: string) => string | undefined): string | boolean {
   if (specifier.startsWith("node:") || isBuiltin(specifier)) return true;
   if (/[?#]/.test(specifier)) return false;
   if (specifier === "june" || specifier.startsWith("june/")) {
-    const own = exports[specifier];
+    const own = ownEntryPoint(specifier);
     const found = requireResolve(specifier, from);
     // Compared as real paths, as Node names ES modules (a workspace links node_modules/june to the package).
     const real = found === undefined ? undefined : realPath(found);

@@ -109,7 +109,19 @@ const maskIfCredential =
  * that every match contains (one of them); a string with none of them is not scanned, which spares the key
  * patterns' backtracking on ordinary prose (a model chat redacts every prompt and reply excerpt it keeps).
  */
-const TEXT_PATTERNS: readonly { needs: readonly string[]; pattern: RegExp; replace: string | ((match: string, ...groups: string[]) => string) }[] = [
+/**
+ * One of the words a credential's key is named with, in any case: every key pattern below needs one, and
+ * ordinary prose with a `:` in it ("Question 3: what next?") has none, so their backtracking never starts.
+ */
+const KEY_WORD = /key|token|secret|pass|pwd|auth|cookie|credential/i;
+
+const TEXT_PATTERNS: readonly {
+  needs: readonly string[];
+  /** Also needed, when set: a match names its key, so the text holds a `KEY_WORD`. */
+  keyWord?: true;
+  pattern: RegExp;
+  replace: string | ((match: string, ...groups: string[]) => string);
+}[] = [
   // PEM private key blocks, also a block cut off before its END line.
   {
     needs: ["-----BEGIN "],
@@ -147,24 +159,28 @@ const TEXT_PATTERNS: readonly { needs: readonly string[]; pattern: RegExp; repla
   // `"password": "…"` inside JSON text (a key that names a credential, quoted).
   {
     needs: [":"],
+    keyWord: true,
     pattern: new RegExp(`("(${TEXT_KEY})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*")`, "g"),
     replace: maskIfCredential((prefix) => `${prefix}"${REDACTED}"`),
   },
   // `api_key=…`, `AWS_SECRET_ACCESS_KEY=…` in query strings, env files and command lines.
   {
     needs: ["="],
+    keyWord: true,
     pattern: new RegExp(`(\\b(${TEXT_KEY})=)([^\\s&;,"'\\]})]+)`, "g"),
     replace: maskIfCredential((prefix) => `${prefix}${REDACTED}`),
   },
   // `Authorization: …` and `Cookie: …` header lines.
   {
     needs: [":"],
+    keyWord: true,
     pattern: /(\b(?:proxy-)?(?:authorization|cookie|set-cookie|x-api-key)\s*:\s*)(?![ \t]*(?:\[redacted\]|Bearer \[redacted\]))[^\s'"][^\r\n'"]*/gi,
     replace: (_match, prefix) => `${prefix}${REDACTED}`,
   },
   // YAML and code: `api_key: value`, `openaiKey: "value"`, `password = 'value'` (a key that names a credential).
   {
     needs: [":", "="],
+    keyWord: true,
     pattern: new RegExp(`((?:^|[\\s{,(])(${TEXT_KEY})\\s*[:=]\\s*)("[^"\\r\\n]*"|'[^'\\r\\n]*'|[^\\s"',}{)][^\\r\\n,}]*)`, "gm"),
     replace: maskIfCredential((prefix, value) => {
       const quote = value[0] === '"' || value[0] === "'" ? value[0] : "";
@@ -185,8 +201,11 @@ const TEXT_PATTERNS: readonly { needs: readonly string[]; pattern: RegExp; repla
  */
 export function redactText(text: string, options: TextRedactOptions = {}): string {
   let out = text;
-  for (const { needs, pattern, replace } of TEXT_PATTERNS) {
+  // Looked for once: a replacement (`[redacted]`) never adds a key word.
+  let hasKeyWord: boolean | undefined;
+  for (const { needs, keyWord, pattern, replace } of TEXT_PATTERNS) {
     if (!needs.some((piece) => out.includes(piece))) continue;
+    if (keyWord && !(hasKeyWord ??= KEY_WORD.test(out))) continue;
     pattern.lastIndex = 0;
     out = typeof replace === "string" ? out.replace(pattern, replace) : out.replace(pattern, replace as (m: string, ...g: string[]) => string);
   }

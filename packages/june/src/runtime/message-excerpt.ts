@@ -36,10 +36,25 @@ export function responseExcerpt(messages: readonly ModelMessage[]): TraceMessage
   return out;
 }
 
+/**
+ * Excerpts of frozen text messages, made once: a chat's context hands the same frozen messages to every
+ * turn (fullContext, recentTurns), and each call's prompt excerpt shows the last few of them again.
+ */
+const textExcerpts = new WeakMap<ModelMessage, TraceMessage>();
+
 /** One message: its role and its content as text (tool calls as `name(input)`, results as `name → output`). */
 export function messageExcerpt(message: ModelMessage): TraceMessage {
   const content = message.content as unknown;
-  if (typeof content === "string") return { role: message.role, text: excerptText(content) };
+  if (typeof content === "string") {
+    // A frozen message with string content can never say anything else: its excerpt is shared.
+    if (!Object.isFrozen(message)) return { role: message.role, text: excerptText(content) };
+    let made = textExcerpts.get(message);
+    if (made === undefined) {
+      made = Object.freeze({ role: message.role, text: excerptText(content) });
+      textExcerpts.set(message, made);
+    }
+    return made;
+  }
   const pieces: string[] = [];
   let length = 0;
   for (const part of Array.isArray(content) ? (content as { type?: unknown }[]) : []) {
@@ -57,8 +72,10 @@ export function messageExcerpt(message: ModelMessage): TraceMessage {
 export function excerptText(text: string, maxChars = EXCERPT_CHARS): string {
   // A little past the cut, so a credential that straddles it still matches a pattern.
   const head = text.length > maxChars + 64 ? text.slice(0, maxChars + 64) : text;
-  // A copy: a slice of a long message would otherwise keep the whole message alive for as long as the trace.
-  return detach(truncate(redactText(head), maxChars));
+  const cut = truncate(redactText(head), maxChars);
+  // A copy when it is a piece of the text: a slice of a long message would otherwise keep the whole message
+  // alive for as long as the trace. The text itself, unchanged, is kept as it is.
+  return cut === text ? text : detach(cut);
 }
 
 function partText(part: { type?: unknown } & Record<string, unknown>): string {

@@ -35,6 +35,8 @@ export interface JournalAppend {
   leasePath: string;
   /** True for the token of a lease this store holds. */
   ownsLease: (token: string) => boolean;
+  /** Called once the lines are written, before they are flushed (the turn's end releases its lease there). */
+  afterWrite?: () => Promise<void>;
 }
 
 export interface JournalAppendResult {
@@ -132,6 +134,7 @@ async function write(request: JournalAppend): Promise<JournalAppendResult> {
       throw error;
     }
     const after = fileKey(fstatSync(fh.fd));
+    if (request.afterWrite) await request.afterWrite();
     if (request.sync) await fh.datasync();
     return { before, validBytes: before.validBytes + bytes.length, key: after };
   });

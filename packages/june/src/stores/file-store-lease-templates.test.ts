@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, linkSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -42,6 +42,33 @@ describe("fileStore lease templates", () => {
     expect(templatesIn(dir)).toEqual([]);
     // Still usable after close.
     await store.releaseTurn(await store.acquireTurn("a"));
+  });
+
+  it("does not rewrite a template that still has another name (a lock this store could not remove itself)", async () => {
+    const dir = temp.dir();
+    const store = fileStore(dir);
+    for (const id of ["a", "b"]) await store.createSession({ id });
+    const a = await store.acquireTurn("a");
+    const aLock = statSync(join(dir, "a.lock"));
+    const aOwner = readFileSync(join(dir, "a.lock"), "utf8");
+    // A contender's rename aside, caught half-way: the lock is no longer at its path, the template has two names.
+    const aside = join(dir, "a.lock.contender.gone");
+    renameSync(join(dir, "a.lock"), aside);
+    await store.releaseTurn(a); // the lock is not where it was: left alone
+    const b = await store.acquireTurn("b");
+    expect(statSync(join(dir, "b.lock")).ino).not.toBe(aLock.ino);
+    expect(readFileSync(aside, "utf8")).toBe(aOwner);
+    await store.releaseTurn(b);
+
+    // A lock this store removed itself: its template is linked again, as it is.
+    const b2 = await store.acquireTurn("b");
+    const bLock = statSync(join(dir, "b.lock"));
+    await store.releaseTurn(b2);
+    const a2 = await store.acquireTurn("a");
+    expect(statSync(join(dir, "a.lock")).ino).toBe(bLock.ino);
+    expect(JSON.parse(readFileSync(join(dir, "a.lock"), "utf8"))).toMatchObject({ pid: process.pid, token: a2.token });
+    await store.releaseTurn(a2);
+    await store.close!();
   });
 
   it("removes the templates a killed process left, and keeps a live process's", async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { CheckpointFiles } from "./checkpoint-files.js";
 import { shareEventLoop } from "./event-loop-share.js";
@@ -40,6 +40,15 @@ export interface FileStoreOptions {
 }
 
 const JOURNAL_EXT = ".jsonl";
+
+/** A lease this store took and has not released: token, lock file, when (`Date.now()`), how long. */
+interface HeldLease {
+  token: string;
+  file: LockFileId;
+  template?: LeaseTemplate;
+  takenAt: number;
+  ttlMs: number;
+}
 /** Sessions listed per slice of `listSessions` before yielding to the event loop. */
 const LIST_SLICE = 256;
 
@@ -68,8 +77,10 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   const handles = new JournalHandles();
   const checkpoints = new CheckpointFiles(root, fsync);
   /** The leases this store took and has not released, by session: token, file, when (`Date.now()`), how long. */
-  const held = new Map<string, { token: string; file: LockFileId; template?: LeaseTemplate; takenAt: number; ttlMs: number }>();
+  const held = new Map<string, HeldLease>();
   const templates = new LeaseTemplates(root);
+  /** Tokens of leases an append released with their turn's end (`endsLease`), until `releaseTurn` comes for them. */
+  const releasedWithAppend = new Set<string>();
   const ownsLease = (token: string) => {
     for (const lease of held.values()) if (lease.token === token) return true;
     return false;
@@ -80,8 +91,10 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
    */
   const corrupted = new Map<string, { key: FileKey; corrupt: NonNullable<SessionInfo["corrupt"]> }>();
 
-  const journalPath = (id: string) => join(root, `${id}${JOURNAL_EXT}`);
-  const leasePath = (id: string) => join(root, `${id}.lock`);
+  // Session ids are checked names (no separator, no dot): the same paths as `join`'s, without its normalizing.
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  const journalPath = (id: string) => prefix + id + JOURNAL_EXT;
+  const leasePath = (id: string) => `${prefix}${id}.lock`;
 
   /** Runs this process's appends to one session one at a time (the lock file orders processes). */
   function queued<T>(id: string, task: () => Promise<T>): Promise<T> {
@@ -206,9 +219,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const expectedSeq = opts?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
       const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
+      // The turn's end releases its lease once written, while the flush runs (`releaseHeld`).
+      const ending = opts?.endsLease?.sessionId === sessionId ? opts.endsLease.token : undefined;
       return queued(sessionId, async () => {
         const lease = held.get(sessionId);
         const written = await appendToJournal({
+          afterWrite: lease !== undefined && lease.token === ending ? () => releaseWithAppend(sessionId, lease) : undefined,
           leased: lease !== undefined && withinHalfTtl(lease.takenAt, lease.ttlMs),
           leasePath: leasePath(sessionId),
           ownsLease,
@@ -303,19 +319,14 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       assertSessionId(lease?.sessionId);
       const own = held.get(lease.sessionId);
       if (own === undefined || own.token !== lease.token) {
-        await unlock(leasePath(lease.sessionId), lease.token);
+        // Released already by the append that ended its turn (`endsLease`), or not this store's.
+        if (!releasedWithAppend.delete(lease.token)) await unlock(leasePath(lease.sessionId), lease.token);
         return;
       }
       // Appends of this session still in flight end before the lease goes (they take no journal lock).
       if (queues.has(lease.sessionId)) await queued(lease.sessionId, async () => undefined);
-      held.delete(lease.sessionId);
-      // A lease this store took is released with fewer calls while no one may take it over (see unlockOwn).
-      try {
-        await unlockOwn(leasePath(lease.sessionId), lease.token, own.file, own.takenAt, own.ttlMs);
-      } finally {
-        // Its lock is gone (or was taken over): the template may be linked again.
-        if (own.template) templates.giveBack(own.template);
-      }
+      if (releasedWithAppend.delete(lease.token)) return; // by one of them, its turn's end
+      if (held.get(lease.sessionId) === own) await releaseHeld(lease.sessionId, own);
     },
 
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
@@ -325,6 +336,31 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     },
   };
   return brandStore(store, { open: openForSession });
+
+  /**
+   * Releases the lease of a turn whose end was just written, before that end is flushed: the end is not
+   * acknowledged until then (its append resolves after the flush), and a writer that takes the lease meanwhile
+   * appends to the same file, whose next flush carries this one's bytes too. A release that fails leaves the
+   * lease to expire, as a failed `releaseTurn` would; the append stands.
+   */
+  async function releaseWithAppend(sessionId: string, own: HeldLease): Promise<void> {
+    releasedWithAppend.add(own.token);
+    await releaseHeld(sessionId, own).catch(() => undefined);
+  }
+
+  /** Releases a lease this store holds: its lock goes, its template may be linked again. */
+  async function releaseHeld(sessionId: string, own: HeldLease): Promise<void> {
+    held.delete(sessionId);
+    // A lease this store took is released with fewer calls while no one may take it over (see unlockOwn).
+    let unlinked = false;
+    try {
+      unlinked = await unlockOwn(leasePath(sessionId), own.token, own.file, own.takenAt, own.ttlMs);
+    } finally {
+      // Its lock is gone (or was taken over): the template may be linked again, without a look at its links
+      // when this store removed the lock itself (it was this very file, and no one else names it).
+      if (own.template) templates.giveBack(own.template, unlinked);
+    }
+  }
 
   /** The whole journal for a session opening it, long replies left as text (see `openJournal`). */
   async function openForSession(sessionId: string): Promise<OpenedJournal> {

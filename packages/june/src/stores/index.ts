@@ -11,6 +11,7 @@ export {
   assertSessionId,
 } from "./errors.js";
 export type {
+  AcquireAndAppendOptions,
   AppendOptions,
   ApprovalEntry,
   ChatStore,
@@ -18,6 +19,7 @@ export type {
   FeedbackEntry,
   JournalEntry,
   JournalEntryType,
+  LeasedAppend,
   ListSessionsOptions,
   NewJournalEntry,
   ResponderProvenance,

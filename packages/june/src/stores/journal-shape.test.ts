@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { createChat } from "../chat/create-chat.js";
 import { JournalCorruptError } from "./errors.js";
+import { storeChecksReads } from "./journal-open.js";
 import { JournalReadCheck, entryProblem, linkProblem } from "./journal-shape.js";
 import { sqliteStore } from "./sqlite/sqlite-store.js";
 import type { JournalEntry } from "./types.js";
@@ -115,6 +117,34 @@ describe("database stores check what they read", () => {
       expect(await reopened.read("s", { fromSeq: 4 })).toHaveLength(1);
     } finally {
       await reopened.close();
+    }
+  });
+
+  it("sqliteStore checks its reads (so a session does not again): a damaged row is an error on open and on catch-up", async () => {
+    const path = join(root, "chat-catch-up.db");
+    const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+    const echo = { respond: ({ input }: { input: string }) => ({ result: Promise.resolve({ text: `re: ${input}` }) }) };
+    const first = sqliteStore(path);
+    const second = sqliteStore(path);
+    try {
+      expect(storeChecksReads(first)).toBe(true);
+      const session = await createChat({ responder: echo, store: first }).createSession({ id: "c" });
+      await session.send("one").result;
+      // Another writer's turn, then its turn-end damaged behind the stores' backs (no turnId: a form problem).
+      await (await createChat({ responder: echo, store: second }).openSession("c")).send("two").result;
+      const db = new Database(path);
+      db.prepare(`UPDATE june_entries SET entry = replace(entry, '"turnId":', '"turnID":') WHERE seq = 5`).run();
+      db.close();
+      const caughtUp = await session.turns().catch((e: unknown) => e);
+      expect(JournalCorruptError.isInstance(caughtUp)).toBe(true);
+      expect((caughtUp as JournalCorruptError).line).toBe(5);
+      expect((caughtUp as Error).message).toContain(`line 5 of the SQLite database ${path}: turn-end: needs a \`turnId\``);
+      const opened = await createChat({ responder: echo, store: second }).openSession("c").catch((e: unknown) => e);
+      expect(JournalCorruptError.isInstance(opened)).toBe(true);
+      expect((opened as JournalCorruptError).line).toBe(5);
+    } finally {
+      await first.close();
+      await second.close();
     }
   });
 });

@@ -13,6 +13,11 @@ export interface LeaseTemplate {
   fd: number;
   /** Bytes in the file (a shorter owner is padded with spaces: JSON allows them). */
   size: number;
+  /** The file's inode and birth time: with `fd` open its inode is not reused, so they name this very file. */
+  ino: number;
+  birthtimeMs: number;
+  /** This store unlinked its lock itself, after checking it was this file: no other name links it. */
+  unlinked?: boolean;
 }
 
 /**
@@ -60,8 +65,13 @@ export class LeaseTemplates {
     return template;
   }
 
-  /** Takes back a template whose lock is gone (released, or taken over and removed by someone else). */
-  giveBack(template: LeaseTemplate): void {
+  /**
+   * Takes back a template whose lock is gone (released, or taken over and removed by someone else).
+   * `unlinked`: this store removed the lock itself right after a stat showed it was this very file (see
+   * `unlockOwn`), so the template is known to have no other name and the next `link` need not look.
+   */
+  giveBack(template: LeaseTemplate, unlinked = false): void {
+    template.unlinked = unlinked;
     if (!this.#all.has(template)) return;
     if (this.#free.length < MAX_FREE) this.#free.push(template);
     else this.#remove(template);
@@ -74,10 +84,13 @@ export class LeaseTemplates {
     this.#free.length = 0;
   }
 
-  /** A template no lock links to now (one link: its own name). */
+  /**
+   * A template no lock links to now (one link: its own name): known so when its lock was removed by this store
+   * (`giveBack(t, true)`), else looked at (another process may have linked it back after a rename aside).
+   */
   #take(): LeaseTemplate {
     for (let template = this.#free.pop(); template !== undefined; template = this.#free.pop()) {
-      if (fstatSync(template.fd).nlink === 1) return template;
+      if (template.unlinked || fstatSync(template.fd).nlink === 1) return template;
       // Still linked elsewhere (a contender's rename aside, for a moment): let it go.
       this.#all.delete(template);
       closeSync(template.fd);
@@ -93,7 +106,8 @@ export class LeaseTemplates {
         if ((error as { code?: unknown }).code !== "EEXIST") throw error;
       }
     } while (fd === undefined);
-    const template = { path, fd, size: 0 };
+    const { ino, birthtimeMs } = fstatSync(fd);
+    const template = { path, fd, size: 0, ino, birthtimeMs };
     this.#all.add(template);
     return template;
   }

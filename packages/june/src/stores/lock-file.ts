@@ -24,7 +24,11 @@ export interface LockFileId {
   ino: number;
   size: number;
   birthtimeMs: number;
-  mtimeMs: number;
+  /**
+   * Left out for a template's lock (see `LeaseTemplates`): only this process writes a template, never while it
+   * is linked as a lock, so its inode, birth time and size tell it.
+   */
+  mtimeMs?: number;
 }
 
 export type LockAttempt =
@@ -74,7 +78,10 @@ export async function tryLock(path: string, options: { ttlMs?: number; templates
     }
     if (options.templates) {
       const template = options.templates.link(path, JSON.stringify(owner));
-      if (template) return { acquired: true, token: owner.token, file: lockFileId(fstatSync(template.fd)), template };
+      if (template) {
+        const file = { ino: template.ino, size: template.size, birthtimeMs: template.birthtimeMs };
+        return { acquired: true, token: owner.token, file, template };
+      }
     } else {
       const created = createLock(path, owner);
       if (created) return created;
@@ -122,7 +129,7 @@ export async function unlock(path: string, token: string): Promise<boolean> {
  * Removes a lock this process took, while nobody may take it over: before its expiry's first half is over
  * (`takenAt + ttlMs / 2`, any time without an expiry), with the owner alive (this process) no other process
  * judges it stale. So it is not read back: one stat tells it is still the very file `tryLock` created (inode,
- * size, birth and modification time), then it is unlinked, without `unlock`'s rename aside. What remains is a lock
+ * size, birth and modification time; a template's lock by its inode, size and birth time), then it is unlinked, without `unlock`'s rename aside. What remains is a lock
  * file removed by hand (or by `deleteSession`) and a new one taken in the microseconds between the stat and
  * the unlink. Past that half, `unlock`'s atomic rename is used.
  *
@@ -135,7 +142,8 @@ export async function unlock(path: string, token: string): Promise<boolean> {
 export async function unlockOwn(path: string, token: string, file: LockFileId, takenAt: number, ttlMs: number | undefined): Promise<boolean> {
   if (!withinHalfTtl(takenAt, ttlMs)) return unlock(path, token);
   const stats = statSync(path, { throwIfNoEntry: false });
-  if (!stats || stats.ino !== file.ino || stats.size !== file.size || stats.birthtimeMs !== file.birthtimeMs || stats.mtimeMs !== file.mtimeMs) return false;
+  if (!stats || stats.ino !== file.ino || stats.size !== file.size || stats.birthtimeMs !== file.birthtimeMs) return false;
+  if (file.mtimeMs !== undefined && stats.mtimeMs !== file.mtimeMs) return false;
   try {
     unlinkSync(path);
     return true;

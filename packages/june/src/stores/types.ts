@@ -194,6 +194,18 @@ export interface TurnLease {
   readonly token: string;
 }
 
+/** What `acquireTurnAndAppend` takes: the append's `expectedSeq` (and `sync`), the lease's `ttlMs`. */
+export interface AcquireAndAppendOptions extends Pick<AppendOptions, "expectedSeq" | "sync"> {
+  /** As `acquireTurn`'s: left out, the store keeps the lease while its process holds it. */
+  ttlMs?: number;
+}
+
+/** What `acquireTurnAndAppend` returns: the lease taken and the entries appended (`seq` and `at` set). */
+export interface LeasedAppend {
+  lease: TurnLease;
+  entries: JournalEntry[];
+}
+
 /**
  * Where sessions live. Every store passes the conformance suite in `june/testing`.
  */
@@ -216,6 +228,18 @@ export interface ChatStore {
   /** Takes the session's turn lease; throws `SessionBusyError` when another holder has it. */
   acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease>;
   releaseTurn(lease: TurnLease): Promise<void>;
+  /**
+   * Optional: takes the session's turn lease and appends `entries` after `expectedSeq` in one atomic operation
+   * (for a database, one statement: one round trip where `acquireTurn` and `append` make two). Both happen or
+   * neither does: `SessionBusyError` when another holder has the lease, `ConflictError` when the journal moved
+   * past `expectedSeq` (either may be thrown when both hold), `SessionNotFoundError`, or a `TypeError` for bad or
+   * no entries; then no lease is taken and nothing is written. The lease is released like any other (`releaseTurn`,
+   * `AppendOptions.endsLease`). A chat uses it for a turn whose context it can build before it holds the lease
+   * (see docs/stores.md), and takes the lease and appends in two calls with a store that lacks it. A wrapper that
+   * replaces `acquireTurn` or `append` must replace or leave out this one too: the built-in store that has it
+   * defines it non-enumerable, so a store copied by spreading (`{ ...store, acquireTurn }`) does not.
+   */
+  acquireTurnAndAppend?(sessionId: string, entries: NewJournalEntry[], options: AcquireAndAppendOptions): Promise<LeasedAppend>;
   /**
    * Writes (or replaces) the checkpoint of an unfinished turn, atomically: a reader sees the old one or the
    * new one, never a mix. Stores that keep checkpoints (every built-in one) have all four checkpoint methods;

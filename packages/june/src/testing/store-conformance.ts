@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JuneError } from "../errors/june-error.js";
 import { ConflictError, InvalidSessionIdError, SessionBusyError, SessionNotFoundError } from "../stores/errors.js";
-import type { ChatStore, NewJournalEntry } from "../stores/types.js";
+import type { ChatStore, JournalEntry, NewJournalEntry, TurnLease } from "../stores/types.js";
 
 /** One case of the store conformance suite: `run()` throws (node:assert) when the store fails it. */
 export interface StoreConformanceCase {
@@ -395,6 +395,7 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
     }),
 
     ...checkpointCases(def, makeStore),
+    ...leasedAppendCases(def, makeStore),
   ];
 }
 
@@ -518,6 +519,98 @@ function checkpointCases(def: Def, makeStore: () => ChatStore | Promise<ChatStor
         assert.ok(values.includes(read!.data), "the checkpoint is one writer's, whole");
         assert.equal((await second.getCheckpoint!(id, "t1"))?.data, read!.data);
         assert.equal((await store.listCheckpoints(id)).length, 1);
+      } finally {
+        if (other !== store) await other.close?.();
+      }
+    }),
+  ];
+}
+
+/** The cases of `acquireTurnAndAppend`, for stores that have it (the others pass them as they are). */
+function leasedAppendCases(def: Def, makeStore: () => ChatStore | Promise<ChatStore>): StoreConformanceCase[] {
+  const has = (store: ChatStore): store is ChatStore & Required<Pick<ChatStore, "acquireTurnAndAppend">> =>
+    typeof store.acquireTurnAndAppend === "function";
+  return [
+    def("acquireTurnAndAppend: takes the lease and appends together, or does neither", async (store) => {
+      if (!has(store)) return;
+      const id = newId();
+      await store.createSession({ id });
+      const { lease, entries } = await store.acquireTurnAndAppend(id, [turnStart("t1", "hi")], { expectedSeq: 1 });
+      assert.equal(lease.sessionId, id);
+      assert.deepEqual(entries.map((e) => [e.seq, e.type]), [[2, "turn-start"]]);
+      assert.ok(!Number.isNaN(Date.parse(entries[0].at)));
+      assert.deepEqual((await store.read(id)).map((e) => e.seq), [1, 2]);
+      await assertJuneError(() => store.acquireTurn(id), SessionBusyError, "acquireTurn while the lease is held");
+      // Held elsewhere: nothing written, the holder's lease kept.
+      await assertJuneError(() => store.acquireTurnAndAppend(id, [turnEnd("t1")], { expectedSeq: 2 }), SessionBusyError);
+      assert.equal((await store.read(id)).length, 2);
+      // Released like any lease, with the turn's end.
+      await store.append(id, [turnEnd("t1")], { expectedSeq: 2, sync: true, endsLease: lease });
+      await store.releaseTurn(lease);
+      await store.releaseTurn(await store.acquireTurn(id));
+      // The journal moved on: nothing written, no lease left.
+      await assertJuneError(() => store.acquireTurnAndAppend(id, [turnStart("t2", "again")], { expectedSeq: 2 }), ConflictError);
+      assert.equal((await store.read(id)).length, 3);
+      await store.releaseTurn(await store.acquireTurn(id));
+      // Bad entries: a TypeError, nothing written, no lease left.
+      await assert.rejects(store.acquireTurnAndAppend(id, [{ type: "nonsense" } as unknown as NewJournalEntry], { expectedSeq: 3 }), TypeError);
+      assert.equal((await store.read(id)).length, 3);
+      await store.releaseTurn(await store.acquireTurn(id));
+      await assertJuneError(() => store.acquireTurnAndAppend(newId(), [turnStart("t", "a")], { expectedSeq: 1 }), SessionNotFoundError);
+      await assertJuneError(() => store.acquireTurnAndAppend("../x", [turnStart("t", "a")], { expectedSeq: 1 }), InvalidSessionIdError);
+    }),
+
+    def("acquireTurnAndAppend: a lease with ttlMs expires and can be taken over", async (store) => {
+      if (!has(store)) return;
+      const id = newId();
+      await store.createSession({ id });
+      const { lease } = await store.acquireTurnAndAppend(id, [turnStart("t1", "a")], { expectedSeq: 1, ttlMs: 30 });
+      await sleep(80);
+      const next = await store.acquireTurnAndAppend(id, [turnStart("t2", "b")], { expectedSeq: 2, ttlMs: 60_000 });
+      await store.releaseTurn(lease); // the expired holder's release leaves the new lease alone
+      await assertJuneError(() => store.acquireTurn(id), SessionBusyError);
+      await store.releaseTurn(next.lease);
+      assert.deepEqual((await store.read(id)).map((e) => e.seq), [1, 2, 3]);
+    }),
+
+    def("acquireTurnAndAppend: at once with others and with acquireTurn, one holder, and only its entries", async (store) => {
+      if (!has(store)) return;
+      const other = await makeStore();
+      try {
+        // A second store over the same data when the store shares it (files, databases); else calls at once.
+        const id = newId();
+        await store.createSession({ id });
+        const second = (await other.getSession(id)) ? other : store;
+        for (let round = 0; round < 3; round++) {
+          const seq: number = (await store.read(id)).length;
+          const calls: Promise<{ lease: TurnLease; turnId?: string }>[] = [];
+          for (let i = 0; i < 6; i++) {
+            const on = i % 2 === 0 ? store : second;
+            const turnId = `r${round}c${i}`;
+            calls.push(
+              i % 3 === 2
+                ? on.acquireTurn(id).then((lease) => ({ lease }))
+                : has(on)
+                  ? on.acquireTurnAndAppend(id, [turnStart(turnId, "x")], { expectedSeq: seq }).then(({ lease }) => ({ lease, turnId }))
+                  : on.acquireTurn(id).then((lease) => ({ lease })),
+            );
+          }
+          const results = await Promise.allSettled(calls);
+          const won = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+          assert.equal(won.length, 1, "exactly one call holds the lease");
+          for (const r of results) {
+            if (r.status === "rejected") assert.ok(SessionBusyError.isInstance(r.reason) || ConflictError.isInstance(r.reason), String(r.reason));
+          }
+          const after: JournalEntry[] = await store.read(id);
+          const winner = won[0]!;
+          assert.deepEqual(
+            after.slice(seq).map((e) => (e as { turnId?: string }).turnId),
+            winner.turnId === undefined ? [] : [winner.turnId],
+            "the journal holds the holder's entries only",
+          );
+          await store.releaseTurn(winner.lease);
+          await store.releaseTurn(await store.acquireTurn(id));
+        }
       } finally {
         if (other !== store) await other.close?.();
       }

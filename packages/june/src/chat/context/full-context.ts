@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { markHistoryOnly } from "./history-only.js";
 import type { ContextBuilder, ContextResult, TurnRecord } from "../types.js";
 import { isCompleted, sameSteers, snapshotSteers, turnMessages, type SteersSnapshot } from "./turn-messages.js";
 
@@ -36,7 +37,7 @@ interface Memo {
  */
 export function fullContext(): ContextBuilder {
   const memos = new WeakMap<TurnRecord, Memo>();
-  return function fullContextBuilder(history: TurnRecord[]): ContextResult {
+  return markHistoryOnly(function fullContextBuilder(history: TurnRecord[]): ContextResult {
     const first = history[0];
     let memo = typeof first === "object" && first !== null ? memos.get(first) : undefined;
     if (memo === undefined) {
@@ -52,7 +53,7 @@ export function fullContext(): ContextBuilder {
     }
     for (let i = same; i < history.length; i++) add(memo, history[i]!);
     return { name: "fullContext", messages: memo.messages.slice(), turnIds: memo.turnIds.slice() };
-  };
+  });
 }
 
 /** How many records at the start of `history` are those of `seen`, as they were. */

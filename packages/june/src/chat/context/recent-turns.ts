@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { markHistoryOnly } from "./history-only.js";
 import type { ContextBuilder, ContextResult, TurnRecord } from "../types.js";
 import { isCompleted, turnMessages } from "./turn-messages.js";
 
@@ -14,7 +15,7 @@ export function recentTurns(n: number): ContextBuilder {
   if (!Number.isInteger(n) || n < 0) {
     throw new TypeError(`recentTurns(n): n must be a whole number of turns, 0 or more, got ${String(n)}`);
   }
-  return function recentTurnsBuilder(history: TurnRecord[]): ContextResult {
+  return markHistoryOnly(function recentTurnsBuilder(history: TurnRecord[]): ContextResult {
     const picked: TurnRecord[] = [];
     for (let i = history.length - 1; i >= 0 && picked.length < n; i--) {
       const record = history[i]!;
@@ -24,5 +25,5 @@ export function recentTurns(n: number): ContextBuilder {
     const messages: ModelMessage[] = [];
     for (const record of picked) for (const message of turnMessages(record)) messages.push(message);
     return { name: "recentTurns", messages, turnIds: picked.map((record) => record.id) };
-  };
+  });
 }

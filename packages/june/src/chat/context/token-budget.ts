@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { markHistoryOnly } from "./history-only.js";
 import type { ContextBuilder, ContextResult, TurnRecord } from "../types.js";
 import { isCompleted, messageText, turnMessages } from "./turn-messages.js";
 
@@ -28,7 +29,7 @@ export function tokenBudget(options: TokenBudgetOptions): ContextBuilder {
     throw new TypeError(`tokenBudget({ maxTokens }): maxTokens must be a number, 0 or more, got ${String(maxTokens)}`);
   }
   if (typeof count !== "function") throw new TypeError("tokenBudget({ count }): count must be a function of a text");
-  return function tokenBudgetBuilder(history: TurnRecord[]): ContextResult {
+  return markHistoryOnly(function tokenBudgetBuilder(history: TurnRecord[]): ContextResult {
     const picked: ModelMessage[][] = [];
     const turnIds: string[] = [];
     let used = 0;
@@ -46,5 +47,5 @@ export function tokenBudget(options: TokenBudgetOptions): ContextBuilder {
     picked.reverse();
     turnIds.reverse();
     return { name: "tokenBudget", messages: picked.flat(), turnIds };
-  };
+  });
 }

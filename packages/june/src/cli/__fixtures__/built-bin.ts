@@ -1,6 +1,7 @@
 /**
- * The BUILT `june` the end-to-end tests spawn (dist/cli/bin.js), rebuilt with tsc first when it is missing or
- * older than the source (`npm test` at the root builds first, so this is for running one file by hand).
+ * The BUILT `june` the end-to-end tests spawn (dist/cli/bin.js, the CLI bundled by scripts/bundle-cli.mjs), rebuilt
+ * (tsc, then the bundle) first when it is missing or older than the source (`npm test` at the root builds first, so
+ * this is for running one file by hand).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -27,4 +28,5 @@ export function ensureBuilt(): void {
     cwd: packageDir,
     stdio: "inherit",
   });
+  execFileSync(process.execPath, [join(packageDir, "scripts/bundle-cli.mjs")], { cwd: packageDir, stdio: "inherit" });
 }

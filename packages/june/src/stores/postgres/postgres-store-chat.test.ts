@@ -68,4 +68,61 @@ describe("createChat on postgresStore", () => {
       await second.close();
     }
   });
+
+  it("two processes sending into one session at once: each turn completes or is busy, and the journal never interleaves them", async () => {
+    const first = postgresStore({ connectionString: TEST_DATABASE_URL, schema: db.schema });
+    const second = postgresStore({ connectionString: TEST_DATABASE_URL, schema: db.schema });
+    const third = postgresStore({ connectionString: TEST_DATABASE_URL, schema: db.schema });
+    try {
+      const reply = (tag: string) => ({ respond: ({ input }: { input: string }) => ({ result: new Promise<{ text: string }>((r) => setTimeout(() => r({ text: `${tag}: ${input}` }), 5)) }) });
+      const a = await createChat({ responder: reply("a"), store: first }).createSession();
+      const b = await createChat({ responder: reply("b"), store: second }).openSession(a.id);
+      // A third holder that only takes and releases the lease, now and then.
+      let stop = false;
+      const poker = (async () => {
+        while (!stop) {
+          const lease = await third.acquireTurn(a.id).catch(() => undefined);
+          await new Promise((r) => setTimeout(r, 3));
+          if (lease) await third.releaseTurn(lease);
+          await new Promise((r) => setTimeout(r, 7));
+        }
+      })();
+      let completed = 0;
+      for (let round = 0; round < 12; round++) {
+        const results = await Promise.allSettled([a.send(`a${round}`).result, b.send(`b${round}`).result]);
+        for (const r of results) {
+          if (r.status === "fulfilled") completed++;
+          else expect(r.reason).toMatchObject({ name: "SessionBusyError" });
+        }
+      }
+      stop = true;
+      await poker;
+      expect(completed).toBeGreaterThan(0);
+      const entries = await first.read(a.id);
+      // Every turn-start is followed by its own end before anything else starts; each turn continues the last.
+      let open: string | undefined;
+      let last: string | undefined;
+      for (const entry of entries) {
+        if (entry.type === "turn-start") {
+          expect(open, `turn ${entry.turnId} started inside turn ${open}`).toBeUndefined();
+          expect(entry.parentTurnId).toBe(last);
+          open = entry.turnId;
+        } else if (entry.type === "turn-end") {
+          expect(entry.turnId).toBe(open);
+          expect(entry.status).toBe("completed");
+          last = open;
+          open = undefined;
+        }
+      }
+      expect(open).toBeUndefined();
+      expect(entries.filter((e) => e.type === "turn-end")).toHaveLength(completed);
+      expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
+      const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM "${db.schema}".june_leases WHERE session_id = $1`, [a.id]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await first.close();
+      await second.close();
+      await third.close();
+    }
+  });
 });

@@ -2,23 +2,26 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type * as Pg from "pg";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
-import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
+import { prepareEntries, prepareSessionEntry, type PreparedEntries } from "../journal-entries.js";
+import { brandStore } from "../journal-open.js";
 import { decodeStoredEntries } from "../journal-shape.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { loadDriver } from "../load-driver.js";
 import { checkListOptions, makeTitle, startListing, toSessionInfo } from "../session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
 import type {
+  AcquireAndAppendOptions,
   AppendOptions,
   ChatStore,
   JournalEntry,
+  LeasedAppend,
   ListSessionsOptions,
   NewJournalEntry,
   SessionInfo,
   StoredCheckpoint,
   TurnLease,
 } from "../types.js";
-import { ensureCheckpointTable, ensureSchema, pgNames, type PgPool } from "./postgres-schema.js";
+import { ensureCheckpointTable, ensureSchema, pgNames, type PgNames, type PgPool } from "./postgres-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
 
 interface PostgresStoreCommonOptions {
@@ -56,6 +59,8 @@ export type PostgresStoreOptions = PostgresStoreCommonOptions &
 
 /** A `ChatStore` in PostgreSQL. */
 export interface PostgresStore extends ChatStore {
+  /** Takes the turn lease and appends in one statement (see `ChatStore.acquireTurnAndAppend`). */
+  acquireTurnAndAppend(sessionId: string, entries: NewJournalEntry[], options: AcquireAndAppendOptions): Promise<LeasedAppend>;
   /** Stops renewing this store's leases and ends the pool it made from `connectionString` (not yours). */
   close(): Promise<void>;
 }
@@ -65,6 +70,8 @@ const SESSION_COLUMNS = "id, created_at, updated_at, title, turn_count, metadata
 /** Postgres codes: unique and foreign-key violations. */
 const UNIQUE_VIOLATION = "23505";
 const FOREIGN_KEY_VIOLATION = "23503";
+/** Raised by `appendStatement`'s guard: a holder took the lease the statement was taking. */
+const DIVISION_BY_ZERO = "22012";
 
 /**
  * A store in PostgreSQL (`pg`): for several processes or machines sharing sessions, e.g. `june/server`
@@ -73,7 +80,10 @@ const FOREIGN_KEY_VIOLATION = "23503";
  * `last_seq` only if it is still the `expectedSeq` (`ConflictError` otherwise) and inserts the entries under
  * a primary key `(session_id, seq)`, so concurrent writers can never interleave a journal. Turn leases are
  * rows with an expiry on the server's clock: `SessionBusyError` holds across machines, and a lease left by
- * a crashed process is taken over once it expires.
+ * a crashed process is taken over once it expires. A turn's lease and its `turn-start` can be one statement
+ * (`acquireTurnAndAppend`), its `turn-end` and the lease's release another (`endsLease`): a model-chat turn
+ * with `fullContext` makes two round trips. `read` checks every row it returns (a damaged one is a
+ * `JournalCorruptError` naming the table and the line).
  *
  * `pg` (8.x) is an optional peer dependency, loaded when a store is made from a connection string:
  * importing this module works without it, `postgresStore({ connectionString })` then throws
@@ -147,7 +157,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     return rows[0] as SessionRow | undefined;
   }
 
-  return {
+  const store: Omit<PostgresStore, "acquireTurnAndAppend"> = {
     async createSession(input: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
       const id = input?.id;
       assertSessionId(id);
@@ -214,55 +224,14 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
         if (reason) throw reason;
         return [];
       }
-      const last = written[written.length - 1];
-      const firstStart = written.find((e) => e.type === "turn-start");
-      // A rename in the batch wins over the stored title; otherwise a first turn names a session with none.
-      const renamed = written.findLast((e) => e.type === "rename");
       // A turn's end releases its lease in the same statement (one round trip fewer per turn).
       const ending = opts.endsLease?.sessionId === sessionId && typeof opts.endsLease.token === "string" ? opts.endsLease.token : undefined;
-      const result = await pool
-        .query(
-          // One statement: the session row moves on only from `expectedSeq` (a concurrent writer that got
-          // there first leaves no row to update), and the entries are inserted only when it did.
-          `WITH s AS (
-             UPDATE ${S} SET last_seq = $3, updated_at = $4, updated_ms = $5, touched = nextval('${names.touched}'),
-               turn_count = turn_count + $6, title = COALESCE($12::text, title, $7)
-             WHERE id = $1 AND last_seq = $2
-             RETURNING id
-           )${
-             (ending === undefined
-               ? ""
-               : `, released AS (DELETE FROM ${L} WHERE session_id = $1 AND token = $13 AND EXISTS (SELECT 1 FROM s))`) +
-             (deleteCheckpoint === undefined
-               ? ""
-               : // The turn's checkpoint goes in the statement that journals its end.
-                 `, d AS (DELETE FROM ${C} WHERE session_id = $1 AND turn_id = $${ending === undefined ? 13 : 14} AND EXISTS (SELECT 1 FROM s))`)
-           }
-           INSERT INTO ${E} (session_id, seq, type, at, entry)
-           SELECT s.id, e.seq, e.type, e.at, e.entry::json
-           FROM s, unnest($8::int[], $9::text[], $10::text[], $11::text[]) AS e(seq, type, at, entry)`,
-          [
-            sessionId,
-            expectedSeq,
-            last.seq,
-            pgText(last.at),
-            Date.parse(last.at),
-            written.filter((e) => e.type === "turn-start").length,
-            firstStart?.type === "turn-start" ? pgText(makeTitle(firstStart.input)) : null,
-            written.map((e) => e.seq),
-            written.map((e) => e.type),
-            written.map((e) => pgText(e.at)),
-            prepared.lines,
-            renamed?.type === "rename" ? pgText(renamed.title) : null,
-            ...(ending === undefined ? [] : [ending]),
-            ...(deleteCheckpoint === undefined ? [] : [deleteCheckpoint]),
-          ],
-        )
-        .catch(async (error: unknown) => {
-          if (hasCode(error, UNIQUE_VIOLATION)) throw await appendFailure(sessionId, expectedSeq);
-          if (hasCode(error, FOREIGN_KEY_VIOLATION)) throw new SessionNotFoundError(sessionId);
-          throw error;
-        });
+      const statement = appendStatement(names, sessionId, expectedSeq, prepared, { ending, deleteCheckpoint });
+      const result = await pool.query(statement.text, statement.values).catch(async (error: unknown) => {
+        if (hasCode(error, UNIQUE_VIOLATION)) throw await appendFailure(sessionId, expectedSeq);
+        if (hasCode(error, FOREIGN_KEY_VIOLATION)) throw new SessionNotFoundError(sessionId);
+        throw error;
+      });
       if (result.rowCount === written.length) {
         if (ending !== undefined) {
           keeper.stop(ending);
@@ -350,19 +319,9 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
           if (explicit === undefined) keeper.keep(token, leaseTtlMs, () => renew(sessionId, token));
           return Object.freeze({ sessionId, token });
         }
-        const { rows } = await pool.query(
-          `SELECT l.owner, CASE WHEN l.expires_at = 'infinity' THEN NULL
-             ELSE to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END AS until
-           FROM ${S} s LEFT JOIN ${L} l ON l.session_id = s.id WHERE s.id = $1`,
-          [sessionId],
-        );
-        if (rows.length === 0) throw new SessionNotFoundError(sessionId);
-        const held = rows[0] as { owner: string | null; until: string | null };
+        const busy = busyOf(sessionId, await leaseState(sessionId));
         // Released (or expired) between the two statements: try again.
-        if (held.owner !== null) {
-          const until = held.until === null ? "" : ` until ${held.until}`;
-          throw new SessionBusyError(sessionId, `its lease is held by ${held.owner}${until}`);
-        }
+        if (busy) throw busy;
       }
       throw new SessionBusyError(sessionId, "its lease is being taken and released by others");
     },
@@ -382,6 +341,60 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       if (ownsPool) await (ended ??= pool.end());
     },
   };
+  // Non-enumerable: a store copied by spreading with an `acquireTurn` or `append` of its own (a wrapper) takes
+  // the lease and appends through them, in two calls.
+  Object.defineProperty(store, "acquireTurnAndAppend", { value: acquireTurnAndAppend });
+  // `read` checks every entry it returns (`decodeStoredEntries`), and `append` returns entries checked as read.
+  return brandStore(store as PostgresStore, {});
+
+  /**
+   * The lease and the append in one statement (see `appendStatement`), which says why when it writes nothing
+   * (the holder, the journal's seq); one more statement asks when it lost a race under way, and a statement
+   * that lost to a lease released since is tried again.
+   */
+  async function acquireTurnAndAppend(sessionId: string, entries: NewJournalEntry[], opts: AcquireAndAppendOptions): Promise<LeasedAppend> {
+    assertSessionId(sessionId);
+    const expectedSeq = opts?.expectedSeq;
+    const prepared = prepareEntries(entries, expectedSeq, new Date());
+    if (prepared.entries.length === 0) {
+      throw new TypeError("acquireTurnAndAppend: `entries` must hold at least one entry (acquireTurn takes a lease alone)");
+    }
+    const explicit = opts.ttlMs === undefined ? undefined : checkTtl(opts.ttlMs);
+    const ttlMs = explicit ?? leaseTtlMs;
+    await ready();
+    const token = randomUUID();
+    const taking = { token, owner, ttlMs: Number.isFinite(ttlMs) ? ttlMs : null };
+    const statement = appendStatement(names, sessionId, expectedSeq, prepared, { taking });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const row = await pool.query(statement.text, statement.values).then(
+        (result) => result.rows[0] as (LeaseStateRow & { written: number }) | undefined,
+        (error: unknown) => {
+          // Nothing was written: the lease was taken under the statement, or entries at those seqs appeared.
+          if (hasCode(error, DIVISION_BY_ZERO) || hasCode(error, UNIQUE_VIOLATION)) return null;
+          throw hasCode(error, FOREIGN_KEY_VIOLATION) ? new SessionNotFoundError(sessionId) : error;
+        },
+      );
+      if (row === undefined) throw new SessionNotFoundError(sessionId);
+      if (row !== null && row.written === prepared.entries.length) {
+        if (explicit === undefined) keeper.keep(token, leaseTtlMs, () => renew(sessionId, token));
+        return { lease: Object.freeze({ sessionId, token }), entries: prepared.entries };
+      }
+      // What the statement saw when it began; else (it lost a race under way) how things are now.
+      const seen = row !== null && (row.owner !== null || row.last_seq !== expectedSeq) ? row : await leaseState(sessionId);
+      const busy = busyOf(sessionId, seen);
+      if (busy) throw busy;
+      if (seen.last_seq !== expectedSeq) throw conflict(sessionId, expectedSeq, seen.last_seq);
+      // Free and at expectedSeq now: the holder released it between the two statements.
+    }
+    throw new SessionBusyError(sessionId, "its lease is being taken and released by others");
+  }
+
+  /** The session's journal seq and its live lease's holder, now; `SessionNotFoundError` for an unknown session. */
+  async function leaseState(sessionId: string): Promise<LeaseStateRow> {
+    const { rows } = await pool.query(`SELECT ${LEASE_STATE_COLUMNS} ${LEASE_STATE_FROM(S, L)}`, [sessionId]);
+    if (rows.length === 0) throw new SessionNotFoundError(sessionId);
+    return rows[0] as LeaseStateRow;
+  }
 
   /** Extends a lease this store holds; false when it is no longer ours. */
   async function renew(sessionId: string, token: string): Promise<boolean> {
@@ -409,6 +422,112 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     const lastSeq = (rows[0] as { last_seq: number }).last_seq;
     return lastSeq === expectedSeq ? undefined : conflict(sessionId, expectedSeq, lastSeq);
   }
+}
+
+/** A lease `appendStatement` takes with the entries: its token, its owner and its ttl (null: no expiry). */
+interface TakenLease {
+  token: string;
+  owner: string;
+  ttlMs: number | null;
+}
+
+/**
+ * The one statement of an append: the session row moves on only from `expectedSeq` (a concurrent writer that
+ * got there first leaves no row to update), and the entries are inserted only when it did. With `ending`, the
+ * turn's lease goes in the same statement; with `deleteCheckpoint`, the turn's checkpoint; with `taking`, a new
+ * lease is taken in it (`acquireTurnAndAppend`): the row moves on only when no live lease is seen, and should a
+ * holder the statement's snapshot did not see win the lease row (a concurrent `acquireTurn`), the insert
+ * divides by zero, so that the whole statement, the row's update included, is rolled back (`DIVISION_BY_ZERO`).
+ */
+function appendStatement(
+  names: PgNames,
+  sessionId: string,
+  expectedSeq: number,
+  prepared: PreparedEntries,
+  extra: { ending?: string | undefined; deleteCheckpoint?: string | undefined; taking?: TakenLease },
+): { text: string; values: unknown[] } {
+  const { sessions: S, entries: E, leases: L, checkpoints: C } = names;
+  const written = prepared.entries;
+  const last = written[written.length - 1]!;
+  const firstStart = written.find((e) => e.type === "turn-start");
+  // A rename in the batch wins over the stored title; otherwise a first turn names a session with none.
+  const renamed = written.findLast((e) => e.type === "rename");
+  const values: unknown[] = [
+    sessionId,
+    expectedSeq,
+    last.seq,
+    pgText(last.at),
+    Date.parse(last.at),
+    written.filter((e) => e.type === "turn-start").length,
+    firstStart?.type === "turn-start" ? pgText(makeTitle(firstStart.input)) : null,
+    written.map((e) => e.seq),
+    written.map((e) => e.type),
+    written.map((e) => pgText(e.at)),
+    prepared.lines,
+    renamed?.type === "rename" ? pgText(renamed.title) : null,
+  ];
+  const param = (value: unknown): string => `$${values.push(value)}`;
+  const { ending, deleteCheckpoint, taking } = extra;
+  const free = taking === undefined ? "" : ` AND NOT EXISTS (SELECT 1 FROM ${L} WHERE session_id = $1 AND expires_at > clock_timestamp())`;
+  let ctes = "";
+  if (taking !== undefined) {
+    const ttl = param(taking.ttlMs);
+    ctes += `, taken AS (
+             INSERT INTO ${L} (session_id, token, owner, acquired_at, expires_at)
+             SELECT id, ${param(taking.token)}, ${param(taking.owner)}, clock_timestamp(),
+               CASE WHEN ${ttl}::float8 IS NULL THEN 'infinity'::timestamptz
+                    ELSE clock_timestamp() + ${ttl}::float8 * interval '1 millisecond' END
+             FROM s
+             ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, owner = EXCLUDED.owner,
+               acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
+             WHERE ${L}.expires_at <= clock_timestamp()
+             RETURNING session_id
+           )`;
+  }
+  if (ending !== undefined) ctes += `, released AS (DELETE FROM ${L} WHERE session_id = $1 AND token = ${param(ending)} AND EXISTS (SELECT 1 FROM s))`;
+  // The turn's checkpoint goes in the statement that journals its end.
+  if (deleteCheckpoint !== undefined) ctes += `, d AS (DELETE FROM ${C} WHERE session_id = $1 AND turn_id = ${param(deleteCheckpoint)} AND EXISTS (SELECT 1 FROM s))`;
+  const insert = `INSERT INTO ${E} (session_id, seq, type, at, entry)
+           SELECT s.id, e.seq, e.type, e.at, e.entry::json
+           FROM s, unnest($8::int[], $9::text[], $10::text[], $11::text[]) AS e(seq, type, at, entry)`;
+  const update = `WITH s AS (
+             UPDATE ${S} SET last_seq = $3, updated_at = $4, updated_ms = $5, touched = nextval('${names.touched}'),
+               turn_count = turn_count + $6, title = COALESCE($12::text, title, $7)
+             WHERE id = $1 AND last_seq = $2${free}
+             RETURNING id
+           )${ctes}`;
+  if (taking === undefined) return { text: `${update}\n           ${insert}`, values };
+  // 1 / 0 only when the row moved on and the lease was not taken (s has a row, taken none). The statement
+  // returns how many entries it wrote and, as they were when it began, the journal's seq and the lease's
+  // holder: why it wrote nothing, in the usual cases, with no second statement.
+  const text = `${update}, ins AS (
+           ${insert}
+           WHERE 1 / ((SELECT count(*) FROM taken) - (SELECT count(*) FROM s) + 1) = 1
+           RETURNING 1
+           )
+           SELECT (SELECT count(*) FROM ins)::int AS written, ${LEASE_STATE_COLUMNS}
+           ${LEASE_STATE_FROM(S, L)}`;
+  return { text, values };
+}
+
+/** The journal's seq and the live lease's holder (owner, expiry), of `LEASE_STATE_FROM`'s session `$1`. */
+const LEASE_STATE_COLUMNS = `x.last_seq, l.owner, CASE WHEN l.expires_at = 'infinity' THEN NULL
+             ELSE to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END AS until`;
+const LEASE_STATE_FROM = (S: string, L: string) =>
+  `FROM ${S} x LEFT JOIN ${L} l ON l.session_id = x.id AND l.expires_at > clock_timestamp() WHERE x.id = $1`;
+
+/** A session's seq and the holder of its live lease, as `LEASE_STATE_COLUMNS` reads them. */
+interface LeaseStateRow {
+  last_seq: number;
+  owner: string | null;
+  until: string | null;
+}
+
+/** The `SessionBusyError` naming a live lease's holder, or undefined when none holds it. */
+function busyOf(sessionId: string, row: LeaseStateRow): SessionBusyError | undefined {
+  if (row.owner === null) return undefined;
+  const until = row.until === null ? "" : ` until ${row.until}`;
+  return new SessionBusyError(sessionId, `its lease is held by ${row.owner}${until}`);
 }
 
 function createPool(connectionString: string, max: number | undefined): PgPool {

@@ -1,6 +1,7 @@
 import { shareEventLoop } from "../event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
 import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
+import { brandStore } from "../journal-open.js";
 import { decodeStoredEntries } from "../journal-shape.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { checkListOptions, foldEntry, startListing, toSessionInfo } from "../session-listing.js";
@@ -159,7 +160,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     return db.transaction(fn).deferred();
   }
 
-  return {
+  const store: SqliteStore = {
     async createSession(input: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
       const id = input?.id;
       assertSessionId(id);
@@ -304,5 +305,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       db.close();
     },
   };
+  // `read` checks every entry it returns (`decodeStoredEntries`), and `append` returns entries checked as read.
+  return brandStore(store, {});
 }
 

@@ -125,7 +125,11 @@ class ModelTurn {
   }
 
   async #run(): Promise<ResponderResult> {
-    const onCancel = () => this.#interrupt?.abort();
+    // One listener for the turn: a cancel stops the current call and the wait for the reader.
+    const onCancel = () => {
+      this.#call?.abort();
+      this.#interrupt?.abort();
+    };
     this.#signal.addEventListener("abort", onCancel, { once: true });
     let usage: Partial<Usage> | undefined;
     let finishReason: string | undefined;
@@ -134,8 +138,6 @@ class ModelTurn {
         this.#signal.throwIfAborted();
         const call = new AbortController();
         this.#call = call;
-        const onAbort = () => call.abort();
-        this.#signal.addEventListener("abort", onAbort, { once: true });
         this.#segment = "";
         let callUsage: LanguageModelUsage | undefined;
         this.#trace.startCall(this.#instructions, this.#conversation);
@@ -185,7 +187,6 @@ class ModelTurn {
           }
         } finally {
           span?.end(call.signal.aborted ? (this.#signal.aborted ? "canceled" : "interrupted") : undefined);
-          this.#signal.removeEventListener("abort", onAbort);
           this.#call = undefined;
         }
         if (call.signal.aborted) {

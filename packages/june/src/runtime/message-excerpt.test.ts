@@ -1,0 +1,38 @@
+import type { ModelMessage } from "ai";
+import { describe, expect, test } from "vitest";
+import { EXCERPT_CHARS, excerptText, messageExcerpt, promptExcerpt } from "./message-excerpt.js";
+
+const KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
+
+describe("message excerpts", () => {
+  test("a frozen text message is excerpted once and the excerpt is shared, frozen and redacted", () => {
+    const message = Object.freeze({ role: "user", content: `my key is ${KEY} ok` }) as ModelMessage;
+    const first = messageExcerpt(message);
+    const again = messageExcerpt(message);
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first.text).not.toContain(KEY);
+    expect(first.role).toBe("user");
+    // Two prompts that end on the same context messages share their excerpts.
+    const a = promptExcerpt(undefined, [message]).prompt[0];
+    expect(a).toBe(first);
+  });
+
+  test("a message that may still change is excerpted afresh each time", () => {
+    const message = { role: "user", content: "first words" } as { role: "user"; content: string };
+    expect(messageExcerpt(message).text).toBe("first words");
+    message.content = `now ${KEY}`;
+    const later = messageExcerpt(message);
+    expect(later.text).not.toContain(KEY);
+    expect(later.text.startsWith("now ")).toBe(true);
+  });
+
+  test("a short text comes back as it is; a long one is cut to a string of its own", () => {
+    const short = "just a short reply";
+    expect(excerptText(short)).toBe(short);
+    const long = "word ".repeat(400);
+    const cut = excerptText(long);
+    expect(cut.length).toBeLessThanOrEqual(EXCERPT_CHARS);
+    expect(long.startsWith(cut.slice(0, 100))).toBe(true);
+  });
+});
