@@ -1,5 +1,13 @@
 import { ConflictError, JournalCorruptError, SessionBusyError } from "../stores/errors.js";
-import { EntryLine, sharedTurnOf, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
+import {
+  EntryLine,
+  journalEntries,
+  keepsJournals,
+  sharedTurnOf,
+  storeChecksReads,
+  type JournalKeeper,
+  type OpenedJournal,
+} from "../stores/journal-open.js";
 import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
 import type { AppendOptions, ChatStore, JournalEntry, LeasedAppend, NewJournalEntry, TurnEndEntry, TurnLease, TurnStartEntry } from "../stores/types.js";
@@ -64,8 +72,10 @@ export class SessionJournal {
    * no entry (it is rebuilt for `entries`, its seq `i + 1` for slot `i`): the turn-start that made a record is
    * the record's index in `#records` (`-1 - index` when the entry named no parent, the record's being the
    * branch it continued), the turn's only `turn-end` is the turn's id. Everything else is the entry itself.
+   * Undefined on a store that keeps the journal in this process (`[journalEntries]`: memoryStore), which
+   * `entries` then asks.
    */
-  #slots: Slot[] = [];
+  #slots: Slot[] | undefined;
   #records: TurnRecord[] = [];
   #unfinished = 0;
   /** The records by id, made once there are more than `SCAN_MAX` (a small session looks through `#records`). */
@@ -97,17 +107,18 @@ export class SessionJournal {
     const entries = opened.entries ?? [];
     const unparsed = entries.some((entry) => entry instanceof EntryLine);
     if (unparsed) this.#unparsed = { location };
+    if (unparsed || !keepsJournals(store)) this.#slots = [];
     // With lines left to parse, no entry gives way to its record until all are (`#parseDeferred`).
     this.#fold(entries, opened.checked ?? storeChecksReads(store), !unparsed);
     // No room to grow: an idle session holds what it has.
-    this.#slots = this.#slots.slice();
+    if (this.#slots) this.#slots = this.#slots.slice();
     this.#records = this.#records.slice();
   }
 
   /** After an append: a short journal's arrays are kept at their exact length (a copy of each). */
   #fit(): void {
-    if (this.#slots.length > FIT_MAX) return;
-    this.#slots = this.#slots.slice();
+    if (this.#lastSeq > FIT_MAX) return;
+    if (this.#slots) this.#slots = this.#slots.slice();
     this.#records = this.#records.slice();
   }
 
@@ -118,13 +129,16 @@ export class SessionJournal {
   /** Every entry, oldest first. Live and read-only: not a copy (made on the first read, then kept). */
   get entries(): readonly JournalEntry[] {
     this.#parseDeferred();
-    return (this.#entries ??= this.#rebuildEntries());
+    if (this.#entries) return this.#entries;
+    const store = this.#store;
+    this.#entries = this.#slots ? this.#rebuildEntries() : (store as ChatStore & JournalKeeper)[journalEntries](this.sessionId, this.#lastSeq);
+    return this.#entries;
   }
 
   /** The journal's summaries by the last turn each covers (`summariesOf`), without making `entries`. */
   summaries(): ReadonlyMap<string, string> {
     // A slot that is not an entry (a turn's id, a line not parsed) is never a summary.
-    return summariesOf(this.#slots as readonly JournalEntry[]);
+    return summariesOf((this.#slots ?? this.entries) as readonly JournalEntry[]);
   }
 
   /** Every turn, oldest first. Live; the records are frozen. A turn-start with no turn-end reads `interrupted`. */
@@ -299,7 +313,7 @@ export class SessionJournal {
           throw new JournalCorruptError(this.sessionId, entry.seq, `${entry.type}: \`${field}\` "${named}" names no earlier turn`);
         }
         this.#lastSeq = entry.seq;
-        this.#slots.push(entry);
+        this.#slots!.push(entry);
         if (entry.type === "turn-start") this.#startTurn(entry, undefined);
         continue;
       }
@@ -309,8 +323,10 @@ export class SessionJournal {
       if (checked && !Object.isFrozen(entry)) this.#compact(entry);
       this.#lastSeq = entry.seq;
       // Slot `i` stands for seq `i + 1` only while the seqs have no gap (a store's own seqs never do).
-      const compactable = compact && this.#unparsed === undefined && entry.seq === this.#slots.length + 1;
-      this.#slots.push(this.#apply(entry, compactable));
+      const slots = this.#slots;
+      const compactable = slots !== undefined && compact && this.#unparsed === undefined && entry.seq === slots.length + 1;
+      const slot = this.#apply(entry, compactable);
+      slots?.push(slot);
       this.#entries?.push(entry);
     }
   }
@@ -323,7 +339,7 @@ export class SessionJournal {
   #parseDeferred(): void {
     const unparsed = this.#unparsed;
     if (unparsed === undefined) return;
-    const slots = this.#slots;
+    const slots = this.#slots!;
     // Every line first: a damaged one throws before anything changes.
     const parsed: (TurnStartEntry | TurnEndEntry | undefined)[] = new Array(slots.length);
     for (let i = 0; i < slots.length; i++) {
@@ -391,7 +407,7 @@ export class SessionJournal {
 
   /** Every entry, those a record stands for rebuilt from it. */
   #rebuildEntries(): JournalEntry[] {
-    return this.#slots.map((slot, i) => this.#entryAt(i, slot));
+    return this.#slots!.map((slot, i) => this.#entryAt(i, slot));
   }
 
   /** The entry of slot `i`. */
@@ -404,6 +420,7 @@ export class SessionJournal {
   /** Puts a turn's turn-ends back in the slots where its record stands for them (before the record changes). */
   #spellEnds(turnId: string): void {
     const slots = this.#slots;
+    if (slots === undefined) return;
     for (let i = slots.length - 1; i >= 0; i--) if (slots[i] === turnId) slots[i] = this.#entryAt(i, turnId);
   }
 

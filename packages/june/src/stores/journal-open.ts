@@ -41,6 +41,21 @@ export function sharedTurnOf(store: ChatStore, sessionId: string, turnId: string
   return typeof share === "function" ? share.call(store, sessionId, turnId) : undefined;
 }
 
+/**
+ * Set (non-enumerable) on a store that keeps every session's journal in this process, unchanging once written
+ * (memoryStore): `[journalEntries](id, toSeq)` is its entries from seq 1 to `toSeq`, at once. A session open on
+ * it keeps no list of its own entries: it asks for them the first time they are read.
+ */
+export const journalEntries: unique symbol = Symbol.for("june.store.journalEntries");
+
+export interface JournalKeeper {
+  [journalEntries](sessionId: string, toSeq: number): JournalEntry[];
+}
+
+export function keepsJournals(store: ChatStore): store is ChatStore & JournalKeeper {
+  return typeof (store as Partial<JournalKeeper>)[journalEntries] === "function";
+}
+
 /** A journal as `[openJournal]` hands it over. */
 export interface OpenedJournal {
   /** Entries from seq 1, in order; June's `turn-start` and `turn-end` lines not yet parsed past their head. */
@@ -62,14 +77,15 @@ export function storeChecksReads(store: ChatStore): boolean {
   return (store as { [checksReads]?: unknown })[checksReads] === true;
 }
 
-/** Marks `store` with `[checksReads]` and maybe `[openJournal]`, `[sharedTurn]`, non-enumerable (see `openJournal`). */
+/** Marks `store` with `[checksReads]` and maybe `[openJournal]`, `[sharedTurn]`, `[journalEntries]`, non-enumerable (see `openJournal`). */
 export function brandStore<T extends ChatStore>(
   store: T,
-  options: { open?: JournalOpener[typeof openJournal]; turn?: TurnSharer[typeof sharedTurn] },
+  options: { open?: JournalOpener[typeof openJournal]; turn?: TurnSharer[typeof sharedTurn]; entries?: JournalKeeper[typeof journalEntries] },
 ): T {
   Object.defineProperty(store, checksReads, { value: true });
   if (options.open) Object.defineProperty(store, openJournal, { value: options.open });
   if (options.turn) Object.defineProperty(store, sharedTurn, { value: options.turn });
+  if (options.entries) Object.defineProperty(store, journalEntries, { value: options.entries });
   return store;
 }
 

@@ -177,7 +177,18 @@ export function memoryStore(): ChatStore {
   };
   // Every entry was checked when it was appended, and `read` hands out those very (frozen) entries or
   // frozen ones rebuilt from the turns that say all of them.
-  return brandStore(store, { turn: (sessionId, turnId) => (sessions.get(sessionId) ? find(sessions.get(sessionId)!, turnId) : undefined) });
+  return brandStore(store, {
+    turn: (sessionId, turnId) => {
+      const session = sessions.get(sessionId);
+      return session && find(session, turnId);
+    },
+    entries: (sessionId, toSeq) => {
+      const session = get(sessionId);
+      const out: JournalEntry[] = [];
+      for (let i = 0; i < toSeq && i < session.slots.length; i++) out.push(entryAt(session, i));
+      return out;
+    },
+  });
 }
 
 /** Up to this many turns, a turn is found by looking through them. */
