@@ -261,6 +261,8 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     expect(await uiMessagesOf(a.base, sessionId)).toEqual(uiOnB);
     // A's events are B's live turn's, not A's copy that ended suspended.
     const eventsOnA = await fetch(`${a.base}/turns/${turnId}/events`);
+    // Resumed through A as well (a second client): A follows the turn B runs, rather than refusing it as busy.
+    const resumedOnA = await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/resume`);
     // Approved through A (as Studio sends it, with the session): the decision goes to B, where the turn runs.
     const approved = await post(`${a.base}/turns/${turnId}/approve`, { approvalId: requestId, sessionId });
     expect({ status: approved.status, body: await approved.json() }).toEqual({ status: 200, body: { ok: true } });
@@ -269,6 +271,7 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     expect(allOnB.slice(0, onB.length)).toEqual(onB);
     expect(allOnB.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: 'Deployed: "live on prod".' } });
     expect(followedOnA).toEqual(allOnB);
+    expect(await collect(resumedOnA)).toEqual(allOnB);
     // And after the end: A replays B's events, and reads the session as B does.
     expect(await collect(await fetch(`${a.base}/turns/${turnId}/events`))).toEqual(allOnB);
     expect(await sessionOf(a.base, sessionId)).toEqual(await sessionOf(b.base, sessionId));
