@@ -70,8 +70,16 @@ export class HandlerContext {
    */
   async find(turnId: string, options: { running?: boolean } = {}): Promise<ServedTurn | undefined> {
     const live = this.registry.get(turnId);
-    if (live) return options.running && live.ended ? undefined : live;
-    return (await this.elsewhere(() => this.turnEvents.find(turnId, options))) ?? undefined;
+    if (live && !live.suspended) return options.running && live.ended ? undefined : live;
+    const found = await this.elsewhere(() => this.turnEvents.find(turnId, options));
+    if (!live) return found ?? undefined;
+    // A turn that suspended here may have been resumed by another process since: the bus then serves that
+    // process's copy (the bus answers with `live` itself while it is still this process's), and this one is stale.
+    if (found && found !== live) {
+      this.registry.forget(live);
+      return found;
+    }
+    return options.running ? undefined : live;
   }
 
   /** Like `find`, but a turn no process has is a 404. */
