@@ -320,6 +320,13 @@ describe("redisTurnEvents across two servers", () => {
     const elsewhere = await fetch(`${base}/turns/some-other-turn/events`);
     expect(elsewhere.status).toBe(503);
     expect(await elsewhere.json()).toEqual({ error: "The turns of other processes cannot be reached right now" });
+    // A page reload still loads, with the journal's view.
+    const reloaded = await fetch(`${base}/sessions/${sessionId}/ui-messages`);
+    expect(reloaded.status).toBe(200);
+    expect(await reloaded.json()).toEqual([
+      expect.objectContaining({ id: `${turnId}-user`, role: "user" }),
+      expect.objectContaining({ id: turnId, role: "assistant", metadata: { turnStatus: "completed" } }),
+    ]);
     expect(errors.length).toBeGreaterThan(0);
   });
 
