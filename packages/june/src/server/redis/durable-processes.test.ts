@@ -27,6 +27,7 @@ const fixture = fileURLToPath(new URL("./__fixtures__/durable-server-process.tsx
 const root = mkdtempSync(join(tmpdir(), "june-durable-procs-"));
 const log = join(root, "calls.log");
 const LEASE_TTL_MS = 1000;
+const MCP_SERVER = fileURLToPath(new URL("../../mcp/__fixtures__/stdio-server.mjs", import.meta.url));
 
 let redis: TestRedisClient;
 let db: TestSchema;
@@ -52,8 +53,9 @@ interface ServerProcess {
   exited: Promise<void>;
 }
 
-async function startServer(suspendAfterMs?: number): Promise<ServerProcess> {
+async function startServer(suspendAfterMs?: number, more: { mcp?: { script: string; log: string } } = {}): Promise<ServerProcess> {
   const options = {
+    ...more,
     databaseUrl: TEST_DATABASE_URL,
     schema: db.schema,
     redisUrl: TEST_REDIS_URL,
@@ -355,5 +357,41 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     expect(deploys()).toHaveLength(1);
     a.child.kill("SIGTERM");
     await a.exited;
+  });
+
+  it("an MCP tool in a durable turn: A suspends while the call waits; B resumes and approves it, and the call reaches the MCP server once; denied, never", async () => {
+    const mcp = { script: MCP_SERVER, log: join(root, "mcp.jsonl") };
+    const calls = () => (existsSync(mcp.log) ? readFileSync(mcp.log, "utf8").split("\n").filter((l) => l.includes('"event":"call"')) : []);
+    const [a, other] = await Promise.all([startServer(300, { mcp }), startServer(undefined, { mcp })]);
+    try {
+      const ask = async () => {
+        const sessionId = await newSession(a.base);
+        const first = await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "note this" }));
+        expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
+        const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string; toolName: string };
+        expect(request.toolName).toBe("note_save");
+        return { sessionId, turnId: first[0]!.data.turnId as string, requestId: request.id };
+      };
+
+      const approved = await ask();
+      expect(calls()).toEqual([]);
+      expect(await approveTakingOver(other.base, approved.sessionId, approved.turnId, approved.requestId)).toEqual([]);
+      const rest = await collect(await fetch(`${other.base}/turns/${approved.turnId}/events`));
+      expect(rest.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: "Saved: note 1." } });
+      expect(calls()).toHaveLength(1);
+      expect((await post(`${other.base}/sessions/${approved.sessionId}/turns/${approved.turnId}/approve`, { approvalId: approved.requestId })).status).toBe(409);
+      // Followed through A too (where it suspended): the same events.
+      expect(await collect(await fetch(`${a.base}/turns/${approved.turnId}/events`))).toEqual(rest);
+
+      const denied = await ask();
+      const deny = await post(`${other.base}/sessions/${denied.sessionId}/turns/${denied.turnId}/deny`, { approvalId: denied.requestId });
+      expect(deny.status).toBe(200);
+      const end = (await collect(await fetch(`${other.base}/turns/${denied.turnId}/events`))).at(-1);
+      expect(end).toMatchObject({ event: "turn-end", data: { status: "completed", text: "Not done." } });
+      expect(calls()).toHaveLength(1);
+    } finally {
+      for (const server of [a, other]) server.child.kill("SIGTERM");
+      await Promise.all([a.exited, other.exited]);
+    }
   });
 });
