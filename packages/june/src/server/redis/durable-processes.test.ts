@@ -260,7 +260,8 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     // A page reloaded on A shows B's live message: the request, waiting.
     const uiOnB = await uiMessagesOf(b.base, sessionId);
     expect(uiOnB[1]!.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ toolName: "deploy", state: "approval-requested" });
-    expect(await uiMessagesOf(a.base, sessionId)).toEqual(uiOnB);
+    // (Polled: B's copy into Redis may be a write behind what B shows.)
+    await expect.poll(() => uiMessagesOf(a.base, sessionId), { timeout: 5000 }).toEqual(uiOnB);
     // A's events are B's live turn's, not A's copy that ended suspended.
     const eventsOnA = await fetch(`${a.base}/turns/${turnId}/events`);
     // Resumed through A as well (a second client): A follows the turn B runs, rather than refusing it as busy.
