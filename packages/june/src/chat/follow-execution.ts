@@ -1,4 +1,5 @@
 import type { ResponderProvenance } from "../stores/types.js";
+import { ReplayBuffer } from "./internal/replay-buffer.js";
 import type { DurableSettings } from "./durable/checkpoint-codec.js";
 import { SuspendWatch } from "./durable/suspend-watch.js";
 import { ResponderContractError, TurnSuspendedError } from "./errors.js";
@@ -25,17 +26,21 @@ export async function followExecution(options: FollowOptions, execution: Respond
   const { turn } = options;
   turn.attach(execution);
   let iterator: AsyncIterator<unknown> | undefined;
+  // June's own responders hand out a replay buffer: followed without an async iterator's promise per event.
+  const buffer = execution.events instanceof ReplayBuffer ? (execution.events as ReplayBuffer<unknown>) : undefined;
   try {
-    iterator = execution.events?.[Symbol.asyncIterator]();
+    if (!buffer) iterator = execution.events?.[Symbol.asyncIterator]();
   } catch (error) {
     ignoreRejection(execution.result);
     return { status: "failed", error };
   }
-  const outcome = await new ExecutionFollower(options, execution, iterator).outcome;
+  const follower = new ExecutionFollower(options, execution, buffer ?? iterator);
+  const outcome = await follower.outcome;
   if (outcome.status === "failed" && !turn.abort.signal.aborted) {
     // The turn is over: stop whatever work the responder still has in flight (a run's other steps, a request).
     turn.abort.abort(outcome.error);
   }
+  if (outcome.status !== "completed") follower.stopFollowing();
   if (outcome.status !== "completed" && iterator?.return) {
     // Stop a stream we no longer read; do not wait for a responder that ignores it.
     const open = iterator;
@@ -70,10 +75,12 @@ class ExecutionFollower {
   #state: FollowState;
   #resolve!: (outcome: TurnOutcome) => void;
 
-  constructor(options: FollowOptions, execution: ResponderExecution, iterator: AsyncIterator<unknown> | undefined) {
+  #stopFollowing: (() => void) | undefined;
+
+  constructor(options: FollowOptions, execution: ResponderExecution, events: AsyncIterator<unknown> | ReplayBuffer<unknown> | undefined) {
     this.#options = options;
     this.#turn = options.turn;
-    this.#state = { kind: "answering", result: undefined, eventsDone: iterator === undefined };
+    this.#state = { kind: "answering", result: undefined, eventsDone: events === undefined };
     this.outcome = new Promise<TurnOutcome>((resolve) => (this.#resolve = resolve));
     // The order matters when several are settled already: a cancel counts before the result.
     this.#watchSuspend();
@@ -82,7 +89,22 @@ class ExecutionFollower {
       (value) => this.#onResult(value),
       (error: unknown) => this.#onFailure(error),
     );
-    if (iterator) void this.#readEvents(iterator);
+    if (events instanceof ReplayBuffer) {
+      this.#stopFollowing = events.follow({
+        item: (value) => {
+          if (this.#state.kind === "decided") return this.stopFollowing();
+          this.#take(value);
+        },
+        end: () => this.#onEventsEnd(),
+        fail: (error) => this.#onFailure(error),
+      });
+    } else if (events) void this.#readEvents(events);
+  }
+
+  /** Stops taking a replay buffer's events (the outcome is decided). */
+  stopFollowing(): void {
+    this.#stopFollowing?.();
+    this.#stopFollowing = undefined;
   }
 
   /** Takes the responder's events into the turn until they end, fail, or the outcome is decided. */
@@ -92,14 +114,18 @@ class ExecutionFollower {
         const next = await iterator.next();
         if (this.#state.kind === "decided") return;
         if (next.done) break;
-        // Once canceled, only the run's trace goes on: no more reply text, no new approval requests.
-        if (this.#state.kind === "canceling" && (next.value as { type?: unknown } | null)?.type !== "run-update") continue;
-        this.#turn.push(next.value);
+        this.#take(next.value);
       }
       this.#onEventsEnd();
     } catch (error) {
       this.#onFailure(error);
     }
+  }
+
+  /** One event into the turn. Once canceled, only the run's trace goes on: no more reply text, no new approval requests. */
+  #take(value: unknown): void {
+    if (this.#state.kind === "canceling" && (value as { type?: unknown } | null)?.type !== "run-update") return;
+    this.#turn.push(value);
   }
 
   #onEventsEnd(): void {

@@ -4,7 +4,6 @@ import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from 
 import { rebuildContext } from "./context/rebuild-context.js";
 import { isHistoryOnly } from "./context/history-only.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
-import { summariesOf } from "./context/summarized-context.js";
 import { decodeCheckpoint, encodeCheckpoint, type DurableSettings } from "./durable/checkpoint-codec.js";
 import { ResponderContractError, TurnNotResumableError } from "./errors.js";
 import type { SessionJournal } from "./session-journal.js";
@@ -146,7 +145,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     const stored = await store.getCheckpoint!(journal.sessionId, turn.id);
     if (!stored) throw new TurnNotResumableError(journal.sessionId, turn.id, "it has no checkpoint (it was not durable, or it ended)");
     const envelope = decodeCheckpoint(stored.data, journal.sessionId, turn.id, options.durable.key);
-    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: summariesOf(journal.entries) });
+    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: journal.summaries() });
     if (options.telemetry) {
       turn.traceWith(TurnSpans.resume(options.telemetry, { sessionId: journal.sessionId, turnId: turn.id, provenance: options.provenance, input: record.input }, envelope.trace));
     }
@@ -267,7 +266,10 @@ async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
   return resolveContext(options.context, history, {
     sessionId: journal.sessionId,
     input: options.input,
-    entries: journal.entries,
+    // Made only for a builder that reads them (the journal rebuilds its turns' entries from their records).
+    get entries() {
+      return journal.entries;
+    },
   });
 }
 

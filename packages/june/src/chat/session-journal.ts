@@ -1,49 +1,100 @@
 import { ConflictError, JournalCorruptError, SessionBusyError } from "../stores/errors.js";
-import { EntryLine, storeChecksReads, type OpenedJournal } from "../stores/journal-open.js";
+import {
+  EntryLine,
+  journalEntries,
+  keepsJournals,
+  sharedTurnOf,
+  storeChecksReads,
+  type JournalKeeper,
+  type OpenedJournal,
+} from "../stores/journal-open.js";
 import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
-import type { AppendOptions, ChatStore, JournalEntry, LeasedAppend, NewJournalEntry, TurnEndEntry, TurnLease } from "../stores/types.js";
+import type { AppendOptions, ChatStore, JournalEntry, LeasedAppend, NewJournalEntry, TurnEndEntry, TurnLease, TurnStartEntry } from "../stores/types.js";
+import { summariesOf } from "./context/summarized-context.js";
 import type { TurnRecord } from "./types.js";
+import {
+  endEntryOf,
+  endSaysAll,
+  endTurn,
+  freezeTurn,
+  newTurn,
+  sameTurn,
+  startEntryOf,
+  startSaysAll,
+  thawTurn,
+  type JournalTurn,
+  type StoredTurn,
+} from "../stores/turn-records.js";
 
 const MAX_CONFLICT_RETRIES = 5;
 /** Up to this many turns, a record is found by looking through them (no map of records by id). */
 const SCAN_MAX = 16;
-/** The steers of a turn that has none (most): one frozen list for all of them. */
-const NO_STEERS: TurnRecord["steers"] = Object.freeze([]) as unknown as TurnRecord["steers"];
+/** Journals up to this many entries are kept in arrays of their exact length (`#fit`). */
+const FIT_MAX = 64;
+const IDLE: Promise<unknown> = Promise.resolve();
 
 /**
- * A session's journal as this process knows it: the entries, the turn records folded from them and the
- * last `seq`. Read once when the session opens, then kept up to date incrementally: every append folds
- * its own entries, and a `ConflictError` (another writer moved the journal) reads only what is new.
- * Appends and catch-ups run one at a time, so `expectedSeq` is always the last entry seen.
+ * One place in the journal: an entry as read, a line not yet parsed past its head (`EntryLine`), or what stands
+ * for an entry its record holds whole (see `SessionJournal`'s `#slots`): a turn-start by its record's index, a
+ * turn-end by its turn's id.
+ */
+type Slot = JournalEntry | EntryLine | number | string;
+
+/**
+ * A session's journal as this process knows it: the turn records folded from its entries, the entries that
+ * are not in a record and the last `seq`. Read once when the session opens, then kept up to date
+ * incrementally: every append folds its own entries, and a `ConflictError` (another writer moved the
+ * journal) reads only what is new. Appends and catch-ups run one at a time, so `expectedSeq` is always the
+ * last entry seen.
+ *
+ * The records are frozen and shared: what `records`, `branch`, `record` and the others return is what the
+ * session hands out (`session.turns()`); a change to a turn (its end, a steer, feedback) replaces its record.
+ * A turn's `turn-start` and its `turn-end` in June's layout are not kept beside its record: the record holds
+ * everything they say, and `entries` rebuilds them (equal, key for key) when first asked for.
  *
  * Opened from a store's `[openJournal]`, June's `turn-start` and `turn-end` lines arrive unparsed past their
  * head (`EntryLine`): a record's id, parent, status and times are known at once, its input, context, text,
- * metadata and error once the journal is first read for records (every accessor below but `leafId`, `lastSeq` and `rememberedTools` parses what is left,
- * and a damaged line is the `JournalCorruptError` naming it, thrown there and on every later access).
+ * metadata and error once the journal is first read for records (every accessor below but `leafId`, `lastSeq`
+ * and `rememberedTools` parses what is left, and a damaged line is the `JournalCorruptError` naming it, thrown
+ * there and on every later access).
  */
 export class SessionJournal {
   readonly sessionId: string;
   readonly #store: ChatStore;
-  /** True when the store checks the form of what `read` and `append` return (`checksReads`). */
-  readonly #checked: boolean;
-  readonly #location: string | undefined;
-  readonly #entries: (JournalEntry | EntryLine)[] = [];
-  /** How many of `#entries` are still `EntryLine`s. */
-  #deferred = 0;
-  readonly #records: TurnRecord[] = [];
+  /**
+   * Set while some of `#slots` are `EntryLine`s (lines not parsed past their head): where the journal lives,
+   * which their errors name.
+   */
+  #unparsed: { location: string | undefined } | undefined;
+  /**
+   * The journal in order, one slot per entry. Where a turn's record says all its entry said, the slot holds
+   * no entry (it is rebuilt for `entries`, its seq `i + 1` for slot `i`): the turn-start that made a record is
+   * the record's index in `#records` (`-1 - index` when the entry named no parent, the record's being the
+   * branch it continued), the turn's only `turn-end` is the turn's id. Everything else is the entry itself.
+   * Undefined on a store that keeps the journal in this process (`[journalEntries]`: memoryStore), which
+   * `entries` then asks.
+   */
+  #slots: Slot[] | undefined;
+  #records: TurnRecord[] = [];
   #unfinished = 0;
   /** The records by id, made once there are more than `SCAN_MAX` (a small session looks through `#records`). */
   #byId: Map<string, TurnRecord> | undefined;
-  /** Tools approved with `remember: "session"` (and not revoked since). */
-  readonly rememberedTools = new Set<string>();
-  /** The current branch: the turns from the first to `#leaf`, following `parentTurnId`. */
-  #branch: TurnRecord[] = [];
+  /** Tools approved with `remember: "session"` (and not revoked since); made with the first. */
+  #remembered: Set<string> | undefined;
+  /**
+   * The current branch: the turns from the first to `#leaf`, following `parentTurnId`; undefined while it is
+   * every record in order (a session that never branched), which `#records` then says.
+   */
+  #branch: TurnRecord[] | undefined;
   #leaf: TurnRecord | undefined;
   #lastSeq = 0;
-  /** What the next entry may share with those before it (`#compact`). */
-  readonly #repeats: SharedRepeats = {};
-  #queue: Promise<unknown> = Promise.resolve();
+  /** What the next entry may share with those before it (`#compact`); made with the first it applies to. */
+  #repeats: SharedRepeats | undefined;
+  /** The last task queued (`#serialize`), until it settles. */
+  #queue: Promise<unknown> | undefined;
+  /** Every entry, made by the first read of `entries` and kept up to date from then on. */
+  #entries: JournalEntry[] | undefined;
 
   /**
    * @param opened the journal as read: `store.read(id)`'s entries, or what the store's `[openJournal]` gave
@@ -52,22 +103,45 @@ export class SessionJournal {
   constructor(store: ChatStore, sessionId: string, opened: Partial<OpenedJournal> & { checked?: boolean } = {}) {
     this.#store = store;
     this.sessionId = sessionId;
-    this.#checked = storeChecksReads(store);
-    this.#location = opened.location;
-    this.#fold(opened.entries ?? [], opened.checked ?? this.#checked);
+    const location = opened.location;
+    const entries = opened.entries ?? [];
+    const unparsed = entries.some((entry) => entry instanceof EntryLine);
+    if (unparsed) this.#unparsed = { location };
+    if (unparsed || !keepsJournals(store)) this.#slots = [];
+    // With lines left to parse, no entry gives way to its record until all are (`#parseDeferred`).
+    this.#fold(entries, opened.checked ?? storeChecksReads(store), !unparsed);
+    // No room to grow: an idle session holds what it has.
+    if (this.#slots) this.#slots = this.#slots.slice();
+    this.#records = this.#records.slice();
+  }
+
+  /** After an append: a short journal's arrays are kept at their exact length (a copy of each). */
+  #fit(): void {
+    if (this.#lastSeq > FIT_MAX) return;
+    if (this.#slots) this.#slots = this.#slots.slice();
+    this.#records = this.#records.slice();
   }
 
   get lastSeq(): number {
     return this.#lastSeq;
   }
 
-  /** Every entry, oldest first. Live and read-only: not a copy. */
+  /** Every entry, oldest first. Live and read-only: not a copy (made on the first read, then kept). */
   get entries(): readonly JournalEntry[] {
     this.#parseDeferred();
-    return this.#entries as JournalEntry[];
+    if (this.#entries) return this.#entries;
+    const store = this.#store;
+    this.#entries = this.#slots ? this.#rebuildEntries() : (store as ChatStore & JournalKeeper)[journalEntries](this.sessionId, this.#lastSeq);
+    return this.#entries;
   }
 
-  /** Every turn, oldest first. Live: the session hands out copies. A turn-start with no turn-end reads `interrupted`. */
+  /** The journal's summaries by the last turn each covers (`summariesOf`), without making `entries`. */
+  summaries(): ReadonlyMap<string, string> {
+    // A slot that is not an entry (a turn's id, a line not parsed) is never a summary.
+    return summariesOf((this.#slots ?? this.entries) as readonly JournalEntry[]);
+  }
+
+  /** Every turn, oldest first. Live; the records are frozen. A turn-start with no turn-end reads `interrupted`. */
   get records(): readonly TurnRecord[] {
     this.#parseDeferred();
     return this.#records;
@@ -82,15 +156,20 @@ export class SessionJournal {
     return this.#unfinished;
   }
 
-  /** The current branch's turns, oldest first. Live: the session hands out copies. */
+  /** The current branch's turns, oldest first. Live; the records are frozen. */
   get branch(): readonly TurnRecord[] {
     this.#parseDeferred();
-    return this.#branch;
+    return this.#branch ?? this.#records;
   }
 
   /** The current branch's last turn (what a plain send continues), if any. */
   get leafId(): string | undefined {
     return this.#leaf?.id;
+  }
+
+  /** Tools approved with `remember: "session"` (and not revoked since). */
+  get rememberedTools(): Set<string> {
+    return (this.#remembered ??= new Set());
   }
 
   /** The turns from the first one to `turnId` (included), oldest first; empty for an unknown or absent id. */
@@ -158,7 +237,8 @@ export class SessionJournal {
             ...(options.deleteCheckpoint !== undefined ? { deleteCheckpoint: options.deleteCheckpoint } : {}),
             ...(options.endsLease ? { endsLease: options.endsLease } : {}),
           });
-          this.#fold(written, this.#checked);
+          this.#fold(written, storeChecksReads(this.#store), true);
+          this.#fit();
           return written;
         } catch (error) {
           if (!ConflictError.isInstance(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
@@ -189,7 +269,8 @@ export class SessionJournal {
         return "moved";
       }
       try {
-        this.#fold(leased.entries, this.#checked);
+        this.#fold(leased.entries, storeChecksReads(this.#store), true);
+        this.#fit();
       } catch (error) {
         await this.#store.releaseTurn(leased.lease).catch(() => {});
         throw error;
@@ -200,12 +281,17 @@ export class SessionJournal {
 
   async #catchUp(): Promise<void> {
     const fresh = await this.#store.read(this.sessionId, { fromSeq: this.#lastSeq + 1 });
-    this.#fold(fresh, this.#checked);
+    this.#fold(fresh, storeChecksReads(this.#store), true);
   }
 
   #serialize<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(task, task);
-    this.#queue = run.catch(() => {});
+    const run = (this.#queue ?? IDLE).then(task, task);
+    // The next task waits for this one, however it ends; once the last has ended, an idle session keeps no promise.
+    const done = (): void => {
+      if (this.#queue === settled) this.#queue = undefined;
+    };
+    const settled: Promise<void> = run.then(done, done);
+    this.#queue = settled;
     return run;
   }
 
@@ -213,9 +299,9 @@ export class SessionJournal {
    * Folds entries in. An entry that is malformed (from a store that does not check its reads: `checked` false)
    * or names a turn that never started is a `JournalCorruptError`: folding it would silently drop earlier
    * turns from the branch, or a reply from its turn. The entries before it stay folded; a later catch-up
-   * meets it again.
+   * meets it again. `compact`: an entry its record says all of may give way to it (see `#slots`).
    */
-  #fold(entries: readonly (JournalEntry | EntryLine)[], checked: boolean): void {
+  #fold(entries: readonly (JournalEntry | EntryLine)[], checked: boolean, compact: boolean): void {
     const hasTurn = (id: string) => this.#has(id);
     for (const entry of entries) {
       if (entry.seq <= this.#lastSeq) continue;
@@ -227,9 +313,8 @@ export class SessionJournal {
           throw new JournalCorruptError(this.sessionId, entry.seq, `${entry.type}: \`${field}\` "${named}" names no earlier turn`);
         }
         this.#lastSeq = entry.seq;
-        this.#entries.push(entry);
-        this.#deferred++;
-        if (entry.type === "turn-start") this.#startTurn(entry);
+        this.#slots!.push(entry);
+        if (entry.type === "turn-start") this.#startTurn(entry, undefined);
         continue;
       }
       const problem = (checked ? undefined : entryProblem(entry)) ?? linkProblem(entry, hasTurn);
@@ -237,60 +322,162 @@ export class SessionJournal {
       // A checked store's entries that are not frozen are this session's own copies (a file read).
       if (checked && !Object.isFrozen(entry)) this.#compact(entry);
       this.#lastSeq = entry.seq;
-      this.#entries.push(entry);
-      this.#apply(entry);
+      // Slot `i` stands for seq `i + 1` only while the seqs have no gap (a store's own seqs never do).
+      const slots = this.#slots;
+      const compactable = slots !== undefined && compact && this.#unparsed === undefined && entry.seq === slots.length + 1;
+      const slot = this.#apply(entry, compactable);
+      slots?.push(slot);
+      this.#entries?.push(entry);
     }
   }
 
   /**
    * Parses the lines left as text and gives their turns the input, context, text, metadata and error they
-   * hold; `JournalCorruptError` (naming the line) for a damaged one, on this call and every later one.
+   * hold; `JournalCorruptError` (naming the line) for a damaged one, on this call and every later one, with
+   * nothing changed.
    */
   #parseDeferred(): void {
-    if (this.#deferred === 0) return;
-    const entries = this.#entries;
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      if (!(entry instanceof EntryLine)) continue;
-      const parsed = entry.decode(this.sessionId, this.#location);
-      entries[i] = parsed;
-      this.#deferred--;
-      if (parsed.type === "turn-start") {
-        // The record its head started (the first turn-start of an id makes the record).
-        const record = this.#find(parsed.turnId);
-        if (record && record.input === undefined) {
-          record.input = parsed.input;
-          record.context = parsed.context;
-          record.startedAt = parsed.at;
-        }
+    const unparsed = this.#unparsed;
+    if (unparsed === undefined) return;
+    const slots = this.#slots!;
+    // Every line first: a damaged one throws before anything changes.
+    const parsed: (TurnStartEntry | TurnEndEntry | undefined)[] = new Array(slots.length);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      if (slot instanceof EntryLine) parsed[i] = slot.decode(this.sessionId, unparsed.location);
+    }
+    // The records of lines not parsed were left unfrozen (no one had them); a frozen one is copied.
+    const open = (turnId: string): JournalTurn | undefined => {
+      const record = this.#find(turnId);
+      if (record === undefined || !Object.isFrozen(record)) return record as JournalTurn | undefined;
+      const turn = thawTurn(record);
+      this.#replace(record, turn as TurnRecord);
+      return turn;
+    };
+    for (let i = 0; i < slots.length; i++) {
+      const entry = parsed[i];
+      if (entry === undefined) continue;
+      slots[i] = entry;
+      if (entry.type !== "turn-start") continue;
+      // The record its head started (the first turn-start of an id makes the record).
+      const turn = open(entry.turnId);
+      if (turn && turn.input === undefined) {
+        turn.input = entry.input;
+        turn.context = entry.context;
+        turn.startedAt = entry.at;
       }
     }
+    this.#unparsed = undefined;
     // Every end and suspend again, in journal order, as they were first folded (an end wins over a suspend
     // after it; a turn ended twice keeps what the last end said).
-    for (const entry of entries as JournalEntry[]) {
-      if (entry.type === "turn-end") {
-        this.#endTurn(entry);
-        this.#endBody(entry);
-      } else if (entry.type === "turn-suspend") this.#apply(entry);
+    for (const slot of slots as JournalEntry[]) {
+      if (slot.type === "turn-end") {
+        const turn = open(slot.turnId);
+        if (turn) endTurn(turn, slot);
+      } else if (slot.type === "turn-suspend") {
+        const turn = open(slot.turnId);
+        if (turn && turn.status === "interrupted") turn.status = "suspended";
+      }
+    }
+    const records = this.#records;
+    let unfinished = 0;
+    for (const record of records) {
+      if (!Object.isFrozen(record)) freezeTurn(record as JournalTurn);
+      if (record.status === "interrupted" || record.status === "suspended") unfinished++;
+    }
+    this.#unfinished = unfinished;
+    // Now that every record is whole, the entries it says all of give way to it.
+    let next = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i] as JournalEntry;
+      if (typeof slot !== "object") continue;
+      if (slot.seq !== i + 1) break;
+      if (slot.type === "turn-start") {
+        // The records are in the order of their first turn-starts.
+        if (next === records.length || records[next]!.id !== slot.turnId) continue;
+        const stand = this.#startSlot(slot, next++);
+        if (stand !== undefined) slots[i] = stand;
+      } else if (slot.type === "turn-end") {
+        const record = this.#find(slot.turnId);
+        if (record && endSaysAll(slot, record)) slots[i] = record.id;
+      }
     }
   }
 
+
+  /** Every entry, those a record stands for rebuilt from it. */
+  #rebuildEntries(): JournalEntry[] {
+    return this.#slots!.map((slot, i) => this.#entryAt(i, slot));
+  }
+
+  /** The entry of slot `i`. */
+  #entryAt(i: number, slot: Slot): JournalEntry {
+    if (typeof slot === "number") return slot >= 0 ? startEntryOf(this.#records[slot]!, i + 1, true) : startEntryOf(this.#records[-1 - slot]!, i + 1, false);
+    if (typeof slot === "string") return endEntryOf(this.#find(slot)!, i + 1);
+    return slot as JournalEntry;
+  }
+
+  /** Puts a turn's turn-ends back in the slots where its record stands for them (before the record changes). */
+  #spellEnds(turnId: string): void {
+    const slots = this.#slots;
+    if (slots === undefined) return;
+    for (let i = slots.length - 1; i >= 0; i--) if (slots[i] === turnId) slots[i] = this.#entryAt(i, turnId);
+  }
+
+  /**
+   * What slot stands for a turn's first turn-start (its record `#records[index]`), or undefined when the
+   * record does not say all of it.
+   */
+  #startSlot(entry: TurnStartEntry, index: number): number | undefined {
+    const named = startSaysAll(entry, this.#records[index]!);
+    if (named === undefined) return undefined;
+    return named ? index : -1 - index;
+  }
+
   /** A turn-start's record (its input, context and time not yet known when it comes from an `EntryLine`). */
-  #startTurn(entry: { turnId: string; parentTurnId?: string | undefined; at?: string }): TurnRecord | undefined {
+  #startTurn(entry: { turnId: string; parentTurnId?: string | undefined }, start: TurnStartEntry | undefined): TurnRecord | undefined {
     if (this.#has(entry.turnId)) return undefined;
-    const record: TurnRecord = new JournalTurn(entry.turnId, entry.at);
     // No parentTurnId: the turn continues the current branch (an older journal is one line).
     const parent = entry.parentTurnId ?? this.#leaf?.id;
-    if (parent !== undefined) record.parentTurnId = parent;
+    const turn = newTurn(entry.turnId, parent, start);
+    // A record from a line's head is not handed out before the line is parsed (which freezes it).
+    const record = (start ? freezeTurn(turn) : turn) as StoredTurn as TurnRecord;
+    // A new turn's branch becomes current: while every turn continues the one before, the branch is them all.
+    const continues = parent === this.#leaf?.id;
+    if (this.#branch === undefined && !continues) this.#branch = this.#records.slice();
     this.#records.push(record);
     this.#unfinished++;
     if (this.#byId) this.#byId.set(entry.turnId, record);
     else if (this.#records.length > SCAN_MAX) this.#byId = new Map(this.#records.map((r) => [r.id, r]));
-    // A new turn's branch becomes current.
-    if (parent !== undefined && parent === this.#leaf?.id) this.#branch.push(record);
-    else this.#branch = this.#pathTo(record.id);
+    if (this.#branch !== undefined) {
+      if (continues && parent !== undefined) this.#branch.push(record);
+      else this.#branch = this.#pathTo(record.id);
+    }
     this.#leaf = record;
     return record;
+  }
+
+  /** Puts `next` where `record` was (the records, the branch, the leaf). */
+  #replace(record: TurnRecord, next: TurnRecord): void {
+    const records = this.#records;
+    records[records.lastIndexOf(record)] = next;
+    const branch = this.#branch;
+    if (branch) {
+      const i = branch.lastIndexOf(record);
+      if (i !== -1) branch[i] = next;
+    }
+    this.#byId?.set(next.id, next);
+    if (this.#leaf === record) this.#leaf = next;
+  }
+
+  /** Replaces a turn's record with a copy that `change` changed (or changes one not frozen yet: see `#startTurn`). */
+  #revise(turnId: string, change: (turn: JournalTurn) => void): void {
+    const record = this.#find(turnId);
+    if (!record) return;
+    if (!Object.isFrozen(record)) return change(record as JournalTurn);
+    const turn = thawTurn(record);
+    change(turn);
+    this.#replace(record, freezeTurn(turn) as TurnRecord);
   }
 
   /**
@@ -298,14 +485,15 @@ export class SessionJournal {
    * the turn ids it names are the strings of those turns' records.
    */
   #compact(entry: JournalEntry): void {
+    const repeats = (this.#repeats ??= {});
     if (entry.type === "turn-start" && entry.parentTurnId !== undefined) {
       const parent = this.#find(entry.parentTurnId);
-      if (parent) this.#repeats.turnId = parent.id;
+      if (parent) repeats.turnId = parent.id;
     } else if (entry.type === "turn-end") {
       const record = this.#find(entry.turnId);
-      if (record) this.#repeats.turnId = record.id;
+      if (record) repeats.turnId = record.id;
     }
-    shareRepeats(entry, this.#repeats);
+    shareRepeats(entry, repeats);
   }
 
   #find(turnId: string): TurnRecord | undefined {
@@ -319,108 +507,76 @@ export class SessionJournal {
     return this.#find(turnId) !== undefined;
   }
 
-  /** A turn-end's status and time. */
-  #endTurn(entry: { turnId: string; status: TurnEndEntry["status"]; at: string }): void {
-    const record = this.#find(entry.turnId);
-    if (!record) return;
-    if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
-    record.status = entry.status;
-    record.endedAt = entry.at;
-  }
-
-  /** A turn-end's text, metadata and error. */
-  #endBody(entry: TurnEndEntry): void {
-    const record = this.#find(entry.turnId);
-    if (!record) return;
-    if (entry.text !== undefined) record.text = entry.text;
-    if (entry.metadata !== undefined) record.metadata = entry.metadata;
-    if (entry.error !== undefined) record.error = entry.error;
-  }
-
-  #apply(entry: JournalEntry): void {
+  /**
+   * Folds one entry into the records; returns what its slot holds: the entry, or (`compactable`) its turn's id
+   * when the record says all the entry does.
+   */
+  #apply(entry: JournalEntry, compactable: boolean): Slot {
     switch (entry.type) {
       case "session":
       case "summary":
       case "rename":
-        return;
+        return entry;
       case "checkout": {
         const leaf = entry.turnId === undefined ? undefined : this.#find(entry.turnId);
-        if (entry.turnId !== undefined && !leaf) return;
+        if (entry.turnId !== undefined && !leaf) return entry;
+        if (this.#branch === undefined && leaf === this.#records[this.#records.length - 1]) return entry;
         this.#leaf = leaf;
         this.#branch = this.#pathTo(leaf?.id);
-        return;
+        return entry;
       }
       case "turn-start": {
-        const record = this.#startTurn(entry);
-        if (record) {
-          record.input = entry.input;
-          record.context = entry.context;
-        }
-        return;
+        const record = this.#startTurn(entry, entry);
+        const stand = compactable && record ? this.#startSlot(entry, this.#records.length - 1) : undefined;
+        return stand ?? entry;
       }
       case "steer": {
-        const record = this.#find(entry.turnId);
-        if (record) record.steers = [...record.steers, { input: entry.input, atChar: entry.atChar }];
-        return;
+        this.#revise(entry.turnId, (turn) => {
+          turn.steers = Object.freeze([...turn.steers, Object.freeze({ input: entry.input, atChar: entry.atChar })]) as TurnRecord["steers"];
+        });
+        return entry;
       }
       case "turn-end": {
-        this.#endTurn(entry);
-        this.#endBody(entry);
-        return;
+        const record = this.#find(entry.turnId);
+        if (!record) return entry;
+        // Ended before: its earlier end stops being said by the record.
+        if (record.endedAt !== undefined) this.#spellEnds(record.id);
+        if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
+        this.#revise(record.id, (turn) => endTurn(turn, entry));
+        let next = this.#find(record.id)!;
+        // The store's own record when it is this one, field for field: one object for both.
+        const shared = sharedTurnOf(this.#store, this.sessionId, record.id) as TurnRecord | undefined;
+        if (shared !== undefined && shared !== next && Object.isFrozen(next) && sameTurn(shared, next)) {
+          this.#replace(next, shared);
+          next = shared;
+        }
+        return compactable && endSaysAll(entry, next) ? next.id : entry;
       }
       case "turn-suspend": {
         const record = this.#find(entry.turnId);
         // A suspend never overrides an end (a resumed turn that ended, read in any order of processes).
-        if (record && record.status === "interrupted") record.status = "suspended";
-        return;
+        if (record && record.status === "interrupted") this.#revise(record.id, (turn) => void (turn.status = "suspended"));
+        return entry;
       }
       case "feedback": {
-        const record = this.#find(entry.turnId);
-        if (!record) return;
         const feedback: NonNullable<TurnRecord["feedback"]> = { score: entry.score };
         if (entry.comment !== undefined) feedback.comment = entry.comment;
         if (entry.tags !== undefined) feedback.tags = entry.tags;
-        record.feedback = feedback;
-        return;
+        Object.freeze(feedback);
+        this.#revise(entry.turnId, (turn) => void (turn.feedback = feedback));
+        return entry;
       }
       case "approval": {
-        if (entry.remember !== "session") return;
+        if (entry.remember !== "session") return entry;
         if (entry.approved) this.rememberedTools.add(entry.toolName);
-        else this.rememberedTools.delete(entry.toolName);
-        return;
+        else this.#remembered?.delete(entry.toolName);
+        return entry;
       }
       default: {
         // An entry type this version does not know: skip it rather than break the session.
         const unknown: never = entry;
-        void unknown;
+        return unknown;
       }
     }
-  }
-}
-
-
-/**
- * A turn record as the journal folds it: a class, so that the fields a turn gets later (its parent, context,
- * end, reply) are stored in the object rather than in a separate property array. Only the fields a turn has
- * are set (no keys holding `undefined`). `input` is undefined only until a deferred turn-start is parsed.
- */
-class JournalTurn {
-  declare parentTurnId?: string;
-  declare context?: TurnRecord["context"];
-  declare endedAt?: string;
-  declare text?: string;
-  declare metadata?: TurnRecord["metadata"];
-  declare error?: TurnRecord["error"];
-  declare feedback?: TurnRecord["feedback"];
-  id: string;
-  input: string;
-  steers: TurnRecord["steers"] = NO_STEERS;
-  status: TurnRecord["status"] = "interrupted";
-  startedAt: string;
-
-  constructor(id: string, startedAt: string | undefined) {
-    this.id = id;
-    this.input = undefined as unknown as string;
-    this.startedAt = startedAt as string;
   }
 }

@@ -3,7 +3,6 @@ import { SessionBusyError } from "../stores/errors.js";
 import type { ChatStore, ResponderProvenance } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext } from "./context/resolve-context.js";
-import { summariesOf } from "./context/summarized-context.js";
 import { decodeCheckpoint, type DurableSettings } from "./durable/checkpoint-codec.js";
 import { TurnNotCompletedError, TurnNotFoundError, TurnNotResumableError } from "./errors.js";
 import { deferred } from "./internal/deferred.js";
@@ -34,6 +33,7 @@ export interface SessionHost {
 }
 
 const UNFINISHED: ReadonlySet<string> = new Set(["suspended", "interrupted"]);
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * A conversation: its history (kept in memory after it opens and updated as turns are journaled), the
@@ -158,7 +158,7 @@ export class JournaledSession implements Session {
     await this.#journal.catchUp();
     const record = this.#known(turnId, "replay");
     const journal = this.#journal;
-    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: summariesOf(journal.entries) });
+    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: journal.summaries() });
     return replayTurn({ responder: options.responder ?? this.#host.responder, sessionId: this.id, turnId, input: record.input, messages });
   }
 
@@ -215,21 +215,24 @@ export class JournaledSession implements Session {
   /** Ids of the unfinished turns among `records` that have a checkpoint (none read when none is unfinished). */
   async #checkpointed(records: readonly TurnRecord[]): Promise<Set<string>> {
     const store = this.#host.store;
-    if (typeof store.listCheckpoints !== "function" || !records.some((r) => UNFINISHED.has(r.status))) return new Set();
+    if (typeof store.listCheckpoints !== "function" || !records.some((r) => UNFINISHED.has(r.status))) return NONE as Set<string>;
     return new Set((await store.listCheckpoints(this.id)).map((c) => c.turnId));
   }
 
-  #copies(records: readonly TurnRecord[], checkpointed: ReadonlySet<string> = new Set()): TurnRecord[] {
+  /**
+   * The records as the session hands them out: the journal's own (frozen, shared) records, but a copy for an
+   * unfinished turn that runs in this process (`running`) or can be resumed (`resumable`).
+   */
+  #copies(records: readonly TurnRecord[], checkpointed: ReadonlySet<string> = NONE): TurnRecord[] {
     const runningId = this.#host.running.get(this.id)?.id;
     return records.map((record) => {
-      const running = UNFINISHED.has(record.status) && record.id === runningId;
-      const copy: TurnRecord = {
-        ...record,
-        steers: record.steers.map((steer) => ({ ...steer })),
-        status: running ? "running" : record.status,
-      };
-      if (!running && UNFINISHED.has(record.status) && checkpointed.has(record.id)) copy.resumable = true;
-      return copy;
+      if (!UNFINISHED.has(record.status)) return record;
+      const running = record.id === runningId;
+      const resumable = !running && checkpointed.has(record.id);
+      if (!running && !resumable) return record;
+      const copy: TurnRecord = { ...record, status: running ? "running" : record.status };
+      if (resumable) copy.resumable = true;
+      return Object.freeze(copy);
     });
   }
 
@@ -352,10 +355,14 @@ export class JournaledSession implements Session {
   /** What the chat's context would send for the next turn. */
   async messages(): Promise<ModelMessage[]> {
     await this.#journal.catchUp();
+    const journal = this.#journal;
     const { messages } = await resolveContext(this.#host.context, this.#journal.branch.slice(), {
       sessionId: this.id,
       input: "",
-      entries: this.#journal.entries,
+      // Made only for a builder that reads them.
+      get entries() {
+        return journal.entries;
+      },
     });
     return messages;
   }

@@ -811,13 +811,18 @@ describe("history and context", () => {
     expect((await reopened.turns()).map((t) => t.status)).toEqual(["interrupted", "completed", "completed"]);
   });
 
-  test("turns() hands out copies", async () => {
+  test("turns() hands out the session's records, frozen: shared, and no caller can change them", async () => {
     const session = await createChat({ responder: echo }).createSession();
     await session.send("a").result;
     const [record] = await session.turns();
-    record!.text = "changed";
-    record!.steers.push({ input: "x", atChar: 0 });
+    expect(Object.isFrozen(record)).toBe(true);
+    expect(() => {
+      record!.text = "changed";
+    }).toThrow(TypeError);
+    expect(() => record!.steers.push({ input: "x", atChar: 0 })).toThrow(TypeError);
     const [again] = await session.turns();
+    // The same record, not a copy of it.
+    expect(again).toBe(record);
     expect(again).toMatchObject({ text: "a:0", steers: [] });
   });
 

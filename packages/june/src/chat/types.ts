@@ -191,7 +191,7 @@ export interface TurnFeedback {
   tags?: string[];
 }
 
-/** A journaled turn as `session.turns()` returns it. */
+/** A journaled turn as `session.turns()` returns it: frozen, shared by every call that hands it out. */
 export interface TurnRecord {
   id: string;
   input: string;
@@ -241,7 +241,11 @@ export interface ContextOptions {
   sessionId: string;
   /** The new turn's input. */
   input: string;
-  /** The session's journal, for builders that need more than the turns. */
+  /**
+   * The session's journal, for builders that need more than the turns. Read-only. Made when first read (a
+   * session keeps most turn-starts and turn-ends only in its turn records, and rebuilds them, equal, for this
+   * list): a builder that never reads it costs no copy of the journal.
+   */
   entries: readonly JournalEntry[];
 }
 
@@ -256,7 +260,11 @@ export interface Session {
   readonly id: string;
   /** Starts a turn at once. `SessionBusyError` when a turn of this process runs in the session. */
   send(input: string): Turn;
-  /** The journaled turns, oldest first. */
+  /**
+   * The current branch's journaled turns, oldest first. The records are the session's own, shared and
+   * frozen (read-only, and so are the objects they hold: copy a record to change it); a new list each call.
+   * A turn that changes later (its end, feedback) is a new record in the next call's list.
+   */
   turns(): Promise<TurnRecord[]>;
   /** What the context would send for the next turn. */
   messages(): Promise<ModelMessage[]>;
@@ -276,7 +284,10 @@ export interface Session {
   regenerate(turnId?: string): Turn;
   /** Sends `input` in a turn's place: a new turn on a new branch from that turn's parent, made current. */
   edit(turnId: string, input: string): Turn;
-  /** The alternatives at a turn's position (the turns sharing its parent, itself included), oldest first. */
+  /**
+   * The alternatives at a turn's position (the turns sharing its parent, itself included), oldest first;
+   * read-only records, as `turns()` gives them.
+   */
   branches(turnId: string): Promise<TurnRecord[]>;
   /**
    * The alternatives at every turn of the current branch that has any, in one read (what a client shows as

@@ -46,7 +46,7 @@ function viewOf(request: PendingApproval, redaction: TextRedactOptions): Pending
 
 /**
  * The durable-turn routes (mounted under `/sessions`): `POST /:id/turns/:turnId/resume` (the resumed turn's
- * events as SSE, from its first), and `POST /:id/turns/:turnId/approve|deny` (`{ approvalId, remember? }` /
+ * events as SSE, from its first; a turn running already, in any process, is followed instead), and `POST /:id/turns/:turnId/approve|deny` (`{ approvalId, remember? }` /
  * `{ approvalId, reason? }`), which decide a live turn, wherever it runs, or resume a suspended one here first.
  */
 export function durableRoutes(context: HandlerContext): Router {
@@ -62,9 +62,10 @@ export function durableRoutes(context: HandlerContext): Router {
   };
   return new Router()
     .on("POST", "/:id/turns/:turnId/resume", async ({ request, params }) => {
-      const session = await context.chat.openSession(params.id);
-      const live = await context.track(await session.resume(params.turnId));
-      return turnEventsResponse(live, { from: 0, signal: request.signal, keepAliveMs: context.keepAliveMs });
+      // Running already, here or in another process (which resumed it first): its events, as `session.resume`
+      // resolves to a turn running in its own process.
+      const turn = await liveOrResumed(params.id, params.turnId);
+      return turnEventsResponse(turn, { from: 0, signal: request.signal, keepAliveMs: context.keepAliveMs });
     })
     .on("POST", "/:id/turns/:turnId/approve", decide("approve"))
     .on("POST", "/:id/turns/:turnId/deny", decide("deny"));

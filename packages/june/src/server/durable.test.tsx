@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { fileStore } from "june/chat";
 import { createChatHandler } from "june/server";
 import { durableChat, SECRET } from "../chat/__fixtures__/durable-chat.js";
 import { listen } from "./__fixtures__/servers.js";
+import { answer, assemble, collectChunks, sendUi, uiText, uiTransport, user } from "./__fixtures__/ui-client.js";
 import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
 
 const root = mkdtempSync(join(tmpdir(), "june-durable-http-"));
@@ -97,5 +98,31 @@ describe("durable turns over HTTP", () => {
     const again = await post(`${b.base}/sessions/s1/turns/${turnId}/resume`);
     expect(again.status).toBe(409);
     expect((await again.json()).name).toBe("TurnNotResumableError");
+  });
+
+  it("/ui-chat in one process: the client's approval after the turn suspended resumes it, the tool runs once, and the same message goes on", async () => {
+    const dir = join(root, "ui-chat");
+    mkdirSync(dir, { recursive: true });
+    const log = join(dir, "calls.log");
+    const { chat } = durableChat({ store: fileStore(dir), log, durable: { suspendAfterMs: 40 } });
+    const base = await listen(createChatHandler(chat));
+    const transport = uiTransport(base);
+    const first = await collectChunks(await sendUi(transport, "s-ui", [user("u1", "ship the docs")]));
+    expect(first.at(-1)).toMatchObject({ type: "finish", finishReason: "tool-calls" });
+    const paused = await assemble(first);
+    const session = await chat.openSession("s-ui");
+    await expect.poll(async () => (await session.turns())[0]?.status).toBe("suspended");
+
+    const answered = answer(paused, true);
+    const rest = await collectChunks(await sendUi(transport, "s-ui", [user("u1", "ship the docs"), answered]));
+    expect(rest[0]).toEqual({ type: "start", messageId: paused.id });
+    const final = await assemble(rest, answered);
+    expect(final.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ state: "output-available" });
+    expect(uiText(final)).toContain('Deployed: "live on prod".');
+    expect(JSON.stringify(rest)).not.toContain(SECRET);
+    expect((await session.turns())[0]).toMatchObject({ id: paused.id, status: "completed" });
+    // Sent again: nothing runs again.
+    await collectChunks(await sendUi(transport, "s-ui", [user("u1", "ship the docs"), answer(paused, true)]));
+    expect(readFileSync(log, "utf8").split("\n").filter((line) => line.startsWith("deploy"))).toEqual([`deploy prod ${SECRET}`]);
   });
 });

@@ -67,11 +67,21 @@ export class HandlerContext {
   /**
    * A turn this process runs, else one another process runs (through `turnEvents`), if any. With `running`, a
    * turn that ended (a suspended one, kept for replay) or whose process died does not count: it can only be resumed.
+   * This process's copy of a turn that suspended here gives way to the turn another process resumed under its id.
    */
   async find(turnId: string, options: { running?: boolean } = {}): Promise<ServedTurn | undefined> {
     const live = this.registry.get(turnId);
-    if (live) return options.running && live.ended ? undefined : live;
-    return (await this.elsewhere(() => this.turnEvents.find(turnId, options))) ?? undefined;
+    if (live && !live.suspended) return options.running && live.ended ? undefined : live;
+    if (!live) return (await this.elsewhere(() => this.turnEvents.find(turnId, options))) ?? undefined;
+    // A turn that suspended here may have been resumed by another process since: the bus then serves that
+    // process's copy (the bus answers with `live` itself while it is still this process's), and this one is
+    // stale. A bus that cannot answer leaves this copy (what resumes the turn still takes the session's lease).
+    const found = await this.turnEvents.find(turnId, options).catch(() => undefined);
+    if (found && found !== live) {
+      this.registry.forget(live);
+      return found;
+    }
+    return options.running ? undefined : live;
   }
 
   /** Like `find`, but a turn no process has is a 404. */

@@ -7,7 +7,7 @@ import { HttpError, withInputErrors } from "./http-error.js";
 import { Router } from "./router.js";
 import { handleSessionCases } from "./session-cases.js";
 import { startTurnResponse } from "./start-turn.js";
-import type { LocalTurn } from "./turn-registry.js";
+import { sessionView } from "./session-view.js";
 import { handleUiMessages } from "./ui-chat.js";
 
 const MAX_LIST_LIMIT = 1_000;
@@ -19,7 +19,7 @@ const MAX_LIST_LIMIT = 1_000;
  * `GET /:id/ui-messages`.
  */
 export function sessionRoutes(context: HandlerContext): Router {
-  const { chat, registry, turnEvents } = context;
+  const { chat, registry } = context;
   return new Router()
     .on("GET", "/", async ({ url }) => context.json(200, { sessions: await chat.listSessions(listOptions(url)) }))
     .on("POST", "/", async ({ request }) => {
@@ -33,8 +33,7 @@ export function sessionRoutes(context: HandlerContext): Router {
     })
     .on("GET", "/:id", async ({ params }) => {
       const session = await chat.openSession(params.id);
-      const turns = await session.turns();
-      const runningTurnId = (await runningTurn(session, context))?.id ?? (await context.elsewhere(() => turnEvents.runningTurnId(session.id)));
+      const { turns, runningTurnId } = await sessionView(session, context);
       const pendingApprovals = await pendingApprovalsOf(session, turns, context.redaction);
       // Served with the session so a client shows "2 / 3" by its turns without asking per turn.
       const branches = await session.alternatives();
@@ -81,12 +80,6 @@ export function sessionRoutes(context: HandlerContext): Router {
     })
     .on("GET", "/:id/cases", (route) => handleSessionCases(route, context))
     .on("GET", "/:id/ui-messages", (route) => handleUiMessages(route, context));
-}
-
-/** The session's running turn in this process, tracked so its events can be rejoined (started here or elsewhere in-process). */
-async function runningTurn(session: Session, context: HandlerContext): Promise<LocalTurn | undefined> {
-  const turn = session.currentTurn;
-  return turn && turn.status === "running" ? context.track(turn) : undefined;
 }
 
 function listOptions(url: URL): ListSessionsOptions {

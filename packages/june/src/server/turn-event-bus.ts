@@ -11,6 +11,11 @@ export interface ServedTurn {
   /** The events from index `from` on, waiting for new ones until the `turn-end` event or `signal` aborts. */
   read(from: number, signal?: AbortSignal): AsyncIterable<IndexedTurnStreamEvent>;
   /**
+   * The events in so far, from index `from` on, without waiting for more: what a page reloaded now shows of
+   * a running turn. A bus of your own may leave it out (such a turn then shows only what its journal has).
+   */
+  readSoFar?(from?: number): Promise<IndexedTurnStreamEvent[]>;
+  /**
    * Applies a command to the turn where it runs. A turn that cannot take it rejects with the typed error the
    * turn threw (`ApprovalNotPendingError`, `TurnEndedError`, ...), rebuilt on this side when the turn runs
    * elsewhere; a process that cannot be asked, with an `HttpError` (503, 504).
@@ -37,7 +42,9 @@ export interface TurnEventBus {
   /**
    * A turn running (or recently ended) in another process, or `undefined` when no process has it. With
    * `running`, only a turn that has not ended (a suspended one is ended) and whose process is alive: one
-   * that can only be resumed is `undefined`.
+   * that can only be resumed is `undefined`. A turn this process published and still serves is answered
+   * with the `ServedTurn` it published (the very object), so the handler tells its own copy from another
+   * process's: a durable turn that suspended here and was resumed elsewhere is the other process's.
    */
   find(turnId: string, options?: { running?: boolean }): Promise<ServedTurn | undefined>;
   /** The id of a turn running in the session in another process, if any. */

@@ -25,6 +25,7 @@ export class LocalTurn {
   #turn: Turn | undefined;
   readonly #events = new ReplayBuffer<TurnStreamEvent>();
   #endedAt: number | undefined;
+  #endStatus: string | undefined;
   /** Resolves once the `turn-end` event is in (never rejects). */
   readonly done: Promise<void>;
 
@@ -50,6 +51,14 @@ export class LocalTurn {
   /** When the turn ended (epoch ms). */
   get endedAt(): number | undefined {
     return this.#endedAt;
+  }
+
+  /**
+   * True once the turn ended `suspended`: this copy is then only what this process saw of a turn that may go
+   * on elsewhere (a process that resumes it serves its events from the first, under the same id).
+   */
+  get suspended(): boolean {
+    return this.#endStatus === "suspended";
   }
 
   /** How many events are in so far. */
@@ -78,6 +87,13 @@ export class LocalTurn {
     for await (const event of this.#events.read(index, signal)) yield { index: index++, event };
   }
 
+  /** The events in so far, from index `from` on (see `ServedTurn.readSoFar`). */
+  async readSoFar(from = 0): Promise<IndexedTurnStreamEvent[]> {
+    const events: IndexedTurnStreamEvent[] = [];
+    for (let index = Math.max(0, from); index < this.#events.length; index++) events.push({ index, event: this.#events.at(index)! });
+    return events;
+  }
+
   /** Resolves once there is an event at `index`, the turn ended, or `signal` aborted. */
   waitFor(index: number, signal?: AbortSignal): Promise<void> {
     return this.#events.waitFor(index, signal);
@@ -90,6 +106,7 @@ export class LocalTurn {
         continue;
       }
       this.#endedAt = now();
+      this.#endStatus = event.status;
       this.#turn = undefined;
       this.#events.push(event);
       this.#events.end();
@@ -153,6 +170,11 @@ export class TurnRegistry {
     let latest: LocalTurn | undefined;
     for (const live of this.#turns.values()) if (live.sessionId === sessionId) latest = live;
     return latest;
+  }
+
+  /** Stops serving `live` (a suspended copy another process took over), unless a newer copy replaced it already. */
+  forget(live: LocalTurn): void {
+    if (this.#turns.get(live.id) === live) this.#turns.delete(live.id);
   }
 
   /** Forgets every turn of a session (after it was deleted). */

@@ -19,6 +19,9 @@ import { inRequestTrace } from "../telemetry/request-trace.js";
 import { type RouteContext, Router } from "./router.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 import type { LocalTurn } from "./turn-registry.js";
+import { sessionView } from "./session-view.js";
+import type { IndexedTurnStreamEvent } from "../chat/stream/turn-stream-event.js";
+import { resumeServed } from "./turn-control.js";
 import { UiChunker, type UiTool } from "./ui-chunker.js";
 
 export type { UiChatOptions } from "./handler-context.js";
@@ -97,33 +100,47 @@ async function handleUiChat({ request }: RouteContext, context: HandlerContext):
 }
 
 /**
- * `GET /sessions/:id/ui-messages`: the current branch as `UIMessage[]` (see `toUIMessages`); a turn running
- * in this process shows what its stream showed so far: its text, and its tool parts with their approval
- * state, so a reloaded page can answer an approval and continue the same message.
+ * `GET /sessions/:id/ui-messages`: the current branch as `UIMessage[]` (see `toUIMessages`); a running turn
+ * shows what its stream showed so far: its text, and its tool parts with their approval state, so a
+ * reloaded page can answer an approval and continue the same message. The turn may run in this process or
+ * in another one (its events read from the bus up to their end at the time of the request, bounded in
+ * time); when the bus cannot answer, the page gets the journal's view.
  */
 export async function handleUiMessages({ params }: RouteContext, context: HandlerContext): Promise<Response> {
   const session = await context.chat.openSession(params.id);
-  const turns = await session.turns();
-  const messages = toUIMessages(turns);
-  const running = session.currentTurn;
-  if (running && running.status === "running" && turns.some((turn) => turn.id === running.id)) {
-    const live = await context.track(running);
-    const snapshot = await liveMessage(live);
-    const index = messages.findIndex((message) => message.id === live.id);
-    if (index === -1) messages.push(snapshot);
-    else messages[index] = snapshot;
-  }
+  const view = await sessionView(session, context, { bestEffort: true });
+  const messages = toUIMessages(view.turns);
+  const runningId = view.runningTurnId;
+  if (runningId === undefined || !view.turns.some((turn) => turn.id === runningId)) return context.json(200, messages);
+  const events = await eventsSoFar(view.local ?? runningId, context);
+  // Ended (or its process gone) while it was read, or its events out of reach: what the journal has now.
+  if (events === undefined || events.some(({ event }) => event.type === "turn-end")) return context.json(200, toUIMessages(await session.turns()));
+  const snapshot = await liveMessage(runningId, events);
+  const index = messages.findIndex((message) => message.id === runningId);
+  if (index === -1) messages.push(snapshot);
+  else messages[index] = snapshot;
   return context.json(200, messages);
 }
 
-/** The assistant message a UI stream of the turn would have built so far. */
-async function liveMessage(live: LocalTurn): Promise<UIMessage> {
+/** A running turn's events so far, here or from the bus; `undefined` when they cannot be read now. */
+async function eventsSoFar(turn: LocalTurn | string, context: HandlerContext): Promise<IndexedTurnStreamEvent[] | undefined> {
+  if (typeof turn !== "string") return turn.readSoFar(0);
+  try {
+    const found = await context.find(turn, { running: true });
+    return await found?.readSoFar?.(0);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The assistant message a UI stream of the turn's events would have built so far. */
+async function liveMessage(turnId: string, events: readonly IndexedTurnStreamEvent[]): Promise<UIMessage> {
   const chunks: UIMessageChunk[] = [];
   const write = (chunk: UIMessageChunk) => chunks.push(chunk);
-  const chunker = new UiChunker(live.id, new Map(), write);
-  write({ type: "start", messageId: live.id });
+  const chunker = new UiChunker(turnId, new Map(), write);
+  write({ type: "start", messageId: turnId });
   write({ type: "start-step" });
-  for (let index = 0; index < live.length; index++) chunker.handle(live.at(index)!, index);
+  for (const { index, event } of events) chunker.handle(event, index);
   chunker.endText();
   write({ type: "finish-step" });
   write({ type: "finish", finishReason: "tool-calls" });
@@ -133,7 +150,7 @@ async function liveMessage(live: LocalTurn): Promise<UIMessage> {
       controller.close();
     },
   });
-  let message: UIMessage = { id: live.id, role: "assistant", parts: [] };
+  let message: UIMessage = { id: turnId, role: "assistant", parts: [] };
   for await (const state of readUIMessageStream({ stream })) message = state;
   return { ...message, metadata: { turnStatus: "running" } };
 }
@@ -178,7 +195,7 @@ async function continueAfterApprovals(
   if (responses.length === 0) throw new HttpError(400, "The last message is the assistant's but holds no tool approval responses");
   // The assistant message is named after its turn; a client that renamed it still means the session's latest.
   const messageId = typeof message.id === "string" ? message.id : undefined;
-  const turn = (messageId !== undefined ? await context.find(messageId) : undefined) ?? context.registry.latestForSession(session.id);
+  const turn = await approvalTarget(session, messageId, context);
   if (!turn || turn.sessionId !== session.id) throw new HttpError(409, `No turn of chat "${session.id}" is waiting for these approvals`);
   for (const response of responses) {
     const command = response.approved
@@ -198,6 +215,25 @@ async function continueAfterApprovals(
     tools: shownTools(message),
     redaction: context.redaction,
   });
+}
+
+/**
+ * The turn the client's approval answers are for: the message's turn running in any process; else, when it
+ * is a durable turn that suspended (or whose process died) and can be resumed, resumed here, as the approve
+ * and deny routes do; else the turn as it ended (the answers then change nothing and the client sees its end).
+ */
+async function approvalTarget(session: Session, messageId: string | undefined, context: HandlerContext): Promise<ServedTurn | undefined> {
+  if (messageId !== undefined) {
+    const live = await context.find(messageId, { running: true });
+    if (live) return live;
+    const record = (await session.turns()).find((turn) => turn.id === messageId);
+    if (record?.resumable) return resumeServed(context, session.id, messageId);
+    const ended = await context.find(messageId);
+    if (ended) return ended;
+  }
+  // A client that renamed the message still means the session's latest.
+  const latest = context.registry.latestForSession(session.id);
+  return latest && context.find(latest.id);
 }
 
 /**

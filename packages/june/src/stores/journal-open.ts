@@ -2,6 +2,7 @@ import { isAscii } from "node:buffer";
 import { JournalCorruptError } from "./errors.js";
 import { MORE_KEY, analyzeTail } from "./journal-codec.js";
 import { JournalReadCheck, entryProblem } from "./journal-shape.js";
+import type { StoredTurn } from "./turn-records.js";
 import type { ChatStore, JournalEntry, TurnEndEntry, TurnStartEntry } from "./types.js";
 
 /**
@@ -22,6 +23,38 @@ export const openJournal: unique symbol = Symbol.for("june.store.openJournal");
  * started before it, on reads from a later seq).
  */
 export const checksReads: unique symbol = Symbol.for("june.store.checksReads");
+
+/**
+ * Set (non-enumerable) on a store that keeps its turns as frozen records (memoryStore): `[sharedTurn](id,
+ * turnId)` is the store's record of a turn, which a session whose own record of it has the very same fields
+ * holds instead of its own (one object for the store and every open session).
+ */
+export const sharedTurn: unique symbol = Symbol.for("june.store.sharedTurn");
+
+export interface TurnSharer {
+  [sharedTurn](sessionId: string, turnId: string): StoredTurn | undefined;
+}
+
+/** The store's own record of a turn (`[sharedTurn]`), when it keeps them. */
+export function sharedTurnOf(store: ChatStore, sessionId: string, turnId: string): StoredTurn | undefined {
+  const share = (store as Partial<TurnSharer>)[sharedTurn];
+  return typeof share === "function" ? share.call(store, sessionId, turnId) : undefined;
+}
+
+/**
+ * Set (non-enumerable) on a store that keeps every session's journal in this process, unchanging once written
+ * (memoryStore): `[journalEntries](id, toSeq)` is its entries from seq 1 to `toSeq`, at once. A session open on
+ * it keeps no list of its own entries: it asks for them the first time they are read.
+ */
+export const journalEntries: unique symbol = Symbol.for("june.store.journalEntries");
+
+export interface JournalKeeper {
+  [journalEntries](sessionId: string, toSeq: number): JournalEntry[];
+}
+
+export function keepsJournals(store: ChatStore): store is ChatStore & JournalKeeper {
+  return typeof (store as Partial<JournalKeeper>)[journalEntries] === "function";
+}
 
 /** A journal as `[openJournal]` hands it over. */
 export interface OpenedJournal {
@@ -44,10 +77,15 @@ export function storeChecksReads(store: ChatStore): boolean {
   return (store as { [checksReads]?: unknown })[checksReads] === true;
 }
 
-/** Marks `store` with `[openJournal]` and/or `[checksReads]`, non-enumerable (see `openJournal`). */
-export function brandStore<T extends ChatStore>(store: T, options: { open?: JournalOpener[typeof openJournal] }): T {
+/** Marks `store` with `[checksReads]` and maybe `[openJournal]`, `[sharedTurn]`, `[journalEntries]`, non-enumerable (see `openJournal`). */
+export function brandStore<T extends ChatStore>(
+  store: T,
+  options: { open?: JournalOpener[typeof openJournal]; turn?: TurnSharer[typeof sharedTurn]; entries?: JournalKeeper[typeof journalEntries] },
+): T {
   Object.defineProperty(store, checksReads, { value: true });
   if (options.open) Object.defineProperty(store, openJournal, { value: options.open });
+  if (options.turn) Object.defineProperty(store, sharedTurn, { value: options.turn });
+  if (options.entries) Object.defineProperty(store, journalEntries, { value: options.entries });
   return store;
 }
 

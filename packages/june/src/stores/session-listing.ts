@@ -7,16 +7,20 @@ export const TITLE_MAX_CHARS = 80;
 export interface SessionListing {
   createdAt: string;
   updatedAt: string;
-  title?: string;
+  title?: string | undefined;
   turnCount: number;
-  metadata?: Record<string, unknown>;
+  metadata?: Record<string, unknown> | undefined;
   /** The seq of the last entry. */
   lastSeq: number;
 }
 
+/** Whitespace a title does not keep as it is: any but a space, two spaces, a space at either end. */
+const NOT_FLAT = /[^\S ]|  |^ | $/;
+
 /** A session's first input as a one-line title: whitespace collapsed, cut with "…" past 80 characters. */
 export function makeTitle(input: string): string {
-  const flat = input.replace(/\s+/g, " ").trim();
+  // An input already on one line with single spaces is its own title (the very string: not held twice).
+  const flat = NOT_FLAT.test(input) ? input.replace(/\s+/g, " ").trim() : input;
   if (flat.length <= TITLE_MAX_CHARS) return flat;
   // Do not cut a surrogate pair in half.
   let cut = TITLE_MAX_CHARS - 1;
@@ -27,9 +31,15 @@ export function makeTitle(input: string): string {
 
 /** A listing from a journal's `session` entry. */
 export function startListing(entry: JournalEntry): SessionListing {
-  const listing: SessionListing = { createdAt: entry.at, updatedAt: entry.at, turnCount: 0, lastSeq: entry.seq };
-  if (entry.type === "session" && entry.metadata !== undefined) listing.metadata = entry.metadata;
-  return listing;
+  // Every field from the start (`title` and `metadata` maybe undefined): they live in the object.
+  return {
+    createdAt: entry.at,
+    updatedAt: entry.at,
+    title: undefined,
+    turnCount: 0,
+    metadata: entry.type === "session" ? entry.metadata : undefined,
+    lastSeq: entry.seq,
+  };
 }
 
 /** Folds one entry (after the `session` entry) into a listing, in place. */

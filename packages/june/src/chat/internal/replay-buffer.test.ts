@@ -250,4 +250,97 @@ describe("ReplayBuffer", () => {
       }
     }
   });
+
+  describe("follow", () => {
+    function sink<T>() {
+      const got: T[] = [];
+      const calls: string[] = [];
+      return {
+        got,
+        calls,
+        sink: {
+          item: (value: T) => {
+            got.push(value);
+            calls.push("item");
+          },
+          end: () => calls.push("end"),
+          fail: (error: unknown) => calls.push(`fail ${(error as Error).message}`),
+        },
+      };
+    }
+
+    test("hands every item over in order, never inside push, then the end", async () => {
+      const buffer = new ReplayBuffer<number>();
+      buffer.push(1);
+      const s = sink<number>();
+      buffer.follow(s.sink);
+      expect(s.got).toEqual([]); // not inside follow either
+      await settle();
+      expect(s.got).toEqual([1]);
+      buffer.push(2);
+      buffer.push(3);
+      expect(s.got).toEqual([1]);
+      await settle();
+      expect(s.got).toEqual([1, 2, 3]);
+      buffer.end();
+      await settle();
+      expect(s.calls).toEqual(["item", "item", "item", "end"]);
+    });
+
+    test("a failed buffer hands over what it has, then the error; from an index", async () => {
+      const buffer = new ReplayBuffer<string>();
+      buffer.push("a");
+      buffer.push("b");
+      buffer.fail(new Error("boom"));
+      const s = sink<string>();
+      buffer.follow(s.sink, 1);
+      await settle();
+      expect(s.got).toEqual(["b"]);
+      expect(s.calls.at(-1)).toBe("fail boom");
+    });
+
+    test("counts as a reader: drained once handed over, dropUnread takes what was not", async () => {
+      const buffer = new ReplayBuffer<string>({ discardRead: true });
+      const s = sink<string>();
+      buffer.follow(s.sink);
+      buffer.push("a");
+      let drained = false;
+      void buffer.drained().then(() => (drained = true));
+      expect(buffer.dropUnread()).toEqual(["a"]);
+      buffer.push("b");
+      await settle();
+      expect(s.got).toEqual(["b"]);
+      expect(drained).toBe(true);
+      expect(() => buffer.read()).toThrow(TypeError); // discardRead: one reader
+    });
+
+    test("stopped, it hears nothing more and no longer holds drained back", async () => {
+      const buffer = new ReplayBuffer<number>();
+      const s = sink<number>();
+      const stop = buffer.follow(s.sink);
+      buffer.push(1);
+      stop();
+      await buffer.drained();
+      buffer.push(2);
+      buffer.end();
+      await settle();
+      expect(s.calls).toEqual([]);
+    });
+
+    test("a sink may call back into the writer", async () => {
+      const buffer = new ReplayBuffer<number>();
+      const got: number[] = [];
+      buffer.follow({
+        item: (n) => {
+          got.push(n);
+          if (n < 3) buffer.push(n + 1);
+        },
+        end: () => {},
+        fail: () => {},
+      });
+      buffer.push(1);
+      await settle();
+      expect(got).toEqual([1, 2, 3]);
+    });
+  });
 });

@@ -17,6 +17,20 @@ interface ReaderState {
   holding: boolean;
 }
 
+/** What `follow` hands the items to, in order, and how the buffer ended. */
+export interface BufferSink<T> {
+  item(value: T): void;
+  end(): void;
+  fail(error: unknown): void;
+}
+
+/** A `follow`er: a reader whose items are handed over in a microtask, several pushes sharing one. */
+interface Follower<T> extends ReaderState {
+  sink: BufferSink<T>;
+  scheduled: boolean;
+  stopped: boolean;
+}
+
 const OPEN: BufferState = { kind: "open" };
 const ENDED: BufferState = { kind: "ended" };
 
@@ -41,6 +55,7 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
   #state: BufferState = OPEN;
   #readCalled = false;
   readonly #readers = new Set<ReaderState>();
+  #followers: Follower<T>[] | undefined;
   #waiters: (() => void)[] = [];
   #drainWaiters: (() => void)[] = [];
 
@@ -75,6 +90,7 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
     if (this.#state.kind !== "open") return;
     this.#items.push(item);
     this.#wake();
+    if (this.#followers !== undefined) this.#scheduleFollowers();
   }
 
   /** No more items: readers finish after the last one. */
@@ -103,6 +119,27 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
 
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
     return this.read();
+  }
+
+  /**
+   * Hands the items from index `from` on to `sink`, in order, then tells it how the buffer ended: a reader
+   * without the async iterator's promise per item. Each delivery runs in a microtask (the items pushed in one
+   * go share it), never inside `push`, so the sink may call back into the writer. The follower counts as a
+   * reader: it is drained once a delivery ran, and `dropUnread` takes what it was not handed yet. The returned
+   * function stops it (no more calls to the sink). With `discardRead`, as for `read`, once only.
+   */
+  follow(sink: BufferSink<T>, from = 0): () => void {
+    if (!Number.isInteger(from) || from < 0) throw new RangeError(`ReplayBuffer.follow(from): from must be a non-negative integer, got ${String(from)}`);
+    if (this.#discardRead) {
+      if (this.#readCalled) throw new TypeError("These events can be read only once");
+      if (from < this.#offset + this.#released) throw new RangeError(`ReplayBuffer.follow(from): item ${from} was already taken`);
+    }
+    this.#readCalled = true;
+    const follower: Follower<T> = { cursor: from, holding: false, sink, scheduled: false, stopped: false };
+    this.#readers.add(follower);
+    (this.#followers ??= []).push(follower);
+    this.#schedule(follower);
+    return () => this.#stopFollower(follower);
   }
 
   /** Resolves once there is an item at `index`, the buffer ended, or `signal` aborted (never rejects). */
@@ -165,6 +202,49 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
     }
   }
 
+  #scheduleFollowers(): void {
+    for (const follower of this.#followers!) this.#schedule(follower);
+  }
+
+  #schedule(follower: Follower<T>): void {
+    if (follower.scheduled || follower.stopped) return;
+    follower.scheduled = true;
+    queueMicrotask(() => this.#deliver(follower));
+  }
+
+  /** Hands a follower what was pushed since its last delivery, and the end once the buffer settled. */
+  #deliver(follower: Follower<T>): void {
+    follower.scheduled = false;
+    while (!follower.stopped) {
+      const i = follower.cursor - this.#offset;
+      if (i >= this.#items.length) break;
+      const item = this.#items[i] as T;
+      follower.cursor += 1;
+      if (follower.cursor > this.#handedOut) this.#handedOut = follower.cursor;
+      if (this.#discardRead) this.#release(i);
+      follower.sink.item(item);
+    }
+    if (follower.stopped) return;
+    const state = this.#state;
+    if (state.kind === "open") {
+      if (this.#drainWaiters.length > 0) this.#notifyDrained();
+      return;
+    }
+    this.#stopFollower(follower);
+    if (state.kind === "ended") follower.sink.end();
+    else follower.sink.fail(state.error);
+  }
+
+  #stopFollower(follower: Follower<T>): void {
+    if (follower.stopped) return;
+    follower.stopped = true;
+    this.#readers.delete(follower);
+    const followers = this.#followers!;
+    followers.splice(followers.indexOf(follower), 1);
+    if (followers.length === 0) this.#followers = undefined;
+    if (this.#drainWaiters.length > 0) this.#notifyDrained();
+  }
+
   /** Lets go of the item at array index `i`; compacts once most of the array is taken. */
   #release(i: number): void {
     this.#items[i] = undefined;
@@ -180,6 +260,7 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
     if (this.#state.kind !== "open") return;
     this.#state = state;
     this.#wake();
+    if (this.#followers !== undefined) this.#scheduleFollowers();
   }
 
   #isDrained(): boolean {

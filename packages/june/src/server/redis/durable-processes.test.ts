@@ -12,11 +12,13 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import type { UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET } from "../../chat/__fixtures__/durable-chat.js";
 import { postgresStore } from "../../stores/postgres/index.js";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
 import { sseEvents, type SseEvent } from "../__fixtures__/sse-client.js";
+import { answer, assemble, collectChunks, sendUi, uiText, uiTransport, user } from "../__fixtures__/ui-client.js";
 import { RedisNames } from "./redis-keys.js";
 import { dropPrefix, testPrefix, testRedis, TEST_REDIS_URL, type TestRedisClient } from "./__fixtures__/redis-test.js";
 
@@ -25,6 +27,7 @@ const fixture = fileURLToPath(new URL("./__fixtures__/durable-server-process.tsx
 const root = mkdtempSync(join(tmpdir(), "june-durable-procs-"));
 const log = join(root, "calls.log");
 const LEASE_TTL_MS = 1000;
+const MCP_SERVER = fileURLToPath(new URL("../../mcp/__fixtures__/stdio-server.mjs", import.meta.url));
 
 let redis: TestRedisClient;
 let db: TestSchema;
@@ -50,8 +53,9 @@ interface ServerProcess {
   exited: Promise<void>;
 }
 
-async function startServer(suspendAfterMs?: number): Promise<ServerProcess> {
+async function startServer(suspendAfterMs?: number, more: { mcp?: { script: string; log: string } } = {}): Promise<ServerProcess> {
   const options = {
+    ...more,
     databaseUrl: TEST_DATABASE_URL,
     schema: db.schema,
     redisUrl: TEST_REDIS_URL,
@@ -94,10 +98,16 @@ async function collect(response: Response, onEvent: (event: SseEvent) => Promise
 }
 
 interface SessionView {
+  runningTurnId?: string;
   turns: { id: string; status: string; resumable?: boolean }[];
   pendingApprovals?: { turnId: string; id: string; toolName: string; toolCallId: string; input: string; retry?: boolean }[];
 }
 const sessionOf = async (base: string, sessionId: string) => (await (await fetch(`${base}/sessions/${sessionId}`)).json()) as SessionView;
+const uiMessagesOf = async (base: string, sessionId: string) => {
+  const text = await (await fetch(`${base}/sessions/${sessionId}/ui-messages`)).text();
+  expect(text).not.toContain(SECRET);
+  return JSON.parse(text) as UIMessage[];
+};
 
 /**
  * Approves through `base`, as a client would retry: until the killed process's presence in Redis runs out,
@@ -211,6 +221,8 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     await a.exited;
     expect(deploys()).toEqual([]);
 
+    // Until A's presence in Redis runs out, B reads the turn as running there (as it does a live turn of A's).
+    await expect.poll(async () => (await sessionOf(b.base, sessionId)).runningTurnId, { timeout: 5000 }).toBeUndefined();
     const listed = await sessionOf(b.base, sessionId);
     expect(listed.turns).toEqual([expect.objectContaining({ id: turnId, resumable: true })]);
     expect(listed.pendingApprovals).toEqual([expect.objectContaining({ turnId, id: requestId, toolName: "deploy", toolCallId: "call-deploy" })]);
@@ -220,5 +232,167 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     // Only "gone" and "busy" refusals while the dead process's presence and lease ran out, never a decision.
     for (const refusal of refusals) expect(refusal.body.name === "SessionBusyError" || refusal.status === 504).toBe(true);
     await expectFinishedOn(b, sessionId, turnId);
+  });
+
+  /** A turn of A's suspended, then resumed on B and waiting there for its approval again (B's events so far). */
+  async function suspendOnAResumeOnB(a: ServerProcess, start: (sessionId: string) => Promise<void>) {
+    const sessionId = await newSession(a.base);
+    await start(sessionId);
+    await expect.poll(async () => (await sessionOf(a.base, sessionId)).turns[0]?.status, { timeout: 5000 }).toBe("suspended");
+    const turnId = (await sessionOf(a.base, sessionId)).turns[0]!.id;
+    const onB = await collect(await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/resume`), (event) => event.event === "approval-request");
+    const requestId = (onB.at(-1)!.data.request as { id: string }).id;
+    return { sessionId, turnId, requestId, onB };
+  }
+
+  it("A suspends, B resumes the turn: A's session read, its events and its approve follow B's live turn, and end as B's do", async () => {
+    rmSync(log, { force: true });
+    const a = await startServer(300);
+    const { sessionId, turnId, requestId, onB } = await suspendOnAResumeOnB(a, async (sessionId) => {
+      const first = await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "ship the docs" }));
+      expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
+    });
+
+    // A answers as B does: the turn runs (on B), waiting on the same request.
+    const viewOnB = await sessionOf(b.base, sessionId);
+    expect(viewOnB.runningTurnId).toBe(turnId);
+    expect(await sessionOf(a.base, sessionId)).toEqual(viewOnB);
+    // A page reloaded on A shows B's live message: the request, waiting.
+    const uiOnB = await uiMessagesOf(b.base, sessionId);
+    expect(uiOnB[1]!.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ toolName: "deploy", state: "approval-requested" });
+    // (Polled: B's copy into Redis may be a write behind what B shows.)
+    await expect.poll(() => uiMessagesOf(a.base, sessionId), { timeout: 5000 }).toEqual(uiOnB);
+    // A's events are B's live turn's, not A's copy that ended suspended.
+    const eventsOnA = await fetch(`${a.base}/turns/${turnId}/events`);
+    // Resumed through A as well (a second client): A follows the turn B runs, rather than refusing it as busy.
+    const resumedOnA = await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/resume`);
+    // Approved through A (as Studio sends it, with the session): the decision goes to B, where the turn runs.
+    const approved = await post(`${a.base}/turns/${turnId}/approve`, { approvalId: requestId, sessionId });
+    expect({ status: approved.status, body: await approved.json() }).toEqual({ status: 200, body: { ok: true } });
+    const followedOnA = await collect(eventsOnA);
+    const allOnB = await collect(await fetch(`${b.base}/turns/${turnId}/events`));
+    expect(allOnB.slice(0, onB.length)).toEqual(onB);
+    expect(allOnB.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: 'Deployed: "live on prod".' } });
+    expect(followedOnA).toEqual(allOnB);
+    expect(await collect(resumedOnA)).toEqual(allOnB);
+    // And after the end: A replays B's events, and reads the session as B does.
+    expect(await collect(await fetch(`${a.base}/turns/${turnId}/events`))).toEqual(allOnB);
+    expect(await sessionOf(a.base, sessionId)).toEqual(await sessionOf(b.base, sessionId));
+    expect(await uiMessagesOf(a.base, sessionId)).toEqual(await uiMessagesOf(b.base, sessionId));
+    expect(deploys()).toEqual([`deploy prod ${SECRET}`]);
+    // Decided once, through either process.
+    expect((await post(`${a.base}/turns/${turnId}/approve`, { approvalId: requestId, sessionId })).status).toBe(409);
+    expect(deploys()).toHaveLength(1);
+    a.child.kill("SIGTERM");
+    await a.exited;
+  });
+
+  it("A suspends, B resumes the turn: a cancel sent to A ends it on B, and nothing runs", async () => {
+    rmSync(log, { force: true });
+    const a = await startServer(300);
+    const { sessionId, turnId } = await suspendOnAResumeOnB(a, async (sessionId) => {
+      await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "ship the docs" }));
+    });
+    const canceled = await post(`${a.base}/turns/${turnId}/cancel`);
+    expect({ status: canceled.status, body: await canceled.json() }).toEqual({ status: 200, body: { ok: true } });
+    const onA = await collect(await fetch(`${a.base}/turns/${turnId}/events`));
+    expect(onA.at(-1)).toMatchObject({ event: "turn-end", data: { status: "canceled" } });
+    expect(onA).toEqual(await collect(await fetch(`${b.base}/turns/${turnId}/events`)));
+    expect((await sessionOf(a.base, sessionId)).turns).toEqual([expect.objectContaining({ id: turnId, status: "canceled" })]);
+    expect(deploys()).toEqual([]);
+    a.child.kill("SIGTERM");
+    await a.exited;
+  });
+
+  it("/ui-chat: started on A, suspended, resumed on B; the client's denial sent to A reaches B's turn, and A streams its end", async () => {
+    rmSync(log, { force: true });
+    const a = await startServer(300);
+    const onA = uiTransport(a.base);
+    let paused: Awaited<ReturnType<typeof assemble>> | undefined;
+    const { sessionId, turnId } = await suspendOnAResumeOnB(a, async (sessionId) => {
+      const first = await collectChunks(await sendUi(onA, sessionId, [user("u1", "ship the docs")]));
+      expect(first.at(-1)).toMatchObject({ type: "finish", finishReason: "tool-calls" });
+      paused = await assemble(first);
+    });
+    expect(paused!.id).toBe(turnId);
+    expect(paused!.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ state: "approval-requested", toolName: "deploy" });
+
+    const answered = answer(paused!, false, "not today");
+    const rest = await collectChunks(await sendUi(onA, sessionId, [user("u1", "ship the docs"), answered]));
+    expect(rest.at(-1)).toMatchObject({ type: "finish", finishReason: "stop" });
+    const final = await assemble(rest, answered);
+    expect(final.id).toBe(turnId);
+    expect(final.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ state: "output-denied" });
+    expect(uiText(final)).toContain("Not deployed.");
+    expect(JSON.stringify(rest)).not.toContain(SECRET);
+    expect((await sessionOf(b.base, sessionId)).turns).toEqual([expect.objectContaining({ id: turnId, status: "completed", text: "Not deployed." })]);
+    expect(deploys()).toEqual([]);
+    a.child.kill("SIGTERM");
+    await a.exited;
+  });
+
+  it("/ui-chat: the turn suspended on A; the client's approval sent to B resumes it there, the tool runs once, and the same message goes on", async () => {
+    rmSync(log, { force: true });
+    const a = await startServer(300);
+    const sessionId = await newSession(a.base);
+    const first = await collectChunks(await sendUi(uiTransport(a.base), sessionId, [user("u1", "ship the docs")]));
+    expect(first.at(-1)).toMatchObject({ type: "finish", finishReason: "tool-calls" });
+    const paused = await assemble(first);
+    await expect.poll(async () => (await sessionOf(a.base, sessionId)).turns[0]?.status, { timeout: 5000 }).toBe("suspended");
+
+    const answered = answer(paused, true);
+    const rest = await collectChunks(await sendUi(uiTransport(b.base), sessionId, [user("u1", "ship the docs"), answered]));
+    expect(rest[0]).toEqual({ type: "start", messageId: paused.id });
+    expect(rest.at(-1)).toMatchObject({ type: "finish", finishReason: "stop" });
+    const final = await assemble(rest, answered);
+    expect(final.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ state: "output-available" });
+    expect(uiText(final)).toContain('Deployed: "live on prod".');
+    expect(JSON.stringify(rest)).not.toContain(SECRET);
+    expect(deploys()).toEqual([`deploy prod ${SECRET}`]);
+    expect((await sessionOf(a.base, sessionId)).turns).toEqual([expect.objectContaining({ id: paused.id, status: "completed" })]);
+    // Sent again (the client holds it until it sees the outcome), through either process: nothing runs again.
+    for (const base of [a.base, b.base]) {
+      const again = await collectChunks(await sendUi(uiTransport(base), sessionId, [user("u1", "ship the docs"), answer(paused, true)]));
+      expect(again.at(-1)).toMatchObject({ type: "finish" });
+    }
+    expect(deploys()).toHaveLength(1);
+    a.child.kill("SIGTERM");
+    await a.exited;
+  });
+
+  it("an MCP tool in a durable turn: A suspends while the call waits; B resumes and approves it, and the call reaches the MCP server once; denied, never", async () => {
+    const mcp = { script: MCP_SERVER, log: join(root, "mcp.jsonl") };
+    const calls = () => (existsSync(mcp.log) ? readFileSync(mcp.log, "utf8").split("\n").filter((l) => l.includes('"event":"call"')) : []);
+    const [a, other] = await Promise.all([startServer(300, { mcp }), startServer(undefined, { mcp })]);
+    try {
+      const ask = async () => {
+        const sessionId = await newSession(a.base);
+        const first = await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "note this" }));
+        expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
+        const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string; toolName: string };
+        expect(request.toolName).toBe("note_save");
+        return { sessionId, turnId: first[0]!.data.turnId as string, requestId: request.id };
+      };
+
+      const approved = await ask();
+      expect(calls()).toEqual([]);
+      expect(await approveTakingOver(other.base, approved.sessionId, approved.turnId, approved.requestId)).toEqual([]);
+      const rest = await collect(await fetch(`${other.base}/turns/${approved.turnId}/events`));
+      expect(rest.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: "Saved: note 1." } });
+      expect(calls()).toHaveLength(1);
+      expect((await post(`${other.base}/sessions/${approved.sessionId}/turns/${approved.turnId}/approve`, { approvalId: approved.requestId })).status).toBe(409);
+      // Followed through A too (where it suspended): the same events.
+      expect(await collect(await fetch(`${a.base}/turns/${approved.turnId}/events`))).toEqual(rest);
+
+      const denied = await ask();
+      const deny = await post(`${other.base}/sessions/${denied.sessionId}/turns/${denied.turnId}/deny`, { approvalId: denied.requestId });
+      expect(deny.status).toBe(200);
+      const end = (await collect(await fetch(`${other.base}/turns/${denied.turnId}/events`))).at(-1);
+      expect(end).toMatchObject({ event: "turn-end", data: { status: "completed", text: "Not done." } });
+      expect(calls()).toHaveLength(1);
+    } finally {
+      for (const server of [a, other]) server.child.kill("SIGTERM");
+      await Promise.all([a.exited, other.exited]);
+    }
   });
 });

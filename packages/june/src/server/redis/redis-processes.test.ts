@@ -10,7 +10,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
+import type { UIMessage } from "ai";
 import { sseEvents, type SseEvent } from "../__fixtures__/sse-client.js";
+import { answer, assemble, collectChunks, sendUi, uiText, uiTransport } from "../__fixtures__/ui-client.js";
 import { dropPrefix, dumpValues, testPrefix, testRedis, TEST_REDIS_URL, type TestRedisClient } from "./__fixtures__/redis-test.js";
 import { SECRETS } from "./__fixtures__/workflow-chat.js";
 
@@ -127,6 +129,43 @@ describe("redisTurnEvents across two server processes", () => {
     expect((await post(`${b.base}/turns/${turnId}/cancel`)).status).toBe(409);
     const [turn] = await (await fetch(`${a.base}/sessions/${sessionId}`)).json().then((s: { turns: { status: string }[] }) => s.turns);
     expect(turn.status).toBe("canceled");
+  });
+
+  it("a page reloaded on B while A's turn waits for approval: B's ui-messages show A's live message, and answering it through B continues it", async () => {
+    const sessionId = await newSession(a.base);
+    const { turnId, events: fromA } = await startTurn(a.base, sessionId);
+    const uiMessages = async (base: string) => {
+      const response = await fetch(`${base}/sessions/${sessionId}/ui-messages`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      for (const secret of SECRETS) expect(text).not.toContain(secret);
+      return JSON.parse(text) as UIMessage[];
+    };
+    const waiting = (messages: UIMessage[]) => messages[1]?.parts.some((p) => p.type === "dynamic-tool" && p.state === "approval-requested");
+    // A (where the turn runs) shows the request; B shows the same, read from the turn's Redis stream.
+    await expect.poll(async () => waiting(await uiMessages(a.base)), { timeout: 5000 }).toBe(true);
+    // (Polled: A's copy into Redis may be a write behind what A shows.)
+    const onA = await uiMessages(a.base);
+    await expect.poll(() => uiMessages(b.base), { timeout: 5000 }).toEqual(onA);
+    const onB = await uiMessages(b.base);
+    expect(onB.map((m) => m.id)).toEqual([`${turnId}-user`, turnId]);
+    expect(onB[1]).toMatchObject({ role: "assistant", metadata: { turnStatus: "running" } });
+    expect(onB[1]!.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ toolName: "deploy", state: "approval-requested" });
+
+    // useChat({ messages: onB }) answers the request: through B, to the turn on A, and the same message goes on.
+    const answered = answer(onB[1]!, true);
+    const rest = await collectChunks(await sendUi(uiTransport(b.base), sessionId, [onB[0]!, answered]));
+    expect(rest.at(-1)).toMatchObject({ type: "finish", finishReason: "stop" });
+    const final = await assemble(rest, answered);
+    expect(final.id).toBe(turnId);
+    expect(final.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ state: "output-available" });
+    expect(uiText(final)).toBe(`${uiText(onB[1]!)}Staging is live.`);
+    for (const secret of SECRETS) expect(JSON.stringify(rest)).not.toContain(secret);
+    expect((await fromA).at(-1)!.data).toMatchObject({ type: "turn-end", status: "completed" });
+    await expect.poll(() => a.lines.filter((line) => JSON.stringify(line).includes("ran"))).toHaveLength(2);
+    expect(b.lines).toEqual([]);
+    // Ended: both show the journal's message.
+    expect(await uiMessages(b.base)).toEqual(await uiMessages(a.base));
   });
 
   it("stores every event redacted: no key in any Redis value", async () => {

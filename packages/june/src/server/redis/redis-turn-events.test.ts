@@ -14,6 +14,8 @@ import { listen } from "../__fixtures__/servers.js";
 import { sseEvents, type SseEvent } from "../__fixtures__/sse-client.js";
 import { dropPrefix, dumpValues, keysUnder, testPrefix, testRedis, TEST_REDIS_URL, type TestRedisClient } from "./__fixtures__/redis-test.js";
 import { SECRETS, workflowChat } from "./__fixtures__/workflow-chat.js";
+import type { TurnStreamEvent } from "../../chat/stream/turn-stream-event.js";
+import { entryFields, entryId, RedisNames } from "./redis-keys.js";
 
 let redis: TestRedisClient;
 let db: TestSchema;
@@ -318,7 +320,39 @@ describe("redisTurnEvents across two servers", () => {
     const elsewhere = await fetch(`${base}/turns/some-other-turn/events`);
     expect(elsewhere.status).toBe(503);
     expect(await elsewhere.json()).toEqual({ error: "The turns of other processes cannot be reached right now" });
+    // A page reload still loads, with the journal's view.
+    const reloaded = await fetch(`${base}/sessions/${sessionId}/ui-messages`);
+    expect(reloaded.status).toBe(200);
+    expect(await reloaded.json()).toEqual([
+      expect.objectContaining({ id: `${turnId}-user`, role: "user" }),
+      expect.objectContaining({ id: turnId, role: "assistant", metadata: { turnStatus: "completed" } }),
+    ]);
     expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it("reads a turn's events so far past a batch of entries, skipping entries that are not events, without waiting for more", async () => {
+    const prefix = testPrefix("so-far");
+    prefixes.push(prefix);
+    const names = new RedisNames(prefix);
+    const bus = redisTurnEvents({ url: TEST_REDIS_URL }, { prefix });
+    cleanups.push(() => bus.close());
+    await redis.hSet(names.turn("t-so-far"), { sessionId: "s-so-far", owner: "another-process" });
+    const key = names.events("t-so-far");
+    const writes: Promise<unknown>[] = [];
+    for (let index = 0; index < 600; index++) {
+      const event: TurnStreamEvent = index === 0 ? { type: "turn-start", turnId: "t-so-far", sessionId: "s-so-far" } : { type: "text-delta", text: `w${index} ` };
+      // One entry (in the second batch) is another writer's: read past, never returned.
+      const fields = index === 300 ? ["id", "not-an-index", "data", "{}"] : entryFields(index, event);
+      writes.push(redis.sendCommand(["XADD", key, entryId(index), ...fields]));
+    }
+    await Promise.all(writes);
+    const turn = (await bus.find("t-so-far"))!;
+    const all = await turn.readSoFar!(0);
+    expect(all.map((e) => e.index)).toEqual([...Array(600).keys()].filter((i) => i !== 300));
+    expect(all[0]!.event).toEqual({ type: "turn-start", turnId: "t-so-far", sessionId: "s-so-far" });
+    expect((await turn.readSoFar!(590)).map((e) => e.index)).toEqual([...Array(10).keys()].map((i) => 590 + i));
+    // No turn-end: what is there now, not a wait for the end.
+    expect(await (await bus.find("t-so-far"))!.readSoFar!(600)).toEqual([]);
   });
 
   it("refuses bad options with errors that name them", () => {

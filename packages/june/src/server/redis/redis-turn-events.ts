@@ -193,6 +193,11 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
       }),
     );
     if (!index.sessionId || !index.owner) return undefined;
+    if (index.owner === this.processId) {
+      // Ours: the turn itself while this process still serves it (see `TurnEventBus.find`).
+      const writer = this.#writers.get(turnId);
+      if (writer) return options.running && (index.ended !== undefined || writer.done) ? undefined : writer.turn;
+    }
     if (options.running && (index.ended !== undefined || !(await this.#timed(() => this.isAlive(index.owner!))))) return undefined;
     return new RemoteTurn(this, { id: turnId, sessionId: index.sessionId, owner: index.owner });
   }
@@ -308,6 +313,10 @@ class RedisTurnEventBus implements RedisTurnEvents, TurnWriterHost, RemoteTurnHo
     for (const [id, writer] of this.#writers) {
       if (writer.done && writer.endedAt !== undefined && now - writer.endedAt > ENDED_GRACE_MS) this.#writers.delete(id);
     }
+  }
+
+  timed<T>(work: () => Promise<T>): Promise<T> {
+    return this.#timed(work);
   }
 
   /** A request's Redis work, bounded: past `commandTimeoutMs` it fails (the route answers 503). */

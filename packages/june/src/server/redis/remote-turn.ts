@@ -21,6 +21,8 @@ export interface RemoteTurnHost {
   isAlive(processId: string): Promise<boolean>;
   /** Sends a command to the turn's owner and waits for its answer: rejects with the error the turn threw there. */
   request(owner: string, turnId: string, command: TurnCommand): Promise<void>;
+  /** A request's Redis work, bounded in time: past the bus's `commandTimeoutMs` it rejects. */
+  timed<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -116,6 +118,33 @@ export class RemoteTurn implements ServedTurn {
       signal?.removeEventListener("abort", onAbort);
       host.release(connection);
     }
+  }
+
+  /**
+   * The events written so far, from index `from` on: the stream read up to its last entry at the time of the
+   * call (`XREVRANGE ... COUNT 1`, then `XRANGE` to it), so a turn that writes on while it is read does not
+   * keep the reader going. Bounded by the bus's `commandTimeoutMs`; a Redis failure rejects.
+   */
+  readSoFar(from = 0): Promise<IndexedTurnStreamEvent[]> {
+    const host = this.#host;
+    const key = host.names.events(this.id);
+    return host.timed(async () => {
+      const [last] = asStreamEntries(await host.command(["XREVRANGE", key, "+", "-", "COUNT", "1"]));
+      const events: IndexedTurnStreamEvent[] = [];
+      if (!last) return events;
+      let next = Math.max(0, from);
+      for (;;) {
+        const entries = asStreamEntries(await host.command(["XRANGE", key, entryId(next), last.id, "COUNT", String(BATCH)]));
+        for (const entry of entries) {
+          const item = eventOf(entry);
+          if (item && item.index >= next) events.push(item);
+        }
+        const end = entries.at(-1);
+        if (entries.length < BATCH || !end || end.id === last.id) return events;
+        // Past the batch's last entry (`0-<index + 1>`), whether or not it held an event.
+        next = Math.max(next + 1, Number(end.id.split("-")[1]));
+      }
+    });
   }
 
   async #ended(): Promise<boolean> {

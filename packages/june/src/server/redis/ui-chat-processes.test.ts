@@ -4,7 +4,7 @@
  * no state of the reply (the client's message is where the stream picks up) and reaches the turn through
  * the same control as every route, so the tool runs on A and the same assistant message continues from B.
  */
-import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import { DefaultChatTransport, type UIMessage } from "ai";
 import { createChat, type Chat, type Responder, type ResponderEvent, type ResponderResult } from "june/chat";
 import { createChatHandler } from "june/server";
 import { redisTurnEvents, type RedisTurnEvents } from "june/server/redis";
@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../runtime/types.js";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
 import { listen } from "../__fixtures__/servers.js";
+import { answer, assemble, collectChunks as collect, uiText as textOf, user } from "../__fixtures__/ui-client.js";
 import { dropPrefix, testPrefix, testRedis, TEST_REDIS_URL, type TestRedisClient } from "./__fixtures__/redis-test.js";
 import { SECRETS, workflowChat } from "./__fixtures__/workflow-chat.js";
 
@@ -68,51 +69,8 @@ async function pair(makeChat: Parameters<typeof server>[1]) {
   return { a: await server(prefix, makeChat), b: await server(prefix, makeChat) };
 }
 
-const user = (id: string, text: string): UIMessage => ({ id, role: "user", parts: [{ type: "text", text }] });
-
 const send = (transport: DefaultChatTransport<UIMessage>, chatId: string, messages: UIMessage[], abortSignal?: AbortSignal) =>
   transport.sendMessages({ chatId, messages, trigger: "submit-message", messageId: undefined, abortSignal });
-
-async function collect(stream: ReadableStream<UIMessageChunk>, onChunk: (chunk: UIMessageChunk) => void = () => {}): Promise<UIMessageChunk[]> {
-  const chunks: UIMessageChunk[] = [];
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) return chunks;
-      chunks.push(next.value);
-      onChunk(next.value);
-    }
-  } catch {
-    return chunks;
-  }
-}
-
-async function assemble(chunks: UIMessageChunk[], message?: UIMessage): Promise<UIMessage> {
-  const stream = new ReadableStream<UIMessageChunk>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
-    },
-  });
-  let last: UIMessage | undefined;
-  for await (const state of readUIMessageStream({ stream, ...(message && { message }) })) last = state;
-  return last!;
-}
-
-/** What `addToolApprovalResponse` does to the pending tool parts. */
-function answer(message: UIMessage, approved: boolean, reason?: string): UIMessage {
-  return {
-    ...message,
-    parts: message.parts.map((p) =>
-      p.type === "dynamic-tool" && p.state === "approval-requested"
-        ? { ...p, state: "approval-responded", approval: { id: p.approval.id, approved, ...(reason !== undefined && { reason }) } }
-        : p,
-    ),
-  };
-}
-
-const textOf = (message: UIMessage) => message.parts.map((p) => (p.type === "text" ? p.text : "")).join("");
 
 /**
  * A responder that asks to run one tool, then, approved, writes a word every 20 ms until it is canceled

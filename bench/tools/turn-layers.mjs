@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+/**
+ * Where a model chat's turn cost goes, layer by layer, in one process (rounds interleaved, order rotating,
+ * medians): the raw `streamText` floor; the same call with the options June's model responder adds (an abort
+ * signal, `onError`, the silent telemetry settings that watch retries); `modelResponder` called directly (its
+ * trace, excerpts, reply buffer); and the whole chat over memoryStore (context, journal, turn):
+ *   node --expose-gc bench/tools/turn-layers.mjs [rounds=40]
+ * Each row is a ratio to the floor and what it adds over the row above.
+ */
+import { streamText } from "ai";
+import { createChat, fullContext, memoryStore, modelResponder } from "june/chat";
+import { observeAttempts } from "../../packages/june/dist/runtime/model-attempts.js";
+import { benchModel, chatTurn, inputOf } from "../lib/fixtures.mjs";
+import { interleave, measure, round } from "../lib/stats.mjs";
+
+const rounds = Number(process.argv[2] ?? 40);
+const model = benchModel();
+
+async function rawCall(history, input, options) {
+  history.push({ role: "user", content: input });
+  const result = streamText({ model, messages: history.concat([]), ...options });
+  let text = "";
+  for await (const part of result.fullStream) {
+    if (part.type === "text-delta") text += part.text;
+    else if (part.type === "error") throw part.error;
+  }
+  history.push({ role: "assistant", content: text });
+  model.forget();
+}
+
+const responder = modelResponder({ model });
+async function responderTurn(history, input) {
+  const abort = new AbortController();
+  const execution = responder.respond({ turnId: "t", sessionId: "s", input, messages: history, signal: abort.signal });
+  let text = "";
+  for await (const event of execution.events) if (event.type === "text-delta") text += event.text;
+  const result = await execution.result;
+  if (result.text !== text) throw new Error("turn-layers: streamed text and result differ");
+  history.push({ role: "user", content: input }, { role: "assistant", content: result.text });
+  model.forget();
+}
+
+const chat = createChat({ model, store: memoryStore(), context: fullContext() });
+const layers = [
+  ["raw streamText", (h, input) => rawCall(h, input, {})],
+  ["+ June's call options", (h, input) => rawCall(h, input, { abortSignal: new AbortController().signal, onError: () => {}, experimental_telemetry: observeAttempts(undefined, { onAttempt() {}, onAttemptError() {} }) })],
+  ["modelResponder alone", responderTurn],
+];
+const variants = layers.map(([name, turn]) => ({
+  name,
+  async round() {
+    const history = [];
+    const m = await measure(async () => {
+      for (let i = 0; i < 20; i++) await turn(history, inputOf(i));
+    });
+    return { ...m, items: 20 };
+  },
+}));
+variants.push({
+  name: "createChat + memoryStore",
+  async round() {
+    const session = await chat.createSession();
+    const m = await measure(async () => {
+      for (let i = 0; i < 20; i++) await chatTurn(session, inputOf(i), model);
+    });
+    return { ...m, items: 20 };
+  },
+});
+const results = await interleave(variants, { rounds, warmupRounds: 3 });
+const floor = results["raw streamText"].cpuMs;
+let previous = floor;
+console.log(`${"layer".padEnd(26)} ${"CPU/turn".padStart(9)} ${"ratio".padStart(7)} ${"adds".padStart(9)}`);
+for (const [name, r] of Object.entries(results)) {
+  console.log(`${name.padEnd(26)} ${`${round(r.cpuMs)} ms`.padStart(9)} ${`${round(r.cpuMs / floor)}×`.padStart(7)} ${`${Math.round((r.cpuMs - previous) * 1000)} µs`.padStart(9)}`);
+  previous = r.cpuMs;
+}
+process.exit(0);
