@@ -149,6 +149,28 @@ describe("cancel and signal", () => {
     expect(model.doStreamCalls[1]!.abortSignal!.aborted).toBe(true);
   });
 
+  it("a run step's ctx.signal is its own: what a finished step listens to there is not told of a later cancel", async () => {
+    let heard = 0;
+    const run = start(
+      <>
+        <Step
+          id="first"
+          run={async (ctx) => {
+            ctx.signal.addEventListener("abort", () => heard++);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            return 1;
+          }}
+        />
+        <Step id="second" run={(ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)))} />
+      </>,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    run.cancel("stop");
+    const error = await failure(run.result);
+    expect(steps(error.result.trace).map((s) => [s.name, s.status])).toEqual([["first", "done"], ["second", "canceled"]]);
+    expect(heard).toBe(0);
+  });
+
   it("an already-aborted signal runs nothing", async () => {
     const model = scriptedModel(["x"]);
     const run = start(

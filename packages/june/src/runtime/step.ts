@@ -31,11 +31,14 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     ...(props.stream !== undefined ? { stream: props.stream } : {}),
   });
   run.spans?.stepStarted(nodeId, node.id);
-  // A step of its own signal only when it has a timeout; otherwise the run's signal is the step's (an
-  // AbortSignal and its listener cost a few microseconds each, and a linked one would only repeat its parent).
-  const linked = props.timeout === undefined ? undefined : linkedController(env.signal);
+  // A step's own signal, linked to the run's, for a timeout and for the user's code (`run`, a prompt function):
+  // what it listens on `ctx.signal` ends with the step. A model step with a prompt given as a value and no
+  // timeout hands its signal to June's own code only, which unlinks whatever it adds: the run's signal serves
+  // (an AbortSignal and its listener cost a few microseconds each).
+  const ownSignal = props.timeout !== undefined || props.run !== undefined || typeof props.prompt === "function";
+  const linked = ownSignal ? linkedController(env.signal) : undefined;
   const timer =
-    linked === undefined
+    linked === undefined || props.timeout === undefined
       ? undefined
       : setTimeout(() => {
           const message = `Step "${node.id}" timed out after ${props.timeout} ms`;
