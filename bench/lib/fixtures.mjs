@@ -30,11 +30,14 @@ export function benchModel({ deltas = replyDeltas(), delay, firstDelay } = {}) {
   return model;
 }
 
-/** The floor: one raw `streamText` turn over a plain message array (the history grows in place). */
-export async function rawTurn(model, history, input, { window } = {}) {
+/**
+ * The floor: one raw `streamText` turn over a plain message array (the history grows in place). `callOptions`
+ * go to `streamText` too (`bench/tools/turn-layers.mjs` passes the ones June's model responder adds).
+ */
+export async function rawTurn(model, history, input, { window, callOptions } = {}) {
   history.push({ role: "user", content: input });
   const messages = window === undefined ? history : history.slice(-(window * 2 + 1));
-  const result = streamText({ model, messages });
+  const result = streamText(callOptions === undefined ? { model, messages } : Object.assign({}, callOptions, { model, messages }));
   let text = "";
   for await (const part of result.fullStream) {
     if (part.type === "text-delta") text += part.text;

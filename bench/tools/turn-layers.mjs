@@ -7,26 +7,13 @@
  *   node --expose-gc bench/tools/turn-layers.mjs [rounds=40]
  * Each row is a ratio to the floor and what it adds over the row above.
  */
-import { streamText } from "ai";
 import { createChat, fullContext, memoryStore, modelResponder } from "june/chat";
 import { observeAttempts } from "../../packages/june/dist/runtime/model-attempts.js";
-import { benchModel, chatTurn, inputOf } from "../lib/fixtures.mjs";
+import { benchModel, chatTurn, inputOf, rawTurn } from "../lib/fixtures.mjs";
 import { interleave, measure, round } from "../lib/stats.mjs";
 
 const rounds = Number(process.argv[2] ?? 40);
 const model = benchModel();
-
-async function rawCall(history, input, options) {
-  history.push({ role: "user", content: input });
-  const result = streamText({ model, messages: history.concat([]), ...options });
-  let text = "";
-  for await (const part of result.fullStream) {
-    if (part.type === "text-delta") text += part.text;
-    else if (part.type === "error") throw part.error;
-  }
-  history.push({ role: "assistant", content: text });
-  model.forget();
-}
 
 const responder = modelResponder({ model });
 async function responderTurn(history, input) {
@@ -42,8 +29,14 @@ async function responderTurn(history, input) {
 
 const chat = createChat({ model, store: memoryStore(), context: fullContext() });
 const layers = [
-  ["raw streamText", (h, input) => rawCall(h, input, {})],
-  ["+ June's call options", (h, input) => rawCall(h, input, { abortSignal: new AbortController().signal, onError: () => {}, experimental_telemetry: observeAttempts(undefined, { onAttempt() {}, onAttemptError() {} }) })],
+  ["raw streamText", (h, input) => rawTurn(model, h, input)],
+  [
+    "+ June's call options",
+    (h, input) =>
+      rawTurn(model, h, input, {
+        callOptions: { abortSignal: new AbortController().signal, onError: () => {}, experimental_telemetry: observeAttempts(undefined, { onAttempt() {}, onAttemptError() {} }) },
+      }),
+  ],
   ["modelResponder alone", responderTurn],
 ];
 const variants = layers.map(([name, turn]) => ({
