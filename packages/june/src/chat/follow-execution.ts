@@ -27,7 +27,7 @@ export async function followExecution(options: FollowOptions, execution: Respond
   turn.attach(execution);
   let iterator: AsyncIterator<unknown> | undefined;
   // June's own responders hand out a replay buffer: followed without an async iterator's promise per event.
-  const buffer = execution.events instanceof ReplayBuffer ? (execution.events as ReplayBuffer<unknown>) : undefined;
+  const buffer = execution.events instanceof ReplayBuffer ? execution.events : undefined;
   try {
     if (!buffer) iterator = execution.events?.[Symbol.asyncIterator]();
   } catch (error) {
@@ -40,13 +40,15 @@ export async function followExecution(options: FollowOptions, execution: Respond
     // The turn is over: stop whatever work the responder still has in flight (a run's other steps, a request).
     turn.abort.abort(outcome.error);
   }
-  if (outcome.status !== "completed") follower.stopFollowing();
-  if (outcome.status !== "completed" && iterator?.return) {
+  if (outcome.status !== "completed") {
     // Stop a stream we no longer read; do not wait for a responder that ignores it.
+    follower.stopFollowing();
     const open = iterator;
-    void Promise.resolve()
-      .then(() => open.return!())
-      .catch(() => {});
+    if (open?.return) {
+      void Promise.resolve()
+        .then(() => open.return!())
+        .catch(() => {});
+    }
   }
   return outcome;
 }

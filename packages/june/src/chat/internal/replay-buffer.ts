@@ -180,10 +180,7 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
         if (signal?.aborted) return;
         const i = reader.cursor - this.#offset;
         if (i < this.#items.length) {
-          const item = this.#items[i] as T;
-          reader.cursor += 1;
-          if (reader.cursor > this.#handedOut) this.#handedOut = reader.cursor;
-          if (this.#discardRead) this.#release(i);
+          const item = this.#handOut(reader, i);
           reader.holding = true;
           yield item;
           reader.holding = false;
@@ -202,6 +199,15 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
     }
   }
 
+  /** The item at array index `i`, handed to `reader`: its cursor moves past it, and it is let go if read once. */
+  #handOut(reader: ReaderState, i: number): T {
+    const item = this.#items[i] as T;
+    reader.cursor += 1;
+    if (reader.cursor > this.#handedOut) this.#handedOut = reader.cursor;
+    if (this.#discardRead) this.#release(i);
+    return item;
+  }
+
   #scheduleFollowers(): void {
     for (const follower of this.#followers!) this.#schedule(follower);
   }
@@ -218,11 +224,7 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
     while (!follower.stopped) {
       const i = follower.cursor - this.#offset;
       if (i >= this.#items.length) break;
-      const item = this.#items[i] as T;
-      follower.cursor += 1;
-      if (follower.cursor > this.#handedOut) this.#handedOut = follower.cursor;
-      if (this.#discardRead) this.#release(i);
-      follower.sink.item(item);
+      follower.sink.item(this.#handOut(follower, i));
     }
     if (follower.stopped) return;
     const state = this.#state;

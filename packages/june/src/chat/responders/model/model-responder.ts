@@ -78,8 +78,8 @@ class ModelTurn {
   #steers: string[] = [];
   #call: AbortController | undefined;
   #done = false;
-  /** Everything written in the turn, and what the current call wrote. */
-  #written = "";
+  /** What the turn's earlier calls wrote, and what the current call wrote: the reply is the two together (one string grown per delta). */
+  #earlier = "";
   #segment = "";
   readonly #turnId: string;
   readonly #model: LanguageModel;
@@ -118,8 +118,10 @@ class ModelTurn {
     let dropped = 0;
     for (const event of this.#queue.dropUnread()) if (event.type === "text-delta") dropped += event.text.length;
     if (dropped > 0) {
-      this.#written = this.#written.slice(0, this.#written.length - dropped);
-      this.#segment = this.#segment.slice(0, this.#segment.length - dropped);
+      // From the current call's text first; what is left of it came from the call before, not yet read.
+      const fromSegment = Math.min(dropped, this.#segment.length);
+      this.#segment = this.#segment.slice(0, this.#segment.length - fromSegment);
+      if (dropped > fromSegment) this.#earlier = this.#earlier.slice(0, Math.max(0, this.#earlier.length - (dropped - fromSegment)));
     }
     this.#interrupt?.abort();
   }
@@ -138,6 +140,7 @@ class ModelTurn {
         this.#signal.throwIfAborted();
         const call = new AbortController();
         this.#call = call;
+        this.#earlier += this.#segment;
         this.#segment = "";
         let callUsage: LanguageModelUsage | undefined;
         this.#trace.startCall(this.#instructions, this.#conversation);
@@ -168,7 +171,6 @@ class ModelTurn {
             if (call.signal.aborted) break;
             if (part.type === "text-delta") {
               this.#segment += part.text;
-              this.#written += part.text;
               this.#queue.push({ type: "text-delta", text: part.text });
             } else if (part.type === "finish") {
               finishReason = part.finishReason;
@@ -221,7 +223,7 @@ class ModelTurn {
       const metadata: ResponderResult["metadata"] = { model: this.#info };
       if (usage) metadata.usage = usage;
       if (finishReason !== undefined) metadata.finishReason = finishReason;
-      return { text: this.#written, metadata };
+      return { text: this.#earlier + this.#segment, metadata };
     } finally {
       this.#done = true;
       this.#signal.removeEventListener("abort", onCancel);
