@@ -61,3 +61,9 @@ export function round(value, digits = 3) {
   const decimals = Math.max(0, digits - 1 - magnitude);
   return Number(value.toFixed(Math.min(decimals, 6)));
 }
+
+/** The `p`th percentile of an ascending list (nearest rank; NaN for an empty list). */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createChat, fileStore, fullContext, memoryStore } from "june/chat";
 import { benchModel, chatTurn, inputOf, rawTurn, tempDir } from "../lib/fixtures.mjs";
 import { section } from "../lib/section.mjs";
-import { median, round } from "../lib/stats.mjs";
+import { median, percentile, round } from "../lib/stats.mjs";
 
 const POSTGRES_URL = process.env.JUNE_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -52,11 +52,6 @@ async function postgresAvailable() {
   } catch {
     return undefined;
   }
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** Runs `sessions` loops at once, each `turns` turns of `turn(session, i)`; returns throughput and latencies. */

@@ -10,13 +10,13 @@
  */
 import { open } from "node:fs/promises";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { benchModel, chatTurn, inputOf, rawTurn, tempDir } from "../lib/fixtures.mjs";
-import { median, round } from "../lib/stats.mjs";
+import { median, percentile, round } from "../lib/stats.mjs";
+import { juneModule } from "../lib/june-module.mjs";
 
 const [oldDir, sizesArg = "50,200", turnsArg = "3", repeatsArg = "2", variantsArg = "file,file-nosync"] = process.argv.slice(2);
 if (!oldDir) throw new Error("usage: ab-concurrency.mjs OLD_PACKAGE_DIR [sessions] [turns] [repeats] [variants]");
-const load = async (dir) => import(pathToFileURL(join(dir, "dist", "chat", "index.js")).href);
+const load = (dir) => juneModule("chat", dir);
 const builds = { before: await load(oldDir), after: await load(new URL("../../packages/june", import.meta.url).pathname) };
 const model = benchModel();
 const root = tempDir();
@@ -42,9 +42,6 @@ const flushes = { inFlight: 0, max: 0, started: 0, sumAtStart: 0 };
   };
 }
 
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 async function drive(sessions, open, turn) {
   const opened = [];

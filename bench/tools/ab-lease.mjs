@@ -5,12 +5,12 @@
  *   node bench/tools/ab-lease.mjs /path/to/old/packages/june [rounds]
  */
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { tempDir } from "../lib/fixtures.mjs";
+import { juneModule } from "../lib/june-module.mjs";
 
 const [oldDir, roundsArg = "80"] = process.argv.slice(2);
 if (!oldDir) throw new Error("usage: ab-lease.mjs OLD_PACKAGE_DIR [rounds]");
-const load = async (dir) => import(pathToFileURL(join(dir, "dist", "chat", "index.js")).href);
+const load = (dir) => juneModule("chat", dir);
 const builds = { before: await load(oldDir), after: await load(new URL("../../packages/june", import.meta.url).pathname) };
 const dir = tempDir();
 const stores = {};

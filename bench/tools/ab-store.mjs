@@ -5,15 +5,15 @@
  *   node bench/tools/ab-store.mjs /path/to/old/packages/june [rounds] [variants: file,file-nosync,memory]
  */
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { inputOf, replyDeltas, tempDir } from "../lib/fixtures.mjs";
 import { interleave, measure, round } from "../lib/stats.mjs";
+import { juneModule } from "../lib/june-module.mjs";
 
 const [oldDir, roundsArg = "15", variantsArg = "file,file-nosync"] = process.argv.slice(2);
 if (!oldDir) throw new Error("usage: ab-store.mjs OLD_PACKAGE_DIR [rounds] [variants]");
 const turns = 50;
 const reply = replyDeltas().join("");
-const load = async (dir) => import(pathToFileURL(join(dir, "dist", "chat", "index.js")).href);
+const load = (dir) => juneModule("chat", dir);
 const builds = { before: await load(oldDir), after: await load(new URL("../../packages/june", import.meta.url).pathname) };
 const dir = tempDir();
 

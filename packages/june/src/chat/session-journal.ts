@@ -54,10 +54,10 @@ type Slot = JournalEntry | EntryLine | number | string;
  * everything they say, and `entries` rebuilds them (equal, key for key) when first asked for.
  *
  * Opened from a store's `[openJournal]`, June's `turn-start` and `turn-end` lines arrive unparsed past their
- * head (`EntryLine`): a record's id, parent, status and times are known at once, its input, context, text,
- * metadata and error once the journal is first read for records (every accessor below but `leafId`, `lastSeq`
- * and `rememberedTools` parses what is left, and a damaged line is the `JournalCorruptError` naming it, thrown
- * there and on every later access).
+ * head (`EntryLine`): a record's id and parent are known at once, everything else (status, times, input,
+ * context, text, metadata, error) once the journal is first read for records (every accessor below but
+ * `leafId`, `lastSeq` and `rememberedTools`, `summaries()` included, parses what is left, and a damaged line is
+ * the `JournalCorruptError` naming it, thrown there and on every later access).
  */
 export class SessionJournal {
   readonly sessionId: string;
@@ -141,7 +141,10 @@ export class SessionJournal {
     return summariesOf((this.#slots ?? this.entries) as readonly JournalEntry[]);
   }
 
-  /** Every turn, oldest first. Live; the records are frozen. A turn-start with no turn-end reads `interrupted`. */
+  /**
+   * Every turn, oldest first; the records are frozen. A turn-start with no turn-end reads `interrupted`. Read it
+   * again after an append: a short journal's array is replaced, not grown.
+   */
   get records(): readonly TurnRecord[] {
     this.#parseDeferred();
     return this.#records;
@@ -156,7 +159,7 @@ export class SessionJournal {
     return this.#unfinished;
   }
 
-  /** The current branch's turns, oldest first. Live; the records are frozen. */
+  /** The current branch's turns, oldest first; the records are frozen. Read it again after an append. */
   get branch(): readonly TurnRecord[] {
     this.#parseDeferred();
     return this.#branch ?? this.#records;

@@ -9,7 +9,18 @@ import type { CliIO } from "./io.js";
  * not a regular expression is a usage error (exit 2) naming it.
  */
 export function redactOptionsOf(env: CliIO["env"]): TextRedactOptions {
+  // Read once per environment: each command, and `june chat` on every turn, asks again.
   const raw = env.JUNE_REDACT;
+  const known = parsed.get(env);
+  if (known !== undefined && known.raw === raw) return known.options;
+  const options = parseRedact(raw);
+  parsed.set(env, { raw, options });
+  return options;
+}
+
+const parsed = new WeakMap<CliIO["env"], { raw: string | undefined; options: TextRedactOptions }>();
+
+function parseRedact(raw: string | undefined): TextRedactOptions {
   if (raw === undefined || raw.trim() === "") return {};
   const patterns = raw
     .split(/\r?\n/)

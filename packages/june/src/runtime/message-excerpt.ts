@@ -21,14 +21,15 @@ export interface PromptExcerpt {
 
 /** The system prompt and the last `EXCERPT_MESSAGES` messages of a call, each a bounded, redacted excerpt. */
 export function promptExcerpt(system: string | undefined, messages: readonly ModelMessage[]): PromptExcerpt {
-  const prompt: TraceMessage[] = [];
-  if (system) prompt.push({ role: "system", text: excerptText(system) });
-  const from = Math.max(0, messages.length - EXCERPT_MESSAGES);
-  for (let i = from; i < messages.length; i++) prompt.push(messageExcerpt(messages[i]!));
-  return { prompt, omitted: from };
+  const last = responseExcerpt(messages);
+  const prompt = system ? [{ role: "system", text: excerptText(system) } as TraceMessage, ...last] : last;
+  return { prompt, omitted: Math.max(0, messages.length - EXCERPT_MESSAGES) };
 }
 
-/** A call's response messages (its text and tool calls, the tools the AI SDK ran), as bounded excerpts. */
+/**
+ * The last `EXCERPT_MESSAGES` of `messages` as bounded excerpts: a call's response messages (its text and tool
+ * calls, the tools the AI SDK ran), and the tail of its prompt.
+ */
 export function responseExcerpt(messages: readonly ModelMessage[]): TraceMessage[] {
   const from = Math.max(0, messages.length - EXCERPT_MESSAGES);
   const out: TraceMessage[] = [];

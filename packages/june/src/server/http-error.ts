@@ -65,7 +65,6 @@ const STATUSES: readonly (readonly [ErrorClass, number])[] = [
 /** The status a thrown error answers with: an `HttpError`'s own, a June error's from the table, else 500. */
 export function statusOf(error: unknown): number {
   if (HttpError.isInstance(error)) return error.status;
-  if (JournalCorruptError.isInstance(error)) return 500;
   for (const [type, status] of STATUSES) if (type.isInstance(error)) return status;
   return 500;
 }

@@ -25,7 +25,7 @@ export class LocalTurn {
   #turn: Turn | undefined;
   readonly #events = new ReplayBuffer<TurnStreamEvent>();
   #endedAt: number | undefined;
-  #endStatus: string | undefined;
+  #suspended = false;
   /** Resolves once the `turn-end` event is in (never rejects). */
   readonly done: Promise<void>;
 
@@ -58,7 +58,7 @@ export class LocalTurn {
    * on elsewhere (a process that resumes it serves its events from the first, under the same id).
    */
   get suspended(): boolean {
-    return this.#endStatus === "suspended";
+    return this.#suspended;
   }
 
   /** How many events are in so far. */
@@ -106,7 +106,7 @@ export class LocalTurn {
         continue;
       }
       this.#endedAt = now();
-      this.#endStatus = event.status;
+      this.#suspended = event.status === "suspended";
       this.#turn = undefined;
       this.#events.push(event);
       this.#events.end();

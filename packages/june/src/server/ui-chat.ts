@@ -24,7 +24,6 @@ import type { IndexedTurnStreamEvent } from "../chat/stream/turn-stream-event.js
 import { resumeServed } from "./turn-control.js";
 import { UiChunker, type UiTool } from "./ui-chunker.js";
 
-export type { UiChatOptions } from "./handler-context.js";
 
 /** An approval answered by the client with `addToolApprovalResponse`. */
 interface ApprovalResponse {
@@ -280,13 +279,17 @@ function uiStream(
         if (!showing) {
           // The client has these already. Shown from past the last request it holds, or from a request it
           // never saw, or the end.
-          const held = event.type === "approval-request" && unseen.delete(event.request.id);
-          if (held || (event.type !== "approval-request" && event.type !== "turn-end")) {
-            if (unseen.size > 0 || !held) continue;
+          if (event.type === "approval-request" && unseen.delete(event.request.id)) {
+            // One it holds: shown from past the last of them.
+            if (unseen.size === 0) {
+              showing = true;
+              chunker.showDenials();
+            }
+            continue;
           }
+          if (event.type !== "approval-request" && event.type !== "turn-end") continue;
           showing = true;
           chunker.showDenials();
-          if (held) continue;
         }
         const asks = event.type === "approval-request" && !tools.has(event.request.toolCallId);
         chunker.handle(event, index);

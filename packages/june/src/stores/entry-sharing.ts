@@ -1,7 +1,7 @@
 import type { JournalEntry, TurnEndEntry } from "./types.js";
 
 /** `context.turnIds` when empty (what `fullContext` journals): one frozen list for every entry. */
-export const NO_TURN_IDS: string[] = Object.freeze([]) as unknown as string[];
+const NO_TURN_IDS: string[] = Object.freeze([]) as unknown as string[];
 
 /** What the entries before the next one left to share: the last turn started, the last turn-end's metadata. */
 export interface SharedRepeats {

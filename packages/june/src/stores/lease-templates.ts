@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, linkSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { hasCode, isProcessAlive, processStartedAt } from "./lock-file.js";
 
 /** Free templates kept for reuse; past this many, a released one is removed (a burst of concurrent turns). */
 const MAX_FREE = 64;
@@ -59,7 +60,7 @@ export class LeaseTemplates {
       linkSync(template.path, path);
     } catch (error) {
       this.giveBack(template);
-      if ((error as { code?: unknown }).code === "EEXIST") return undefined;
+      if (hasCode(error, "EEXIST")) return undefined;
       throw error;
     }
     return template;
@@ -103,7 +104,7 @@ export class LeaseTemplates {
       try {
         fd = openSync(path, "wx+");
       } catch (error) {
-        if ((error as { code?: unknown }).code !== "EEXIST") throw error;
+        if (!hasCode(error, "EEXIST")) throw error;
       }
     } while (fd === undefined);
     const { ino, birthtimeMs } = fstatSync(fd);
@@ -114,13 +115,13 @@ export class LeaseTemplates {
 
   /** Removes the templates that processes gone since left beside the journals (one listing per store). */
   async #sweepLeftovers(): Promise<void> {
-    const startedAt = Date.now() - process.uptime() * 1000;
+    const startedAt = processStartedAt();
     for (const name of await readdir(this.#dir)) {
       const match = NAME.exec(name);
       if (!match || name.startsWith(this.#prefix)) continue;
       const pid = Number(match[1]);
       const path = join(this.#dir, name);
-      if (pid === process.pid ? !writtenBefore(path, startedAt) : isAlive(pid)) continue;
+      if (pid === process.pid ? !writtenBefore(path, startedAt) : isProcessAlive(pid)) continue;
       await unlink(path).catch(() => undefined); // removed by another store meanwhile
     }
   }
@@ -144,13 +145,4 @@ export class LeaseTemplates {
 function writtenBefore(path: string, time: number): boolean {
   const stats = statSync(path, { throwIfNoEntry: false });
   return stats !== undefined && stats.mtimeMs < time;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code !== "ESRCH";
-  }
 }

@@ -208,8 +208,12 @@ function isStale(path: string, owner: LockOwner | undefined, now: number): boole
 function leftByEarlierProcess(owner: LockOwner): boolean {
   if (owner.instance === instanceId()) return false;
   const acquiredAt = Date.parse(owner.acquiredAt);
-  const processStartedAt = Date.now() - process.uptime() * 1000;
-  return Number.isFinite(acquiredAt) && acquiredAt < processStartedAt;
+  return Number.isFinite(acquiredAt) && acquiredAt < processStartedAt();
+}
+
+/** When this process started (epoch ms). */
+export function processStartedAt(): number {
+  return Date.now() - process.uptime() * 1000;
 }
 
 /**
