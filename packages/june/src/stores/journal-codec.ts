@@ -10,7 +10,7 @@ import type { JournalEntry } from "./types.js";
  */
 export const MORE_KEY = "_more";
 
-const NEWLINE = 0x0a;
+export const NEWLINE = 0x0a;
 
 /** The bytes of one append: whole lines, all but the last marked as continued. */
 export function encodeBatch(lines: readonly string[]): Buffer {
@@ -25,7 +25,8 @@ export function encodeBatch(lines: readonly string[]): Buffer {
 
 type StoredEntry = JournalEntry & { [MORE_KEY]?: true };
 
-function parseLine(text: string): StoredEntry | undefined {
+/** One line's entry: a JSON object, else undefined (the read check then names the line). */
+export function parseLine(text: string): StoredEntry | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -106,8 +107,10 @@ export function decodeJournal(buf: Buffer, sessionId: string, fromSeq = 1, locat
   return { entries, validBytes, lastSeq: lines.length };
 }
 
-function stripMarker(entry: StoredEntry): JournalEntry {
-  if (MORE_KEY in entry) delete entry[MORE_KEY];
+/** The entry without the batch marker its line carried, if any. */
+export function stripMarker(entry: JournalEntry): JournalEntry {
+  const stored = entry as StoredEntry;
+  if (MORE_KEY in stored) delete stored[MORE_KEY];
   return entry;
 }
 

@@ -1,6 +1,6 @@
 import { isAscii } from "node:buffer";
 import { JournalCorruptError } from "./errors.js";
-import { MORE_KEY, analyzeTail } from "./journal-codec.js";
+import { MORE_KEY, analyzeTail, decodeJournal, parseLine, stripMarker } from "./journal-codec.js";
 import { JournalReadCheck, entryProblem } from "./journal-shape.js";
 import type { StoredTurn } from "./turn-records.js";
 import type { ChatStore, JournalEntry, TurnEndEntry, TurnStartEntry } from "./types.js";
@@ -141,7 +141,6 @@ const DEFER_MIN_CHARS = 120;
  * records, not its journal's text as well.
  */
 const DEFER_MIN_JOURNAL_BYTES = 64 * 1024;
-const NEWLINE = 0x0a;
 
 /** The head of a line in June's layout, or undefined (the line is then parsed whole). */
 function headOf(text: string, pos: number, line: string): EntryLine | undefined {
@@ -203,27 +202,9 @@ export function decodeJournalForOpen(
   return { entries, validBytes, last: tail.last };
 }
 
-/** A corrupt tail: every complete line decoded, so that the error names the first bad one. */
+/** A corrupt tail: the codec decodes every complete line, so that the error names the first bad one. */
 function strictDecode(buf: Buffer, sessionId: string, where: { location: string } | undefined): never {
-  const lines = buf.toString("utf8", 0, buf.lastIndexOf(NEWLINE) + 1).split("\n");
-  lines.pop();
-  if (lines.length === 0) throw new JournalCorruptError(sessionId, 1, "no session entry", where);
-  const check = new JournalReadCheck({ sessionId, ...where });
-  for (const line of lines) check.check(parseLine(line));
+  decodeJournal(buf, sessionId, 1, where?.location);
   // analyzeTail saw an unreadable line that is not torn: a full check always finds it.
-  throw new JournalCorruptError(sessionId, lines.length, "not a JSON object", where);
-}
-
-function parseLine(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function stripMarker(entry: JournalEntry): JournalEntry {
-  const stored = entry as JournalEntry & { [MORE_KEY]?: true };
-  if (MORE_KEY in stored) delete stored[MORE_KEY];
-  return entry;
+  throw new JournalCorruptError(sessionId, buf.toString("utf8").split("\n").length - 1, "not a JSON object", where);
 }
