@@ -2,8 +2,8 @@ import { APICallError } from "@ai-sdk/provider";
 import { customProvider, streamText, type LanguageModel } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptedModel } from "june/testing";
-import { memoryTracing } from "../telemetry/__fixtures__/memory-tracing.js";
-import { observeAttempts } from "./model-attempts.js";
+import { memoryTracing } from "../../telemetry/__fixtures__/memory-tracing.js";
+import { observeAttempts } from "./attempts.js";
 
 const tracing = memoryTracing();
 afterEach(() => tracing.exporter.reset());
