@@ -129,20 +129,35 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
   let lastCheckpoint: ResponderCheckpoint | undefined;
   const streamStep = options.stream?.step;
   const announced = new Set<string>();
+  // A durable turn shows a request (in `requests` and as an `approval-request`) only once a stored checkpoint
+  // lists it: a person never answers a request that a crash would take away. The restored ones are stored.
+  const stored = turn.onCheckpoint ? new Set(from ? checkpointRequests(from).map((request) => request.id) : []) : undefined;
   let handle: RunHandle | undefined;
   let latestTree: TraceNode | undefined;
   let streamed = "";
   let streamError: StreamMismatchError | undefined;
   let settled = false;
 
-  /** Announces the requests the latest snapshot shows pending, each once, after that snapshot's run-update. */
-  const announceRequests = (): void => {
+  /** The run's pending requests as the turn shows them: a durable turn's once stored. */
+  const visibleRequests = (): readonly ApprovalRequest[] => {
+    const requests = handle?.requests ?? [];
+    return stored === undefined || requests.every((request) => stored.has(request.id)) ? requests : requests.filter((request) => stored.has(request.id));
+  };
+
+  /**
+   * Announces the requests the latest snapshot shows pending, each once, after that snapshot's run-update. A
+   * durable turn's that were stored after it get a run-update of their own first (its approval rows show them).
+   */
+  const announceRequests = (afterStore = false): void => {
     // Nothing to walk the tree for while the run has asked for nothing (every commit of most turns).
     if (!handle || !latestTree || settled || handle.requests.length === 0) return;
     const pending = pendingApprovalIds(latestTree);
-    for (const request of handle.requests) {
+    let updated = !afterStore;
+    for (const request of visibleRequests()) {
       if (announced.has(request.id) || !pending.has(request.id)) continue;
       announced.add(request.id);
+      if (!updated) events.push({ type: "run-update", tree: latestTree });
+      updated = true;
       events.push({ type: "approval-request", request });
     }
   };
@@ -189,9 +204,12 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
     if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
     const save = turn.onCheckpoint;
     if (save) {
-      runOptions.onCheckpoint = (checkpoint) => {
-        lastCheckpoint = { state: checkpoint, requests: checkpointRequests(checkpoint) };
-        return save(lastCheckpoint);
+      runOptions.onCheckpoint = async (checkpoint) => {
+        const saving: ResponderCheckpoint = { state: checkpoint, requests: checkpointRequests(checkpoint) };
+        lastCheckpoint = saving;
+        await save(saving);
+        for (const request of saving.requests) stored!.add(request.id);
+        announceRequests(true);
       };
     }
     if (from) runOptions.checkpoint = from;
@@ -245,7 +263,7 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
     result,
     events,
     get requests(): readonly ApprovalRequest[] {
-      return handle?.requests ?? [];
+      return visibleRequests();
     },
     approve: (requestId) => handle?.approve(requestId) ?? false,
     deny: (requestId, reason) => handle?.deny(requestId, reason) ?? false,
