@@ -69,8 +69,10 @@ export interface AgentResponderOptions {
   /**
    * Makes turns durable: while a turn is unfinished its run's checkpoint is kept in the chat's store (finished
    * steps' results, the waiting step's messages and requests); after `suspendAfterMs` (default 30 s) waiting on
-   * approvals alone the turn is suspended, and `session.resume(turnId)` continues it from any process.
-   * `encryptionKey` (32 bytes) encrypts checkpoints at rest (AES-256-GCM). Step results must be JSON-safe.
+   * approvals alone the turn is suspended, and `session.resume(turnId)` continues it from any process. A request
+   * shows (in `requests`, as an `approval-request`) only once a stored checkpoint lists it, and an approved
+   * call's outcome is stored as soon as it returns. `encryptionKey` (32 bytes) encrypts checkpoints at rest
+   * (AES-256-GCM). Step results must be JSON-safe.
    */
   durable?: DurableOption;
 }
@@ -85,7 +87,8 @@ export interface AgentResponder extends Responder {
  * conversation, `start()` runs it (steps, tools, approvals, `Parallel`, `Catch`, concurrency, timeouts, all
  * unchanged), and `reply` picks the reply's text from the `RunResult`. Each commit of the run arrives as a
  * `run-update` event, each approval the run asks for as an `approval-request` event after the update that shows
- * it pending; `approve`, `deny` and `steer` go to the run. With `stream: { step }`, that step's text arrives as
+ * it pending (in a durable turn, once the checkpoint that lists it is stored, after an update of its own);
+ * `approve`, `deny` and `steer` go to the run. With `stream: { step }`, that step's text arrives as
  * `text-delta` events, and the reply must continue it. The turn records `kind: "agent"`, `id`, `version`, the
  * model when every step used the same one, and the run's total usage; `result.run` holds the `RunResult`.
  *
