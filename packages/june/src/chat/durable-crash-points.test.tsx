@@ -15,7 +15,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatStore, Turn } from "june/chat";
+import type { ChatStore, Session, Turn } from "june/chat";
 import { durableChat, SECRET } from "./__fixtures__/durable-chat.js";
 import { openStore } from "./__fixtures__/durable-stores.js";
 import { testSchema, type TestSchema } from "../stores/postgres/__fixtures__/postgres-test-db.js";
@@ -35,6 +35,8 @@ afterAll(async () => {
   await pg?.drop();
 });
 
+/** A child process starts through tsx and a killed one's PostgreSQL lease runs out: slow on a busy machine. */
+const TIMEOUT_MS = 60_000;
 let n = 0;
 const lines = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean) : []);
 const deploys = (log: string) => lines(log).filter((line) => line.startsWith("deploy"));
@@ -111,8 +113,8 @@ async function resumeAfterDeath(session: { resume(turnId: string): Promise<Turn>
   }
 }
 
-/** Opens the store in this process and runs `body` against the session, then closes the store. */
-async function inFreshProcess(backend: Backend, where: string, log: string, body: (session: Awaited<ReturnType<ReturnType<typeof durableChat>["chat"]["openSession"]>>) => Promise<void>) {
+/** Opens the store in this process (not the one killed) and runs `body` against the session, then closes it. */
+async function inThisProcess(backend: Backend, where: string, log: string, body: (session: Session) => Promise<void>) {
   const store: ChatStore = await openStore(backend.kind, where);
   try {
     await body(await durableChat({ store, log }).chat.openSession("s1"));
@@ -132,7 +134,7 @@ describe.each(backends)("durable turns killed at a crash point ($kind)", (backen
       const { where, log } = await started(backend);
       const { announced } = await runAndKill([backend.kind, where, "s1", log, "announce", String(turns)], "announced");
       expect(deploys(log)).toEqual([]);
-      await inFreshProcess(backend, where, log, async (session) => {
+      await inThisProcess(backend, where, log, async (session) => {
         expect(await session.pendingApprovals()).toEqual([
           { turnId: announced!.turnId, id: announced!.requestId, toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
         ]);
@@ -145,6 +147,7 @@ describe.each(backends)("durable turns killed at a crash point ($kind)", (backen
       expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy prod ${SECRET}`, "model reply-answer"]);
       expect(await backend.everything(where)).not.toContain(SECRET);
     },
+    TIMEOUT_MS,
   );
 
   it("killed after the approved tool returned, during the next model call: another process lists nothing pending, the resumed turn asks nothing and answers from the stored result; the tool ran once on one approval", async () => {
@@ -153,7 +156,7 @@ describe.each(backends)("durable turns killed at a crash point ($kind)", (backen
     const approved = events.approved!;
     expect(deploys(log)).toHaveLength(1);
     let approvals = 1;
-    await inFreshProcess(backend, where, log, async (session) => {
+    await inThisProcess(backend, where, log, async (session) => {
       const pending = await session.pendingApprovals();
       const turn = await resumeAfterDeath(session, approved.turnId!);
       const asked = turn.requests.map((r) => ({ id: r.id, retry: r.retry }));
@@ -167,5 +170,5 @@ describe.each(backends)("durable turns killed at a crash point ($kind)", (backen
     // The model was asked for the answer again (its call died), never for the tool call.
     expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy prod ${SECRET}`, "model reply-answer", "model reply-answer"]);
     expect(await backend.everything(where)).not.toContain(SECRET);
-  });
+  }, TIMEOUT_MS);
 });
