@@ -10,8 +10,10 @@ import {
   StepResultNotSerializableError,
   Tool,
   start,
+  type ApprovalRequest,
   type RunCheckpoint,
   type RunHandle,
+  type TraceNode,
   type WorkflowNode,
 } from "june";
 import { scriptedModel, type ScriptEntry } from "june/testing";
@@ -161,6 +163,109 @@ describe("runtime checkpoints", () => {
     two.run.approve(id);
     await two.run.result;
     expect(deploy.execute).toHaveBeenCalledTimes(2);
+  });
+
+  it("an approved call's outcome is stored as soon as it returns, before the next model call; a run from that checkpoint neither asks for it nor runs it again", async () => {
+    const deploy = deployTool();
+    const flow = (model: ReturnType<typeof scriptedModel>) => (
+      <Agent model={model}>
+        <Tool name="deploy" value={deploy.value} />
+        <Step id="ship" prompt="ship" />
+      </Agent>
+    );
+    // The model call after the tool: the process "dies" there (the call never ends).
+    let atNextCall: RunCheckpoint | undefined;
+    let reached!: () => void;
+    const nextCall = new Promise<void>((resolve) => (reached = resolve));
+    const first = scriptedModel(({ index }) => {
+      if (index === 0) return deployCall("prod", "c1");
+      atNextCall = one.saved.at(-1);
+      reached();
+      return new Promise<ScriptEntry>(() => {});
+    });
+    const one = startSaving(flow(first));
+    await one.waiting(1);
+    const id = one.run.requests[0]!.id;
+    one.run.approve(id);
+    await nextCall;
+    await abandon(one.run);
+    expect(deploy.execute).toHaveBeenCalledTimes(1);
+    expect(atNextCall!.waiting.ship!.requests).toEqual([
+      { id, toolName: "deploy", toolCallId: "c1", input: { env: "prod" }, decision: { approved: true }, started: true, output: { type: "text", value: "deployed to prod" } },
+    ]);
+
+    const second = scriptedModel(["Shipped."]);
+    const two = startSaving(flow(second), { checkpoint: atNextCall! });
+    await two.run.restored;
+    expect(two.run.requests).toEqual([]);
+    expect((await two.run.result).steps.ship).toBe("Shipped.");
+    expect(deploy.execute).toHaveBeenCalledTimes(1);
+    // The model answers from the stored outcome.
+    const results = second.doStreamCalls[0]!.prompt.flatMap((m) => (m.role === "tool" ? m.content : []));
+    expect(results).toEqual([expect.objectContaining({ type: "tool-result", toolCallId: "c1", output: { type: "text", value: "deployed to prod" } })]);
+    const nodes = (function all(node: TraceNode): TraceNode[] {
+      return [node, ...node.children.flatMap(all)];
+    })((await two.run.result).trace);
+    const node = nodes.find((c) => c.kind === "tool-call");
+    expect(node).toMatchObject({ status: "done", output: "deployed to prod", approval: { id, state: "approved" } });
+  });
+
+  it("a tool that threw keeps its error as the model was given it; a resume neither asks nor runs it again", async () => {
+    const deploy = deployTool();
+    deploy.execute.mockImplementationOnce(async () => {
+      throw new Error("quota exceeded");
+    });
+    const flow = (model: ReturnType<typeof scriptedModel>) => (
+      <Agent model={model}>
+        <Tool name="deploy" value={deploy.value} />
+        <Step id="ship" prompt="ship" />
+      </Agent>
+    );
+    let atNextCall: RunCheckpoint | undefined;
+    let reached!: () => void;
+    const nextCall = new Promise<void>((resolve) => (reached = resolve));
+    const one = startSaving(
+      flow(
+        scriptedModel(({ index }) => {
+          if (index === 0) return deployCall("prod", "c1");
+          atNextCall = one.saved.at(-1);
+          reached();
+          return new Promise<ScriptEntry>(() => {});
+        }),
+      ),
+    );
+    await one.waiting(1);
+    one.run.approve(one.run.requests[0]!.id);
+    await nextCall;
+    await abandon(one.run);
+    expect(atNextCall!.waiting.ship!.requests[0]!.output).toEqual({ type: "error-text", value: "quota exceeded" });
+    const two = startSaving(flow(scriptedModel(["It failed."])), { checkpoint: atNextCall! });
+    await two.run.restored;
+    expect(two.run.requests).toEqual([]);
+    expect((await two.run.result).steps.ship).toBe("It failed.");
+    expect(deploy.execute).toHaveBeenCalledTimes(1);
+  });
+
+  it("an approved call's outcome that cannot be stored fails the run", async () => {
+    const deploy = deployTool();
+    let requests: ApprovalRequest[] = [];
+    const run = start(
+      <Agent model={scriptedModel([deployCall("prod", "c1"), "Done."])}>
+        <Tool name="deploy" value={deploy.value} />
+        <Step id="ship" prompt="ship" />
+      </Agent>,
+      {
+        onCheckpoint: (checkpoint) => {
+          if (checkpoint.waiting.ship?.requests[0]?.output) return Promise.reject(new Error("store down"));
+        },
+        onUpdate: () => void (requests = [...run.requests]),
+      },
+    );
+    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    run.approve(requests[0]!.id);
+    const error = (await run.result.catch((e: unknown) => e)) as RunError;
+    expect(error.cause).toMatchObject({ message: "store down" });
+    expect(deploy.execute).toHaveBeenCalledTimes(1);
   });
 
   it("a decision saved before its call began is applied on resume without asking again", async () => {

@@ -117,6 +117,20 @@ export class Checkpointer {
     return this.#write();
   }
 
+  /** True when the checkpoint marks this call of the step approved and started (its outcome is to be kept). */
+  isStarted(stepId: string, toolCallId: string): boolean {
+    return this.#waiting[stepId]?.requests.some((request) => request.toolCallId === toolCallId && request.started === true) ?? false;
+  }
+
+  /** An approved call's `execute` returned or threw: its outcome, as the model is given it, before the next call. */
+  toolFinished(stepId: string, toolCallId: string, output: NonNullable<CheckpointRequest["output"]>): Promise<void> {
+    const state = this.#waiting[stepId];
+    if (!state || !this.isStarted(stepId, toolCallId)) return Promise.resolve();
+    const requests = state.requests.map((request) => (request.toolCallId === toolCallId ? { ...request, output } : request));
+    this.#waiting[stepId] = { ...state, requests };
+    return this.#write();
+  }
+
   /** A call of a step that had waited finished: its answered requests are history now, in its messages. */
   stepProgress(stepId: string, messages: ModelMessage[], calls: number): Promise<void> {
     if (!this.#waiting[stepId]) return Promise.resolve();
@@ -154,18 +168,24 @@ export class Checkpointer {
 
 /**
  * The requests a checkpoint waits on, oldest first, as a run started from it will list them: undecided ones,
- * and approved calls that may have begun (`retry: true`). Calls decided but not begun are applied on resume.
+ * and approved calls that may have begun and left no outcome (`retry: true`). Calls decided but not begun, and
+ * finished calls (their `output` stored), are applied on resume.
  */
 export function checkpointRequests(checkpoint: RunCheckpoint): ApprovalRequest[] {
   const out: ApprovalRequest[] = [];
   for (const [stepId, state] of Object.entries(checkpoint.waiting)) {
     for (const request of state.requests) {
-      const retry = request.decision?.approved === true && request.started === true;
+      const retry = needsRetry(request);
       if (request.decision && !retry) continue;
       out.push(toRequest(stepId, request, retry || request.retry === true));
     }
   }
   return out;
+}
+
+/** An approved call that may have begun and whose outcome is not stored: it runs again only on a new approval. */
+export function needsRetry(request: CheckpointRequest): boolean {
+  return request.decision?.approved === true && request.started === true && request.output === undefined;
 }
 
 function toRequest(stepId: string, request: CheckpointRequest, retry: boolean): ApprovalRequest {

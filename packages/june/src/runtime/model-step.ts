@@ -8,9 +8,11 @@ import { needsMcp, resolveStepTools } from "../mcp/step-tools.js";
 import { lookup, resolveSettings, resolveTools, toolLayers, type StepPlan } from "./render.js";
 import type { RunState } from "./run-state.js";
 import { raceAbort } from "./scheduler.js";
+import { needsRetry } from "./checkpoint.js";
 import type { ApprovalOutcome } from "./approvals.js";
 import type { CheckpointRequest, Prompt, RunContext, StepCheckpoint } from "./types.js";
 import { modelInfo } from "./usage.js";
+import { finishedResults, keepOutcome, traceOutput, type KeepOutcome } from "./finished-calls.js";
 import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 
 const DEFAULT_MAX_STEPS = 20;
@@ -33,7 +35,12 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   if (model === undefined) throw new MissingModelError(plan.id);
   const layers = toolLayers(plan.scope, plan);
   const withMcp = needsMcp(layers, run.mcp) ? await resolveStepTools(layers, run.mcp, signal) : undefined;
-  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run);
+  // An approved call's outcome that could not be stored stops the step after the call it happened in.
+  let unstored: { error: unknown } | undefined;
+  const keep: KeepOutcome | undefined = run.checkpoints?.saving
+    ? { checkpoints: run.checkpoints, stepId: plan.id, onWriteFailed: (error) => void (unstored ??= { error }) }
+    : undefined;
+  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run, keep);
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
@@ -58,7 +65,11 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   // One call's input: the step's part, the history so far, and a host that reads the step's text as the call
   // starts. Object.assign, not `{ ...base, history }`: V8 builds a literal that spreads a larger object and adds
   // a key on a slow path.
-  const callInput = (history: ModelMessage[]): CallInput => Object.assign({ history, host: stepHost(step) }, base);
+  const callInput = (history: ModelMessage[]): CallInput => {
+    // An approved call's outcome that could not be stored fails the step before the next model call.
+    if (unstored) throw unstored.error;
+    return Object.assign({ history, host: stepHost(step) }, base);
+  };
   const checkpoints = run.checkpoints;
   try {
     const saved = checkpoints?.takeWaiting(plan.id);
@@ -68,9 +79,14 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     if (saved) {
       const approvals = saved.requests.length > 0 ? reopen(step, saved) : [];
       checkpoints!.markRestored();
-      if (approvals.length > 0) history = [...history, { role: "tool", content: await decisions(approvals, signal, plan.id, run) }];
+      if (approvals.length > 0) {
+        // Approved calls that finished before the process stopped answer with their stored outcome, not a run.
+        history = [...history, { role: "tool", content: [...(await decisions(approvals, signal, plan.id, run)), ...finishedResults(saved.requests)] }];
+      }
     }
     const reply = await steerLoop(callInput, history, async (outcome) => {
+      // An approved call's outcome that could not be stored fails the step before anything else happens.
+      if (unstored) throw unstored.error;
       calls++;
       if (outcome.approvals.length > 0) {
         if (checkpoints?.saving) {
@@ -95,14 +111,15 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
 
 /**
  * The saved requests of a step that waited, open again with their ids: an undecided one asks again; an
- * approved call that may have begun asks again marked `retry: true` (it never runs without a new decision);
- * a decision taken but not acted on is applied as it was.
+ * approved call that may have begun and left no outcome asks again marked `retry: true` (it never runs without
+ * a new decision); a decision taken but not acted on is applied as it was, and a call that finished keeps its
+ * stored outcome.
  */
 function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
   return saved.requests.map((request) => {
     const toolCall = { toolCallId: request.toolCallId, toolName: request.toolName, input: request.input };
     const decision = request.decision;
-    if (decision === undefined || (decision.approved && request.started)) {
+    if (decision === undefined || needsRetry(request)) {
       return openApproval(step, request.id, toolCall, { retry: decision !== undefined || request.retry === true });
     }
     const nodeId = toolNode(step, toolCall);
@@ -111,7 +128,8 @@ function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
       : { kind: "denied", ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
     if (!decision.approved) step.run.approvals.markDenied(step.stepId, request.toolCallId);
     const approval = { id: request.id, state: decision.approved ? ("approved" as const) : ("denied" as const), ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
-    step.run.trace.update(nodeId, decision.approved ? { approval } : { status: "done", endedAt: Date.now(), approval });
+    const finished = request.output !== undefined ? { status: "done" as const, endedAt: Date.now(), output: traceOutput(request.output) } : {};
+    step.run.trace.update(nodeId, decision.approved ? { approval, ...finished } : { status: "done", endedAt: Date.now(), approval });
     return { approvalId: request.id, wait: Promise.resolve(outcome), toolCall };
   });
 }
@@ -162,9 +180,10 @@ function promptMessages(value: unknown, stepId: string): ModelMessage[] {
 
 /**
  * Defense in depth for approvals: a tool that can ask for approval refuses to execute a call that was
- * denied, whatever the messages say. (The AI SDK already never executes a denied call.)
+ * denied, whatever the messages say. (The AI SDK already never executes a denied call.) With `keep`, an
+ * approved call's outcome is stored in the checkpoint before it is handed back (`keepOutcome`).
  */
-function guardTools(tools: Record<string, AITool<any, any>>, stepId: string, run: RunState): ToolSet {
+function guardTools(tools: Record<string, AITool<any, any>>, stepId: string, run: RunState, keep: KeepOutcome | undefined): ToolSet {
   const guarded: ToolSet = {};
   for (const [name, value] of Object.entries(tools)) {
     const execute = value.execute;
@@ -178,7 +197,8 @@ function guardTools(tools: Record<string, AITool<any, any>>, stepId: string, run
         if (run.approvals.isDenied(stepId, options.toolCallId)) {
           throw new ToolDeniedError({ toolName: name, stepId });
         }
-        return execute.call(value, toolInput, options as never);
+        if (!keep) return execute.call(value, toolInput, options as never);
+        return keepOutcome(keep, value, () => execute.call(value, toolInput, options as never), { toolCallId: options.toolCallId, input: toolInput });
       },
     } as AITool<any, any>;
   }

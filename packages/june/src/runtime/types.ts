@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage, TelemetrySettings as AiTelemetrySettings } from "ai";
+import type { LanguageModel, ModelMessage, TelemetrySettings as AiTelemetrySettings, ToolResultPart } from "ai";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { McpConnections } from "../mcp/connections.js";
 
@@ -134,8 +134,17 @@ export interface CheckpointRequest {
   input: unknown;
   /** The decision, once taken. */
   decision?: { approved: boolean; reason?: string };
-  /** The approved call's `execute` may have begun: on resume it asks again (`retry: true`), never runs unasked. */
+  /**
+   * The approved call's `execute` may have begun: on resume it asks again (`retry: true`), never runs unasked,
+   * unless its `output` is stored.
+   */
   started?: boolean;
+  /**
+   * The approved call's outcome as the model is given it (its result, or its error's message), stored as soon as
+   * its `execute` returned or threw, before the next model call: on resume the call is neither asked for nor
+   * run again, and the model gets this.
+   */
+  output?: ToolResultPart["output"];
   retry?: boolean;
 }
 

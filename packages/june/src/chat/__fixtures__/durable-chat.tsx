@@ -17,6 +17,8 @@ export interface DurableChatOptions {
   withoutReply?: boolean;
   /** Called when the tool executes, before it returns (a test may kill the process there). */
   onExecute?: () => void | Promise<void>;
+  /** Called when the model is asked for the answer after the tool's outcome, before it answers. */
+  onAnswer?: () => void | Promise<void>;
 }
 
 /** The secret the tool's input carries: no byte of it may stay in the store after the turn. */
@@ -34,7 +36,7 @@ export function durableChat(options: DurableChatOptions) {
   const log = (line: string) => {
     if (options.log) appendFileSync(options.log, `${line}\n`);
   };
-  const model = scriptedModel(({ options: call }): ScriptEntry => {
+  const model = scriptedModel(async ({ options: call }): Promise<ScriptEntry> => {
     const prompt = call.prompt as unknown as ModelMessage[];
     const asked = lastText(prompt);
     if (asked.startsWith("Plan:")) {
@@ -50,6 +52,7 @@ export function durableChat(options: DurableChatOptions) {
       return { text: "Deploying. ", toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
     }
     log("model reply-answer");
+    await options.onAnswer?.();
     const denied = outcome.output?.type === "execution-denied";
     return denied ? "Not deployed." : `Deployed: ${JSON.stringify(outcome.output?.value)}.`;
   });

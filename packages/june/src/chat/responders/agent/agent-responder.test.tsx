@@ -143,6 +143,36 @@ describe("agentResponder", () => {
     expect((await collect(execution.events)).map((e) => e.type)).toEqual(["run-update", "run-update", "approval-request", "run-update", "run-update"]);
   });
 
+  it("a durable turn shows a request (in requests, as an approval-request) only once the checkpoint that lists it is stored, after a run-update of its own", async () => {
+    const run = fakeRun();
+    let release!: () => void;
+    const onCheckpoint = vi.fn(() => new Promise<void>((resolve) => (release = resolve)));
+    const execution = agentResponder({ render: element, reply: () => "ok", startRun: run.startRun }).respond(turnOptions({ onCheckpoint }));
+    await Promise.resolve();
+    const request: ApprovalRequest = { id: "ap-1", stepId: "reply", toolName: "deploy", toolCallId: "call-ap-1", input: { env: "prod" } };
+    run.requests.push(request);
+    const pending = tree(step("reply", "", [waitingTool("ap-1")]));
+    run.commit(pending);
+    expect(execution.requests).toEqual([]);
+    const waiting = { messages: [], calls: 1, requests: [{ id: "ap-1", toolName: "deploy", toolCallId: "call-ap-1", input: { env: "prod" } }] };
+    const saving = run.calls[0].options.onCheckpoint!({ version: 1, completed: [], steps: {}, failed: {}, waiting: { reply: waiting }, usage: USAGE });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Written, not yet stored: nobody may see it.
+    expect(onCheckpoint).toHaveBeenCalledWith(expect.objectContaining({ requests: [request] }));
+    expect(execution.requests).toEqual([]);
+    release();
+    await saving;
+    expect(execution.requests).toEqual([request]);
+    run.requests.length = 0;
+    const final = tree(step("reply", "ok", [], { status: "done" }));
+    run.commit(final);
+    run.done({}, final);
+    await execution.result;
+    const events = await collect(execution.events);
+    expect(events.map((e) => e.type)).toEqual(["run-update", "run-update", "approval-request", "run-update"]);
+    expect(events[1]).toEqual({ type: "run-update", tree: pending });
+  });
+
   it("streams the named step's new text after each run-update and sends the leftover of the reply last", async () => {
     const run = fakeRun();
     const execution = agentResponder({

@@ -69,8 +69,10 @@ export interface AgentResponderOptions {
   /**
    * Makes turns durable: while a turn is unfinished its run's checkpoint is kept in the chat's store (finished
    * steps' results, the waiting step's messages and requests); after `suspendAfterMs` (default 30 s) waiting on
-   * approvals alone the turn is suspended, and `session.resume(turnId)` continues it from any process.
-   * `encryptionKey` (32 bytes) encrypts checkpoints at rest (AES-256-GCM). Step results must be JSON-safe.
+   * approvals alone the turn is suspended, and `session.resume(turnId)` continues it from any process. A request
+   * shows (in `requests`, as an `approval-request`) only once a stored checkpoint lists it, and an approved
+   * call's outcome is stored as soon as it returns. `encryptionKey` (32 bytes) encrypts checkpoints at rest
+   * (AES-256-GCM). Step results must be JSON-safe.
    */
   durable?: DurableOption;
 }
@@ -85,7 +87,8 @@ export interface AgentResponder extends Responder {
  * conversation, `start()` runs it (steps, tools, approvals, `Parallel`, `Catch`, concurrency, timeouts, all
  * unchanged), and `reply` picks the reply's text from the `RunResult`. Each commit of the run arrives as a
  * `run-update` event, each approval the run asks for as an `approval-request` event after the update that shows
- * it pending; `approve`, `deny` and `steer` go to the run. With `stream: { step }`, that step's text arrives as
+ * it pending (in a durable turn, once the checkpoint that lists it is stored, after an update of its own);
+ * `approve`, `deny` and `steer` go to the run. With `stream: { step }`, that step's text arrives as
  * `text-delta` events, and the reply must continue it. The turn records `kind: "agent"`, `id`, `version`, the
  * model when every step used the same one, and the run's total usage; `result.run` holds the `RunResult`.
  *
@@ -129,20 +132,35 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
   let lastCheckpoint: ResponderCheckpoint | undefined;
   const streamStep = options.stream?.step;
   const announced = new Set<string>();
+  // A durable turn shows a request (in `requests` and as an `approval-request`) only once a stored checkpoint
+  // lists it: a person never answers a request that a crash would take away. The restored ones are stored.
+  const stored = turn.onCheckpoint ? new Set(from ? checkpointRequests(from).map((request) => request.id) : []) : undefined;
   let handle: RunHandle | undefined;
   let latestTree: TraceNode | undefined;
   let streamed = "";
   let streamError: StreamMismatchError | undefined;
   let settled = false;
 
-  /** Announces the requests the latest snapshot shows pending, each once, after that snapshot's run-update. */
-  const announceRequests = (): void => {
+  /** The run's pending requests as the turn shows them: a durable turn's once stored. */
+  const visibleRequests = (): readonly ApprovalRequest[] => {
+    const requests = handle?.requests ?? [];
+    return stored === undefined || requests.every((request) => stored.has(request.id)) ? requests : requests.filter((request) => stored.has(request.id));
+  };
+
+  /**
+   * Announces the requests the latest snapshot shows pending, each once, after that snapshot's run-update. A
+   * durable turn's that were stored after it get a run-update of their own first (its approval rows show them).
+   */
+  const announceRequests = (afterStore = false): void => {
     // Nothing to walk the tree for while the run has asked for nothing (every commit of most turns).
     if (!handle || !latestTree || settled || handle.requests.length === 0) return;
     const pending = pendingApprovalIds(latestTree);
-    for (const request of handle.requests) {
+    let updated = !afterStore;
+    for (const request of visibleRequests()) {
       if (announced.has(request.id) || !pending.has(request.id)) continue;
       announced.add(request.id);
+      if (!updated) events.push({ type: "run-update", tree: latestTree });
+      updated = true;
       events.push({ type: "approval-request", request });
     }
   };
@@ -189,9 +207,12 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
     if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
     const save = turn.onCheckpoint;
     if (save) {
-      runOptions.onCheckpoint = (checkpoint) => {
-        lastCheckpoint = { state: checkpoint, requests: checkpointRequests(checkpoint) };
-        return save(lastCheckpoint);
+      runOptions.onCheckpoint = async (checkpoint) => {
+        const saving: ResponderCheckpoint = { state: checkpoint, requests: checkpointRequests(checkpoint) };
+        lastCheckpoint = saving;
+        await save(saving);
+        for (const request of saving.requests) stored!.add(request.id);
+        announceRequests(true);
       };
     }
     if (from) runOptions.checkpoint = from;
@@ -245,7 +266,7 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
     result,
     events,
     get requests(): readonly ApprovalRequest[] {
-      return handle?.requests ?? [];
+      return visibleRequests();
     },
     approve: (requestId) => handle?.approve(requestId) ?? false,
     deny: (requestId, reason) => handle?.deny(requestId, reason) ?? false,
