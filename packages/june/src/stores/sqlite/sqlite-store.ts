@@ -3,6 +3,7 @@ import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError
 import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
 import { brandStore } from "../journal-open.js";
 import { decodeStoredEntries } from "../journal-shape.js";
+import { KnownTurns } from "../known-turns.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { checkListOptions, foldEntry, startListing, toSessionInfo } from "../session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
@@ -84,6 +85,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
   const fsync = opts.fsync ?? true;
   const db = openDatabase(opts.path, busyTimeoutMs);
   const keeper = new LeaseKeeper();
+  const known = new KnownTurns();
   let closed = false;
 
   const sql = {
@@ -103,6 +105,9 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     insertEntry: db.prepare<[string, number, string, string]>(
       "INSERT INTO june_entries (session_id, seq, type, entry) VALUES (?, ?, ?, ?)",
     ),
+    startedTurns: db.prepare<[string], string>(
+      "SELECT json_extract(entry, '$.turnId') FROM june_entries WHERE session_id = ? AND type = 'turn-start'",
+    ).pluck(),
     entries: db.prepare<[string, number], string>(
       "SELECT entry FROM june_entries WHERE session_id = ? AND seq >= ? ORDER BY seq",
     ).pluck(),
@@ -154,6 +159,15 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     }
   }
 
+  /** Every turn started in the session, for an append that names a turn this store has not seen. */
+  function startedTurns(sessionId: string): string[] {
+    return readTx(() => {
+      const ids = sql.startedTurns.all(sessionId);
+      if (ids.length === 0 && sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
+      return ids;
+    });
+  }
+
   /** Runs `fn` in a read transaction: one consistent snapshot. */
   function readTx<T>(fn: () => T): T {
     open();
@@ -198,6 +212,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
 
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
+      known.forget(id);
       // Entries and lease go with the session (ON DELETE CASCADE).
       return write(false, () => sql.deleteSession.run(id).changes > 0);
     },
@@ -209,6 +224,8 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       const expectedSeq = options?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
       const deleteCheckpoint = checkDeleteCheckpoint(options?.deleteCheckpoint);
+      const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
+      if (linked) await linked;
       write(options.sync === true, () => {
         const row = sql.session.get(sessionId);
         if (!row) throw new SessionNotFoundError(sessionId);
@@ -231,6 +248,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
           lastSeq: listing.lastSeq,
         });
       });
+      known.learn(sessionId, prepared.entries);
       return prepared.entries;
     },
 
@@ -242,7 +260,9 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
         if (found.length === 0 && sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
         return found;
       });
-      return decodeStoredEntries(texts, { sessionId, fromSeq, location: `the SQLite database ${opts.path}` });
+      const read = decodeStoredEntries(texts, { sessionId, fromSeq, location: `the SQLite database ${opts.path}` });
+      known.learn(sessionId, read);
+      return read;
     },
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
