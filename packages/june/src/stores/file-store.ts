@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { CheckpointFiles } from "./checkpoint-files.js";
+import { CheckpointFiles, type JournalEnds } from "./checkpoint-files.js";
 import { shareEventLoop } from "./event-loop-share.js";
 import {
   ConflictError,
@@ -78,6 +78,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   const handles = new JournalHandles();
   const checkpoints = new CheckpointFiles(root, fsync);
   const known = new KnownTurns();
+  // What a crash left of checkpoints goes before any checkpoint is read (see `CheckpointFiles.sweep`).
+  const swept = checkpoints.sweep(journalEnds).catch(() => undefined);
   /** The leases this store took and has not released, by session: token, file, when (`Date.now()`), how long. */
   const held = new Map<string, HeldLease>();
   const templates = new LeaseTemplates(root);
@@ -281,24 +283,28 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
       checkCheckpointArgs("putCheckpoint", sessionId, turnId, data);
+      await swept;
       exists(sessionId);
       await checkpoints.put(sessionId, turnId, data);
     },
 
     async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
       checkCheckpointArgs("getCheckpoint", sessionId, turnId);
+      await swept;
       exists(sessionId);
       return checkpoints.get(sessionId, turnId);
     },
 
     async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
       assertSessionId(sessionId);
+      await swept;
       exists(sessionId);
       return checkpoints.list(sessionId);
     },
 
     async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
       checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
+      await swept;
       return checkpoints.delete(sessionId, turnId);
     },
 
@@ -341,6 +347,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
 
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
     async close(): Promise<void> {
+      await swept;
       await handles.closeAll();
       await templates.close();
     },
@@ -395,6 +402,16 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     } catch (error) {
       if (JournalCorruptError.isInstance(error)) remember(sessionId, error);
       throw error;
+    }
+  }
+
+  /** The turns the session's journal says ended, for the sweep of checkpoints a crash left. */
+  async function journalEnds(sessionId: string): Promise<JournalEnds> {
+    try {
+      const { decoded } = await readJournal(sessionId, journalPath(sessionId), 1);
+      return new Set(decoded.entries.flatMap((entry) => (entry.type === "turn-end" ? [entry.turnId] : [])));
+    } catch (error) {
+      return SessionNotFoundError.isInstance(error) ? "gone" : undefined;
     }
   }
 

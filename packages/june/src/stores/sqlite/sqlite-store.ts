@@ -18,7 +18,7 @@ import type {
   TurnLease,
 } from "../types.js";
 import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
-import { LIST_BEFORE_SQL, LIST_SQL, openDatabase } from "./sqlite-schema.js";
+import { LIST_BEFORE_SQL, LIST_SQL, clearWal, openDatabase } from "./sqlite-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
 
 export interface SqliteStoreOptions {
@@ -86,6 +86,12 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
   const db = openDatabase(opts.path, busyTimeoutMs);
   const keeper = new LeaseKeeper();
   const known = new KnownTurns();
+  const memory = opts.path === ":memory:";
+  /**
+   * A checkpoint was deleted and the WAL may still hold its bytes (`secure_delete` reaches the file only): the
+   * WAL is emptied right after the delete's transaction, or (while other connections read it) at the next write.
+   */
+  let walHoldsDeleted = false;
   let closed = false;
 
   const sql = {
@@ -152,11 +158,14 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     open();
     const full = fsync && durable;
     if (full) db.pragma("synchronous = FULL");
+    let result: T;
     try {
-      return db.transaction(fn).immediate();
+      result = db.transaction(fn).immediate();
     } finally {
       if (full) db.pragma("synchronous = NORMAL");
     }
+    if (walHoldsDeleted && !memory) walHoldsDeleted = !clearWal(db);
+    return result;
   }
 
   /** Every turn started in the session, for an append that names a turn this store has not seen. */
@@ -213,8 +222,12 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
       known.forget(id);
-      // Entries and lease go with the session (ON DELETE CASCADE).
-      return write(false, () => sql.deleteSession.run(id).changes > 0);
+      // Entries, lease and checkpoints go with the session (ON DELETE CASCADE).
+      return write(false, () => {
+        const deleted = sql.deleteSession.run(id).changes > 0;
+        if (deleted) walHoldsDeleted = true;
+        return deleted;
+      });
     },
 
     async append(sessionId: string, entries: NewJournalEntry[], options: AppendOptions): Promise<JournalEntry[]> {
@@ -231,7 +244,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
         if (!row) throw new SessionNotFoundError(sessionId);
         if (row.last_seq !== expectedSeq) throw conflict(sessionId, expectedSeq, row.last_seq);
         // In the transaction that journals the turn's end.
-        if (deleteCheckpoint !== undefined) sql.deleteCheckpoint.run(sessionId, deleteCheckpoint);
+        if (deleteCheckpoint !== undefined && sql.deleteCheckpoint.run(sessionId, deleteCheckpoint).changes > 0) walHoldsDeleted = true;
         if (prepared.entries.length === 0) return;
         const listing = rowListing(row);
         prepared.entries.forEach((entry, i) => {
@@ -288,7 +301,11 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
 
     async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
       checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
-      return write(false, () => sql.deleteCheckpoint.run(sessionId, turnId).changes > 0);
+      return write(false, () => {
+        const deleted = sql.deleteCheckpoint.run(sessionId, turnId).changes > 0;
+        if (deleted) walHoldsDeleted = true;
+        return deleted;
+      });
     },
 
     async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {
