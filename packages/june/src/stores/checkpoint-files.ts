@@ -122,8 +122,16 @@ export class CheckpointFiles {
     const found: StoredCheckpoint[] = [];
     for (const name of names) {
       if (!name.endsWith(EXT) || name.startsWith(".")) continue;
-      const stored = await this.get(sessionId, name.slice(0, -EXT.length));
-      if (stored) found.push(stored);
+      const turnId = name.slice(0, -EXT.length);
+      try {
+        const stored = await this.get(sessionId, turnId);
+        if (stored) found.push(stored);
+      } catch (error) {
+        if (!CheckpointUnreadableError.isInstance(error)) throw error;
+        // Listed with why, so that only its turn is affected (it can be canceled); dated by its file.
+        const mtime = await stat(join(this.dir(sessionId), name)).then((s) => s.mtime.toISOString(), () => new Date(0).toISOString());
+        found.push({ turnId, data: "", updatedAt: mtime, unreadable: error.detail });
+      }
     }
     return found.sort((a, b) => (a.updatedAt < b.updatedAt ? -1 : a.updatedAt > b.updatedAt ? 1 : 0));
   }
