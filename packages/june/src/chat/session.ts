@@ -1,9 +1,9 @@
 import type { ModelMessage } from "ai";
-import { SessionBusyError } from "../stores/errors.js";
-import type { ChatStore, ResponderProvenance } from "../stores/types.js";
+import { CheckpointUnreadableError, SessionBusyError } from "../stores/errors.js";
+import type { ChatStore, ResponderProvenance, StoredCheckpoint } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext } from "./context/resolve-context.js";
-import { decodeCheckpoint, type DurableSettings } from "./durable/checkpoint-codec.js";
+import { decodeCheckpoint, type CheckpointEnvelope, type DurableSettings } from "./durable/checkpoint-codec.js";
 import { TurnNotCompletedError, TurnNotFoundError, TurnNotResumableError } from "./errors.js";
 import { deferred } from "./internal/deferred.js";
 import { normalizeFeedback } from "./feedback.js";
@@ -33,7 +33,9 @@ export interface SessionHost {
 }
 
 const UNFINISHED: ReadonlySet<string> = new Set(["suspended", "interrupted"]);
-const NONE: ReadonlySet<string> = new Set();
+/** Unfinished turns with a checkpoint, by id: undefined, or why their checkpoint cannot be read. */
+type Checkpointed = ReadonlyMap<string, string | undefined>;
+const NONE: Checkpointed = new Map();
 
 /**
  * A conversation: its history (kept in memory after it opens and updated as turns are journaled), the
@@ -212,34 +214,58 @@ export class JournaledSession implements Session {
     return this.#copies(this.#journal.branch, await this.#checkpointed(this.#journal.branch));
   }
 
-  /** Ids of the unfinished turns among `records` that have a checkpoint (none read when none is unfinished). */
-  async #checkpointed(records: readonly TurnRecord[]): Promise<Set<string>> {
+  /**
+   * The unfinished turns among `records` that have a checkpoint, each with why it cannot be read when it cannot
+   * (none read when none is unfinished). A durable chat reads each (decrypts it), so that a wrong key shows here.
+   */
+  async #checkpointed(records: readonly TurnRecord[]): Promise<Checkpointed> {
     const store = this.#host.store;
-    if (typeof store.listCheckpoints !== "function" || !records.some((r) => UNFINISHED.has(r.status))) return NONE as Set<string>;
-    return new Set((await store.listCheckpoints(this.id)).map((c) => c.turnId));
+    if (typeof store.listCheckpoints !== "function" || !records.some((r) => UNFINISHED.has(r.status))) return NONE;
+    const unfinished = new Set(records.filter((r) => UNFINISHED.has(r.status)).map((r) => r.id));
+    const found = new Map<string, string | undefined>();
+    for (const stored of await store.listCheckpoints(this.id)) {
+      if (!unfinished.has(stored.turnId)) continue;
+      const problem = stored.unreadable === undefined && !this.#host.durable ? undefined : this.#decode(stored);
+      found.set(stored.turnId, problem instanceof CheckpointUnreadableError ? problem.detail : undefined);
+    }
+    return found;
+  }
+
+  /** The stored checkpoint as an envelope, or why it cannot be read (not thrown: only its turn is affected). */
+  #decode(stored: StoredCheckpoint): CheckpointEnvelope | CheckpointUnreadableError {
+    if (stored.unreadable !== undefined) return new CheckpointUnreadableError(this.id, stored.turnId, stored.unreadable);
+    try {
+      return decodeCheckpoint(stored.data, this.id, stored.turnId, this.#host.durable?.key);
+    } catch (error) {
+      if (CheckpointUnreadableError.isInstance(error)) return error;
+      throw error;
+    }
   }
 
   /**
    * The records as the session hands them out: the journal's own (frozen, shared) records, but a copy for an
-   * unfinished turn that runs in this process (`running`) or can be resumed (`resumable`).
+   * unfinished turn that runs in this process (`running`), can be resumed (`resumable`) or has a checkpoint
+   * that cannot be read (`checkpointUnreadable`).
    */
-  #copies(records: readonly TurnRecord[], checkpointed: ReadonlySet<string> = NONE): TurnRecord[] {
+  #copies(records: readonly TurnRecord[], checkpointed: Checkpointed = NONE): TurnRecord[] {
     const runningId = this.#host.running.get(this.id)?.id;
     return records.map((record) => {
       if (!UNFINISHED.has(record.status)) return record;
       const running = record.id === runningId;
-      const resumable = !running && checkpointed.has(record.id);
-      if (!running && !resumable) return record;
+      const stored = !running && checkpointed.has(record.id);
+      if (!running && !stored) return record;
       const copy: TurnRecord = { ...record, status: running ? "running" : record.status };
-      if (resumable) copy.resumable = true;
+      const unreadable = stored ? checkpointed.get(record.id) : undefined;
+      if (unreadable !== undefined) copy.checkpointUnreadable = unreadable;
+      else if (stored) copy.resumable = true;
       return Object.freeze(copy);
     });
   }
 
   /**
    * The requests the session's unfinished durable turns wait on, oldest first, inputs included: from the
-   * live turn when it runs in this process, else from each turn's checkpoint. A checkpoint that cannot be
-   * read is a `CheckpointUnreadableError` naming the turn.
+   * live turn when it runs in this process, else from each turn's checkpoint. A turn whose checkpoint cannot
+   * be read waits on nothing here (its record says why: `checkpointUnreadable`); the others are listed.
    */
   async pendingApprovals(): Promise<PendingApproval[]> {
     await this.#journal.catchUp();
@@ -257,7 +283,8 @@ export class JournaledSession implements Session {
       if (!UNFINISHED.has(record.status)) continue;
       const checkpoint = stored.get(record.id);
       if (!checkpoint) continue;
-      const envelope = decodeCheckpoint(checkpoint.data, this.id, record.id, this.#host.durable?.key);
+      const envelope = this.#decode(checkpoint);
+      if (envelope instanceof CheckpointUnreadableError) continue;
       for (const r of envelope.requests) out.push(pendingOf(record.id, r));
     }
     return out;

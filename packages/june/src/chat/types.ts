@@ -202,6 +202,12 @@ export interface TurnRecord {
    * that died): `session.resume(turnId)` continues it, `session.cancel(turnId)` ends it.
    */
   resumable?: boolean;
+  /**
+   * Set on a durable turn that did not end whose checkpoint cannot be read (damaged, or encrypted with another
+   * `durable.encryptionKey` or none): why. It cannot resume (`session.resume` throws `CheckpointUnreadableError`)
+   * and waits on nothing; `session.cancel(turnId)` ends it. The session's other turns are not affected.
+   */
+  checkpointUnreadable?: string;
   text?: string;
   error?: { name: string; message: string };
   metadata?: TurnMetadata;

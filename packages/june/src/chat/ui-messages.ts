@@ -11,7 +11,8 @@ export function uiUserMessageId(turnId: string): string {
  * A session's turns as the AI SDK's `UIMessage[]`, what `useChat({ id, messages })` takes after a reload:
  * per turn, the user's message (its input as one text part, id `<turnId>-user`) and the assistant's (id the
  * turn's id, its reply as one text part, left out while a turn has no reply yet). Each assistant message
- * carries `metadata: { turnStatus }` (`completed`, `failed`, `canceled`, `interrupted` or `running`).
+ * carries `metadata: { turnStatus }` (`completed`, `failed`, `canceled`, `interrupted` or `running`), and
+ * `checkpointUnreadable` (why) on an unfinished durable turn whose checkpoint cannot be read.
  * Steers are not shown: a turn is one exchange. Replies are redacted as the HTTP handler redacts them.
  *
  * The journal keeps no tool inputs or outputs, so ended turns have text parts only; the handler's
@@ -29,7 +30,7 @@ export function toUIMessages(turns: readonly TurnRecord[]): UIMessage[] {
     messages.push({
       id: turn.id,
       role: "assistant",
-      metadata: { turnStatus: turn.status },
+      metadata: { turnStatus: turn.status, ...(turn.checkpointUnreadable !== undefined && { checkpointUnreadable: turn.checkpointUnreadable }) },
       parts: text === "" ? [] : [{ type: "text", text, state: "done" }],
     });
   }

@@ -112,6 +112,8 @@ export class CheckpointUnreadableError extends JuneError {
   override readonly name = "CheckpointUnreadableError";
   readonly sessionId: string;
   readonly turnId: string;
+  /** Why, e.g. "its file is not valid JSON (damaged)" (what a turn's `checkpointUnreadable` says). */
+  readonly detail: string;
   constructor(sessionId: string, turnId: string, detail: string, options?: { cause?: unknown }) {
     super(
       `The checkpoint of turn "${turnId}" in session "${sessionId}" cannot be read: ${detail}; the turn cannot resume, but it can be canceled`,
@@ -119,6 +121,7 @@ export class CheckpointUnreadableError extends JuneError {
     );
     this.sessionId = sessionId;
     this.turnId = turnId;
+    this.detail = detail;
   }
 }
 

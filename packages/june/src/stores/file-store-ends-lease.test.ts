@@ -62,9 +62,9 @@ describe("fileStore: a turn's end releases its lease (endsLease)", () => {
     const seq = await sessionWithTurns(store, "s", 1);
     await sessionWithTurns(store, "r", 0);
     const lease = await store.acquireTurn("s");
-    await expect(store.append("s", end("x"), { expectedSeq: seq + 5, endsLease: lease })).rejects.toMatchObject({ name: "ConflictError" });
+    await expect(store.append("s", end("t0"), { expectedSeq: seq + 5, endsLease: lease })).rejects.toMatchObject({ name: "ConflictError" });
     expect(existsSync(join(dir, "s.lock"))).toBe(true);
-    await store.append("r", [{ type: "feedback", turnId: "t0", score: 1 }], { expectedSeq: 1, endsLease: lease });
+    await store.append("r", [{ type: "rename", title: "r" }], { expectedSeq: 1, endsLease: lease });
     expect(existsSync(join(dir, "s.lock"))).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, "s.lock"), "utf8"))).toMatchObject({ token: lease.token });
     await store.releaseTurn(lease);

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { CheckpointFiles } from "./checkpoint-files.js";
+import { CheckpointFiles, type JournalEnds } from "./checkpoint-files.js";
 import { shareEventLoop } from "./event-loop-share.js";
 import {
   ConflictError,
@@ -18,6 +18,7 @@ import { EntryLine, brandStore, decodeJournalForOpen, type OpenedJournal } from 
 import { decodeAppended, encodeBatch } from "./journal-codec.js";
 import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
+import { KnownTurns } from "./known-turns.js";
 import { LeaseTemplates, type LeaseTemplate } from "./lease-templates.js";
 import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
@@ -76,6 +77,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   const queues = new Map<string, Promise<unknown>>();
   const handles = new JournalHandles();
   const checkpoints = new CheckpointFiles(root, fsync);
+  const known = new KnownTurns();
+  // What a crash left of checkpoints goes before any checkpoint is read (see `CheckpointFiles.sweep`).
+  const swept = checkpoints.sweep(journalEnds).catch(() => undefined);
   /** The leases this store took and has not released, by session: token, file, when (`Date.now()`), how long. */
   const held = new Map<string, HeldLease>();
   const templates = new LeaseTemplates(root);
@@ -198,6 +202,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
       handles.retire(id);
+      known.forget(id);
       let existed = true;
       try {
         await unlink(journalPath(id));
@@ -219,6 +224,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       const expectedSeq = opts?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
       const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
+      const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
+      if (linked) await linked;
       // The turn's end releases its lease once written, while the flush runs (`releaseHeld`).
       const ending = opts?.endsLease?.sessionId === sessionId ? opts.endsLease.token : undefined;
       return queued(sessionId, async () => {
@@ -239,6 +246,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         const listing = { ...written.before.listing };
         for (const entry of prepared.entries) foldEntry(listing, entry);
         cache.set(sessionId, { listing, validBytes: written.validBytes, ...written.key });
+        known.learn(sessionId, prepared.entries);
         // Right after the journal line that ends the turn (a reader ignores a checkpoint of an ended turn).
         if (deleteCheckpoint !== undefined) await checkpoints.delete(sessionId, deleteCheckpoint);
         return prepared.entries;
@@ -252,7 +260,10 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       try {
         // What is new since the last entry this process saw (a session catching up): from the cached offset.
         const appended = fromSeq > 1 ? readAppended(sessionId, fromSeq) : undefined;
-        if (appended) return appended;
+        if (appended) {
+          known.learn(sessionId, appended);
+          return appended;
+        }
         read = await readJournal(sessionId, journalPath(sessionId), fromSeq);
       } catch (error) {
         if (JournalCorruptError.isInstance(error)) remember(sessionId, error);
@@ -266,29 +277,34 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
         for (const entry of rest) foldEntry(listing, entry);
         cache.set(sessionId, { listing, validBytes: decoded.validBytes, ...key });
       }
+      known.learn(sessionId, decoded.entries);
       return decoded.entries;
     },
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
       checkCheckpointArgs("putCheckpoint", sessionId, turnId, data);
+      await swept;
       exists(sessionId);
       await checkpoints.put(sessionId, turnId, data);
     },
 
     async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
       checkCheckpointArgs("getCheckpoint", sessionId, turnId);
+      await swept;
       exists(sessionId);
       return checkpoints.get(sessionId, turnId);
     },
 
     async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
       assertSessionId(sessionId);
+      await swept;
       exists(sessionId);
       return checkpoints.list(sessionId);
     },
 
     async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
       checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
+      await swept;
       return checkpoints.delete(sessionId, turnId);
     },
 
@@ -331,6 +347,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
 
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
     async close(): Promise<void> {
+      await swept;
       await handles.closeAll();
       await templates.close();
     },
@@ -380,11 +397,28 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       listing.updatedAt = last.at;
       listing.lastSeq = last.seq;
       cache.set(sessionId, { listing, validBytes, ...key });
+      known.learn(sessionId, entries);
       return { entries, location: path };
     } catch (error) {
       if (JournalCorruptError.isInstance(error)) remember(sessionId, error);
       throw error;
     }
+  }
+
+  /** The turns the session's journal says ended, for the sweep of checkpoints a crash left. */
+  async function journalEnds(sessionId: string): Promise<JournalEnds> {
+    try {
+      const { decoded } = await readJournal(sessionId, journalPath(sessionId), 1);
+      return new Set(decoded.entries.flatMap((entry) => (entry.type === "turn-end" ? [entry.turnId] : [])));
+    } catch (error) {
+      return SessionNotFoundError.isInstance(error) ? "gone" : undefined;
+    }
+  }
+
+  /** Every turn started in the session's journal, for an append that names a turn this store has not seen. */
+  async function startedTurns(sessionId: string): Promise<string[]> {
+    const { decoded } = await readJournal(sessionId, journalPath(sessionId), 1);
+    return decoded.entries.flatMap((entry) => (entry.type === "turn-start" ? [entry.turnId] : []));
   }
 
   /** Notes a journal found corrupt, as its file is now, for the listings that follow. */

@@ -1,4 +1,4 @@
-import { entryProblem, isEntryType } from "./journal-shape.js";
+import { entryProblem, isEntryType, linkProblem } from "./journal-shape.js";
 import type { JournalEntry, NewJournalEntry } from "./types.js";
 
 /** Entries ready to store: `seq` and `at` assigned, as JSON lines and as their parsed (JSON-safe) form. */
@@ -41,6 +41,21 @@ export function prepareEntries(entries: readonly NewJournalEntry[], expectedSeq:
     out.push(stored as JournalEntry);
   });
   return { entries: out, lines };
+}
+
+/**
+ * Checks the links of entries about to be appended, as a read of the journal checks them (`linkProblem`):
+ * every turn an entry names must have started, in the journal (`started`) or earlier in the same batch.
+ * Throws `TypeError` naming the first entry that names a turn that never started; a store calls it before it
+ * writes anything, so it never writes what its next read would refuse.
+ */
+export function checkLinks(entries: readonly JournalEntry[], started: (turnId: string) => boolean): void {
+  let inBatch: Set<string> | undefined;
+  entries.forEach((entry, i) => {
+    const problem = linkProblem(entry, (id) => inBatch?.has(id) === true || started(id));
+    if (problem !== undefined) throw new TypeError(`append: entry ${i} (${problem})`);
+    if (entry.type === "turn-start") (inBatch ??= new Set()).add(entry.turnId);
+  });
 }
 
 /** The `session` entry that opens a journal. */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
-import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
+import { checkLinks, prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { deepFreeze, shareRepeats, type SharedRepeats } from "./entry-sharing.js";
 import { brandStore } from "./journal-open.js";
 import { endEntryOf, endSaysAll, endTurn, freezeTurn, newTurn, startEntryOf, startSaysAll, thawTurn, type StoredTurn } from "./turn-records.js";
@@ -110,6 +110,7 @@ export function memoryStore(): ChatStore {
       const deleteCheckpoint = checkDeleteCheckpoint(options?.deleteCheckpoint);
       const lastSeq = session.listing.lastSeq;
       if (lastSeq !== expectedSeq) throw conflict(sessionId, expectedSeq, lastSeq);
+      checkLinks(prepared.entries, (id) => find(session, id) !== undefined);
       for (const entry of prepared.entries) {
         shareRepeats(entry, session);
         const stored = deepFreeze(entry);

@@ -186,6 +186,12 @@ export interface StoredCheckpoint {
   data: string;
   /** ISO time of the last write. */
   updatedAt: string;
+  /**
+   * Set by `listCheckpoints` when what the store keeps for this turn cannot be read (a damaged file): why.
+   * `data` is then empty. One damaged checkpoint never hides the others (`getCheckpoint` of it throws
+   * `CheckpointUnreadableError`).
+   */
+  unreadable?: string;
 }
 
 /** A held per-session turn lease. */
@@ -248,7 +254,10 @@ export interface ChatStore {
   putCheckpoint?(sessionId: string, turnId: string, data: string): Promise<void>;
   /** The turn's checkpoint, or undefined. `CheckpointUnreadableError` when what is stored is damaged. */
   getCheckpoint?(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined>;
-  /** The session's checkpoints, in the order of their last write (oldest first). */
+  /**
+   * The session's checkpoints, in the order of their last write (oldest first). One the store cannot read is
+   * listed with `unreadable` (why), not thrown.
+   */
   listCheckpoints?(sessionId: string): Promise<StoredCheckpoint[]>;
   /** Deletes the turn's checkpoint; false when there was none. */
   deleteCheckpoint?(sessionId: string, turnId: string): Promise<boolean>;

@@ -124,6 +124,49 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       );
     }),
 
+    def("append refuses an entry naming a turn that never started (what its read would refuse), and writes nothing", async (store) => {
+      const id = newId();
+      await store.createSession({ id });
+      await store.append(id, [turnStart("t1", "a"), turnEnd("t1")], { expectedSeq: 1 });
+      const unlinked: [NewJournalEntry, RegExp][] = [
+        [{ type: "feedback", turnId: "ghost", score: 1 }, /entry 0 \(feedback: `turnId` "ghost" names no earlier turn\)/],
+        [{ type: "turn-end", turnId: "ghost", status: "completed" }, /turn-end: `turnId` "ghost"/],
+        [{ type: "steer", turnId: "ghost", input: "x", atChar: 0 }, /steer: `turnId` "ghost"/],
+        [{ type: "turn-suspend", turnId: "ghost", requests: [] }, /turn-suspend: `turnId` "ghost"/],
+        [{ type: "summary", throughTurnId: "ghost", text: "s" }, /summary: `throughTurnId` "ghost"/],
+        [{ type: "checkout", turnId: "ghost" }, /checkout: `turnId` "ghost"/],
+        [{ type: "approval", turnId: "ghost", requestId: "r1", toolName: "deploy", approved: true }, /approval: `turnId` "ghost"/],
+        [{ ...turnStart("t2", "b"), parentTurnId: "ghost" }, /turn-start: `parentTurnId` "ghost"/],
+      ];
+      for (const [entry, message] of unlinked) {
+        await assert.rejects(store.append(id, [entry], { expectedSeq: 3 }), (error: unknown) => {
+          assert.ok(error instanceof TypeError, `${entry.type}: a TypeError, got ${String(error)}`);
+          assert.match(error.message, message);
+          return true;
+        });
+      }
+      // A later entry of the batch may name a turn an earlier one starts; one that names a later one may not.
+      await assert.rejects(store.append(id, [{ type: "feedback", turnId: "t2", score: 1 }, turnStart("t2", "b")], { expectedSeq: 3 }), TypeError);
+      assert.equal((await store.read(id)).length, 3, "nothing was written");
+      // Turns that started (earlier, or earlier in the same batch) are fine, and the journal reads back whole.
+      await store.append(id, [{ type: "feedback", turnId: "t1", score: 1 }, { ...turnStart("t2", "b"), parentTurnId: "t1" }, turnEnd("t2")], {
+        expectedSeq: 3,
+      });
+      await store.append(id, [{ type: "summary", throughTurnId: "t2", text: "s" }, { type: "checkout", turnId: "t1" }], { expectedSeq: 6 });
+      assert.equal((await store.read(id)).length, 8);
+      // Another store over the same data (a process that never read this session) checks against what is stored.
+      const other = await makeStore();
+      try {
+        if (await other.getSession(id)) {
+          await other.append(id, [{ type: "feedback", turnId: "t2", score: -1 }], { expectedSeq: 8 });
+          await assert.rejects(other.append(id, [{ type: "feedback", turnId: "ghost", score: 1 }], { expectedSeq: 9 }), TypeError);
+          assert.equal((await store.read(id)).length, 9);
+        }
+      } finally {
+        if (other !== store) await other.close?.();
+      }
+    }),
+
     def("append with a stale or future expectedSeq fails with ConflictError and writes nothing", async (store) => {
       const id = newId();
       await store.createSession({ id });

@@ -50,7 +50,7 @@ describe("postgresStore round trips of a turn", () => {
     await store.createSession({ id: "c" });
     const lease = await store.acquireTurn("c");
     await expect(
-      store.append("c", [{ type: "feedback", turnId: "x", score: 1 }], { expectedSeq: 5, endsLease: lease }),
+      store.append("c", [{ type: "rename", title: "x" }], { expectedSeq: 5, endsLease: lease }),
     ).rejects.toMatchObject({ name: "ConflictError" });
     await expect(store.acquireTurn("c")).rejects.toMatchObject({ name: "SessionBusyError" });
     await store.releaseTurn(lease);
@@ -63,7 +63,7 @@ describe("postgresStore round trips of a turn", () => {
     await store.createSession({ id: "a" });
     await store.createSession({ id: "b" });
     const leaseB = await store.acquireTurn("b");
-    await store.append("a", [{ type: "feedback", turnId: "x", score: 1 }], { expectedSeq: 1, endsLease: leaseB });
+    await store.append("a", [{ type: "rename", title: "x" }], { expectedSeq: 1, endsLease: leaseB });
     await expect(store.acquireTurn("b")).rejects.toMatchObject({ name: "SessionBusyError" });
     await store.releaseTurn(leaseB);
     await store.close();

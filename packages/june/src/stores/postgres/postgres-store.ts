@@ -5,6 +5,7 @@ import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError
 import { prepareEntries, prepareSessionEntry, type PreparedEntries } from "../journal-entries.js";
 import { brandStore } from "../journal-open.js";
 import { decodeStoredEntries } from "../journal-shape.js";
+import { KnownTurns } from "../known-turns.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { loadDriver } from "../load-driver.js";
 import { checkListOptions, makeTitle, startListing, toSessionInfo } from "../session-listing.js";
@@ -125,6 +126,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const ownsPool = options.pool === undefined;
   const owner = `${hostname()} pid ${process.pid}`;
   const keeper = new LeaseKeeper();
+  const known = new KnownTurns();
   /** Tokens of leases an append released with a turn's end (`endsLease`), until `releaseTurn` comes for them. */
   const releasedWithAppend = new Set<string>();
   const { sessions: S, entries: E, leases: L, checkpoints: C } = names;
@@ -206,6 +208,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
       await ready();
+      known.forget(id);
       // Entries and lease go with the session (ON DELETE CASCADE).
       const { rowCount } = await pool.query(`DELETE FROM ${S} WHERE id = $1`, [id]);
       return (rowCount ?? 0) > 0;
@@ -218,6 +221,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
       if (deleteCheckpoint !== undefined) await readyCheckpoints();
       else await ready();
+      const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
+      if (linked) await linked;
       const written = prepared.entries;
       if (written.length === 0) {
         const reason = await whyNot(sessionId, expectedSeq);
@@ -233,6 +238,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
         throw error;
       });
       if (result.rowCount === written.length) {
+        known.learn(sessionId, written);
         if (ending !== undefined) {
           keeper.stop(ending);
           releasedWithAppend.add(ending);
@@ -254,7 +260,9 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       );
       if (rows.length === 0) throw new SessionNotFoundError(sessionId);
       const texts = (rows as { entry: string | null }[]).flatMap((row) => (row.entry === null ? [] : [row.entry]));
-      return decodeStoredEntries(texts, { sessionId, fromSeq, location: `the PostgreSQL table ${E}` });
+      const read = decodeStoredEntries(texts, { sessionId, fromSeq, location: `the PostgreSQL table ${E}` });
+      known.learn(sessionId, read);
+      return read;
     },
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
@@ -362,6 +370,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     const explicit = opts.ttlMs === undefined ? undefined : checkTtl(opts.ttlMs);
     const ttlMs = explicit ?? leaseTtlMs;
     await ready();
+    const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
+    if (linked) await linked;
     const token = randomUUID();
     const taking = { token, owner, ttlMs: Number.isFinite(ttlMs) ? ttlMs : null };
     const statement = appendStatement(names, sessionId, expectedSeq, prepared, { taking });
@@ -377,6 +387,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       if (row === undefined) throw new SessionNotFoundError(sessionId);
       if (row !== null && row.written === prepared.entries.length) {
         if (explicit === undefined) keeper.keep(token, leaseTtlMs, () => renew(sessionId, token));
+        known.learn(sessionId, prepared.entries);
         return { lease: Object.freeze({ sessionId, token }), entries: prepared.entries };
       }
       // What the statement saw when it began; else (it lost a race under way) how things are now.
@@ -387,6 +398,16 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       // Free and at expectedSeq now: the holder released it between the two statements.
     }
     throw new SessionBusyError(sessionId, "its lease is being taken and released by others");
+  }
+
+  /** Every turn started in the session, for an append that names a turn this store has not seen. */
+  async function startedTurns(sessionId: string): Promise<string[]> {
+    const { rows } = await pool.query(
+      `SELECT e.entry->>'turnId' AS turn FROM ${S} s LEFT JOIN ${E} e ON e.session_id = s.id AND e.type = 'turn-start' WHERE s.id = $1`,
+      [sessionId],
+    );
+    if (rows.length === 0) throw new SessionNotFoundError(sessionId);
+    return (rows as { turn: string | null }[]).flatMap((row) => (row.turn === null ? [] : [row.turn]));
   }
 
   /** The session's journal seq and its live lease's holder, now; `SessionNotFoundError` for an unknown session. */

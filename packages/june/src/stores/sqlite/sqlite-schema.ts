@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { StoreDriverMissingError, StoreOpenError } from "../errors.js";
@@ -69,7 +69,10 @@ export const LIST_BEFORE_SQL = `SELECT id, created_at, updated_at, title, turn_c
 export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
   const Database = loadDriver<typeof BetterSqlite3>("better-sqlite3", "sqliteStore", "12");
   const memory = path === ":memory:";
-  if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  if (!memory) {
+    mkdirSync(dirname(resolve(path)), { recursive: true });
+    readableByOwnerOnly(path);
+  }
   let db: SqliteDatabase;
   try {
     db = new Database(path, { timeout: busyTimeoutMs });
@@ -86,6 +89,8 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
     // Deleted rows are overwritten, not left in free pages: a durable turn's checkpoint (tool inputs) is gone
     // from the file once the turn ends.
     db.pragma("secure_delete = ON");
+    // A WAL left by a crash may still hold a deleted checkpoint: into the file (zeroed there) and emptied.
+    if (!memory) clearWal(db);
     db.transaction(() => {
       const version = db.pragma("user_version", { simple: true }) as number;
       if (version > SCHEMA_VERSION) {
@@ -103,6 +108,32 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
     throw error;
   }
   return db;
+}
+
+/**
+ * The database file (and so its `-wal` and `-shm`, which SQLite creates with the file's mode) readable by its
+ * owner only (0600): it holds durable turns' checkpoints. Created so when missing; an existing one is made so
+ * when this process may.
+ */
+function readableByOwnerOnly(path: string): void {
+  closeSync(openSync(path, "a", 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch {
+      // Missing (no WAL yet), or another user's file: left as it is.
+    }
+  }
+}
+
+/**
+ * Checkpoints the WAL into the file and empties it (`wal_checkpoint(TRUNCATE)`): what a deleted row held is
+ * then only in the file, where `secure_delete` zeroed it. False when readers of other connections kept part of
+ * the WAL (after the busy timeout): the caller tries again later.
+ */
+export function clearWal(db: SqliteDatabase): boolean {
+  const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+  return result?.busy === 0;
 }
 
 /** better-sqlite3 is installed but its native addon is missing or built for another Node.js. */

@@ -3,6 +3,7 @@ import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError
 import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
 import { brandStore } from "../journal-open.js";
 import { decodeStoredEntries } from "../journal-shape.js";
+import { KnownTurns } from "../known-turns.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { checkListOptions, foldEntry, startListing, toSessionInfo } from "../session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
@@ -17,7 +18,7 @@ import type {
   TurnLease,
 } from "../types.js";
 import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
-import { LIST_BEFORE_SQL, LIST_SQL, openDatabase } from "./sqlite-schema.js";
+import { LIST_BEFORE_SQL, LIST_SQL, clearWal, openDatabase } from "./sqlite-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
 
 export interface SqliteStoreOptions {
@@ -84,6 +85,13 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
   const fsync = opts.fsync ?? true;
   const db = openDatabase(opts.path, busyTimeoutMs);
   const keeper = new LeaseKeeper();
+  const known = new KnownTurns();
+  const memory = opts.path === ":memory:";
+  /**
+   * A checkpoint was deleted and the WAL may still hold its bytes (`secure_delete` reaches the file only): the
+   * WAL is emptied right after the delete's transaction, or (while other connections read it) at the next write.
+   */
+  let walHoldsDeleted = false;
   let closed = false;
 
   const sql = {
@@ -103,6 +111,9 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     insertEntry: db.prepare<[string, number, string, string]>(
       "INSERT INTO june_entries (session_id, seq, type, entry) VALUES (?, ?, ?, ?)",
     ),
+    startedTurns: db.prepare<[string], string>(
+      "SELECT json_extract(entry, '$.turnId') FROM june_entries WHERE session_id = ? AND type = 'turn-start'",
+    ).pluck(),
     entries: db.prepare<[string, number], string>(
       "SELECT entry FROM june_entries WHERE session_id = ? AND seq >= ? ORDER BY seq",
     ).pluck(),
@@ -147,11 +158,23 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     open();
     const full = fsync && durable;
     if (full) db.pragma("synchronous = FULL");
+    let result: T;
     try {
-      return db.transaction(fn).immediate();
+      result = db.transaction(fn).immediate();
     } finally {
       if (full) db.pragma("synchronous = NORMAL");
     }
+    if (walHoldsDeleted && !memory) walHoldsDeleted = !clearWal(db);
+    return result;
+  }
+
+  /** Every turn started in the session, for an append that names a turn this store has not seen. */
+  function startedTurns(sessionId: string): string[] {
+    return readTx(() => {
+      const ids = sql.startedTurns.all(sessionId);
+      if (ids.length === 0 && sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
+      return ids;
+    });
   }
 
   /** Runs `fn` in a read transaction: one consistent snapshot. */
@@ -198,8 +221,13 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
 
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
-      // Entries and lease go with the session (ON DELETE CASCADE).
-      return write(false, () => sql.deleteSession.run(id).changes > 0);
+      known.forget(id);
+      // Entries, lease and checkpoints go with the session (ON DELETE CASCADE).
+      return write(false, () => {
+        const deleted = sql.deleteSession.run(id).changes > 0;
+        if (deleted) walHoldsDeleted = true;
+        return deleted;
+      });
     },
 
     async append(sessionId: string, entries: NewJournalEntry[], options: AppendOptions): Promise<JournalEntry[]> {
@@ -209,12 +237,14 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       const expectedSeq = options?.expectedSeq;
       const prepared = prepareEntries(entries, expectedSeq, new Date());
       const deleteCheckpoint = checkDeleteCheckpoint(options?.deleteCheckpoint);
+      const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
+      if (linked) await linked;
       write(options.sync === true, () => {
         const row = sql.session.get(sessionId);
         if (!row) throw new SessionNotFoundError(sessionId);
         if (row.last_seq !== expectedSeq) throw conflict(sessionId, expectedSeq, row.last_seq);
         // In the transaction that journals the turn's end.
-        if (deleteCheckpoint !== undefined) sql.deleteCheckpoint.run(sessionId, deleteCheckpoint);
+        if (deleteCheckpoint !== undefined && sql.deleteCheckpoint.run(sessionId, deleteCheckpoint).changes > 0) walHoldsDeleted = true;
         if (prepared.entries.length === 0) return;
         const listing = rowListing(row);
         prepared.entries.forEach((entry, i) => {
@@ -231,6 +261,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
           lastSeq: listing.lastSeq,
         });
       });
+      known.learn(sessionId, prepared.entries);
       return prepared.entries;
     },
 
@@ -242,7 +273,9 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
         if (found.length === 0 && sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
         return found;
       });
-      return decodeStoredEntries(texts, { sessionId, fromSeq, location: `the SQLite database ${opts.path}` });
+      const read = decodeStoredEntries(texts, { sessionId, fromSeq, location: `the SQLite database ${opts.path}` });
+      known.learn(sessionId, read);
+      return read;
     },
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
@@ -268,7 +301,11 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
 
     async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
       checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
-      return write(false, () => sql.deleteCheckpoint.run(sessionId, turnId).changes > 0);
+      return write(false, () => {
+        const deleted = sql.deleteCheckpoint.run(sessionId, turnId).changes > 0;
+        if (deleted) walHoldsDeleted = true;
+        return deleted;
+      });
     },
 
     async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {
