@@ -13,7 +13,7 @@ export interface UiDecision {
  * `approval.approved` and its reason); the AI SDK 6 one has none, and its `useChat` refuses a chunk it does
  * not know. Told apart by what the installed `ai` exports: `toUIMessageStream` came with the 7 line.
  */
-const APPROVAL_RESPONSE_CHUNKS = typeof (ai as unknown as Record<string, unknown>).toUIMessageStream === "function";
+export const APPROVAL_RESPONSE_CHUNKS = typeof (ai as unknown as Record<string, unknown>).toUIMessageStream === "function";
 
 /**
  * The chunks that show a tool call whose approval was decided before the client saw it (a stream replayed

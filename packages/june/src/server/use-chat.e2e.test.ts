@@ -116,12 +116,16 @@ beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "june-use-chat-e2e-"));
   const talk = modelResponder({ model: scriptedModel(() => replies.shift() ?? "(no reply scripted)") });
   const approvals = approvalResponder();
+  const twoApprovals = approvalResponder({ calls: 2 });
   const gated = gatedResponder();
   // Tool turns go to a responder that asks for approval, "Slow" ones wait for the test; the rest to a model.
   const responder: Responder = {
     kind: "custom",
     id: "browser-test",
-    respond: (options) => (options.input.startsWith("Deploy") ? approvals : options.input.startsWith("Slow") ? gated : talk).respond(options),
+    respond: (options) => {
+      const { input } = options;
+      return (input.startsWith("Deploy twice") ? twoApprovals : input.startsWith("Deploy") ? approvals : input.startsWith("Slow") ? gated : talk).respond(options);
+    },
   };
   chat = createChat({ responder });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -309,18 +313,26 @@ describe.each(LINES)("useChat from $name in Chromium against createChatHandler",
       expect(await page.locator('li[data-role="assistant"]').count()).toBe(1);
       expect((await (await session()).turns())[0]).toMatchObject({ status: "completed", text: GATED_REPLY });
 
-      // Reload mid-approval: the reloaded page asks again (once), approving goes on in the same message.
-      await send(page, "Deploy after a reload");
-      await page.getByRole("button", { name: "Approve" }).waitFor(WAIT);
+      // Reload mid-approval: the first of two tool calls approved, the second waiting. The reloaded page shows
+      // the first done, asks for the second only, and approving it goes on in the same message.
+      const approve = page.getByRole("button", { name: "Approve" });
+      const replyText = () => lastAssistant(page).locator(".text").allTextContents().then((t) => t.join(""));
+      await send(page, "Deploy twice after a reload");
+      await approve.waitFor(WAIT);
+      await approve.click();
+      await expect.poll(replyText, WAIT).toBe("Checking. Deployed 1. ");
+      await expect.poll(() => approve.count(), WAIT).toBe(1);
       await page.reload();
       await page.getByLabel("Message").waitFor(WAIT);
       await expect.poll(() => resumes.length, WAIT).toBe(3);
-      await expect.poll(() => page.getByRole("button", { name: "Approve" }).count(), WAIT).toBe(1);
-      await page.getByRole("button", { name: "Approve" }).click();
-      await expect.poll(() => lastAssistant(page).locator(".text").allTextContents().then((t) => t.join("")), WAIT).toBe("Checking. Deployed 1. Done.");
+      expect(resumes[2]).toBe(200);
+      await expect.poll(() => lastAssistant(page).locator(".tool").evaluateAll((tools) => tools.map((tool) => tool.getAttribute("data-state"))), WAIT).toEqual(["output-available", "approval-requested"]);
+      expect(await approve.count()).toBe(1);
+      await approve.click();
+      await expect.poll(replyText, WAIT).toBe("Checking. Deployed 1. Deployed 2. Done.");
       await expect.poll(() => status(page), WAIT).toBe("ready");
       expect(await page.locator('li[data-role="assistant"]').count()).toBe(2);
-      expect((await (await session()).turns())[1]).toMatchObject({ status: "completed", text: "Checking. Deployed 1. Done." });
+      expect((await (await session()).turns())[1]).toMatchObject({ status: "completed", text: "Checking. Deployed 1. Deployed 2. Done." });
 
       // Stop: closing the request no longer stops a turn here; the page's Stop asks the server to.
       gate = deferred<void>();
@@ -336,7 +348,7 @@ describe.each(LINES)("useChat from $name in Chromium against createChatHandler",
       await page.getByLabel("Message").waitFor(WAIT);
       await expect.poll(() => resumes.length, WAIT).toBe(4);
       expect(resumes[3]).toBe(204);
-      expect((await assistantTexts(page)).slice(0, 2)).toEqual([GATED_REPLY, "Checking. Deployed 1. Done."]);
+      expect((await assistantTexts(page)).slice(0, 2)).toEqual([GATED_REPLY, "Checking. Deployed 1. Deployed 2. Done."]);
       const turns = await (await session()).turns();
       expect(await page.locator('li[data-role="assistant"]').evaluateAll((items) => items.map((item) => item.getAttribute("data-id")))).toEqual(turns.map((t) => t.id));
       expect(await status(page)).toBe("ready");
