@@ -22,7 +22,8 @@ import type { LocalTurn } from "./turn-registry.js";
 import { sessionView } from "./session-view.js";
 import type { IndexedTurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 import { resumeServed } from "./turn-control.js";
-import { UiChunker, type UiTool } from "./ui-chunker.js";
+import { decisionsIn, UiChunker, type UiTool } from "./ui-chunker.js";
+import type { UiDecision } from "./ui-approval-chunks.js";
 
 
 /** An approval answered by the client with `addToolApprovalResponse`. */
@@ -48,9 +49,15 @@ interface ApprovalResponse {
  *   `approve`/`deny` and the same assistant message continues.
  * - A client that aborts the request before the stream ended cancels the turn, unless
  *   `uiChat: { cancelOnDisconnect: false }`.
+ *
+ * `GET /ui-chat/:id/stream` is `useChat({ resume: true })`'s reconnect; `POST /ui-chat/:id/stop` stops the
+ * chat's running turn (the stop button of a page whose reloads must not cancel it).
  */
 export function uiChatRoutes(context: HandlerContext): Router {
-  return new Router().on("POST", "/ui-chat", (route) => handleUiChat(route, context));
+  return new Router()
+    .on("POST", "/ui-chat", (route) => handleUiChat(route, context))
+    .on("GET", "/ui-chat/:id/stream", (route) => handleUiResume(route, context))
+    .on("POST", "/ui-chat/:id/stop", (route) => handleUiStop(route, context));
 }
 
 async function handleUiChat({ request }: RouteContext, context: HandlerContext): Promise<Response> {
@@ -96,6 +103,72 @@ async function handleUiChat({ request }: RouteContext, context: HandlerContext):
     tools: new Map(),
     redaction: context.redaction,
   });
+}
+
+/**
+ * `GET /ui-chat/:id/stream`: the AI SDK's resumable-stream route, where `DefaultChatTransport.reconnectToStream`
+ * asks on mount when `useChat` has `resume: true`. When the chat has a running turn (in this process or
+ * another), its whole message so far and then the rest, as it comes: the stream is a replay (the message it
+ * builds replaces the client's copy of it, `GET /sessions/:id/ui-messages`' snapshot), and approval requests
+ * decided already show as decided. It ends, as `POST /ui-chat` does, at an approval request still waiting or
+ * at the turn's end. No running turn (or no such chat): `204`, which the transport reads as nothing to resume.
+ *
+ * A page reload aborts `POST /ui-chat`'s request: for the turn to still run then, the handler needs
+ * `uiChat: { cancelOnDisconnect: false }` (and the page's stop button `POST /ui-chat/:id/stop`).
+ */
+async function handleUiResume({ request, params }: RouteContext, context: HandlerContext): Promise<Response> {
+  const running = await runningTurn(params.id, context);
+  if (!running) return new Response(null, { status: 204 });
+  const { turn, events } = running;
+  return uiStream(turn, {
+    signal: request.signal,
+    messageId: turn.id,
+    cancelOnDisconnect: context.uiChat.cancelOnDisconnect ?? true,
+    tools: new Map(),
+    decided: decisionsIn((events ?? []).map(({ event }) => event)),
+    redaction: context.redaction,
+  });
+}
+
+/**
+ * `POST /ui-chat/:id/stop`: cancels the chat's running turn wherever it runs (`{ ok: true, turnId }`), or `204`
+ * when none runs. What a stop button calls besides `useChat`'s `stop()`, which only closes the request.
+ */
+async function handleUiStop({ params }: RouteContext, context: HandlerContext): Promise<Response> {
+  const running = await runningTurn(params.id, context, { strict: true });
+  if (!running) return new Response(null, { status: 204 });
+  try {
+    await running.turn.control({ type: "cancel" });
+  } catch (error) {
+    // Ended in between: nothing runs now.
+    if (TurnEndedError.isInstance(error)) return new Response(null, { status: 204 });
+    throw error;
+  }
+  return context.json(200, { ok: true, turnId: running.turn.id });
+}
+
+/**
+ * The chat's running turn and its events so far, or `undefined` when none runs. `strict`: a chat that does
+ * not exist is a 404, a bus that cannot answer a 503; else both are nothing running.
+ */
+async function runningTurn(
+  chatId: string,
+  context: HandlerContext,
+  options: { strict?: boolean } = {},
+): Promise<{ turn: ServedTurn; events: IndexedTurnStreamEvent[] | undefined } | undefined> {
+  let session: Session;
+  try {
+    session = await context.chat.openSession(chatId);
+  } catch (error) {
+    if (!options.strict && SessionNotFoundError.isInstance(error)) return undefined;
+    throw error;
+  }
+  const view = await sessionView(session, context, { bestEffort: !options.strict });
+  if (view.runningTurnId === undefined) return undefined;
+  const found = view.local ? undefined : context.find(view.runningTurnId, { running: true });
+  const turn = view.local ?? (options.strict ? await found : await found?.catch(() => undefined));
+  if (!turn) return undefined;
+  return { turn, events: await eventsSoFar(view.local ?? turn.id, context) };
 }
 
 /**
@@ -248,6 +321,8 @@ function uiStream(
     messageId?: string;
     cancelOnDisconnect: boolean;
     tools: Map<string, UiTool>;
+    /** A replay's decisions taken already, by tool call id (see `UiChunker`). */
+    decided?: ReadonlyMap<string, UiDecision>;
     redaction: TextRedactOptions;
   },
 ): Response {
@@ -268,18 +343,18 @@ function uiStream(
     },
     execute: async ({ writer }) => {
       const write = (chunk: UIMessageChunk) => writer.write(chunk);
-      const chunker = new UiChunker(turn.id, tools, write);
+      const chunker = new UiChunker(turn.id, tools, write, options.decided);
       write(options.messageId !== undefined ? { type: "start", messageId: options.messageId } : { type: "start" });
       write({ type: "start-step" });
-      // The approval requests the client holds: everything up to the last of them it was shown already.
-      const unseen = new Set([...tools.values()].map((tool) => tool.approvalId));
+      // The tool calls the client holds: everything up to the last of their requests it was shown already.
+      const unseen = new Set(tools.keys());
       let showing = unseen.size === 0;
       if (showing) chunker.showDenials();
       for await (const { index, event } of turn.read(0, signal)) {
         if (!showing) {
           // The client has these already. Shown from past the last request it holds, or from a request it
           // never saw, or the end.
-          if (event.type === "approval-request" && unseen.delete(event.request.id)) {
+          if (event.type === "approval-request" && unseen.delete(event.request.toolCallId)) {
             // One it holds: shown from past the last of them.
             if (unseen.size === 0) {
               showing = true;
@@ -291,7 +366,7 @@ function uiStream(
           showing = true;
           chunker.showDenials();
         }
-        const asks = event.type === "approval-request" && !tools.has(event.request.toolCallId);
+        const asks = chunker.asks(event);
         chunker.handle(event, index);
         if (event.type === "turn-end") break;
         if (asks) {
@@ -389,22 +464,22 @@ function approvalResponses(message: JsonObject): ApprovalResponse[] {
 }
 
 /**
- * The tool calls with approvals the client's assistant message holds, by call id: answered or not, and
- * whether it already has their outcome. This, not server state, is where a continued stream picks up.
+ * The tool calls the client's assistant message holds, by call id: answered or not, and whether it already
+ * has their outcome. This, not server state, is where a continued stream picks up. (Every tool part of a
+ * June message is a call that asked for approval; one replayed after it was decided may show no approval.)
  */
 function shownTools(message: JsonObject): Map<string, UiTool> {
   const tools = new Map<string, UiTool>();
   for (const part of parts(message)) {
     const type = part.type;
     if (typeof type !== "string" || !(type === "dynamic-tool" || type.startsWith("tool-"))) continue;
-    const approval = part.approval as JsonObject | undefined;
-    if (typeof part.toolCallId !== "string" || typeof approval !== "object" || approval === null || typeof approval.id !== "string") continue;
+    if (typeof part.toolCallId !== "string") continue;
     const tool: UiTool = {
       toolCallId: part.toolCallId,
-      approvalId: approval.id,
       resolved: part.state === "output-available" || part.state === "output-error" || part.state === "output-denied",
     };
-    if (typeof approval.approved === "boolean") tool.approved = approval.approved;
+    const approval = part.approval;
+    if (typeof approval === "object" && approval !== null && typeof (approval as JsonObject).approved === "boolean") tool.approved = (approval as JsonObject).approved as boolean;
     tools.set(tool.toolCallId, tool);
   }
   return tools;

@@ -1,6 +1,7 @@
 import type { FinishReason, UIMessageChunk } from "ai";
 import type { TurnEndStatus, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
+import { decidedApprovalChunks, type UiDecision } from "./ui-approval-chunks.js";
 
 /**
  * A tool call the client was shown for approval, as its own message holds it: the server keeps no state
@@ -8,7 +9,6 @@ import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-
  */
 export interface UiTool {
   toolCallId: string;
-  approvalId: string;
   /** The client's answer (`addToolApprovalResponse`), when it gave one. */
   approved?: boolean;
   /** True once the client has its outcome (output, error or denial). */
@@ -26,7 +26,7 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  * | turn stream | UI message chunks |
  * | --- | --- |
  * | `text-delta` | `text-start` (once per text part), `text-delta` |
- * | `approval-request` | `text-end`, `tool-input-available` (dynamic), `tool-approval-request` |
+ * | `approval-request` | `text-end`, `tool-input-available` (dynamic), `tool-approval-request` (or, for one decided already, see `decidedApprovalChunks`) |
  * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled |
  * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled) |
  */
@@ -34,15 +34,25 @@ export class UiChunker {
   readonly #turnId: string;
   readonly #tools: Map<string, UiTool>;
   readonly #write: (chunk: UIMessageChunk) => void;
+  readonly #decided: ReadonlyMap<string, UiDecision>;
   #textId: string | undefined;
   #textCount = 0;
   finishReason: FinishReason = "stop";
 
-  /** @param tools The tool calls the client holds, by call id; those this stream shows are added. */
-  constructor(turnId: string, tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void) {
+  /**
+   * @param tools The tool calls the client holds, by call id; those this stream shows are added.
+   * @param decided Decisions taken already, by call id (a replay): their requests are shown as answered.
+   */
+  constructor(turnId: string, tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void, decided: ReadonlyMap<string, UiDecision> = new Map()) {
     this.#turnId = turnId;
     this.#tools = tools;
     this.#write = write;
+    this.#decided = decided;
+  }
+
+  /** True when the event asks the client for a decision it has not seen (its stream then ends there). */
+  asks(event: TurnStreamEvent): boolean {
+    return event.type === "approval-request" && !this.#tools.has(event.request.toolCallId) && !this.#decided.has(event.request.toolCallId);
   }
 
   endText(): void {
@@ -83,7 +93,8 @@ export class UiChunker {
         const { request } = event;
         if (tools.has(request.toolCallId)) return;
         this.endText();
-        tools.set(request.toolCallId, { toolCallId: request.toolCallId, approvalId: request.id, resolved: false });
+        const decision = this.#decided.get(request.toolCallId);
+        tools.set(request.toolCallId, { toolCallId: request.toolCallId, resolved: false, ...(decision && { approved: decision.approved }) });
         write({
           type: "tool-input-available",
           toolCallId: request.toolCallId,
@@ -91,7 +102,8 @@ export class UiChunker {
           input: request.inputValue,
           dynamic: true,
         });
-        write({ type: "tool-approval-request", approvalId: request.id, toolCallId: request.toolCallId });
+        if (decision) for (const chunk of decidedApprovalChunks(request.id, request.toolCallId, decision)) write(chunk);
+        else write({ type: "tool-approval-request", approvalId: request.id, toolCallId: request.toolCallId });
         return;
       }
       case "turn-end":
@@ -149,6 +161,23 @@ export class UiChunker {
       }
     }
   }
+}
+
+/** The decisions the turn's trace shows so far (its last `run-update`), by tool call id. */
+export function decisionsIn(events: readonly TurnStreamEvent[]): Map<string, UiDecision> {
+  const decided = new Map<string, UiDecision>();
+  const last = events.findLast((event) => event.type === "run-update");
+  const visit = (rows: readonly ChatTraceRow[]) => {
+    for (const row of rows) {
+      const state = row.kind === "tool" ? row.approval?.state : undefined;
+      if (row.kind === "tool" && (state === "approved" || state === "denied")) {
+        decided.set(row.toolCallId, { approved: state === "approved", ...(row.approval?.reason !== undefined && { reason: row.approval.reason }) });
+      }
+      visit(row.children);
+    }
+  };
+  if (last?.type === "run-update") visit(last.rows);
+  return decided;
 }
 
 function findToolRow(rows: readonly ChatTraceRow[], toolCallId: string): ChatTraceToolRow | undefined {

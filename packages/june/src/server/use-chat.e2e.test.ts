@@ -1,9 +1,12 @@
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createChat, modelResponder, type Chat, type Responder } from "june/chat";
+import { promisify } from "node:util";
+import { createChat, modelResponder, type Chat, type Responder, type ResponderEvent, type ResponderResult } from "june/chat";
 import { createChatHandler, serve, type RunningServer } from "june/server";
 import { scriptedModel, type ScriptCall } from "june/testing";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -12,10 +15,15 @@ import { approvalResponder } from "./__fixtures__/approval-responder.js";
 import { serveStaticFile } from "./static-files.js";
 
 /**
- * `useChat` for real: tests/browser/use-chat-app is a small React app (Vite, `@ai-sdk/react`'s `useChat`
- * with `DefaultChatTransport`), built by this test and served on one origin, talking to
- * `createChatHandler` on another (through its `cors` option), driven in Debian's headless Chromium: send
- * and stream, approve a tool with `addToolApprovalResponse`, regenerate, stop, reload.
+ * `useChat` for real, of both AI SDK lines: tests/browser/use-chat-app is a small React app (Vite,
+ * `@ai-sdk/react`'s `useChat` with `DefaultChatTransport`), built by this test once per line and served on
+ * one origin, talking to `createChatHandler` on another (through its `cors` option), driven in Debian's
+ * headless Chromium: send and stream, approve a tool with `addToolApprovalResponse`, regenerate, stop,
+ * reload; and with `useChat({ resume: true })`, reload mid-reply and mid-approval and keep the reply.
+ *
+ * - The 6 line (`@ai-sdk/react` 3, `ai` 6): the repo's own install, where the repo installs `ai` 6.
+ * - The 7 line (`@ai-sdk/react` 4, `ai` 7, Node 22 or newer): tests/browser/use-chat-ai7, its own package.json
+ *   and package-lock.json, installed there with `npm ci` by this test when it is not yet.
  */
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -23,38 +31,150 @@ const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 /** Generous, since the machine may be busy; never a timing assertion. */
 const WAIT = { timeout: 20_000 };
 const APP_SOURCE = fileURLToPath(new URL("../../tests/browser/use-chat-app/", import.meta.url));
+const AI7_APP = fileURLToPath(new URL("../../tests/browser/use-chat-ai7/", import.meta.url));
+
+const nodeMajor = Number(process.versions.node.split(".")[0]);
+const rootAiMajor = Number((JSON.parse(readFileSync(createRequire(import.meta.url).resolve("ai/package.json"), "utf8")) as { version: string }).version.split(".")[0]);
+
+interface Line {
+  name: string;
+  /** Why this line does not run here, if it does not. */
+  skip?: string;
+  /** The packages the app is built against, when not the repo's own. */
+  modules?: string;
+}
+
+const LINES: Line[] = [
+  {
+    name: "@ai-sdk/react 3 (AI SDK 6)",
+    ...(rootAiMajor !== 6 && { skip: `the repo has ai ${rootAiMajor} installed; the 6 line's app is built from the repo's own ai 6 install (the Node 20 leg)` }),
+  },
+  {
+    name: "@ai-sdk/react 4 (AI SDK 7)",
+    modules: join(AI7_APP, "node_modules"),
+    ...(nodeMajor < 22 && { skip: `ai 7 needs Node 22 or newer, this is Node ${process.versions.node} (the Node 24 leg runs it)` }),
+  },
+];
 
 let tmp: string;
 let browser: Browser;
-let app: RunningServer;
 let api: RunningServer;
+/** The same chat served with `uiChat: { cancelOnDisconnect: false }`, for pages that resume. */
+let resumeApi: RunningServer;
 let chat: Chat;
 /** The model's next replies, one per model turn. */
 const replies: (string | ScriptCall)[] = [];
+let gate = deferred<void>();
+
+/** `Promise.withResolvers` (Node 22 and newer) for Node 20. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/**
+ * Turns whose input starts with "Slow": "First half. ", then a wait until the test opens the gate, then
+ * the rest, word by word.
+ */
+function gatedResponder(): Responder {
+  return {
+    kind: "custom",
+    id: "gated",
+    respond({ signal }) {
+      let text = "";
+      const result = deferred<ResponderResult>();
+      result.promise.catch(() => {});
+      async function* events(): AsyncGenerator<ResponderEvent> {
+        try {
+          for (const piece of ["First half. ", ...SECOND_HALF]) {
+            if (piece === SECOND_HALF[0]) await Promise.race([gate.promise, new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }))]);
+            else if (text !== "") await new Promise((resolve) => setTimeout(resolve, 40));
+            signal.throwIfAborted();
+            text += piece;
+            yield { type: "text-delta", text: piece };
+          }
+          result.resolve({ text });
+        } catch (error) {
+          result.reject(error);
+          throw error;
+        }
+      }
+      return { result: result.promise, events: events() };
+    },
+  };
+}
+const SECOND_HALF = ["Second ", "half, ", "streamed ", "after ", "the ", "reload."];
+const GATED_REPLY = `First half. ${SECOND_HALF.join("")}`;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
   tmp = await mkdtemp(join(tmpdir(), "june-use-chat-e2e-"));
-  const outDir = join(tmp, "app");
-  const [{ build }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")]);
-  await build({ configFile: false, root: APP_SOURCE, base: "./", plugins: [react()], logLevel: "warn", build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 } });
-  app = await serve({ handler: (request) => serveStaticFile(new URL(request.url).pathname, { root: outDir }) });
-
   const talk = modelResponder({ model: scriptedModel(() => replies.shift() ?? "(no reply scripted)") });
   const approvals = approvalResponder();
-  // Tool turns go to a responder that asks for approval; the rest to a model.
-  const responder: Responder = { kind: "custom", id: "browser-test", respond: (options) => (options.input.startsWith("Deploy") ? approvals : talk).respond(options) };
+  const twoApprovals = approvalResponder({ calls: 2 });
+  const gated = gatedResponder();
+  // Tool turns go to a responder that asks for approval, "Slow" ones wait for the test; the rest to a model.
+  const responder: Responder = {
+    kind: "custom",
+    id: "browser-test",
+    respond: (options) => {
+      const { input } = options;
+      return (input.startsWith("Deploy twice") ? twoApprovals : input.startsWith("Deploy") ? approvals : input.startsWith("Slow") ? gated : talk).respond(options);
+    },
+  };
   chat = createChat({ responder });
-  api = await serve({ handler: createChatHandler(chat, { basePath: "/api/june", cors: { origin: app.url } }) });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
   await api?.close();
+  await resumeApi?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
+
+/** Installs the 7 line's packages from its lockfile when they are not there yet (or not the locked ones). */
+async function installAi7(): Promise<void> {
+  const lock = JSON.parse(readFileSync(join(AI7_APP, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
+  const installed = (name: string) => {
+    const file = join(AI7_APP, "node_modules", name, "package.json");
+    return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version : undefined;
+  };
+  if (["ai", "@ai-sdk/react", "react"].every((name) => installed(name) === lock.packages[`node_modules/${name}`]?.version)) return;
+  await promisify(execFile)("npm", ["ci", "--no-audit", "--no-fund"], { cwd: AI7_APP });
+}
+
+/** Builds the app against `line`'s packages and serves it (with its bundled JavaScript); the handlers allow its origin. */
+async function buildApp(line: Line): Promise<{ app: RunningServer; bundle: string }> {
+  if (line.modules) await installAi7();
+  const outDir = join(tmp, `app-${line.modules ? "ai7" : "root"}`);
+  const [{ build }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")]);
+  // The 7 line's app is the same source, its packages taken from the fixture's own install.
+  const alias = line.modules ? ["ai", "@ai-sdk/react", "react", "react-dom"].map((name) => ({ find: new RegExp(`^${name}(?=/|$)`), replacement: join(line.modules!, name) })) : [];
+  await build({
+    configFile: false,
+    root: APP_SOURCE,
+    base: "./",
+    plugins: [react()],
+    logLevel: "warn",
+    resolve: { alias },
+    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 },
+  });
+  const app = await serve({ handler: (request) => serveStaticFile(new URL(request.url).pathname, { root: outDir }) });
+  await api?.close();
+  await resumeApi?.close();
+  api = await serve({ handler: createChatHandler(chat, { basePath: "/api/june", cors: { origin: app.url } }) });
+  resumeApi = await serve({ handler: createChatHandler(chat, { basePath: "/api/june", cors: { origin: app.url }, uiChat: { cancelOnDisconnect: false } }) });
+  const scripts = (await readdir(join(outDir, "assets"))).filter((name) => name.endsWith(".js"));
+  const bundle = (await Promise.all(scripts.map((name) => readFile(join(outDir, "assets", name), "utf8")))).join("\n");
+  return { app, bundle };
+}
+
 
 const assistantTexts = (page: Page) => page.locator('li[data-role="assistant"]').evaluateAll((items) => items.map((item) => item.textContent ?? ""));
 const lastAssistant = (page: Page) => page.locator('li[data-role="assistant"]').last();
@@ -65,12 +185,31 @@ async function send(page: Page, text: string): Promise<void> {
   await page.getByRole("button", { name: "Send" }).click();
 }
 
-describe("useChat from @ai-sdk/react in Chromium against createChatHandler", () => {
-  it("sends and streams, approves a tool, regenerates, stops, and picks the session up after a reload", { timeout: 180_000 }, async () => {
-    const page = await browser.newPage();
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
-    const url = `${app.url}/?api=${encodeURIComponent(`${api.url}/api/june`)}&id=browser-chat`;
+async function newPage(): Promise<{ page: Page; pageErrors: string[] }> {
+  const page = await browser.newPage();
+  const pageErrors: string[] = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  return { page, pageErrors };
+}
+
+describe.each(LINES)("useChat from $name in Chromium against createChatHandler", (line) => {
+  let app: RunningServer;
+  let bundle: string;
+  beforeAll(async () => {
+    if (!line.skip) ({ app, bundle } = await buildApp(line));
+  }, 300_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+  const run = line.skip ? it.skip : it;
+  if (line.skip) it.skip(`skipped: ${line.skip}`, () => {});
+
+  run("sends and streams, approves a tool, regenerates, stops, and picks the session up after a reload", { timeout: 180_000 }, async () => {
+    // The line the page runs: only the AI SDK 7 UI message stream reader knows the `reset-step` chunk.
+    expect(/["'`]reset-step["'`]/.test(bundle)).toBe(line.modules !== undefined);
+    const chatId = `browser-chat-${line.modules ? 7 : 6}`;
+    const { page, pageErrors } = await newPage();
+    const url = `${app.url}/?api=${encodeURIComponent(`${api.url}/api/june`)}&id=${chatId}`;
     try {
       await page.goto(url);
       await page.getByLabel("Message").waitFor(WAIT);
@@ -112,7 +251,7 @@ describe("useChat from @ai-sdk/react in Chromium against createChatHandler", () 
       await page.getByRole("button", { name: "Regenerate" }).click();
       await expect.poll(() => lastAssistant(page).textContent(), WAIT).toBe("Hi again, from a second branch.");
       await expect.poll(() => status(page), WAIT).toBe("ready");
-      const session = await chat.openSession("browser-chat");
+      const session = await chat.openSession(chatId);
       const branch = await session.turns();
       expect(branch.map((t) => t.input)).toEqual(["Hi", "Deploy to staging", "Say hi"]);
       expect((await session.branches(branch[2].id)).map((t) => t.text)).toEqual(["Hi, first take.", "Hi again, from a second branch."]);
@@ -136,6 +275,83 @@ describe("useChat from @ai-sdk/react in Chromium against createChatHandler", () 
       await send(page, "Still there?");
       await expect.poll(() => lastAssistant(page).textContent(), WAIT).toBe("Welcome back.");
       expect((await session.turns()).map((t) => t.input)).toEqual(["Hi", "Deploy to staging", "Say hi", "Write a long story", "Still there?"]);
+      expect(pageErrors).toEqual([]);
+      expect(await page.locator(".error").count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  run("with resume: true, a reload mid-reply or mid-approval keeps the reply; Stop stops it; nothing running resumes nothing", { timeout: 180_000 }, async () => {
+    const chatId = `browser-resume-${line.modules ? 7 : 6}`;
+    const { page, pageErrors } = await newPage();
+    const resumes: number[] = [];
+    page.on("response", (response) => {
+      if (response.request().method() === "GET" && new URL(response.url()).pathname === `/api/june/ui-chat/${chatId}/stream`) resumes.push(response.status());
+    });
+    const url = `${app.url}/?api=${encodeURIComponent(`${resumeApi.url}/api/june`)}&id=${chatId}&resume`;
+    const session = async () => chat.openSession(chatId);
+    try {
+      // A new chat: the resume request on mount finds nothing to resume.
+      await page.goto(url);
+      await page.getByLabel("Message").waitFor(WAIT);
+      await expect.poll(() => resumes, WAIT).toEqual([204]);
+
+      // Reload mid-reply: the turn goes on, and the reloaded page streams the rest of it into the same message.
+      gate = deferred<void>();
+      await send(page, "Slow story");
+      await expect.poll(() => lastAssistant(page).textContent(), WAIT).toBe("First half. ");
+      await page.reload();
+      await page.getByLabel("Message").waitFor(WAIT);
+      await expect.poll(() => resumes.length, WAIT).toBe(2);
+      expect(resumes[1]).toBe(200);
+      expect((await (await session()).turns())[0].status).toBe("running");
+      expect(await lastAssistant(page).textContent()).toBe("First half. ");
+      gate.resolve();
+      await expect.poll(() => lastAssistant(page).textContent(), WAIT).toBe(GATED_REPLY);
+      await expect.poll(() => status(page), WAIT).toBe("ready");
+      expect(await page.locator('li[data-role="assistant"]').count()).toBe(1);
+      expect((await (await session()).turns())[0]).toMatchObject({ status: "completed", text: GATED_REPLY });
+
+      // Reload mid-approval: the first of two tool calls approved, the second waiting. The reloaded page shows
+      // the first done, asks for the second only, and approving it goes on in the same message.
+      const approve = page.getByRole("button", { name: "Approve" });
+      const replyText = () => lastAssistant(page).locator(".text").allTextContents().then((t) => t.join(""));
+      await send(page, "Deploy twice after a reload");
+      await approve.waitFor(WAIT);
+      await approve.click();
+      await expect.poll(replyText, WAIT).toBe("Checking. Deployed 1. ");
+      await expect.poll(() => approve.count(), WAIT).toBe(1);
+      await page.reload();
+      await page.getByLabel("Message").waitFor(WAIT);
+      await expect.poll(() => resumes.length, WAIT).toBe(3);
+      expect(resumes[2]).toBe(200);
+      await expect.poll(() => lastAssistant(page).locator(".tool").evaluateAll((tools) => tools.map((tool) => tool.getAttribute("data-state"))), WAIT).toEqual(["output-available", "approval-requested"]);
+      expect(await approve.count()).toBe(1);
+      await approve.click();
+      await expect.poll(replyText, WAIT).toBe("Checking. Deployed 1. Deployed 2. Done.");
+      await expect.poll(() => status(page), WAIT).toBe("ready");
+      expect(await page.locator('li[data-role="assistant"]').count()).toBe(2);
+      expect((await (await session()).turns())[1]).toMatchObject({ status: "completed", text: "Checking. Deployed 1. Deployed 2. Done." });
+
+      // Stop: closing the request no longer stops a turn here; the page's Stop asks the server to.
+      gate = deferred<void>();
+      await send(page, "Slow again");
+      await expect.poll(() => lastAssistant(page).textContent(), WAIT).toBe("First half. ");
+      await page.getByRole("button", { name: "Stop" }).click();
+      await expect.poll(async () => (await (await session()).turns())[2]?.status, WAIT).toBe("canceled");
+      await expect.poll(() => status(page), WAIT).toBe("ready");
+      gate.resolve();
+
+      // Nothing runs: a reload resumes nothing, and shows the session as it is.
+      await page.reload();
+      await page.getByLabel("Message").waitFor(WAIT);
+      await expect.poll(() => resumes.length, WAIT).toBe(4);
+      expect(resumes[3]).toBe(204);
+      expect((await assistantTexts(page)).slice(0, 2)).toEqual([GATED_REPLY, "Checking. Deployed 1. Deployed 2. Done."]);
+      const turns = await (await session()).turns();
+      expect(await page.locator('li[data-role="assistant"]').evaluateAll((items) => items.map((item) => item.getAttribute("data-id")))).toEqual(turns.map((t) => t.id));
+      expect(await status(page)).toBe("ready");
       expect(pageErrors).toEqual([]);
       expect(await page.locator(".error").count()).toBe(0);
     } finally {

@@ -1,5 +1,8 @@
 // A plain useChat app, as a June user would write one: the AI SDK's own React hook and transport, pointed
-// at a June chat handler on another origin (`?api=`), reloaded from `GET /sessions/:id/ui-messages`.
+// at a June chat handler on another origin (`?api=`), reloaded from `GET /sessions/:id/ui-messages`. The same
+// source is built against each AI SDK line (`@ai-sdk/react` 3 with `ai` 6, and 4 with `ai` 7). With `?resume`,
+// `useChat({ resume: true })` rejoins a reply still running after a reload (`GET /ui-chat/:id/stream`), and
+// Stop asks the server to stop the turn (`POST /ui-chat/:id/stop`): closing the request no longer does.
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
 import { useEffect, useState } from "react";
@@ -8,6 +11,7 @@ import { createRoot } from "react-dom/client";
 const params = new URLSearchParams(location.search);
 const api = params.get("api") ?? "/api/june";
 const chatId = params.get("id") ?? "browser-chat";
+const resume = params.has("resume");
 
 function Chat({ initial }: { initial: UIMessage[] }) {
   const { messages, sendMessage, regenerate, stop, status, error, addToolApprovalResponse } = useChat({
@@ -15,7 +19,12 @@ function Chat({ initial }: { initial: UIMessage[] }) {
     messages: initial,
     transport: new DefaultChatTransport({ api: `${api}/ui-chat` }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    resume,
   });
+  const stopReply = async () => {
+    if (resume) await fetch(`${api}/ui-chat/${encodeURIComponent(chatId)}/stop`, { method: "POST" });
+    await stop();
+  };
   const [input, setInput] = useState("");
   return (
     <main data-status={status}>
@@ -54,7 +63,7 @@ function Chat({ initial }: { initial: UIMessage[] }) {
         <button type="submit">Send</button>
       </form>
       <button onClick={() => void regenerate()}>Regenerate</button>
-      <button onClick={() => void stop()}>Stop</button>
+      <button onClick={() => void stopReply()}>Stop</button>
     </main>
   );
 }
