@@ -1,3 +1,5 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource june */
 /**
  * An offline June chat whose tools come from an MCP server: a small notepad server written with the official
  * MCP SDK (packages/june/src/mcp/__fixtures__/stdio-server.mjs), started over stdio by `<McpTools>`. No API key,

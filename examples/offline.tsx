@@ -1,3 +1,5 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource june */
 /**
  * An offline June chat: no API key, no network. Its model is `scriptedModel` from `june/testing`, a
  * function of each call, so it answers any number of turns. Each turn runs a two-step workflow: `deploy`
@@ -16,6 +18,12 @@
  *
  * Answer `y` to run the tool, anything else to deny it; `--yes` / `--deny` answer for you, and with no
  * terminal to ask, the call is denied ("no one to approve").
+ *
+ * Its turns are durable (`durable: true`): while the deploy waits for your answer, the turn is kept in the
+ * store, so a turn whose process was stopped (Ctrl-C twice, a crash) or that waited long enough to suspend is
+ * continued later, in `june chat`, Studio or:
+ *
+ *   npx june resume examples/offline.tsx <session id or a prefix of it>
  */
 import { jsonSchema, tool, type LanguageModel, type ModelMessage } from "ai";
 import { Agent, Step, Tool } from "june";
@@ -120,6 +128,7 @@ export default function offlineChat({ model = offlineModel }: ChatFactoryOptions
     responder: agentResponder({
       id: "offline-deployer",
       version: "1",
+      durable: true,
       render: ({ messages, input }) => <Deployer model={model} messages={messages} input={input} />,
       reply: (result) => String(result.steps.reply),
       stream: { step: "reply" },

@@ -292,6 +292,33 @@ describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () =>
     expect(result.stdout).toBe("Bicycles went from pushing with your feet to chain-driven safety bikes in under seventy years.");
   });
 
+  it("june run on a module with no default export: it ran its own workflow (start()) and exits 0 with a note", async () => {
+    const cwd = tempDir();
+    const file = join(cwd, "workflow.tsx");
+    // The getting-started page's first workflow, on a scripted model: it calls start() itself.
+    writeFileSync(
+      file,
+      `import { Agent, Step, start } from "june";
+import { scriptedModel } from "june/testing";
+const workflow = (
+  <Agent model={scriptedModel(["Three facts.", "One sentence."])}>
+    <Step id="facts" prompt="List three key facts about the history of the bicycle." />
+    <Step id="summary" prompt={(ctx) => \`Summarize in one sentence: \${String(ctx.steps.facts)}\`} />
+  </Agent>
+);
+const result = await start(workflow).result;
+console.log(result.steps.summary);
+`,
+    );
+    const result = await june(["run", file], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("One sentence.\n");
+    expect(result.stderr).toContain("workflow.tsx has no default export: it ran as a script (its own start())");
+    const flagged = await june(["run", file, "--input", "x"], { cwd });
+    expect(flagged.code).toBe(2);
+    expect(flagged.stderr).toMatch(/has no default export, so --input cannot reach it/);
+  });
+
   it("june run prints the result of the step that finished last", async () => {
     const fake = await fakeOpenAI(["Notes: a, b.", { text: ["Short ", "summary."] }]);
     const result = await june(["run", fixture("workflow.tsx"), "--input", "the meeting"], { env: openaiEnv(fake.url) });

@@ -82,9 +82,8 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     ],
     examples: [
       ["june run examples/first-workflow.tsx --input \"the bicycle\"", "the README's first workflow, offline"],
-      ["june run research.tsx --input \"solar sails\" --model anthropic:claude-sonnet-4-5", "the component gets { input, model }"],
-      ["june run deploy.tsx --yes", "approve every tool call"],
-      ["june run research.tsx --json | jq -c 'select(.type == \"run-end\")'", "the events as JSON lines"],
+      ["june run examples/first-workflow.tsx --input \"solar sails\" --model anthropic:claude-sonnet-4-5", "the component gets { input, model }"],
+      ["june run examples/first-workflow.tsx --input \"solar sails\" --json | jq -c 'select(.type == \"run-end\")'", "the events as JSON lines"],
     ],
     sections: [{ title: "EXIT CODES", lines: [EXIT_LINE] }],
   },
@@ -138,9 +137,9 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       "Without a terminal to ask, pass --yes or --deny: nothing is denied for want of someone to ask.",
     ],
     examples: [
-      ["june resume examples/deploy.tsx 3f2a…", "ask for the latest suspended turn's approvals, then continue it"],
-      ["june resume examples/deploy.tsx 3f2a… 9c41… --yes", "approve that turn's requests without asking"],
-      ["june resume examples/deploy.tsx 3f2a… --deny", "deny them; the turn ends without running the tools"],
+      ["june resume examples/offline.tsx 3f2a…", "ask for the latest suspended turn's approvals, then continue it"],
+      ["june resume examples/offline.tsx 3f2a… 9c41… --yes", "approve that turn's requests without asking"],
+      ["june resume examples/offline.tsx 3f2a… --deny", "deny them; the turn ends without running the tools"],
     ],
     sections: [{ title: "EXIT CODES", lines: [EXIT_LINE, "2 also when the session does not exist or has nothing to resume."] }],
   },
@@ -204,7 +203,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: ["june dataset [<file>] [--store DIR] [--out FILE] [--filter up|down|all] [--session ID]"],
     examples: [
       ["june dataset --filter up --out cases.jsonl", "the turns that got a thumbs-up"],
-      ["june dataset chat.tsx --session 3f2a…", "one session of a module's own store"],
+      ["june dataset examples/offline.tsx --session 3f2a…", "one session of a module's own store"],
     ],
   },
   eval: {
@@ -217,9 +216,9 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       MODEL_NOTE,
     ],
     examples: [
-      ["june eval chat.tsx cases.jsonl", "score with exactMatch"],
-      ["june eval chat.tsx cases.jsonl --scorer includes --min 0.8", "fail (exit 1) below a mean of 0.8"],
-      ["june eval chat.tsx cases.jsonl --model openai:gpt-5-mini --json > report.json", "a whole report as JSON"],
+      ["june eval examples/offline.tsx cases.jsonl", "score with exactMatch (cases.jsonl as june dataset writes it)"],
+      ["june eval examples/offline.tsx cases.jsonl --scorer includes --min 0.8", "fail (exit 1) below a mean of 0.8"],
+      ["june eval examples/offline.tsx cases.jsonl --model openai:gpt-5-mini --json > report.json", "a whole report as JSON"],
     ],
     sections: [
       { title: "EXIT CODES", lines: ["0 done · 1 a scorer's mean missed --min · 2 bad usage, a bad cases file or configuration · 130 canceled"] },

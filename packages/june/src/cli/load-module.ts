@@ -234,10 +234,14 @@ export interface RunComponentProps {
   model?: LanguageModel;
 }
 
-/** What `june run` accepts as a module's default export. */
+/**
+ * What `june run` accepts as a module's default export; `script` for a module with none, which ran its own
+ * workflow (a `start()` of its own) when it was imported.
+ */
 export type RunModuleExport =
   | { kind: "element"; element: JuneElement }
-  | { kind: "component"; component: (props: RunComponentProps) => unknown };
+  | { kind: "component"; component: (props: RunComponentProps) => unknown }
+  | { kind: "script" };
 
 const CHAT_EXPECTED =
   "a Chat (createChat(...)), a Responder (an object with respond()) or a function ({ model }) => either";
@@ -292,7 +296,9 @@ export async function callChatFactory(options: CallChatFactoryOptions): Promise<
 
 /** Loads a workflow module: its default export must be an element or a component taking `{ input, model }`. */
 export async function loadRunModule(options: ImportModuleOptions): Promise<RunModuleExport> {
-  const value = await defaultExport(options, RUN_EXPECTED);
+  const module = await importModule(options);
+  if (!("default" in module) || module.default === undefined) return { kind: "script" };
+  const value = await defaultExport(options, RUN_EXPECTED, module);
   if (isElement(value)) return { kind: "element", element: value };
   if (typeof value === "function") {
     return { kind: "component", component: value as (props: RunComponentProps) => unknown };
@@ -303,8 +309,8 @@ export async function loadRunModule(options: ImportModuleOptions): Promise<RunMo
   });
 }
 
-async function defaultExport(options: ImportModuleOptions, expected: string): Promise<unknown> {
-  const module = await importModule(options);
+async function defaultExport(options: ImportModuleOptions, expected: string, imported?: Record<string, unknown>): Promise<unknown> {
+  const module = imported ?? (await importModule(options));
   if (!("default" in module) || module.default === undefined) {
     throw new ModuleLoadError(`${options.file} has no default export; expected ${expected}`, { file: options.file });
   }

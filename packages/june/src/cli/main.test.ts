@@ -117,6 +117,33 @@ describe("runCli", () => {
     expect(missing.stderr).toBe('june: --session: No session "nope"\n');
   });
 
+  it("takes a prefix of a session id wherever it takes an id (show, export, rm, --session, resume)", async () => {
+    server = await createFakeOpenAIServer({ script: ["One.", "Two.", "Three."] });
+    const cwd = tempDir();
+    const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: server.url };
+    const first = await june(["ask", "--model", "openai:gpt-5-mini", "Hello"], { cwd, env });
+    const id = /session (\S+)/.exec(first.stderr)![1]!;
+    const prefix = id.slice(0, 6);
+
+    const show = await june(["sessions", "show", prefix], { cwd });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toBe("› Hello\nOne.\n");
+    // As the help prints it, with the ellipsis.
+    expect((await june(["sessions", "show", `${prefix}…`], { cwd })).stdout).toBe("› Hello\nOne.\n");
+    expect((await june(["sessions", "export", prefix], { cwd })).stdout).toContain(`"id":"${id}"`);
+    const next = await june(["ask", "--model", "openai:gpt-5-mini", "--session", prefix, "Again"], { cwd, env });
+    expect(next.code).toBe(0);
+    expect(next.stderr).toContain(`session ${id}`);
+
+    const missing = await june(["sessions", "rm", "zz"], { cwd });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('june: No session "zz" in .june/chat\n');
+
+    const rm = await june(["sessions", "rm", prefix], { cwd });
+    expect(rm.code).toBe(0);
+    expect(rm.stderr).toContain(`deleted session ${id}`);
+  });
+
   it("exports a session redacted and removes it", async () => {
     server = await createFakeOpenAIServer({ script: ["Noted."] });
     const cwd = tempDir();

@@ -5,6 +5,7 @@ import type { McpConnections } from "../mcp/connections.js";
 import { fileStore } from "../stores/file-store.js";
 import { InvalidSessionIdError, SessionNotFoundError } from "../stores/errors.js";
 import { CliUsageError } from "./errors.js";
+import { findSessionById, sessionIdProblem } from "./session-id.js";
 import type { CliIO } from "./io.js";
 import { callChatFactory, loadChatModule, type ChatFactoryResult } from "./load-module.js";
 import { chosenModelSpec, createModel, parseModelSpec, preloadProvider, type ModelSpec } from "./models.js";
@@ -138,14 +139,22 @@ export function modelUnreachable(options: { file: string; flag: string; exported
   );
 }
 
-/** Opens `--session ID`, or creates a new session. An unknown id is a usage error. */
+/** Opens `--session ID` (an id or a prefix only one session has), or creates a new session. An unknown id is a usage error. */
 export async function openOrCreateSession(chat: Chat, sessionId: string | undefined): Promise<Session> {
   if (sessionId === undefined) return chat.createSession();
+  return openSessionById(chat, sessionId, "--session: ");
+}
+
+/** Opens the session an id, or a prefix only one session has, names; a usage error (with `lead` before it) when none does. */
+export async function openSessionById(chat: Chat, text: string, lead = ""): Promise<Session> {
+  const found = await findSessionById(chat.store, text);
+  if (found !== "missing" && "ambiguous" in found) throw new CliUsageError(`${lead}${sessionIdProblem(text, found, "this chat's store")}`);
   try {
-    return await chat.openSession(sessionId);
+    // Nothing starts with it: opening it as given says what is wrong with it, in the store's own words.
+    return await chat.openSession(found === "missing" ? text : found.id);
   } catch (error) {
     if (SessionNotFoundError.isInstance(error) || InvalidSessionIdError.isInstance(error)) {
-      throw new CliUsageError(`--session: ${(error as Error).message}`, { cause: error });
+      throw new CliUsageError(`${lead}${(error as Error).message}`, { cause: error });
     }
     throw error;
   }

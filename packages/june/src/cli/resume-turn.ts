@@ -22,7 +22,13 @@ export function isResumable(turn: TurnRecord): boolean {
 export async function findResumable(session: Session, turnId: string | undefined): Promise<TurnRecord | undefined> {
   const turns = await session.turns();
   if (turnId === undefined) return turns.filter(isResumable).at(-1);
-  const turn = turns.find((t) => t.id === turnId);
+  // The whole id, or a prefix (with or without the help's "…") only one turn of the session has.
+  const prefix = turnId.endsWith("…") ? turnId.slice(0, -1) : turnId;
+  const matches = turns.filter((t) => t.id === turnId || (prefix.length > 0 && t.id.startsWith(prefix)));
+  if (matches.length > 1 && !matches.some((t) => t.id === turnId)) {
+    throw new CliUsageError(`"${turnId}" is the start of ${matches.length} turns' ids in session "${session.id}": type more of the id`);
+  }
+  const turn = matches.find((t) => t.id === turnId) ?? matches[0];
   if (!turn) throw new CliUsageError(`Session "${session.id}" has no turn "${turnId}" (june sessions show ${session.id} lists its turns)`);
   if (!isResumable(turn)) throw new CliUsageError(`Turn "${turnId}" of session "${session.id}" is ${turn.status}: nothing to resume`);
   return turn;

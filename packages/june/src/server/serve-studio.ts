@@ -147,7 +147,7 @@ main{max-width:480px}h1{font-size:20px;margin:0 0 12px}p{margin:0 0 12px}code{fo
 <body><main data-june-studio="token-page">
 <h1><span class="mark"></span>Open June Studio from the link in your terminal</h1>
 <p>${problem} Studio only answers the exact address <code>june studio</code> printed when it started, the one that ends in <code>?token=…</code>.</p>
-<p>Copy that address from the terminal where <code>june studio</code> runs and open it here. If Studio was restarted, it has a new token: use the new address.</p>
+<p>Copy that address from the terminal where <code>june studio</code> runs and open it here. A restarted Studio keeps its token and port (kept beside its store), unless it was started with another <code>--token</code> or its port was taken: then use the new address.</p>
 </main></body></html>`;
   return new Response(html, {
     status: 401,

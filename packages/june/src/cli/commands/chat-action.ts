@@ -14,6 +14,7 @@ import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-cha
 import { findResumable, resumeTurn } from "../resume-turn.js";
 import { Screen } from "../screen.js";
 import { renderSessionTable } from "../session-table.js";
+import { findSessionById, sessionIdProblem } from "../session-id.js";
 import { showTurn } from "../turn-runner.js";
 import type { chatArgs } from "./chat.js";
 import { redactOptionsOf } from "../redact-patterns.js";
@@ -160,12 +161,9 @@ async function sessionList(chat: Chat, screen: Screen, io: CliIO, current: strin
   return `${table.trimEnd()}\n${screen.err.dim("/open <id> continues one (a prefix of its id will do)")}`;
 }
 
-/** The session `/open` names: its id, or a prefix that only one recent session has; else what is wrong. */
+/** The session `/open` names: its id, or a prefix that only one session has; else what is wrong. */
 async function findSession(chat: Chat, text: string): Promise<SessionInfo | string> {
-  const exact = await chat.store.getSession(text).catch(() => undefined);
-  if (exact) return exact;
-  const matches = (await chat.store.listSessions({ limit: 1000 })).filter((info) => info.id.startsWith(text));
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length > 1) return `"${text}" matches ${matches.length} sessions: type more of the id`;
-  return `No session "${text}" in this chat's store (/sessions lists them)`;
+  const found = await findSessionById(chat.store, text);
+  if (found === "missing" || "ambiguous" in found) return `${sessionIdProblem(text, found, "this chat's store")} (/sessions lists them)`;
+  return found;
 }

@@ -13,7 +13,7 @@ import { InvalidSessionIdError, SessionNotFoundError } from "../../stores/errors
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { redactOptionsOf } from "../redact-patterns.js";
-import { DEFAULT_STORE_DIR, resolveChat } from "../resolve-chat.js";
+import { DEFAULT_STORE_DIR, openSessionById, resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
 import type { datasetArgs } from "./dataset.js";
 
@@ -42,7 +42,9 @@ export async function runDataset(io: CliIO, { args }: CommandContext<typeof data
     file === undefined
       ? createChat({ responder: noResponder, store: fileStore(resolvePath(io.cwd, args.store ?? DEFAULT_STORE_DIR)) })
       : (await resolveChat({ io, file, store: args.store, command: "dataset" })).chat;
-  const cases = dataset(chat, { filter, ...(args.session !== undefined && { sessions: [args.session] }) });
+  // `--session` takes an id or a prefix only one session has, like every command that names a session.
+  const session = args.session === undefined ? undefined : (await openSessionById(chat, args.session, "--session: ")).id;
+  const cases = dataset(chat, { filter, ...(session !== undefined && { sessions: [session] }) });
   const screen = new Screen(io, { progress: false });
   // toJSONLine masks June's patterns; the user's own (JUNE_REDACT) go first, as everywhere the CLI prints.
   const own = redactOptionsOf(io.env);

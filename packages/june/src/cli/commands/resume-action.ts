@@ -1,13 +1,11 @@
 import type { CommandContext } from "citty";
-import type { Session } from "../../chat/types.js";
 import type { McpConnections } from "../../mcp/connections.js";
 import { approvalMode, looksLikeModule } from "../args.js";
 import { createApprover } from "../approvals.js";
-import { InvalidSessionIdError, SessionNotFoundError } from "../../stores/errors.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
-import { resolveChat } from "../resolve-chat.js";
+import { openSessionById, resolveChat } from "../resolve-chat.js";
 import { findResumable, resumeTurn } from "../resume-turn.js";
 import { Screen } from "../screen.js";
 import { exitCodeOf } from "../turn-runner.js";
@@ -37,15 +35,7 @@ export async function runResume(io: CliIO, { args }: CommandContext<typeof resum
     command: "resume",
     ...(mcp ? { mcp } : {}),
   });
-  let session: Session;
-  try {
-    session = await chat.openSession(sessionId);
-  } catch (error) {
-    if (SessionNotFoundError.isInstance(error) || InvalidSessionIdError.isInstance(error)) {
-      throw new CliUsageError((error as Error).message, { cause: error });
-    }
-    throw error;
-  }
+  const session = await openSessionById(chat, sessionId);
   const turn = await findResumable(session, turnId);
   if (!turn) throw new CliUsageError(`Session "${session.id}" has no suspended turn: nothing to resume`);
   const screen = new Screen(io);

@@ -31,6 +31,18 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   // The provider package is imported before the module, so it does not load through the module hooks.
   await preloadProvider(args.model ?? io.env.JUNE_MODEL);
   const loaded = await loadRunModule({ file, cwd: io.cwd });
+  if (loaded.kind === "script") {
+    // It ran when it was imported (a start() of its own): nothing for june run to run, and nothing failed.
+    const given = (["input", "model", "json", "yes", "deny"] as const).filter((flag) => args[flag] !== undefined && args[flag] !== false);
+    if (given.length > 0) {
+      throw new CliUsageError(
+        `${file} has no default export, so --${given[0]} cannot reach it (it ran its own workflow when loaded): export default the workflow element, or a component taking { input, model }`,
+      );
+    }
+    const screen = new Screen(io);
+    screen.note(screen.err.dim(`${file} has no default export: it ran as a script (its own start())`));
+    return 0;
+  }
   if (loaded.kind === "element") {
     if (args.input !== undefined) {
       throw new CliUsageError(`--input applies to a component: ${file} exports a workflow element, which takes no input`);

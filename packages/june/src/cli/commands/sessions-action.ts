@@ -6,7 +6,6 @@ import { redact } from "../../redaction/redact.js";
 import type { Responder, TurnRecord } from "../../chat/types.js";
 import { fileStore } from "../../stores/file-store.js";
 import type { ChatStore, SessionInfo } from "../../stores/types.js";
-import { InvalidSessionIdError } from "../../stores/errors.js";
 import { CliUsageError } from "../errors.js";
 import { redactOptionsOf } from "../redact-patterns.js";
 import type { CliIO } from "../io.js";
@@ -14,6 +13,7 @@ import { createColors } from "../colors.js";
 import { colorEnabled } from "../io.js";
 import { DEFAULT_STORE_DIR } from "../resolve-chat.js";
 import { renderSessionTable } from "../session-table.js";
+import { findSessionById, sessionIdProblem } from "../session-id.js";
 import type { idStoreArgs, listArgs, showArgs } from "./sessions.js";
 
 /** Sessions are only read here; nothing answers turns. */
@@ -36,16 +36,11 @@ function singleId(args: { _: string[] }, command: string): string {
   return id;
 }
 
+/** The session an id or a unique prefix of one names; a usage error when none or several do. */
 async function requireSession(store: ChatStore, id: string, dir: string): Promise<SessionInfo> {
-  let info: SessionInfo | undefined;
-  try {
-    info = await store.getSession(id);
-  } catch (error) {
-    if (InvalidSessionIdError.isInstance(error)) throw new CliUsageError((error as Error).message);
-    throw error;
-  }
-  if (!info) throw new CliUsageError(`No session "${id}" in ${dir}`);
-  return info;
+  const found = await findSessionById(store, id);
+  if (found === "missing" || "ambiguous" in found) throw new CliUsageError(sessionIdProblem(id, found, dir));
+  return found;
 }
 
 /** A session's turns as a transcript: `› input`, then the reply (or what became of the turn). */
@@ -110,8 +105,8 @@ async function suspendedSessions(store: ChatStore, sessions: readonly SessionInf
 export async function showSession(io: CliIO, { args }: CommandContext<typeof showArgs>): Promise<number> {
   const id = singleId(args, "show");
   const { store, dir } = storeOf(io, args.store);
-  await requireSession(store, id, dir);
-  const session = await createChat({ responder: noResponder, store }).openSession(id);
+  const { id: sessionId } = await requireSession(store, id, dir);
+  const session = await createChat({ responder: noResponder, store }).openSession(sessionId);
   const turns = redact(await session.turns(), redactOptionsOf(io.env));
   if (args.json) for (const turn of turns) io.stdout.write(`${JSON.stringify(turn)}\n`);
   else io.stdout.write(renderTranscript(turns));
@@ -122,9 +117,9 @@ export async function showSession(io: CliIO, { args }: CommandContext<typeof sho
 export async function exportSession(io: CliIO, { args }: CommandContext<typeof idStoreArgs>): Promise<number> {
   const id = singleId(args, "export");
   const { store, dir } = storeOf(io, args.store);
-  await requireSession(store, id, dir);
+  const { id: sessionId } = await requireSession(store, id, dir);
   const own = redactOptionsOf(io.env);
-  for (const entry of await store.read(id)) io.stdout.write(`${JSON.stringify(redact(entry, own))}\n`);
+  for (const entry of await store.read(sessionId)) io.stdout.write(`${JSON.stringify(redact(entry, own))}\n`);
   return 0;
 }
 
@@ -132,9 +127,9 @@ export async function exportSession(io: CliIO, { args }: CommandContext<typeof i
 export async function removeSession(io: CliIO, { args }: CommandContext<typeof idStoreArgs>): Promise<number> {
   const id = singleId(args, "rm");
   const { store, dir } = storeOf(io, args.store);
-  await requireSession(store, id, dir);
-  await store.deleteSession(id);
+  const { id: sessionId } = await requireSession(store, id, dir);
+  await store.deleteSession(sessionId);
   const colors = createColors(colorEnabled(io.env, io.stderr));
-  io.stderr.write(`${colors.dim(`deleted session ${id}`)}\n`);
+  io.stderr.write(`${colors.dim(`deleted session ${sessionId}`)}\n`);
   return 0;
 }

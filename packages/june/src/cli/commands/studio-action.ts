@@ -1,8 +1,11 @@
+import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
 import { serveStudio } from "../../server/serve-studio.js";
 import { optionalModuleArg, parsePort } from "../args.js";
 import type { CliIO } from "../io.js";
-import { resolveChat } from "../resolve-chat.js";
+import { CliUsageError } from "../errors.js";
+import { DEFAULT_STORE_DIR, resolveChat } from "../resolve-chat.js";
+import { newStudioToken, readStudioState, studioStatePath, writeStudioState } from "../studio-state.js";
 import { Screen } from "../screen.js";
 import type { studioArgs } from "./studio.js";
 
@@ -10,7 +13,7 @@ import type { studioArgs } from "./studio.js";
 export async function runStudio(io: CliIO, { args }: CommandContext<typeof studioArgs>): Promise<number> {
   const file = optionalModuleArg(args._, "studio");
   const port = parsePort(args.port);
-  const { chat, label } = await resolveChat({
+  const { chat, label, storeDir } = await resolveChat({
     io,
     file,
     model: args.model,
@@ -20,7 +23,29 @@ export async function runStudio(io: CliIO, { args }: CommandContext<typeof studi
   });
   const screen = new Screen(io, { progress: false });
   const stopped = new AbortController();
-  const studio = await serveStudio({ chat, host: args.host ?? "127.0.0.1", port, signal: stopped.signal });
+  // The token and port are kept beside the store, so a tab left open keeps working after a restart.
+  const statePath = studioStatePath(resolvePath(io.cwd, storeDir ?? args.store ?? DEFAULT_STORE_DIR));
+  const kept = readStudioState(statePath);
+  if (typeof kept === "object" && "unreadable" in kept) {
+    screen.note(screen.err.dim(`${statePath} is unreadable (${kept.unreadable}): Studio starts with a new token`));
+  }
+  const keptState = typeof kept === "object" && "token" in kept ? kept : undefined;
+  const given = args.token ?? io.env.JUNE_STUDIO_TOKEN;
+  if (given !== undefined && !/^[A-Za-z0-9._~-]{16,512}$/.test(given)) {
+    throw new CliUsageError(`${args.token !== undefined ? "--token" : "JUNE_STUDIO_TOKEN"} must be 16 to 512 URL-safe characters (letters, digits, . _ ~ -)`);
+  }
+  const token = given ?? keptState?.token ?? newStudioToken();
+  const host = args.host ?? "127.0.0.1";
+  let studio;
+  try {
+    studio = await serveStudio({ chat, host, port: port ?? keptState?.port ?? 0, token, signal: stopped.signal });
+  } catch (error) {
+    // The port the last run had is taken now: a free one (an open tab then needs the new address).
+    if (port !== undefined || keptState === undefined || (error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    screen.note(screen.err.dim(`port ${keptState.port} (the last run's) is taken: listening on another`));
+    studio = await serveStudio({ chat, host, port: 0, token, signal: stopped.signal });
+  }
+  writeStudioState(statePath, { token: given === undefined ? token : (keptState?.token ?? newStudioToken()), port: studio.port });
   screen.note(`June Studio for ${label}: ${screen.err.cyan(studio.url)}`);
   screen.note(screen.err.dim("Ctrl-C stops it"));
   if (args.open) io.openUrl?.(studio.url);

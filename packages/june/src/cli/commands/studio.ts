@@ -14,6 +14,11 @@ export const studioArgs = {
   port: { type: "string", valueHint: "n", description: "The port (default: a free one)" },
   host: { type: "string", valueHint: "host", description: "The interface to listen on (default: 127.0.0.1)" },
   open: { type: "boolean", description: "Open the URL in a browser" },
+  token: {
+    type: "string",
+    valueHint: "token",
+    description: "The access token (or JUNE_STUDIO_TOKEN; default: the one this store's Studio had last time, kept in <store>.studio.json)",
+  },
 } as const satisfies ArgsDef;
 
 /** `june studio [file]`: serves June Studio for one chat until Ctrl-C. The server is imported when it runs. */
