@@ -81,6 +81,8 @@ class ModelTurn implements CallHost {
   /** What the turn's earlier calls wrote, and what the current call wrote: the reply is the two together (one string grown per delta). */
   #earlier = "";
   #segment = "";
+  /** The current call finished: the turn waits for its reader (a cancel then ends it at once). */
+  #settling = false;
   readonly #turnId: string;
   readonly #telemetry: Telemetry | undefined;
   /** Every call's input but its history and host. */
@@ -140,6 +142,7 @@ class ModelTurn implements CallHost {
         (history) => {
           this.#earlier += this.#segment;
           this.#segment = "";
+          this.#settling = false;
           return Object.assign({ history, host: this as CallHost }, this.#base);
         },
         conversation,
@@ -155,7 +158,7 @@ class ModelTurn implements CallHost {
       return { text: this.#earlier + this.#segment, metadata };
     } catch (error) {
       // The snapshot that shows the call failed or canceled reaches the reader before the turn ends.
-      await this.#queue.drained();
+      if (!this.#settling) await this.#queue.drained();
       throw error;
     } finally {
       this.#done = true;
@@ -169,6 +172,7 @@ class ModelTurn implements CallHost {
    * in. A steer that dropped text the reader had not taken continues from what it took.
    */
   async #settle(call: FinishedCall): Promise<ModelMessage[] | undefined> {
+    this.#settling = true;
     if (this.#inbox.size === 0) {
       this.#interrupt = new AbortController();
       await this.#queue.drained(this.#interrupt.signal);
