@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
 import { describeTrace, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
 import { FeedbackBar } from "./feedback-bar";
@@ -21,10 +22,12 @@ export interface TurnViewProps {
   onEdit?: (input: string) => Promise<void>;
   /** The turn's place among its alternatives, when it has some. */
   branch?: BranchSwitch;
+  /** Ends a suspended turn without running anything: given for a parked durable turn. */
+  onCancel?: () => Promise<void>;
 }
 
 /** One turn: the user's input, its trace rows, then the reply as it is written. */
-export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback, onRegenerate, onEdit, branch }: TurnViewProps) {
+export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback, onRegenerate, onEdit, branch, onCancel }: TurnViewProps) {
   const running = turn.status === "running";
   const id = turn.turnId ?? turn.id;
   return (
@@ -66,10 +69,35 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
             {turn.status === "completed" && onFeedback ? <FeedbackBar feedback={feedback} onFeedback={onFeedback} /> : null}
           </div>
         </div>
+      ) : onCancel ? (
+        <div className="turn__footer">
+          <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+          <div className="turn__actions">
+            <CancelSuspended onCancel={onCancel} />
+          </div>
+        </div>
       ) : (
         <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
       )}
     </article>
+  );
+}
+
+/** Cancel on a suspended turn: ends it without running anything (disabled while the server answers). */
+function CancelSuspended({ onCancel }: { onCancel: () => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className="turn__tool"
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        void onCancel().finally(() => setBusy(false));
+      }}
+    >
+      Cancel turn
+    </button>
   );
 }
 
@@ -95,7 +123,7 @@ function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: T
     case "interrupted":
       return <p className="turn__note">Interrupted: the process running this turn stopped.</p>;
     case "suspended":
-      return <p className="turn__note">Suspended until you decide: approve or deny above to resume it.</p>;
+      return <p className="turn__note">Suspended until you decide: approve or deny above to resume it, or cancel the turn.</p>;
     case "completed": {
       const parts: string[] = [];
       if (metadata?.model) parts.push(metadata.model.modelId);
