@@ -51,14 +51,15 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
         </details>
       ) : null}
       <div className="turn__reply" aria-live={live ? "polite" : undefined}>
-        {turn.text ? <p className="reply">{turn.text}</p> : null}
+        {/* A canceled turn keeps what it streamed, marked as cut where it stopped. */}
+        {turn.text ? <p className={turn.status === "canceled" ? "reply reply--cut" : "reply"}>{turn.text}</p> : null}
         {/* While a call waits for a decision its row asks for it; the reply says nothing more. */}
         {running && !turn.text && !rows.some(isPending) ? <p className="reply reply--waiting">Thinking…</p> : null}
         {running && turn.text ? <span className="caret" aria-hidden="true" /> : null}
       </div>
       {(turn.status === "completed" && onFeedback) || onRegenerate ? (
         <div className="turn__footer">
-          <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+          <TurnFooter status={turn.status} error={turn.error} metadata={metadata} cut={turn.text !== ""} />
           <div className="turn__actions">
             {onRegenerate ? (
               <button type="button" className="turn__tool" onClick={onRegenerate}>
@@ -71,13 +72,13 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
         </div>
       ) : onCancel ? (
         <div className="turn__footer">
-          <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+          <TurnFooter status={turn.status} error={turn.error} metadata={metadata} cut={turn.text !== ""} />
           <div className="turn__actions">
             <CancelSuspended onCancel={onCancel} />
           </div>
         </div>
       ) : (
-        <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+        <TurnFooter status={turn.status} error={turn.error} metadata={metadata} cut={turn.text !== ""} />
       )}
     </article>
   );
@@ -102,7 +103,7 @@ function CancelSuspended({ onCancel }: { onCancel: () => Promise<void> }) {
 }
 
 /** What became of the turn: the model and tokens, or a failure in words with the raw error folded under it. */
-function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: TurnError; metadata?: TurnMetadata }) {
+function TurnFooter({ status, error, metadata, cut = false }: { status: TurnStatus; error?: TurnError; metadata?: TurnMetadata; cut?: boolean }) {
   switch (status) {
     case "running":
       return null;
@@ -119,7 +120,7 @@ function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: T
         </div>
       );
     case "canceled":
-      return <p className="turn__note">Canceled.</p>;
+      return <p className="turn__note">{cut ? "Canceled: the reply was cut here." : "Canceled."}</p>;
     case "interrupted":
       return <p className="turn__note">Interrupted: the process running this turn stopped.</p>;
     case "suspended":
