@@ -88,7 +88,7 @@ async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store
       if (outcome.status === "suspended") {
         await journal.append([{ type: "turn-suspend", turnId: turn.id, requests: outcome.requests }], { sync: true });
       } else {
-        await journal.append([endEntry(turn.id, outcome)], {
+        await journal.append([endEntry(turn.id, outcome, turn.streamedText)], {
           sync: true,
           ...(options.durable ? { deleteCheckpoint: turn.id } : {}),
           ...(lease ? { endsLease: lease } : {}),
@@ -293,14 +293,18 @@ function startEntries(options: RunTurnOptions, context: ResolvedContext): NewJou
   return entries;
 }
 
-export function endEntry(turnId: string, outcome: TurnOutcome): NewJournalEntry {
+/**
+ * The turn-end of an outcome. A canceled turn keeps the reply streamed until then (`streamed`, the turn's
+ * `text-delta`s joined), cut where it stopped; its status says it was cut.
+ */
+export function endEntry(turnId: string, outcome: TurnOutcome, streamed = ""): NewJournalEntry {
   switch (outcome.status) {
     case "completed":
       return { type: "turn-end", turnId, status: "completed", text: outcome.result.text, metadata: outcome.metadata };
     case "failed":
       return { type: "turn-end", turnId, status: "failed", error: errorInfo(outcome.error) };
     case "canceled":
-      return { type: "turn-end", turnId, status: "canceled" };
+      return { type: "turn-end", turnId, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}) };
     case "suspended":
       // Internal invariant: the runner journals a suspension with suspendEntry and never asks for its end entry.
       throw new Error("june: a suspended turn journals turn-suspend, not turn-end");

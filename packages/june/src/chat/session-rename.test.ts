@@ -97,7 +97,7 @@ describe("session.rename", () => {
   it("refuses a blank or too long title, or one that is not a string, naming what was wrong; masks credentials", async () => {
     const chat = createChat({ model: scriptedModel("ok") });
     const session = await chat.createSession();
-    await expect(session.rename("   ")).rejects.toThrow(new TypeError("session.rename(title): title must not be blank"));
+    await expect(session.rename("   ")).rejects.toThrow(new TypeError("session.rename(title): title must not be blank: it has no visible character"));
     await expect(session.rename(42 as unknown as string)).rejects.toThrow(/title must be a string, got number/);
     await expect(session.rename("x".repeat(81))).rejects.toThrow(new RangeError("session.rename(title): title is 81 characters, at most 80 are kept"));
     const key = "sk-proj-AbC123dEf456GhI789jKl012MnO345pQr678";

@@ -55,8 +55,8 @@ export class TurnController {
   readonly abort = new AbortController();
   readonly events = new ReplayBuffer<TurnEvent>();
   #phase: TurnPhase = ANSWERING;
-  /** Characters of reply streamed so far (sum of `text-delta`s): a steer's `atChar`. */
-  #streamedChars = 0;
+  /** The reply streamed so far (the `text-delta`s joined): a steer's `atChar` is its length, a canceled turn keeps it. */
+  #streamed = "";
   #execution: ResponderExecution | undefined;
   /** Ids of the requests a stored checkpoint lists (a durable turn suspends only with all of them saved). */
   readonly #savedRequests = new Set<string>();
@@ -119,6 +119,11 @@ export class TurnController {
 
   get requests(): readonly ApprovalRequest[] {
     return this.#execution?.requests ?? NO_REQUESTS;
+  }
+
+  /** The reply streamed so far: the `text-delta`s joined (what a turn canceled now keeps). */
+  get streamedText(): string {
+    return this.#streamed;
   }
 
   get spans(): TurnSpans | undefined {
@@ -208,7 +213,7 @@ export class TurnController {
     switch (e.type) {
       case "text-delta":
         if (typeof e.text !== "string") return;
-        this.#streamedChars += e.text.length;
+        this.#streamed += e.text;
         this.events.push(e);
         return;
       case "run-update":
@@ -266,7 +271,7 @@ export class TurnController {
   async steer(input: string): Promise<void> {
     validateInput(input, this.#maxInputChars, "steer input");
     if (!this.open) throw new TurnEndedError(this.id);
-    const atChar = this.#streamedChars;
+    const atChar = this.#streamed.length;
     this.#spans?.steer(input);
     const execution = await this.#executionReady.promise;
     if (!execution.steer) throw new SteerNotSupportedError(this.id);

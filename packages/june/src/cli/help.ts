@@ -128,20 +128,27 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   resume: {
     summary: "Resume a session's suspended turn: ask for its approvals, then stream the rest of the reply.",
-    usage: ["june resume [<file>] <session> [<turn>] [--model PROVIDER:ID] [--store DIR] [--json] [--yes | --deny]"],
+    usage: ["june resume [<file>] <session> [<turn>] [--model PROVIDER:ID] [--store DIR] [--json] [--yes | --deny | --cancel]"],
     about: [
       "A durable turn (agentResponder({ durable })) suspends while it waits on approvals alone; this continues",
       "it: the latest suspended (or interrupted) turn of the session, or <turn>. Each pending request is shown",
       "(tool name and input, credentials redacted) and asked on stderr, or decided by --yes or --deny; then the",
       "rest of the reply streams to stdout as with june ask. Give the chat module the session ran with.",
       "Without a terminal to ask, pass --yes or --deny: nothing is denied for want of someone to ask.",
+      "--cancel ends the turn instead, running and deciding nothing (journaled canceled, its checkpoint deleted).",
     ],
     examples: [
       ["june resume examples/offline.tsx 3f2a…", "ask for the latest suspended turn's approvals, then continue it"],
       ["june resume examples/offline.tsx 3f2a… 9c41… --yes", "approve that turn's requests without asking"],
       ["june resume examples/offline.tsx 3f2a… --deny", "deny them; the turn ends without running the tools"],
+      ["june resume examples/offline.tsx 3f2a… --cancel", "end the latest suspended turn without running anything"],
     ],
-    sections: [{ title: "EXIT CODES", lines: [EXIT_LINE, "2 also when the session does not exist or has nothing to resume."] }],
+    sections: [
+      {
+        title: "EXIT CODES",
+        lines: [EXIT_LINE, "2 also when the session does not exist or has nothing to resume.", "With --cancel: 0 canceled, 1 a process runs the turn (the session is busy)."],
+      },
+    ],
   },
   studio: {
     summary: "Serve June Studio, a local web app for one chat, until Ctrl-C.",

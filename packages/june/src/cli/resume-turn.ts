@@ -92,3 +92,20 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<TurnExit> 
     ...(options.model ? { model: options.model } : {}),
   });
 }
+
+/**
+ * Ends a suspended (or interrupted) durable turn without running anything (`session.cancel`): journaled
+ * `canceled`, its checkpoint deleted, none of its requests decided. A turn another process runs (it resumed
+ * it) is refused as busy: said on stderr, `"failed"`.
+ */
+export async function cancelResumable(options: { io: CliIO; screen: Screen; session: Session; turn: TurnRecord }): Promise<"canceled" | "failed"> {
+  const { io, screen, session, turn } = options;
+  try {
+    await session.cancel(turn.id);
+  } catch (error) {
+    screen.note(renderErrorLine(`cannot cancel turn ${turn.id}: ${describeFailure(error, redactOptionsOf(io.env))}`, screen.err));
+    return "failed";
+  }
+  screen.note(screen.err.dim(`canceled turn ${turn.id} · nothing ran`));
+  return "canceled";
+}

@@ -68,6 +68,46 @@ describe("june resume (built bin)", () => {
     expect(turns[0]).toMatchObject({ status: "suspended", resumable: true });
   }, 60_000);
 
+  it("--cancel ends the suspended turn: nothing runs, it lists canceled, nothing is left to resume", async () => {
+    const { cwd, store, log, turnId, env } = await suspended();
+    const both = spawnJune(["resume", fixture, "s1", "--cancel", "--yes"], { cwd, env });
+    expect(await both.code).toBe(2);
+    expect(both.stderr()).toContain("--cancel ends the turn without deciding anything");
+
+    const run = spawnJune(["resume", fixture, "s1", turnId, "--cancel"], { cwd, env });
+    expect(await run.code, run.stderr()).toBe(0);
+    expect(run.stdout()).toBe("");
+    expect(run.stderr()).toContain(`canceled turn ${turnId}`);
+    // Only the calls from before it suspended: no model call, no tool run since.
+    expect(lines(log)).toEqual(["model plan", "model reply-ask"]);
+    const listed = spawnJune(["sessions", "list", "--store", store], { cwd });
+    expect(await listed.code).toBe(0);
+    expect(listed.stdout()).toMatch(/^s1\t/m);
+    expect(listed.stdout()).not.toContain("suspended");
+    const turns = await (await durableChat({ store: fileStore(store) }).chat.openSession("s1")).turns();
+    expect(turns[0]).toMatchObject({ id: turnId, status: "canceled" });
+    expect(turns[0]!.resumable).toBeUndefined();
+    expect(await fileStore(store).getCheckpoint!("s1", turnId)).toBeUndefined();
+
+    const again = spawnJune(["resume", fixture, "s1", "--cancel"], { cwd, env });
+    expect(await again.code).toBe(2);
+    expect(again.stderr()).toContain('Session "s1" has no suspended turn: nothing to cancel');
+  }, 60_000);
+
+  it("--cancel while another process runs the resumed turn: exit 1, the session is busy, the turn goes on", async () => {
+    const { cwd, store, log, turnId, env } = await suspended();
+    // This process resumes the turn and holds it, waiting on its request.
+    const { chat } = durableChat({ store: fileStore(store), log });
+    const live = await (await chat.openSession("s1")).resume(turnId);
+    const run = spawnJune(["resume", fixture, "s1", "--cancel"], { cwd, env });
+    expect(await run.code).toBe(1);
+    expect(run.stderr()).toContain(`cannot cancel turn ${turnId}`);
+    expect(run.stderr()).toContain("busy");
+    expect(live.status).toBe("running");
+    expect(live.approve(live.requests[0]!.id)).toBe(true);
+    await expect(live.result).resolves.toMatchObject({ text: 'Deployed: "live on prod".' });
+  }, 60_000);
+
   it("june chat --session asks for the suspended turn's request on the terminal, continues it, then prompts", async () => {
     const { cwd, log, env } = await suspended();
     // Suspends after 50 ms unless held: the prompt stays open far longer.

@@ -5,7 +5,8 @@ import type { HandlerContext } from "./handler-context.js";
 import { HttpError } from "./http-error.js";
 import { type RouteHandler, Router } from "./router.js";
 import { turnEventsResponse } from "./sse.js";
-import { applyControl, decisionOf, resumeServed } from "./turn-control.js";
+import { rejectUnknownFields } from "./body.js";
+import { applyControl, cancelParked, decisionOf, resumeServed } from "./turn-control.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 
 /** A pending request as the HTTP API shows it: the input redacted and excerpted, as in trace rows. */
@@ -46,8 +47,10 @@ function viewOf(request: PendingApproval, redaction: TextRedactOptions): Pending
 
 /**
  * The durable-turn routes (mounted under `/sessions`): `POST /:id/turns/:turnId/resume` (the resumed turn's
- * events as SSE, from its first; a turn running already, in any process, is followed instead), and `POST /:id/turns/:turnId/approve|deny` (`{ approvalId, remember? }` /
- * `{ approvalId, reason? }`), which decide a live turn, wherever it runs, or resume a suspended one here first.
+ * events as SSE, from its first; a turn running already, in any process, is followed instead), `POST /:id/turns/:turnId/approve|deny` (`{ approvalId, remember? }` /
+ * `{ approvalId, reason? }`), which decide a live turn, wherever it runs, or resume a suspended one here first,
+ * and `POST /:id/turns/:turnId/cancel`, which cancels a live turn wherever it runs, or ends a suspended (or
+ * interrupted) one without running anything: journaled `canceled`, its checkpoint deleted (`session.cancel`).
  */
 export function durableRoutes(context: HandlerContext): Router {
   const liveOrResumed = async (sessionId: string, turnId: string): Promise<ServedTurn> => {
@@ -68,5 +71,14 @@ export function durableRoutes(context: HandlerContext): Router {
       return turnEventsResponse(turn, { from: 0, signal: request.signal, keepAliveMs: context.keepAliveMs });
     })
     .on("POST", "/:id/turns/:turnId/approve", decide("approve"))
-    .on("POST", "/:id/turns/:turnId/deny", decide("deny"));
+    .on("POST", "/:id/turns/:turnId/deny", decide("deny"))
+    .on("POST", "/:id/turns/:turnId/cancel", async ({ request, params }) => {
+      rejectUnknownFields(await context.body(request, { allowEmpty: true }), []);
+      const live = await context.find(params.turnId, { running: true });
+      if (live && live.sessionId !== params.id) throw new HttpError(404, `Session "${params.id}" has no turn "${params.turnId}"`);
+      if (live) return applyControl(context, live, { type: "cancel" });
+      // Not running anywhere: ended under the session's lease (busy, 409, while a process resumes it).
+      await cancelParked(context, params.id, params.turnId);
+      return context.json(200, { ok: true });
+    });
 }

@@ -90,7 +90,9 @@ export function errorResponse(error: unknown, redaction: TextRedactOptions = {})
   if (JournalCorruptError.isInstance(error)) return corruptJournalResponse(error, redaction);
   const status = statusOf(error);
   if (status === 500 || !JuneError.isInstance(error)) return jsonResponse(500, { error: "Internal server error" });
-  return jsonResponse(status, { error: redactText(error.message, redaction), name: error.name });
+  // A busy session says what keeps it busy, never who holds its lease (a process id, a host name).
+  const message = SessionBusyError.isInstance(error) ? (error as SessionBusyError).publicMessage : error.message;
+  return jsonResponse(status, { error: redactText(message, redaction), name: error.name });
 }
 
 /**

@@ -40,6 +40,21 @@ describe("PUT /sessions/:id/title", () => {
     expect(await error(await call(`${base}/sessions/${id}/title`, "PUT", { title: "ok", pinned: true }))).toEqual([400, expect.stringMatching(/pinned/)]);
     expect((await call(`${base}/sessions/nope/title`, "PUT", { title: "ok" })).status).toBe(404);
   });
+
+  it("counts a title of only invisible or control characters as blank (400), and keeps what it had", async () => {
+    const { base, id } = await setup([]);
+    expect((await call(`${base}/sessions/${id}/title`, "PUT", { title: "Kept" })).status).toBe(200);
+    for (const title of ["\u0000", "\u202e\u200b", "\u200b\u200c\u200d\ufeff", "\u0007\u001b\u007f", " \u00a0\u2060\u00ad "]) {
+      const response = await call(`${base}/sessions/${id}/title`, "PUT", { title });
+      expect(response.status, JSON.stringify(title)).toBe(400);
+      expect(((await response.json()) as { error: string }).error).toMatch(/blank: it has no visible character/);
+    }
+    const { sessions } = (await (await fetch(`${base}/sessions`)).json()) as { sessions: { id: string; title?: string }[] };
+    expect(sessions.find((s) => s.id === id)?.title).toBe("Kept");
+    // Control characters in a title with visible ones are dropped; an emoji's joiners are kept.
+    const renamed = await call(`${base}/sessions/${id}/title`, "PUT", { title: "Deploy\u0000 notes \u{1F469}\u200d\u{1F4BB}" });
+    expect(((await renamed.json()) as { title: string }).title).toBe("Deploy notes \u{1F469}\u200d\u{1F4BB}");
+  });
 });
 
 describe("GET /sessions/:id branches", () => {

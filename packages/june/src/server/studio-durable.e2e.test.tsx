@@ -217,4 +217,46 @@ describe("June Studio: durable turns", () => {
       await page.close();
     }
   }, 90_000);
+
+  it("Cancel on a suspended turn after a restart ends it: canceled, its request gone, the tool never run", async () => {
+    const dir = join(tmp, "store-cancel");
+    const deployed: string[] = [];
+    const first = await startStudio(dir, deployed);
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(first.url);
+      await page.getByLabel("Message", { exact: true }).fill("Ship the docs to prod.");
+      await page.keyboard.press("Enter");
+      const suspended = page.locator('article[data-status="suspended"]');
+      await suspended.waitFor(WAIT);
+
+      await stop(first);
+      const second = await startStudio(dir, deployed, first.port);
+      await page.reload();
+      await suspended.locator('[data-kind="approval"]').waitFor(WAIT);
+      const cancel = suspended.getByRole("button", { name: "Cancel turn" });
+      expect(await cancel.count()).toBe(1);
+      await page.locator("main.chat").screenshot({ path: await screenshotPath("studio-durable-cancel.png") });
+      await cancel.click();
+
+      const canceled = page.locator('article[data-status="canceled"]');
+      await canceled.waitFor(WAIT);
+      expect(await canceled.locator(".turn__note").textContent()).toContain("Canceled");
+      expect(await page.locator('[data-kind="approval"]').count()).toBe(0);
+      expect(await page.locator('article[data-status="suspended"]').count()).toBe(0);
+      await page.locator("main.chat").screenshot({ path: await screenshotPath("studio-durable-canceled.png") });
+
+      // Journaled: a reload (or another process) reads it canceled, and the session takes a new message.
+      await page.reload();
+      await canceled.waitFor(WAIT);
+      expect(await page.getByRole("button", { name: "Cancel turn" }).count()).toBe(0);
+      expect(deployed).toEqual([]);
+      expect(pageErrors).toEqual([]);
+      await stop(second);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
 });

@@ -49,7 +49,7 @@ interface TurnScript {
   env: string;
   /** The `work` step's text once the tool ran or was denied. */
   outcome: string;
-  replyDeltas: string[];
+  replyDeltas: (string | { text: string; delay: number })[];
 }
 
 /**
@@ -462,6 +462,45 @@ describe("June Studio", () => {
       expect(read.turns.map((t) => t.status)).toEqual(["canceled"]);
       expect(await page.getByLabel("Message", { exact: true }).isVisible()).toBe(true);
 
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
+
+  it("Cancel while the reply streams keeps what was streamed, marked as cut, also after a reload", async () => {
+    // Five words, then one that never comes while the test runs: the turn streams until it is canceled.
+    const words = [...Array.from({ length: 5 }, (_, i) => `word${i} `), { text: "never", delay: 600_000 }];
+    const { studio } = await startStudio("cancel-mid-reply", { env: "staging", outcome: "Deployed to staging.", replyDeltas: words });
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(studio.url);
+      await page.getByLabel("Message", { exact: true }).fill("Deploy to staging.");
+      await page.keyboard.press("Enter");
+      await page.locator('[data-kind="approval"]').getByRole("button", { name: "Approve" }).click();
+      const turn = page.locator("article.turn").first();
+      await expect.poll(() => turn.locator(".reply:not(.reply--waiting)").textContent().catch(() => ""), WAIT).toBe("word0 word1 word2 word3 word4 ");
+      await page.getByRole("button", { name: "Cancel the running turn" }).click();
+
+      await expect.poll(() => turn.getAttribute("data-status"), WAIT).toBe("canceled");
+      const cut = turn.locator(".reply.reply--cut");
+      const shown = (await cut.textContent()) ?? "";
+      expect(shown).toBe("word0 word1 word2 word3 word4 ");
+      expect(await turn.locator(".turn__note").textContent()).toBe("Canceled: the reply was cut here.");
+      await screenshot(page, "main.chat", "studio-canceled-reply.png");
+
+      // Journaled with its text: a reload shows the same cut reply.
+      const headers = { "x-june-token": studio.token };
+      const { sessions } = (await (await fetch(`${studio.origin}/api/sessions`, { headers })).json()) as { sessions: { id: string }[] };
+      const read = (await (await fetch(`${studio.origin}/api/sessions/${sessions[0]!.id}`, { headers })).json()) as { turns: { status: string; text?: string }[] };
+      expect(read.turns).toEqual([expect.objectContaining({ status: "canceled", text: shown })]);
+      await page.reload();
+      const again = page.locator('article[data-status="canceled"]');
+      await again.waitFor(WAIT);
+      expect(await again.locator(".reply.reply--cut").textContent()).toBe(shown);
+      expect(await again.locator(".turn__note").textContent()).toBe("Canceled: the reply was cut here.");
       expect(pageErrors).toEqual([]);
     } finally {
       await page.close();

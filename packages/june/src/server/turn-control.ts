@@ -37,3 +37,14 @@ export async function resumeServed(context: HandlerContext, sessionId: string, t
   const session = await context.chat.openSession(sessionId);
   return context.track(await session.resume(turnId));
 }
+
+/**
+ * Ends a suspended (or interrupted) turn of the session that no process runs (`session.cancel`): journaled
+ * `canceled`, its checkpoint deleted. This process's copy of the suspended turn, kept for replay, goes too.
+ */
+export async function cancelParked(context: HandlerContext, sessionId: string, turnId: string): Promise<void> {
+  const session = await context.chat.openSession(sessionId);
+  await session.cancel(turnId);
+  const kept = context.registry.get(turnId);
+  if (kept?.suspended) context.registry.forget(kept);
+}

@@ -227,12 +227,18 @@ async function liveMessage(turnId: string, events: readonly IndexedTurnStreamEve
   return { ...message, metadata: { turnStatus: "running" } };
 }
 
-/** The turn a regenerate request answers again: `messageId`'s, else the one at the last user message's place. */
+/**
+ * The turn a regenerate request answers again: `messageId`'s, else the one at the last user message's place
+ * (also when `messageId` names a message of the request the journal does not know by id: a user message the
+ * client named itself). A `messageId` neither knows is a 404, never the last turn regenerated in its place.
+ */
 async function answeredTurn(session: Session, body: JsonObject, messageId: string | undefined): Promise<TurnRecord> {
   const branch = await session.turns();
   if (messageId !== undefined) {
     const named = branch.find((turn) => turn.id === messageId || uiUserMessageId(turn.id) === messageId);
     if (named) return named;
+    const sent = (body.messages as unknown[]).some((message) => typeof message === "object" && message !== null && (message as JsonObject).id === messageId);
+    if (!sent) throw new HttpError(404, `Chat "${session.id}" has no message "${messageId.slice(0, 128)}" to regenerate`);
   }
   const place = userMessageCount(body) - 1;
   const turn = branch[place];
@@ -379,7 +385,9 @@ function uiStream(
       signal.removeEventListener("abort", disconnected);
       chunker.endText();
       write({ type: "finish-step" });
-      write({ type: "finish", finishReason: chunker.finishReason });
+      // A message restored from `ui-messages` says `turnStatus: "running"`: its end says how the turn ended.
+      const status = chunker.turnStatus;
+      write({ type: "finish", finishReason: chunker.finishReason, ...(status !== undefined && { messageMetadata: { turnStatus: status } }) });
     },
   });
   return createUIMessageStreamResponse({

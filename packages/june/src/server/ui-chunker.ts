@@ -28,7 +28,7 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  * | `text-delta` | `text-start` (once per text part), `text-delta` |
  * | `approval-request` | `text-end`, `tool-input-available` (dynamic), `tool-approval-request` (or, for one decided already, see `decidedApprovalChunks`) |
  * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled |
- * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled) |
+ * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled); the `finish` says its `turnStatus` |
  */
 export class UiChunker {
   readonly #turnId: string;
@@ -38,6 +38,8 @@ export class UiChunker {
   #textId: string | undefined;
   #textCount = 0;
   finishReason: FinishReason = "stop";
+  /** How the turn ended, once its `turn-end` is in: the message's `metadata.turnStatus` from then on. */
+  turnStatus: TurnEndStatus | undefined;
 
   /**
    * @param tools The tool calls the client holds, by call id; those this stream shows are added.
@@ -109,6 +111,7 @@ export class UiChunker {
       case "turn-end":
         this.endText();
         this.#settleTools(event.status);
+        this.turnStatus = event.status;
         if (event.status === "failed") {
           const error = event.error ?? { name: "Error", message: "The turn failed" };
           write({ type: "error", errorText: `${error.name}: ${error.message}` });

@@ -11,14 +11,29 @@ export class SessionNotFoundError extends JuneError {
   }
 }
 
-/** A turn already runs in the session, in this process or another. */
+/**
+ * A turn already runs in the session, in this process or another. `detail` says what keeps it busy in
+ * words anyone may read (the turn that runs or waits); `holder` who holds its lease (a process id, a host),
+ * which the message keeps for logs but an HTTP answer never shows (see `publicMessage`).
+ */
 export class SessionBusyError extends JuneError {
   static override readonly marker: symbol = Symbol.for("june.SessionBusyError");
   override readonly name = "SessionBusyError";
   readonly sessionId: string;
-  constructor(sessionId: string, detail?: string) {
-    super(`Session "${sessionId}" is busy: a turn is already running${detail ? ` (${detail})` : ""}`);
+  readonly detail?: string;
+  /** Who holds the session's lease (`its lease is held by process 22590 on vm`): for logs only. */
+  readonly holder?: string;
+  constructor(sessionId: string, detail?: string, options: { holder?: string } = {}) {
+    const said = [detail, options.holder].filter((part) => part !== undefined && part !== "").join("; ");
+    super(`Session "${sessionId}" is busy: a turn is already running${said ? ` (${said})` : ""}`);
     this.sessionId = sessionId;
+    if (detail !== undefined) this.detail = detail;
+    if (options.holder !== undefined) this.holder = options.holder;
+  }
+
+  /** The message without `holder`: what a client of another process may be told. */
+  get publicMessage(): string {
+    return `Session "${this.sessionId}" is busy: a turn is already running${this.detail ? ` (${this.detail})` : ""}`;
   }
 }
 

@@ -92,7 +92,7 @@ async function lockJournalOutsideLease(request: JournalAppend, lockPath: string)
     if (holder === undefined || request.ownsLease(holder.token)) return { token, lockedAt };
     await dropJournalLock(lockPath, token, lockedAt);
     if (Date.now() > deadline) {
-      throw new SessionBusyError(request.sessionId, `its turn lease is held by process ${holder.pid || "?"}, which may be writing`);
+      throw new SessionBusyError(request.sessionId, undefined, { holder: `its turn lease is held by process ${holder.pid || "?"}, which may be writing` });
     }
     await sleep(delay);
   }
@@ -202,7 +202,7 @@ async function lockJournal(sessionId: string, lockPath: string): Promise<string>
     }
     if (attempt.acquired) return attempt.token;
     if (Date.now() > deadline) {
-      throw new SessionBusyError(sessionId, `its journal stayed locked by process ${attempt.owner?.pid ?? "?"}`);
+      throw new SessionBusyError(sessionId, undefined, { holder: `its journal stayed locked by process ${attempt.owner?.pid ?? "?"}` });
     }
     await sleep(delay);
   }

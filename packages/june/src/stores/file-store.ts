@@ -317,7 +317,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
       if (!attempt.acquired) {
         const owner = attempt.owner;
         const where = owner && owner.host !== hostName() ? ` on ${owner.host}` : "";
-        throw new SessionBusyError(sessionId, owner ? `its lease is held by process ${owner.pid}${where}` : "its lease is being taken");
+        throw owner
+          ? new SessionBusyError(sessionId, undefined, { holder: `its lease is held by process ${owner.pid}${where}` })
+          : new SessionBusyError(sessionId, "its lease is being taken");
       }
       // The lease's appends take no journal lock: first let a writer that locked the journal before it finish.
       try {

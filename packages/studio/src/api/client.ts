@@ -133,6 +133,11 @@ export class StudioClient {
     return this.json("POST", `/turns/${encodeURIComponent(turnId)}/deny`, { approvalId, reason, ...(sessionId && { sessionId }) });
   }
 
+  /** Ends a suspended (or interrupted) durable turn of the session without running anything: journaled canceled. */
+  cancelSuspended(sessionId: string, turnId: string): Promise<unknown> {
+    return this.json("POST", `${this.turnPath(sessionId, turnId)}/cancel`, {});
+  }
+
   cancel(turnId: string): Promise<unknown> {
     return this.json("POST", `/turns/${encodeURIComponent(turnId)}/cancel`, {});
   }

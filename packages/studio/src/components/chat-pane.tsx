@@ -52,7 +52,10 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
   const liveIsNew = live !== null && !records.some((record) => record.id === live.turnId);
   const last = records.at(-1);
   const idle = !running && !liveIsNew;
-  /** A parked durable turn's requests, with Approve / Deny that resume it (none while another turn runs). */
+  /**
+   * A parked durable turn's requests, with Approve / Deny that resume it and Cancel that ends it (none while
+   * another turn runs).
+   */
   const parked = (record: (typeof records)[number]) => {
     const pending = pendingOf(detail, record);
     if (pending.length === 0) return undefined;
@@ -67,7 +70,11 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
       },
       defaultDenyReason: actions.defaultDenyReason,
     };
-    return { rows: suspendedRows(traces[record.id] ?? [], pending), actions: running ? undefined : decide };
+    return {
+      rows: suspendedRows(traces[record.id] ?? [], pending),
+      actions: running ? undefined : decide,
+      onCancel: running ? undefined : () => chat.cancelSuspended(record.id),
+    };
   };
   const branchOf = (id: string) => {
     const alternatives = chat.branches[id];
@@ -126,6 +133,7 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
                 turn={{ ...record, steers: record.steers.map((steer) => steer.input), text: record.text ?? "" }}
                 rows={waiting?.rows ?? traces[record.id] ?? []}
                 actions={waiting?.actions}
+                onCancel={waiting?.onCancel}
                 metadata={record.metadata}
                 feedback={record.feedback}
                 onFeedback={record.status === "completed" ? (feedback) => chat.feedback(record.id, feedback) : undefined}

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
 import { describeTrace, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
 import { FeedbackBar } from "./feedback-bar";
@@ -21,10 +22,12 @@ export interface TurnViewProps {
   onEdit?: (input: string) => Promise<void>;
   /** The turn's place among its alternatives, when it has some. */
   branch?: BranchSwitch;
+  /** Ends a suspended turn without running anything: given for a parked durable turn. */
+  onCancel?: () => Promise<void>;
 }
 
 /** One turn: the user's input, its trace rows, then the reply as it is written. */
-export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback, onRegenerate, onEdit, branch }: TurnViewProps) {
+export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback, onRegenerate, onEdit, branch, onCancel }: TurnViewProps) {
   const running = turn.status === "running";
   const id = turn.turnId ?? turn.id;
   return (
@@ -48,14 +51,15 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
         </details>
       ) : null}
       <div className="turn__reply" aria-live={live ? "polite" : undefined}>
-        {turn.text ? <p className="reply">{turn.text}</p> : null}
+        {/* A canceled turn keeps what it streamed, marked as cut where it stopped. */}
+        {turn.text ? <p className={turn.status === "canceled" ? "reply reply--cut" : "reply"}>{turn.text}</p> : null}
         {/* While a call waits for a decision its row asks for it; the reply says nothing more. */}
         {running && !turn.text && !rows.some(isPending) ? <p className="reply reply--waiting">Thinking…</p> : null}
         {running && turn.text ? <span className="caret" aria-hidden="true" /> : null}
       </div>
       {(turn.status === "completed" && onFeedback) || onRegenerate ? (
         <div className="turn__footer">
-          <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+          <TurnFooter status={turn.status} error={turn.error} metadata={metadata} cut={turn.text !== ""} />
           <div className="turn__actions">
             {onRegenerate ? (
               <button type="button" className="turn__tool" onClick={onRegenerate}>
@@ -66,15 +70,40 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
             {turn.status === "completed" && onFeedback ? <FeedbackBar feedback={feedback} onFeedback={onFeedback} /> : null}
           </div>
         </div>
+      ) : onCancel ? (
+        <div className="turn__footer">
+          <TurnFooter status={turn.status} error={turn.error} metadata={metadata} cut={turn.text !== ""} />
+          <div className="turn__actions">
+            <CancelSuspended onCancel={onCancel} />
+          </div>
+        </div>
       ) : (
-        <TurnFooter status={turn.status} error={turn.error} metadata={metadata} />
+        <TurnFooter status={turn.status} error={turn.error} metadata={metadata} cut={turn.text !== ""} />
       )}
     </article>
   );
 }
 
+/** Cancel on a suspended turn: ends it without running anything (disabled while the server answers). */
+function CancelSuspended({ onCancel }: { onCancel: () => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className="turn__tool"
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        void onCancel().finally(() => setBusy(false));
+      }}
+    >
+      Cancel turn
+    </button>
+  );
+}
+
 /** What became of the turn: the model and tokens, or a failure in words with the raw error folded under it. */
-function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: TurnError; metadata?: TurnMetadata }) {
+function TurnFooter({ status, error, metadata, cut = false }: { status: TurnStatus; error?: TurnError; metadata?: TurnMetadata; cut?: boolean }) {
   switch (status) {
     case "running":
       return null;
@@ -91,11 +120,11 @@ function TurnFooter({ status, error, metadata }: { status: TurnStatus; error?: T
         </div>
       );
     case "canceled":
-      return <p className="turn__note">Canceled.</p>;
+      return <p className="turn__note">{cut ? "Canceled: the reply was cut here." : "Canceled."}</p>;
     case "interrupted":
       return <p className="turn__note">Interrupted: the process running this turn stopped.</p>;
     case "suspended":
-      return <p className="turn__note">Suspended until you decide: approve or deny above to resume it.</p>;
+      return <p className="turn__note">Suspended until you decide: approve or deny above to resume it, or cancel the turn.</p>;
     case "completed": {
       const parts: string[] = [];
       if (metadata?.model) parts.push(metadata.model.modelId);

@@ -163,6 +163,27 @@ export class ChatController {
     });
   }
 
+  /**
+   * Ends a suspended (or interrupted, resumable) durable turn without running anything: the server journals
+   * it canceled and deletes its checkpoint; the session is read again. A refusal (a process resumed it
+   * meanwhile: busy) shows as the pane's error.
+   */
+  async cancelSuspended(turnId: string): Promise<void> {
+    const { sessionId, live } = this.#state;
+    const signal = this.#page?.signal;
+    if (!sessionId || !signal || live?.status === "running") return;
+    try {
+      await this.#client.cancelSuspended(sessionId, turnId);
+      const next = await this.#client.getSession(sessionId);
+      if (signal.aborted) return;
+      this.#setDetail(next);
+      this.#update({ error: null });
+      this.#onSessionsChanged();
+    } catch (caught) {
+      if (!signal.aborted) this.#update({ error: message(caught) });
+    }
+  }
+
   /** Answers a turn's input again on a new branch, streamed like a send. */
   async regenerate(turnId: string): Promise<void> {
     const { sessionId, detail, live } = this.#state;

@@ -14,6 +14,8 @@ export interface ChatSession extends ChatSnapshot {
   approve(approvalId: string): Promise<void>;
   deny(approvalId: string, reason: string): Promise<void>;
   decideSuspended(turnId: string, approvalId: string, decision: SuspendedDecision): Promise<void>;
+  /** Ends a suspended (or interrupted, resumable) turn without running anything. */
+  cancelSuspended(turnId: string): Promise<void>;
   regenerate(turnId: string): Promise<void>;
   edit(turnId: string, input: string): Promise<void>;
   checkout(turnId: string): Promise<void>;
@@ -39,6 +41,7 @@ export function useChatSession(controller: ChatController, sessionId: string | n
       approve: (approvalId) => controller.approve(approvalId),
       deny: (approvalId, reason) => controller.deny(approvalId, reason),
       decideSuspended: (turnId, approvalId, decision) => controller.decideSuspended(turnId, approvalId, decision),
+      cancelSuspended: (turnId) => controller.cancelSuspended(turnId),
       regenerate: (turnId) => controller.regenerate(turnId),
       edit: (turnId, input) => controller.edit(turnId, input),
       checkout: (turnId) => controller.checkout(turnId),

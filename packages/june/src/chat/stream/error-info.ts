@@ -1,4 +1,5 @@
 import { hideFilePaths, redactText, type TextRedactOptions } from "../../redaction/redact.js";
+import { SessionBusyError } from "../../stores/errors.js";
 import { truncate } from "../../redaction/excerpt.js";
 import type { ErrorInfo } from "./turn-stream-event.js";
 
@@ -22,6 +23,8 @@ export interface ErrorInfoOptions {
  */
 export function errorInfo(error: unknown, options: ErrorInfoOptions = {}): ErrorInfo {
   const safe = (message: string) => truncate(hideFilePaths(redactText(message, options.redaction)), MAX_ERROR_MESSAGE_CHARS);
+  // A busy session's holder (a process id, a host name) stays in the process's own logs.
+  if (SessionBusyError.isInstance(error)) return { name: error.name, message: safe((error as SessionBusyError).publicMessage) };
   if (error instanceof Error) return { name: nameOf(error.name), message: safe(String(error.message)) };
   if (typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string") {
     const like = error as { name?: unknown; message: string };

@@ -65,7 +65,7 @@ export interface TurnEndStreamEvent {
   sessionId: string;
   /** `suspended`: a durable turn let go of its process; resuming it (`POST .../resume`) streams the rest. */
   status: TurnEndStatus;
-  /** The reply, redacted, when the turn completed. */
+  /** The reply, redacted, when the turn completed; when it was canceled, the reply streamed until then (cut). */
   text?: string;
   /** The failure, when the turn failed: see `errorInfo`. */
   error?: ErrorInfo;

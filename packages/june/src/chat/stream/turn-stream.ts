@@ -43,16 +43,20 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
   yield indexed({ type: "turn-start", turnId: turn.id, sessionId: turn.sessionId });
   // Deltas are a few characters each: a key split across them is only caught by redacting whole words.
   const text = new StreamRedactor(redaction);
+  // What went out, for a canceled turn's end: the reply it keeps, as its readers saw it.
+  let streamed = "";
   try {
     for await (const event of turn) {
       if (event.type === "text-delta") {
         const safe = text.push(event.text);
+        streamed += safe;
         if (safe !== "") yield indexed({ type: "text-delta", text: safe });
         continue;
       }
       // The text before a tool call is complete: show all of it while the turn waits for a decision.
       if (event.type === "approval-request") {
         const rest = text.flush();
+        streamed += rest;
         if (rest !== "") yield indexed({ type: "text-delta", text: rest });
       }
       const projected = project(event, turn, redaction);
@@ -62,8 +66,9 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
     // A turn's iteration ends normally even when it fails; the failure itself comes through `result`.
   }
   const rest = text.flush();
+  streamed += rest;
   if (rest !== "") yield indexed({ type: "text-delta", text: rest });
-  yield indexed(await turnEnd(turn, redaction));
+  yield indexed(await turnEnd(turn, redaction, streamed));
 }
 
 /**
@@ -119,13 +124,15 @@ function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, 
   }
 }
 
-async function turnEnd(turn: Turn, redaction: TextRedactOptions): Promise<TurnEndStreamEvent> {
+/** The last event; a canceled turn's carries the reply streamed until it stopped (`streamed`, redacted already). */
+async function turnEnd(turn: Turn, redaction: TextRedactOptions, streamed: string): Promise<TurnEndStreamEvent> {
   const ids = { turnId: turn.id, sessionId: turn.sessionId };
   let result: TurnResult;
   try {
     result = await turn.result;
   } catch (error) {
-    if (turn.status === "canceled" || turn.status === "suspended") return { type: "turn-end", ...ids, status: turn.status };
+    if (turn.status === "canceled") return { type: "turn-end", ...ids, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}) };
+    if (turn.status === "suspended") return { type: "turn-end", ...ids, status: turn.status };
     return { type: "turn-end", ...ids, status: "failed", error: errorInfo(error, { redaction }) };
   }
   const end: TurnEndStreamEvent = { type: "turn-end", ...ids, status: "completed", text: redactText(result.text, redaction) };

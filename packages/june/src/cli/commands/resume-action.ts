@@ -6,7 +6,7 @@ import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
 import { openSessionById, resolveChat } from "../resolve-chat.js";
-import { findResumable, resumeTurn } from "../resume-turn.js";
+import { cancelResumable, findResumable, resumeTurn } from "../resume-turn.js";
 import { Screen } from "../screen.js";
 import { exitCodeOf } from "../turn-runner.js";
 import type { resumeArgs } from "./resume.js";
@@ -26,6 +26,7 @@ export function splitResumePositionals(positionals: readonly string[]): { file?:
 export async function runResume(io: CliIO, { args }: CommandContext<typeof resumeArgs>, mcp?: McpConnections): Promise<number> {
   const { file, sessionId, turnId } = splitResumePositionals(args._);
   const mode = approvalMode(args);
+  if (args.cancel === true && mode !== "ask") throw new CliUsageError("--cancel ends the turn without deciding anything: pass it without --yes or --deny");
   const { chat, model } = await resolveChat({
     io,
     file,
@@ -37,8 +38,13 @@ export async function runResume(io: CliIO, { args }: CommandContext<typeof resum
   });
   const session = await openSessionById(chat, sessionId);
   const turn = await findResumable(session, turnId);
-  if (!turn) throw new CliUsageError(`Session "${session.id}" has no suspended turn: nothing to resume`);
+  if (!turn) throw new CliUsageError(`Session "${session.id}" has no suspended turn: nothing to ${args.cancel === true ? "cancel" : "resume"}`);
   const screen = new Screen(io);
+  if (args.cancel === true) {
+    const outcome = await cancelResumable({ io, screen, session, turn });
+    screen.note(screen.err.dim(`session ${session.id}`));
+    return outcome === "canceled" ? 0 : 1;
+  }
   let reader: LineReader | undefined;
   const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)), redaction: redactOptionsOf(io.env) });
   try {

@@ -43,7 +43,10 @@ async function requireSession(store: ChatStore, id: string, dir: string): Promis
   return found;
 }
 
-/** A session's turns as a transcript: `› input`, then the reply (or what became of the turn). */
+/**
+ * A session's turns as a transcript: `› input`, then the reply (or what became of the turn). A canceled
+ * turn's reply, kept as far as it streamed, ends in `[canceled: cut short]`.
+ */
 export function renderTranscript(turns: readonly TurnRecord[]): string {
   return turns
     .map((turn) => {
@@ -52,7 +55,9 @@ export function renderTranscript(turns: readonly TurnRecord[]): string {
           ? (turn.text ?? "")
           : turn.status === "failed"
             ? `[failed: ${turn.error ? `${turn.error.name}: ${turn.error.message}` : "unknown error"}]`
-            : `[${turn.status}]${turn.text ? ` ${turn.text}` : ""}`;
+            : turn.status === "canceled" && turn.text
+              ? `${turn.text} [canceled: cut short]`
+              : `[${turn.status}]${turn.text ? ` ${turn.text}` : ""}`;
       return `› ${turn.input}\n${reply}\n`;
     })
     .join("\n");

@@ -304,6 +304,51 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     await a.exited;
   });
 
+  it("A suspends; the session's cancel route on B ends it (journaled canceled, no checkpoint), and A's approve is refused", async () => {
+    rmSync(log, { force: true });
+    const a = await startServer(300);
+    const sessionId = await newSession(a.base);
+    const first = await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "ship the docs" }));
+    const turnId = first.find((e) => e.event === "turn-start")!.data.turnId as string;
+    const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string };
+    expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
+    // No process runs it: the turn route refuses it (A's copy ended suspended); the session's route ends it.
+    expect((await post(`${b.base}/turns/${turnId}/cancel`)).status).toBe(409);
+    const canceled = await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/cancel`);
+    expect({ status: canceled.status, body: await canceled.json() }).toEqual({ status: 200, body: { ok: true } });
+    for (const base of [a.base, b.base]) {
+      const view = await sessionOf(base, sessionId);
+      expect(view.turns).toEqual([expect.objectContaining({ id: turnId, status: "canceled" })]);
+      expect(view.pendingApprovals).toBeUndefined();
+    }
+    const store = postgresStore({ connectionString: TEST_DATABASE_URL, schema: db.schema, max: 1 });
+    try {
+      expect(await store.getCheckpoint!(sessionId, turnId)).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+    expect((await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: request.id })).status).toBe(409);
+    expect(deploys()).toEqual([]);
+    a.child.kill("SIGTERM");
+    await a.exited;
+  });
+
+  it("A suspends, B resumes the turn: the session's cancel route on A ends it on B, and nothing runs", async () => {
+    rmSync(log, { force: true });
+    const a = await startServer(300);
+    const { sessionId, turnId } = await suspendOnAResumeOnB(a, async (sessionId) => {
+      await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "ship the docs" }));
+    });
+    const canceled = await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/cancel`);
+    expect({ status: canceled.status, body: await canceled.json() }).toEqual({ status: 200, body: { ok: true } });
+    const onB = await collect(await fetch(`${b.base}/turns/${turnId}/events`));
+    expect(onB.at(-1)).toMatchObject({ event: "turn-end", data: { status: "canceled" } });
+    expect((await sessionOf(a.base, sessionId)).turns).toEqual([expect.objectContaining({ id: turnId, status: "canceled" })]);
+    expect(deploys()).toEqual([]);
+    a.child.kill("SIGTERM");
+    await a.exited;
+  });
+
   it("/ui-chat: started on A, suspended, resumed on B; the client's denial sent to A reaches B's turn, and A streams its end", async () => {
     rmSync(log, { force: true });
     const a = await startServer(300);

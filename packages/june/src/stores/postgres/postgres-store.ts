@@ -548,7 +548,7 @@ interface LeaseStateRow {
 function busyOf(sessionId: string, row: LeaseStateRow): SessionBusyError | undefined {
   if (row.owner === null) return undefined;
   const until = row.until === null ? "" : ` until ${row.until}`;
-  return new SessionBusyError(sessionId, `its lease is held by ${row.owner}${until}`);
+  return new SessionBusyError(sessionId, undefined, { holder: `its lease is held by ${row.owner}${until}` });
 }
 
 function createPool(connectionString: string, max: number | undefined): PgPool {

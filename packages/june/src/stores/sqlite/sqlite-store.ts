@@ -315,7 +315,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
         if (sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
         const now = Date.now();
         const held = sql.lease.get(sessionId);
-        if (held && !isStale(held, now)) throw new SessionBusyError(sessionId, describeHolder(held));
+        if (held && !isStale(held, now)) throw new SessionBusyError(sessionId, undefined, { holder: describeHolder(held) });
         const row = newLease(sessionId, now, explicit ?? leaseTtlMs);
         sql.putLease.run(row);
         return row;
