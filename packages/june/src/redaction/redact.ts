@@ -153,6 +153,10 @@ const TOKEN_PATTERNS: readonly TextPattern[] = [
   { needs: ["AIza"], pattern: /\bAIza[0-9A-Za-z_-]{35}/g, replace: REDACTED },
 ];
 
+/** The start of a token anywhere: one pass over text that has none spares `TOKEN_PATTERNS` their scans. */
+const TOKEN_ANYWHERE = new RegExp(`\\b(?:${TOKEN_PREFIXES})`);
+const TOKEN_PATTERN_SET: ReadonlySet<TextPattern> = new Set(TOKEN_PATTERNS);
+
 /** The start of a line after a wrapped token: its rest, up to a space, the text's end or closing punctuation. */
 const WRAPPED_TAIL = /[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?=\.?(?:\s|$)|[,;)\]}'"`>])/y;
 
@@ -284,9 +288,12 @@ const TEXT_PATTERNS: readonly TextPattern[] = [
  */
 export function redactText(text: string, options: TextRedactOptions = {}): string {
   let out = joinWrappedTokens(text);
-  // Looked for once: a replacement (`[redacted]`) never adds a key word.
+  // Looked for once: a replacement (`[redacted]`) never adds a key word, nor the start of a token.
   let hasKeyWord: boolean | undefined;
-  for (const { needs, keyWord, pattern, replace } of TEXT_PATTERNS) {
+  const hasToken = TOKEN_ANYWHERE.test(out);
+  for (const entry of TEXT_PATTERNS) {
+    const { needs, keyWord, pattern, replace } = entry;
+    if (!hasToken && TOKEN_PATTERN_SET.has(entry)) continue;
     if (!needs.some((piece) => out.includes(piece))) continue;
     if (keyWord && !(hasKeyWord ??= KEY_WORD.test(out))) continue;
     pattern.lastIndex = 0;
