@@ -302,6 +302,8 @@ function connection(
     tools(timeout) {
       listed ??= (async () => {
         const { controller, done } = tooLarge.watch();
+        // The client's own `timeout` bounds each page; this timer marks the listing as timed out, so the error
+        // says so without reading the client's message (both fire after `timeout`).
         const timer = setTimeout(() => controller.abort(TIMED_OUT), timeout);
         try {
           // `tools()` takes no request options: list page by page, as it does, with the client's `timeout`.
