@@ -69,3 +69,4 @@ export type {
 export { mcpConnections } from "./mcp/connections.js";
 export type { McpConnections, McpConnectionsOptions } from "./mcp/connections.js";
 export { McpConnectionError, McpToolError, McpToolNameError } from "./mcp/errors.js";
+export type { McpToolErrorReason } from "./mcp/errors.js";

@@ -14,6 +14,7 @@ import { CliUsageError, isCliExitError } from "./errors.js";
 import { colorEnabled, type CliIO } from "./io.js";
 import { COMMAND_HELP, renderHelp, usageLine } from "./help.js";
 import { otlpTracesUrl } from "./otlp-endpoint.js";
+import { redactedIO } from "./redacted-io.js";
 import { describeFailure, renderErrorLine } from "./render.js";
 import { closestName } from "./suggest.js";
 
@@ -118,7 +119,8 @@ function missingArgument(error: Error, path: string[]): string | undefined {
  * configuration (one line on stderr, never a stack trace), 130 canceled. Never touches `process`.
  */
 export async function runCli(options: RunCliOptions): Promise<number> {
-  const { io } = options;
+  // Every line printed, by any command, is masked on its way out.
+  const io = redactedIO(options.io);
   const errColors = createColors(colorEnabled(io.env, io.stderr));
   const root = juneCommand(io);
   let path: string[] = [];

@@ -19,6 +19,12 @@ export function checkMcpToolsOptions(options: unknown): string | undefined {
   if (policy !== undefined && typeof policy !== "boolean" && typeof policy !== "function" && !isStringArray(policy)) {
     return "`needsApproval` must be true, false, an array of tool names or a function of the tool and its input";
   }
+  for (const key of ["timeout", "maxResultBytes"] as const) {
+    const value = o[key];
+    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value) && value > 0)) {
+      return `\`${key}\` must be a positive number${key === "timeout" ? " of milliseconds" : " of bytes"}`;
+    }
+  }
   if (o.tools !== undefined) {
     if (typeof o.tools !== "object" || o.tools === null || Array.isArray(o.tools)) {
       return "`tools` must be an object of overrides by tool name";

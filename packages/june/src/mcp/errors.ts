@@ -12,17 +12,26 @@ export class McpConnectionError extends JuneError {
   }
 }
 
-/** A tool call the MCP server answered with an error result (`isError: true`). The model sees its message. */
+/**
+ * Why an MCP tool call failed: the server answered with an error result (`isError: true`), it did not answer
+ * within `timeout`, its answer was larger than `maxResultBytes`, or the request failed (the server's error
+ * answer, a closed connection).
+ */
+export type McpToolErrorReason = "error-result" | "timeout" | "too-large" | "failed";
+
+/** A tool call to an MCP server that failed (see `reason`). The model sees its message; credentials are masked in it. */
 export class McpToolError extends JuneError {
   static override readonly marker: symbol = Symbol.for("june.McpToolError");
   override readonly name = "McpToolError";
   readonly server: string;
   /** The tool's name on the server. */
   readonly tool: string;
-  constructor(message: string, options: { server: string; tool: string }) {
+  readonly reason: McpToolErrorReason;
+  constructor(message: string, options: { server: string; tool: string; reason?: McpToolErrorReason }) {
     super(message);
     this.server = options.server;
     this.tool = options.tool;
+    this.reason = options.reason ?? "error-result";
   }
 }
 

@@ -80,6 +80,17 @@ export interface McpToolsOptions {
   needsApproval?: McpApprovalPolicy;
   /** Per-tool overrides, by the tool's name on the server. */
   tools?: Readonly<Record<string, McpToolOverride>>;
+  /**
+   * How long, in milliseconds, listing the server's tools or one call may wait for the server's answer.
+   * Past it, a call is a tool error the model sees ("did not answer within ... ms"), a listing fails the step
+   * with an `McpConnectionError`. Default: 60,000 (the MCP SDK's). Starting the server has its own 60 s bound.
+   */
+  timeout?: number;
+  /**
+   * The largest answer, in bytes, read from the server (a tool's result, its list of tools): a larger one is
+   * dropped and the call is a tool error that says so. Default: 4 MiB (4,194,304).
+   */
+  maxResultBytes?: number;
 }
 
 /** Props of `<McpTools>`. */

@@ -1,6 +1,6 @@
 import type { Tool as AITool } from "ai";
 import { raceAbort } from "../runtime/scheduler.js";
-import { serverTarget } from "./connect.js";
+import { MCP_REQUEST_TIMEOUT_MS, serverTarget } from "./connect.js";
 import type { ConnectionCache, RunMcp } from "./connections.js";
 import { McpToolNameError } from "./errors.js";
 import type { McpToolsOptions } from "./mcp-tools.js";
@@ -71,8 +71,8 @@ export async function resolveStepTools(layers: readonly ToolLayer[], mcp: RunMcp
 }
 
 async function serverTools(options: McpToolsOptions, cache: ConnectionCache) {
-  const target = serverTarget(options.server);
+  const target = serverTarget(options.server, options.maxResultBytes);
   const name = options.name ?? target.label;
   const connection = await cache.get(target, name);
-  return mcpToolSet(options, name, await connection.tools());
+  return mcpToolSet(options, name, await connection.tools(options.timeout ?? MCP_REQUEST_TIMEOUT_MS), connection);
 }

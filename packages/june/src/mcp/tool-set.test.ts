@@ -9,10 +9,12 @@ const listed = (): Record<string, Tool<any, any>> => ({
   wipe: tool({ description: "Wipes", inputSchema: jsonSchema({ type: "object" }), execute: async () => ({ isError: true, content: [] }) }),
 });
 const call = { toolCallId: "c", messages: [] } as never;
+/** A connection that runs each call as it is, and masks nothing of its own. */
+const direct = { call: (_tool: string, run: (signal: AbortSignal) => Promise<unknown>) => run(new AbortController().signal), scrub: (text: string) => text };
 
 describe("mcpToolSet", () => {
   it("a tool's own needsApproval wins over the component's policy; a list names tools on the server", async () => {
-    const set = mcpToolSet({ server: "x", prefix: "fs_", needsApproval: ["write"], tools: { write: { needsApproval: false }, wipe: { needsApproval: true } } }, "disk", listed());
+    const set = mcpToolSet({ server: "x", prefix: "fs_", needsApproval: ["write"], tools: { write: { needsApproval: false }, wipe: { needsApproval: true } } }, "disk", listed(), direct);
     expect(Object.keys(set.tools).sort()).toEqual(["fs_read", "fs_wipe", "fs_write"]);
     expect(set.tools.fs_read!.needsApproval).toBeUndefined();
     expect(set.tools.fs_write!.needsApproval).toBe(false);
@@ -22,14 +24,14 @@ describe("mcpToolSet", () => {
 
   it("a policy function gets the tool's info and the input", async () => {
     const seen: unknown[] = [];
-    const set = mcpToolSet({ server: "x", needsApproval: (info, input) => (seen.push([info.name, info.toolName, info.server, input]), info.name === "write") }, "disk", listed());
+    const set = mcpToolSet({ server: "x", needsApproval: (info, input) => (seen.push([info.name, info.toolName, info.server, input]), info.name === "write") }, "disk", listed(), direct);
     const ask = set.tools.write!.needsApproval as (input: unknown, options: unknown) => boolean;
     expect(await ask({ path: "/" }, call)).toBe(true);
     expect(seen).toEqual([["write", "write", "disk", { path: "/" }]]);
   });
 
   it("an isError result throws an McpToolError with the result's text (or a default message)", async () => {
-    const set = mcpToolSet({ server: "x" }, "disk", listed());
+    const set = mcpToolSet({ server: "x" }, "disk", listed(), direct);
     await expect(set.tools.read!.execute!({}, call)).resolves.toEqual({ content: [{ type: "text", text: "ok" }] });
     const error = await Promise.resolve(set.tools.write!.execute!({}, call)).catch((e: unknown) => e);
     expect(McpToolError.isInstance(error)).toBe(true);

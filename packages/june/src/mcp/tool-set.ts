@@ -1,4 +1,5 @@
 import type { Tool as AITool } from "ai";
+import { MCP_REQUEST_TIMEOUT_MS, type McpConnection } from "./connect.js";
 import { McpToolError } from "./errors.js";
 import type { McpToolFilter, McpToolInfo, McpToolsOptions } from "./mcp-tools.js";
 
@@ -17,10 +18,17 @@ export interface McpToolSet {
 /**
  * Applies `<McpTools>` options to a server's tools: `include`, then `exclude`, the `prefix` (or a tool's own
  * `name` override), descriptions, and `needsApproval` (a tool's override wins over the component's policy).
- * A call the server answers with `isError: true` throws an `McpToolError`, so it is a tool error: the model
- * sees its message and the trace shows the call failed.
+ * A call goes through `connection.call` (bounded by `timeout` and the connection's `maxResultBytes`); one that
+ * fails, or that the server answers with `isError: true`, throws an `McpToolError`, so it is a tool error: the
+ * model sees its message (credentials masked) and the trace shows the call failed.
  */
-export function mcpToolSet(options: McpToolsOptions, server: string, listed: Record<string, AITool<any, any>>): McpToolSet {
+export function mcpToolSet(
+  options: McpToolsOptions,
+  server: string,
+  listed: Record<string, AITool<any, any>>,
+  connection: Pick<McpConnection, "call" | "scrub">,
+): McpToolSet {
+  const timeout = options.timeout ?? MCP_REQUEST_TIMEOUT_MS;
   const tools: Record<string, AITool<any, any>> = {};
   const origins = new Map<string, McpToolOrigin>();
   const overrides = options.tools ?? {};
@@ -45,9 +53,13 @@ export function mcpToolSet(options: McpToolsOptions, server: string, listed: Rec
       ...(needsApproval !== undefined ? { needsApproval } : {}),
       ...(typeof execute === "function"
         ? {
-            execute: async (input: unknown, callOptions: never) => {
-              const output: unknown = await execute.call(value, input, callOptions);
-              if (isErrorResult(output)) throw new McpToolError(errorText(output, name), { server, tool: name });
+            execute: async (input: unknown, callOptions: { abortSignal?: AbortSignal } | undefined) => {
+              const output = await connection.call(
+                name,
+                (abortSignal) => Promise.resolve(execute.call(value, input, { ...callOptions, abortSignal } as never)),
+                { signal: callOptions?.abortSignal, timeout },
+              );
+              if (isErrorResult(output)) throw new McpToolError(connection.scrub(errorText(output, name)), { server, tool: name });
               return output;
             },
           }

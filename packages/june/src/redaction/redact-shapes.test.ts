@@ -68,3 +68,56 @@ describe("hideFilePaths", () => {
     expect(hideFilePaths("a/b and 1/2 stay")).toBe("a/b and 1/2 stay");
   });
 });
+
+// The shapes the second campaign found (issue 22, item 9).
+const MORE_CASES: [string, string, string][] = [
+  ["a digit-free sk- key", "key sk-AbCdEfGhIjKlMnOpQrStUvWxYz here", `key ${REDACTED} here`],
+  ["a digit-free sk- key of exactly 20 characters", "sk-AbCdEfGhIjKlMnOpQrSt", REDACTED],
+  ["an npm token", "//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 x", `//registry.npmjs.org/:_authToken=${REDACTED} x`],
+  ["an npm token alone", "use npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 to publish", `use ${REDACTED} to publish`],
+  ["a SendGrid key", "SG.AbCdEfGhIjKlMnOpQrStUv.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG", REDACTED],
+  [
+    "an Azure storage connection string",
+    "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4+/Zm9vYmFy==;EndpointSuffix=core.windows.net",
+    `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${REDACTED};EndpointSuffix=core.windows.net`,
+  ],
+  ["a key split by a line break", "key: sk-proj-AbCdEfGhIj0123\nKlMnOpQrSt4567UvWx\nnext line", `key: ${REDACTED}\nnext line`],
+  ["a key split early by a line break", "sk-proj-Ab\nCdEfGhIj0123KlMnOpQrSt4567 end", `${REDACTED} end`],
+  ["a GitHub token split by a CRLF", "ghp_AbCdEfGhIjKlMnOp\r\nQrStUvWxYz0123456789 end", `${REDACTED} end`],
+  ["a key at a line's end, the next line kept", "GH=ghp_AbCdEfGhIjKlMnOpQrSt0123\nDEBUG=1", `GH=${REDACTED}\nDEBUG=1`],
+  ["a key at a line's end, the next words kept", "My key is sk-proj-AbCdEfGhIj0123KlMnOp\nthanks for the help", `My key is ${REDACTED}\nthanks for the help`],
+];
+
+describe("the credential shapes the second campaign found", () => {
+  it.each(MORE_CASES)("redactText masks %s", (_name, text, expected) => {
+    expect(redactText(text)).toBe(expected);
+  });
+
+  it("an Azure accountKey in an object is a credential", () => {
+    expect(isCredentialKey("accountKey")).toBe(true);
+    expect(isCredentialKey("SharedAccessKey")).toBe(true);
+    expect(redact({ accountName: "acme", accountKey: "x" })).toEqual({ accountName: "acme", accountKey: REDACTED });
+  });
+
+  // Ordinary words and code identifiers that look a little like the shapes above stay as they are.
+  const ORDINARY = [
+    "sk-learn",
+    "Use scikit-learn (sk-learn) for it.",
+    "sk-learn-compatible-estimators-and-pipelines",
+    "sk-supercalifragilisticexpialidocious",
+    "the sk-TransformerPipeline class",
+    "npm_config_registry=https://registry.npmjs.org npm_package_version",
+    "npm_lifecycle_event and npm_execpath",
+    "SG.Component and SG.main.run()",
+    "SG.AbCdEf.xyz",
+    "AccountName=acme;EndpointSuffix=core.windows.net",
+    "accountId: 12345, primaryKey: id",
+    "sk-learn\nThanks a lot",
+    "sk-learn\nWithTheBestRegards",
+    "const skLearnModel = fit(x);\nsk_learn_model.predict(y)",
+    "ThisIsAVeryLongPascalCaseIdentifierName and snake_case_identifier_names_here",
+  ];
+  it.each(ORDINARY)("leaves %j alone", (text) => {
+    expect(redactText(text)).toBe(text);
+  });
+});

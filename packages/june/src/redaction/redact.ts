@@ -36,7 +36,7 @@ const CREDENTIAL_WORDS = new Set([
 ]);
 
 /** The word before a trailing `key` that makes it a credential (`api_key`, `privateKey`, `x-api-key`). */
-const KEY_QUALIFIERS = new Set(["api", "private", "secret", "access", "signing", "encryption", "client", "master", "auth", "session", "license", "service", "admin", "webhook"]);
+const KEY_QUALIFIERS = new Set(["account", "api", "private", "secret", "access", "signing", "encryption", "client", "master", "auth", "session", "license", "service", "admin", "webhook"]);
 
 /**
  * Services whose name before a trailing `key` makes it a credential (`openaiKey`, `STRIPE_KEY`): a key named
@@ -105,37 +105,34 @@ const maskIfCredential =
     isCredentialKey(key) && !MASKED_VALUE.test(value) ? mask(prefix, value) : match;
 
 /**
- * Patterns for values that look like credentials wherever they sit in a string. Order matters. `needs`: text
- * that every match contains (one of them); a string with none of them is not scanned, which spares the key
- * patterns' backtracking on ordinary prose (a model chat redacts every prompt and reply excerpt it keeps).
- */
-/**
  * One of the words a credential's key is named with, in any case: every key pattern below needs one, and
  * ordinary prose with a `:` in it ("Question 3: what next?") has none, so their backtracking never starts.
  */
 const KEY_WORD = /key|token|secret|pass|pwd|auth|cookie|credential/i;
 
-const TEXT_PATTERNS: readonly {
+interface TextPattern {
   needs: readonly string[];
   /** Also needed, when set: a match names its key, so the text holds a `KEY_WORD`. */
   keyWord?: true;
   pattern: RegExp;
   replace: string | ((match: string, ...groups: string[]) => string);
-}[] = [
-  // PEM private key blocks, also a block cut off before its END line.
-  {
-    needs: ["-----BEGIN "],
-    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----|$)/g,
-    replace: REDACTED,
-  },
-  // JWTs: header.payload.signature, base64url, the header starting `{"` (eyJ).
-  { needs: ["eyJ"], pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, replace: REDACTED },
-  // `Bearer <token>` (Authorization headers).
-  { needs: ["Bearer", "BEARER"], pattern: /\b(Bearer|BEARER)\s+[A-Za-z0-9\-._~+/]{8,}=*/g, replace: (_match, scheme) => `${scheme} ${REDACTED}` },
-  // OpenAI / Anthropic project, service-account and admin keys (sk-proj-…, sk-ant-…, sk-svcacct-…), digits or not.
-  { needs: ["sk-"], pattern: /\bsk-(?:proj|ant|svcacct|admin|live|or)-[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
-  // Other sk-… keys (legacy OpenAI, DeepSeek, ...): with a digit, so that `sk-learn-…` words stay.
-  { needs: ["sk-"], pattern: /\bsk-(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{16,}/g, replace: REDACTED },
+}
+
+/**
+ * How a token of a known shape starts (`sk-`, `ghp_`, `npm_`, `SG.` ...): a word that starts so and ends a line
+ * may go on at the start of the next (a key wrapped by a line break). The stream redactor holds such a word back.
+ */
+const TOKEN_PREFIXES = String.raw`sk-|[sr]k_(?:live|test)_|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas|soat)-|hf_|xox[a-z]-|xapp-|npm_|AIza|AKIA|ASIA|ABIA|ACCA|SG\.`;
+export const TOKEN_START = new RegExp(`^(?:${TOKEN_PREFIXES})`);
+/** The letters a token's prefix starts with (a cheap first test). */
+const TOKEN_FIRST_CHARS = "srghxnAS";
+
+/** Tokens of a known shape (a provider's prefix, then random characters): each becomes `[redacted]` whole. */
+const TOKEN_PATTERNS: readonly TextPattern[] = [
+  // OpenAI / Anthropic keys: project, service-account and admin keys (sk-proj-…, sk-ant-…, sk-svcacct-…), digits
+  // or not; other sk-… keys (legacy OpenAI, DeepSeek, ...) with a digit, or of 20 or more letters in both cases
+  // that do not read as words, so that `sk-learn-…`, `sk-TransformerPipeline` and the like stay.
+  { needs: ["sk-"], pattern: /\bsk-[A-Za-z0-9_-]{16,}/g, replace: (match) => (isSkKey(match) ? REDACTED : match) },
   // Stripe-style secret and restricted keys.
   { needs: ["_live_", "_test_"], pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g, replace: REDACTED },
   // AWS access key ids.
@@ -146,10 +143,99 @@ const TEXT_PATTERNS: readonly {
   { needs: ["gl"], pattern: /\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|agent|oas|soat)-[A-Za-z0-9_-]{20,}/g, replace: REDACTED },
   // Hugging Face tokens.
   { needs: ["hf_"], pattern: /\bhf_[A-Za-z0-9]{30,}/g, replace: REDACTED },
+  // npm access tokens (npm_ and 36 letters and digits; `npm_config_…` variables stay).
+  { needs: ["npm_"], pattern: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g, replace: REDACTED },
+  // SendGrid API keys: SG.<id>.<secret>.
+  { needs: ["SG."], pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{30,}/g, replace: REDACTED },
   // Slack tokens (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-, xoxe-, xoxc-, xoxd-…) and app-level tokens (xapp-).
   { needs: ["xox", "xapp-"], pattern: /\b(?:xox[a-z]|xapp)-[A-Za-z0-9-]{10,}/g, replace: REDACTED },
   // Google API keys.
   { needs: ["AIza"], pattern: /\bAIza[0-9A-Za-z_-]{35}/g, replace: REDACTED },
+];
+
+/** The start of a token anywhere: one pass over text that has none spares `TOKEN_PATTERNS` their scans. */
+const TOKEN_ANYWHERE = new RegExp(`\\b(?:${TOKEN_PREFIXES})`);
+const TOKEN_PATTERN_SET: ReadonlySet<TextPattern> = new Set(TOKEN_PATTERNS);
+
+/** The start of a line after a wrapped token: its rest, up to a space, the text's end or closing punctuation. */
+const WRAPPED_TAIL = /[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*(?=\.?(?:\s|$)|[,;)\]}'"`>])/y;
+
+/**
+ * Masks tokens wrapped by a line break (`sk-proj-AbCd` at a line's end, `Ef12…` at the next one's start), whole,
+ * line break and all, when the two halves joined are a token of a known shape and the second half does not read
+ * as a word (`sk-proj-… ⏎ thanks` keeps "thanks"; `DEBUG=1` on the next line is kept too). It looks only at the
+ * word before each line break, so text without tokens costs a scan for `\n`.
+ */
+function joinWrappedTokens(text: string): string {
+  let out = "";
+  let done = 0;
+  for (let lineEnd = text.indexOf("\n"); lineEnd !== -1; lineEnd = text.indexOf("\n", lineEnd + 1)) {
+    const headEnd = lineEnd > 0 && text[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd;
+    let headStart = headEnd;
+    while (headStart > done && isTokenChar(text.charCodeAt(headStart - 1))) headStart--;
+    // Only a word of 4 characters or more (the shortest prefix, `npm_`) may start a token.
+    if (headEnd - headStart < 4 || !TOKEN_FIRST_CHARS.includes(text[headStart]!)) continue;
+    const head = text.slice(headStart, headEnd);
+    if (!TOKEN_START.test(head)) continue;
+    WRAPPED_TAIL.lastIndex = lineEnd + 1;
+    const tail = WRAPPED_TAIL.exec(text)?.[0];
+    if (tail === undefined) continue;
+    if (!/\d/.test(tail) && !isRandomLetters(tail.replace(/[_.-]/g, ""))) continue;
+    if (!isOneToken(head + tail)) continue;
+    out += `${text.slice(done, headStart)}${REDACTED}`;
+    done = lineEnd + 1 + tail.length;
+    lineEnd = done - 1;
+  }
+  return done === 0 ? text : out + text.slice(done);
+}
+
+/** Whether a word that starts `sk-` (and has 16 more characters) is a key. */
+function isSkKey(word: string): boolean {
+  if (/^sk-(?:proj|ant|svcacct|admin|live|or)-.{16}/.test(word) || /\d/.test(word)) return true;
+  const letters = word.slice(3);
+  return letters.length >= 20 && /^[A-Za-z]+$/.test(letters) && isRandomLetters(letters);
+}
+
+/** A letter, a digit, `_`, `-` or `.`: what a token is made of. */
+function isTokenChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 45 || code === 46;
+}
+
+/** True when `text` is, whole, one token of a known shape. */
+function isOneToken(text: string): boolean {
+  return TOKEN_PATTERNS.some(({ needs, pattern, replace }) => {
+    if (!needs.some((piece) => text.includes(piece))) return false;
+    pattern.lastIndex = 0;
+    const out = typeof replace === "string" ? text.replace(pattern, replace) : text.replace(pattern, replace as (m: string, ...g: string[]) => string);
+    return out === REDACTED;
+  });
+}
+
+/**
+ * Letters in both cases that do not read as words: not `Word`, `camelCase` or `PascalCase` humps of two or more
+ * lower-case letters each. A random key's letters change case every one or two characters.
+ */
+function isRandomLetters(letters: string): boolean {
+  return /[a-z]/.test(letters) && /[A-Z]/.test(letters) && !/^[A-Za-z]?[a-z]{2,}(?:[A-Z][a-z]{2,})*$/.test(letters);
+}
+
+/**
+ * Patterns for values that look like credentials wherever they sit in a string. Order matters. `needs`: text
+ * that every match contains (one of them); a string with none of them is not scanned, which spares the key
+ * patterns' backtracking on ordinary prose (a model chat redacts every prompt and reply excerpt it keeps).
+ */
+const TEXT_PATTERNS: readonly TextPattern[] = [
+  // PEM private key blocks, also a block cut off before its END line.
+  {
+    needs: ["-----BEGIN "],
+    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----|$)/g,
+    replace: REDACTED,
+  },
+  // JWTs: header.payload.signature, base64url, the header starting `{"` (eyJ).
+  { needs: ["eyJ"], pattern: /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, replace: REDACTED },
+  // `Bearer <token>` (Authorization headers).
+  { needs: ["Bearer", "BEARER"], pattern: /\b(Bearer|BEARER)\s+[A-Za-z0-9\-._~+/]{8,}=*/g, replace: (_match, scheme) => `${scheme} ${REDACTED}` },
+  ...TOKEN_PATTERNS,
   // The password in a URL's user info: `postgres://user:pass@host` keeps the user and the host.
   {
     needs: ["://"],
@@ -192,7 +278,8 @@ const TEXT_PATTERNS: readonly {
 /**
  * Masks everything in a string that looks like a credential: `sk-…` keys (including `sk-proj-`, `sk-ant-` and
  * `sk-svcacct-`), `Bearer …` tokens, JWTs, AWS access key ids, PEM private key blocks, GitHub (`ghp_`, `github_pat_`),
- * GitLab (`glpat-`), Hugging Face (`hf_`), Slack (`xox?-`) and Google tokens, the password of a URL
+ * GitLab (`glpat-`), Hugging Face (`hf_`), npm (`npm_`), SendGrid (`SG.`), Slack (`xox?-`) and Google tokens (also
+ * when a line break wraps one), the password of a URL
  * (`postgres://user:[redacted]@host`), and `key=value`, `"key": "value"` and `key: value` (YAML, code)
  * whose key names a credential (see `isCredentialKey`). Each becomes `[redacted]`.
  *
@@ -200,10 +287,13 @@ const TEXT_PATTERNS: readonly {
  * redactText("curl -H 'Authorization: Bearer abc.def.ghi'"); // "curl -H 'Authorization: Bearer [redacted]'"
  */
 export function redactText(text: string, options: TextRedactOptions = {}): string {
-  let out = text;
-  // Looked for once: a replacement (`[redacted]`) never adds a key word.
+  let out = joinWrappedTokens(text);
+  // Looked for once: a replacement (`[redacted]`) never adds a key word, nor the start of a token.
   let hasKeyWord: boolean | undefined;
-  for (const { needs, keyWord, pattern, replace } of TEXT_PATTERNS) {
+  const hasToken = TOKEN_ANYWHERE.test(out);
+  for (const entry of TEXT_PATTERNS) {
+    const { needs, keyWord, pattern, replace } = entry;
+    if (!hasToken && TOKEN_PATTERN_SET.has(entry)) continue;
     if (!needs.some((piece) => out.includes(piece))) continue;
     if (keyWord && !(hasKeyWord ??= KEY_WORD.test(out))) continue;
     pattern.lastIndex = 0;

@@ -23,6 +23,14 @@ describe("StreamRedactor", () => {
     expect(out).toBe(redactText(text));
   });
 
+  it.each([1, 3, 5])("masks a key wrapped by a line break, written %i characters at a time", (size) => {
+    const text = "key sk-proj-AbCdEfGhIj0123\nKlMnOpQrSt4567UvWx and ghp_AbCdEfGhIjKlMnOp\r\nQrStUvWxYz0123456789\nbye";
+    const out = stream(text, size).join("");
+    expect(out).not.toContain("KlMnOpQrSt4567UvWx");
+    expect(out).not.toContain("QrStUvWxYz0123456789");
+    expect(out).toBe(redactText(text));
+  });
+
   it("sends finished words at once and holds only the last one back", () => {
     const redactor = new StreamRedactor();
     expect(redactor.push("Hello wor")).toBe("Hello ");

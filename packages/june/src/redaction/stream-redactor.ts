@@ -1,4 +1,4 @@
-import { redactText, type TextRedactOptions } from "./redact.js";
+import { redactText, TOKEN_START, type TextRedactOptions } from "./redact.js";
 
 /** Longest piece held back waiting for its end; past it, it goes out (redacted) as it is. */
 const MAX_HELD_CHARS = 4_096;
@@ -40,14 +40,22 @@ export class StreamRedactor {
   }
 }
 
-/** Where the text can be cut so that no credential straddles the cut: before its last word (or two). */
+/**
+ * Where the text can be cut so that no credential straddles the cut: before its last word, or before the word
+ * before it when that one announces a credential (`Bearer`) or is a token that a line break may wrap (`sk-…`
+ * at a line's end).
+ */
 function safeSplit(text: string): number {
   const lastWord = startOfLastWord(text, text.length);
   if (lastWord === 0) return 0;
   // `text[lastWord - 1]` is whitespace; look at the word before it.
   const beforeEnd = trimEnd(text, lastWord);
   const previous = startOfLastWord(text, beforeEnd);
-  return PREFIX_WORD.test(text.slice(previous, beforeEnd)) ? previous : lastWord;
+  const word = text.slice(previous, beforeEnd);
+  if (PREFIX_WORD.test(word)) return previous;
+  // A line break after a token, or the start of one (`\r` of `\r\n`), with nothing or one word after it.
+  const between = text.slice(beforeEnd, lastWord);
+  return TOKEN_START.test(word) && (lastWord === text.length ? /^\r?\n?$/ : /^\r?\n$/).test(between) ? previous : lastWord;
 }
 
 /** The index where the word ending at `end` starts (just after the whitespace before it). */

@@ -1,0 +1,75 @@
+/**
+ * End to end: the BUILT `june ask` and `june chat` against June's fake OpenAI server answering 401 with a
+ * message that repeats the key (OpenAI's does): the key never reaches the terminal, with June's patterns and
+ * with the user's `JUNE_REDACT` ones.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createFakeOpenAIServer, type FakeOpenAIServer } from "../testing/fake-openai-server.js";
+import { ensureBuilt } from "./__fixtures__/built-bin.js";
+import { spawnJune } from "./__fixtures__/spawn-june.js";
+
+beforeAll(() => {
+  ensureBuilt();
+}, 180_000);
+
+const dir = mkdtempSync(join(tmpdir(), "june-key-echo-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let server: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A fake OpenAI that refuses the key the way OpenAI does: the key, repeated, in the message. */
+async function refusing(key: string): Promise<FakeOpenAIServer> {
+  return createFakeOpenAIServer({
+    script: [
+      {
+        error: {
+          status: 401,
+          message: `Incorrect API key provided: ${key}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      },
+    ],
+  });
+}
+
+const cases: { name: string; key: string; env: Record<string, string> }[] = [
+  { name: "an OpenAI key (June's patterns)", key: "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx0123456789", env: {} },
+  { name: "a key only JUNE_REDACT knows", key: "acme-key-9f8e7d6c5b4a39281706", env: { JUNE_REDACT: "acme-key-[0-9a-f]+" } },
+];
+
+describe.each(cases)("a 401 that echoes $name", { timeout: 60_000 }, ({ key, env }) => {
+  it("june ask says the key was refused, without the key", async () => {
+    server = await refusing(key);
+    const run = spawnJune(["ask", "--model", "openai:gpt-5-mini", "hi"], {
+      cwd: dir,
+      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: key, ...env },
+    });
+    expect(await run.code).toBe(1);
+    const output = run.stdout() + run.stderr();
+    expect(run.stderr()).toMatch(/june: the turn failed: OpenAI refused the API key \(401: Incorrect API key provided: \[redacted\]\. .*\): check OPENAI_API_KEY/);
+    expect(output).not.toContain(key);
+    expect(output).not.toContain(key.slice(0, 16));
+  });
+
+  it("june chat says the key was refused, without the key", async () => {
+    server = await refusing(key);
+    const run = spawnJune(["chat", "--model", "openai:gpt-5-mini"], {
+      cwd: dir,
+      env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: key, ...env },
+      stdin: "hi\n",
+    });
+    await run.code;
+    const output = run.stdout() + run.stderr();
+    expect(output).toMatch(/OpenAI refused the API key \(401: Incorrect API key provided: \[redacted\]\./);
+    expect(output).not.toContain(key);
+    expect(output).not.toContain(key.slice(0, 16));
+  });
+});
