@@ -4,6 +4,7 @@
  * checkpoints (seeded, a bounded number of trials); this process then opens the store, ends what the crash left
  * unfinished (cancel), and looks at every stored byte (files, SQLite with its -wal and -shm, PostgreSQL rows)
  * with the store still open. And what can hold a checkpoint is readable by its owner only.
+ * `JUNE_TEST_SEED=n` replays a run with other kill points.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -15,6 +16,7 @@ import type { ChatStore, Session } from "june/chat";
 import { leftoverChat, SECRET } from "./__fixtures__/leftover-chat.js";
 import { openStore } from "./__fixtures__/durable-stores.js";
 import { testSchema, type TestSchema } from "../stores/postgres/__fixtures__/postgres-test-db.js";
+import { seededRandom } from "../testing/__fixtures__/seeded-random.js";
 
 const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = fileURLToPath(new URL("./__fixtures__/checkpoint-leftover-child.tsx", import.meta.url));
@@ -91,18 +93,6 @@ const backends: Backend[] = [
   },
 ];
 
-/** A small seeded generator (mulberry32): the same trials on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Runs the child until it dies (it kills itself at `point`); fails when it exits any other way. */
 async function runUntilKilled(kind: string, where: string, point: string): Promise<void> {
   const proc = spawn(process.execPath, ["--import", "tsx", fixture, kind, where, "s1", point], { cwd: packageDir, stdio: ["ignore", "ignore", "pipe"] });
@@ -157,10 +147,10 @@ describe.each(backends)("no checkpoint outlives its turn ($kind)", (backend) => 
   });
 
   // Seeded and bounded: the store's own write points, and kills after a seeded number of checkpoint writes.
-  const random = seeded(22 + backend.kind.length);
-  const puts = new Set(Array.from({ length: 3 }, () => `put:${1 + Math.floor(random() * 3)}`));
+  const random = seededRandom(22 + backends.indexOf(backend));
+  const puts = new Set(Array.from({ length: 3 }, () => `put:${1 + random.int(3)}`));
   const trials = [...backend.points, "end", ...puts];
-  it.each(trials)("killed at %s: once the store is open again and the turn ended, no byte of the tool's input is left", async (point) => {
+  it.each(trials)(`killed at %s (seed ${random.seed}): once the store is open again and the turn ended, no byte of the tool's input is left`, async (point) => {
     const where = backend.where();
     const setup = await openStore(backend.kind, where);
     await setup.createSession({ id: "s1" });

@@ -221,7 +221,8 @@ export class JournaledSession implements Session {
   async #checkpointed(records: readonly TurnRecord[]): Promise<Checkpointed> {
     const store = this.#host.store;
     if (typeof store.listCheckpoints !== "function" || !records.some((r) => UNFINISHED.has(r.status))) return NONE;
-    const unfinished = new Set(records.filter((r) => UNFINISHED.has(r.status)).map((r) => r.id));
+    const runningId = this.#host.running.get(this.id)?.id;
+    const unfinished = new Set(records.filter((r) => UNFINISHED.has(r.status) && r.id !== runningId).map((r) => r.id));
     const found = new Map<string, string | undefined>();
     for (const stored of await store.listCheckpoints(this.id)) {
       if (!unfinished.has(stored.turnId)) continue;

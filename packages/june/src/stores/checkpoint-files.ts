@@ -12,6 +12,8 @@ const DIR_EXT = ".checkpoints";
 const TEMPORARY = /^\.[A-Za-z0-9_-]+\.(?:(\d+)\.)?[0-9a-f-]{36}\.tmp$/;
 /** A temporary file with no pid in its name is left alone this long (a write of an older June under way). */
 const UNNAMED_GRACE_MS = 60_000;
+/** A temporary file this old is a leftover whatever its pid says (a pid used again by another process). */
+const STALE_MS = 10 * 60_000;
 
 /**
  * What a sweep needs to know of a session's journal: the turns that ended (their checkpoints go), `"gone"` when
@@ -153,11 +155,16 @@ export class CheckpointFiles {
   }
 }
 
-/** True when the temporary file's writer is gone: a dead pid, or ours from before this process started. */
+/**
+ * True when the temporary file's writer is gone: a dead pid, ours from before this process started, or a file
+ * older than any write takes.
+ */
 async function leftByGoneWriter(path: string, pid: number | undefined): Promise<boolean> {
   const stats = await stat(path).catch(() => undefined);
   if (!stats) return false;
-  if (pid === undefined) return Date.now() - stats.mtimeMs > UNNAMED_GRACE_MS;
+  const age = Date.now() - stats.mtimeMs;
+  if (age > STALE_MS) return true;
+  if (pid === undefined) return age > UNNAMED_GRACE_MS;
   if (pid === process.pid) return stats.mtimeMs < processStartedAt();
   return !isProcessAlive(pid);
 }

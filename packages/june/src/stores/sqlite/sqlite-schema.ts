@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { StoreDriverMissingError, StoreOpenError } from "../errors.js";
@@ -90,7 +90,7 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
     // from the file once the turn ends.
     db.pragma("secure_delete = ON");
     // A WAL left by a crash may still hold a deleted checkpoint: into the file (zeroed there) and emptied.
-    if (!memory) clearWal(db);
+    if (!memory && (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0) clearWal(db);
     db.transaction(() => {
       const version = db.pragma("user_version", { simple: true }) as number;
       if (version > SCHEMA_VERSION) {
