@@ -7,9 +7,8 @@ import {
 } from "ai";
 import type { TextRedactOptions } from "../redaction/redact.js";
 import { errorInfo } from "../chat/stream/error-info.js";
-import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
+import type { Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
-import { ConflictError, SessionNotFoundError } from "../stores/errors.js";
 import { valueKind } from "../errors/value-kind.js";
 import { ApprovalNotPendingError, TurnEndedError } from "../chat/errors.js";
 import type { JsonObject } from "./body.js";
@@ -53,7 +52,7 @@ export function uiChatRoutes(context: HandlerContext): Router {
   return new Router().on("POST", "/ui-chat", (route) => handleUiChat(route, context));
 }
 
-async function handleUiChat({ request }: RouteContext, context: HandlerContext): Promise<Response> {
+async function handleUiChat({ request, access }: RouteContext, context: HandlerContext): Promise<Response> {
   // Extra fields are the transport's own `body` option: accepted and ignored.
   const body = await context.body(request);
   const chatId = body.id;
@@ -67,7 +66,8 @@ async function handleUiChat({ request }: RouteContext, context: HandlerContext):
   const last = lastMessage(body);
   const cancelOnDisconnect = context.uiChat.cancelOnDisconnect ?? true;
 
-  const session = await openOrCreateSession(context.chat, chatId);
+  // The caller's chat, or a new one of theirs: another owner's id is a 404, never written into.
+  const session = await access.openOrCreate(chatId);
   if (last.role === "assistant") {
     if (trigger === "regenerate-message") throw new HttpError(400, `To regenerate, the last message must be the user's`);
     return continueAfterApprovals(session, last, context, { signal: request.signal, cancelOnDisconnect });
@@ -327,21 +327,6 @@ function onCancel<T>(stream: ReadableStream<T>, cancel: () => void): ReadableStr
       return reader.cancel(reason);
     },
   });
-}
-
-async function openOrCreateSession(chat: Chat, id: string): Promise<Session> {
-  try {
-    return await chat.openSession(id);
-  } catch (error) {
-    if (!SessionNotFoundError.isInstance(error)) throw error;
-  }
-  try {
-    return await chat.createSession({ id });
-  } catch (error) {
-    // Created by a concurrent request in between.
-    if (ConflictError.isInstance(error)) return chat.openSession(id);
-    throw error;
-  }
 }
 
 function lastMessage(body: JsonObject): JsonObject {
