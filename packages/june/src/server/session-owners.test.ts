@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createChat, memoryStore, type Chat } from "june/chat";
 import { describe, expect, it } from "vitest";
 import { approvalResponder } from "./__fixtures__/approval-responder.js";
-import { ALICE_SECRET, bearerAuthorize, clientOf, uiChatBody, type OwnerClient } from "./__fixtures__/owners.js";
+import { ALICE_SECRET, bearerAuthorize, clientOf, shape, uiChatBody, walkEveryRoute, type OwnerClient } from "./__fixtures__/owners.js";
 import { listen } from "./__fixtures__/servers.js";
 import { chatRouter, createChatHandler, type ChatHandlerOptions } from "./create-chat-handler.js";
 import { HandlerContext } from "./handler-context.js";
@@ -19,37 +19,6 @@ async function aliceSession(chat: Chat, alice: OwnerClient) {
   const id = await alice.createSession();
   const { turnId } = await alice.turn(id, ALICE_SECRET, { approve: true });
   return { id, turnId, journal: await chat.store.read(id) };
-}
-
-/** What an answer says, with the ids it was asked about named by role, to compare with the answer about others. */
-async function shape(response: Response, ids: Record<string, string>): Promise<{ status: number; body: string }> {
-  let body = await response.text();
-  for (const [name, id] of Object.entries(ids)) body = body.replaceAll(id, `<${name}>`);
-  return { status: response.status, body };
-}
-
-/** The routes that name no session in their path, each as bob would try it on alice's session. */
-async function walkUnscoped(key: string, bob: OwnerClient, aliceId: string): Promise<void> {
-  switch (key) {
-    case "GET /sessions": {
-      const listed = (await (await bob.get("/sessions")).json()) as { sessions: { id: string }[] };
-      expect(listed.sessions.map((s) => s.id)).not.toContain(aliceId);
-      return;
-    }
-    case "POST /sessions": {
-      // An id is one namespace: a taken one is a conflict, whoever has it (the handler's own ids are random).
-      expect((await bob.post("/sessions", { id: aliceId })).status).toBe(409);
-      return;
-    }
-    case "POST /ui-chat": {
-      const response = await bob.post("/ui-chat", uiChatBody(aliceId, "bob was here"));
-      expect(response.status).toBe(404);
-      expect(await response.text()).not.toContain("secret");
-      return;
-    }
-    default:
-      throw new Error(`${key} names no session in its path: teach the walk how bob would try it on alice's session`);
-  }
 }
 
 describe("sessions that belong to someone", () => {
@@ -106,57 +75,9 @@ describe("sessions that belong to someone", () => {
     const busyId = await alice.createSession();
     const live = await alice.turn(busyId, "alice's second secret plan");
     const journals = async () => [await chat.store.read(idle.id), await chat.store.read(busyId)];
-    const before = await journals();
-    const missing = { session: `s-${randomUUID()}`, turn: `t-${randomUUID()}` };
-
-    // Bodies that would act on the session or turn, were the route to reach it.
-    const bodies: Record<string, (turn: { turnId: string; approvalId: string }, sessionId: string) => unknown> = {
-      "POST /sessions/:id/turns": () => ({ input: "bob was here" }),
-      "PUT /sessions/:id/title": () => ({ title: "bob was here" }),
-      "POST /sessions/:id/turns/:turnId/feedback": () => ({ score: 0 }),
-      "POST /sessions/:id/turns/:turnId/edit": () => ({ input: "bob was here" }),
-      "POST /sessions/:id/checkout": (turn) => ({ turnId: turn.turnId }),
-      "POST /sessions/:id/turns/:turnId/approve": (turn) => ({ approvalId: turn.approvalId }),
-      "POST /sessions/:id/turns/:turnId/deny": (turn) => ({ approvalId: turn.approvalId, reason: "bob was here" }),
-      "POST /turns/:turnId/approve": (turn, sessionId) => ({ approvalId: turn.approvalId, sessionId }),
-      "POST /turns/:turnId/deny": (turn, sessionId) => ({ approvalId: turn.approvalId, sessionId }),
-      "POST /turns/:turnId/steer": () => ({ input: "bob was here" }),
-    };
 
     const context = new HandlerContext(chat, { turnEvents: memoryTurnEvents(), redact: {}, maxBodyBytes: 1 << 20, keepAliveMs: 0 });
-    const routes = chatRouter(context).routes();
-    expect(routes.length).toBeGreaterThan(15);
-    const walked: string[] = [];
-    for (const { method, pattern } of routes) {
-      const key = `${method} ${pattern}`;
-      const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]);
-      for (const name of names) {
-        expect(["id", "turnId"], `${key}: the walk knows :id (a session) and :turnId (a turn); teach it :${name}`).toContain(name);
-      }
-      if (pattern.startsWith("/turns/")) expect(names, `${key}: a turn's id is :turnId, :id is a session's`).not.toContain("id");
-
-      if (names.length === 0) {
-        await walkUnscoped(key, bob, idle.id);
-        expect(await journals(), `${key} changed nothing`).toEqual(before);
-      } else {
-        // Each route on the idle session's completed turn, and on the running turn of the other.
-        for (const [sessionId, turn] of [[idle.id, { turnId: idle.turnId, approvalId: "none" }], [busyId, live]] as const) {
-          const fill = (ids: { session: string; turn: string }) => pattern.replace(":id", ids.session).replace(":turnId", ids.turn);
-          const body = (id: string) => bodies[key]?.(turn, id) ?? (method === "GET" || method === "DELETE" ? undefined : {});
-          const theirs = await shape(await bob.call(method, fill({ session: sessionId, turn: turn.turnId }), body(sessionId)), {
-            session: sessionId,
-            turn: turn.turnId,
-          });
-          const none = await shape(await bob.call(method, fill(missing), body(missing.session)), missing);
-          expect(theirs.status, key).toBe(404);
-          expect(theirs, key).toEqual(none);
-          expect(theirs.body, key).not.toContain("secret");
-          expect(await journals(), `${key} changed nothing`).toEqual(before);
-        }
-      }
-      walked.push(key);
-    }
-    expect(walked).toHaveLength(routes.length);
+    await walkEveryRoute({ routes: chatRouter(context).routes(), bob, idle, busy: { id: busyId, ...live }, journals });
 
     // The running turn is still alice's to decide: approved, it ends, and her sessions are hers alone.
     const state = (await (await alice.get(`/sessions/${busyId}`)).json()) as { runningTurnId?: string };
