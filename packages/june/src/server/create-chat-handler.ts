@@ -84,10 +84,21 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * the raw tree. On the SSE routes a client that disconnects never cancels its turn; only `/cancel` does. Bad bodies get a 4xx
  * with a JSON `{ error }`.
  *
+ * Sessions belong to someone when `authorize` answers a principal `{ owner }`: the sessions it creates are
+ * the principal's, listing shows only those, and every route on another's session or a turn of it answers 404
+ * as for one that does not exist (see `SessionAccess`, the one place that decides).
+ *
  * @param chat The chat to serve.
- * @param options `authorize`, `basePath` and limits.
+ * @param options `authorize`, `canAccess`, `basePath` and limits.
  * @example
  * const handler = createChatHandler(chat, { basePath: "/api", authorize: (req) => req.headers.get("x-key") === key });
+ * // Many users: each reaches only their own sessions.
+ * const multi = createChatHandler(chat, {
+ *   authorize: async (req) => {
+ *     const user = await userOf(req); // your session check: a signed cookie, a bearer token
+ *     return user ? { owner: user.id } : false;
+ *   },
+ * });
  * await serve({ handler, port: 3000 });
  */
 export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}): ChatHandler {
