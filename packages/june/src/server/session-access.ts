@@ -29,6 +29,9 @@ export type Authorize = (request: Request) => boolean | Principal | Promise<bool
  */
 export type CanAccess = (principal: Principal, session: SessionInfo) => boolean | Promise<boolean>;
 
+/** The path parameters that name a session (`/sessions/:id`; a chat's id is its session's). `:turnId` names a turn. */
+export const SESSION_PARAMS: readonly string[] = ["id", "sessionId", "chatId"];
+
 /**
  * The caller's view of the chat's sessions: the one place a route gets a session or a turn. The handler makes
  * one per request from what `authorize` answered, checks every route's `:id` (a session id) through it before
@@ -51,12 +54,12 @@ export class SessionAccess {
   }
 
   /**
-   * What every route's path parameters name, checked before the route runs: `:id` is a session id, which must
-   * be the caller's. With a principal, an unknown and another owner's session answer the same 404 here, before
+   * What every route's path parameters name, checked before the route runs: `:id` (or `:sessionId`, `:chatId`)
+   * is a session id, which must be the caller's. With a principal, an unknown and another owner's session answer the same 404 here, before
    * anything of the request (its body) is read.
    */
   async guard(params: Readonly<Record<string, string>>): Promise<void> {
-    if (params.id !== undefined) await this.check(params.id);
+    for (const name of SESSION_PARAMS) if (params[name] !== undefined) await this.check(params[name]);
   }
 
   /**
@@ -95,7 +98,9 @@ export class SessionAccess {
     try {
       return await this.open(id);
     } catch (error) {
-      if (!SessionNotFoundError.isInstance(error) || (await this.#context.chat.store.getSession(id)) !== undefined) throw error;
+      if (!SessionNotFoundError.isInstance(error)) throw error;
+      // Another owner's: refused as if it did not exist, and never created over.
+      if (this.principal !== undefined && (await this.#context.chat.store.getSession(id)) !== undefined) throw error;
     }
     try {
       return await this.create({ id });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import type { JournalEntry } from "../../stores/types.js";
 import type { RouteEntry } from "../router.js";
-import type { Principal } from "../session-access.js";
+import { type Principal, SESSION_PARAMS } from "../session-access.js";
 import { sseEvents } from "./sse-client.js";
 
 /** The users of the owner tests: a bearer token each, and the principal `authorize` answers for it. */
@@ -138,7 +138,7 @@ export async function walkEveryRoute(options: {
     const key = `${method} ${pattern}`;
     const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]);
     for (const name of names) {
-      expect(["id", "turnId"], `${key}: the walk knows :id (a session) and :turnId (a turn); teach it :${name}`).toContain(name);
+      expect([...SESSION_PARAMS, "turnId"], `${key}: the walk knows sessions (${SESSION_PARAMS.join(", ")}) and :turnId; teach it :${name}`).toContain(name);
     }
     if (pattern.startsWith("/turns/")) expect(names, `${key}: a turn's id is :turnId, :id is a session's`).not.toContain("id");
     if (names.length === 0) {
@@ -148,7 +148,8 @@ export async function walkEveryRoute(options: {
     }
     // Each route on the idle session's completed turn, and on the running turn of the other.
     for (const [sessionId, turn] of [[idle.id, { turnId: idle.turnId, approvalId: "none" }], [busy.id, busy]] as const) {
-      const fill = (ids: { session: string; turn: string }) => pattern.replace(":id", ids.session).replace(":turnId", ids.turn);
+      const fill = (ids: { session: string; turn: string }) =>
+        pattern.replace(/:(\w+)/g, (_, name: string) => (name === "turnId" ? ids.turn : ids.session));
       const body = (id: string) => bodies[key]?.(turn, id) ?? (method === "GET" || method === "DELETE" ? undefined : {});
       const theirs = await shape(await bob.call(method, fill({ session: sessionId, turn: turn.turnId }), body(sessionId)), {
         session: sessionId,
