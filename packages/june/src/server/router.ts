@@ -6,8 +6,8 @@ export interface RouteContext {
   request: Request;
   url: URL;
   /**
-   * The pattern's `:name` segments, URI-decoded. `:id` names a session (checked to be the caller's before the
-   * route runs), `:turnId` a turn.
+   * The pattern's `:name` segments, URI-decoded. `:id` (or `:sessionId`, `:chatId`: `SESSION_PARAMS`) names a
+   * session, checked to be the caller's before the route runs; `:turnId` names a turn.
    */
   params: Record<string, string>;
   /** The caller's sessions and turns: where a route opens, creates, lists and finds them. */

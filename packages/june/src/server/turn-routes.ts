@@ -10,8 +10,8 @@ import type { ServedTurn } from "./turn-event-bus.js";
 /**
  * The routes of one turn, wherever it runs (mounted under `/turns`): `GET /:turnId/events` (its events as SSE,
  * from the start or after `Last-Event-ID`), and `POST /:turnId/approve|deny|cancel|steer`. A turn no process
- * has, or one of a session that is not the caller's (`SessionAccess.find`), is a 404; a control the turn cannot take, the status of its typed error (409 for a decided approval
- * or an ended turn).
+ * has, or one of a session that is not the caller's (`SessionAccess.find`), is a 404; a control the turn
+ * cannot take, the status of its typed error (409 for a decided approval or an ended turn).
  */
 export function turnRoutes(context: HandlerContext): Router {
   /** A live turn (here or elsewhere), else, with `sessionId` in the body, a suspended one resumed here. */
