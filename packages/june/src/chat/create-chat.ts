@@ -133,12 +133,13 @@ export function createChat(options: CreateChatOptions): Chat {
     maxInputChars,
     async createSession(sessionOptions = {}) {
       if (typeof sessionOptions !== "object" || sessionOptions === null) {
-        throw new TypeError("createSession(options): options must be an object of `id?` and `metadata?`");
+        throw new TypeError("createSession(options): options must be an object of `id?`, `owner?` and `metadata?`");
       }
       // Only a missing id is generated: `null` or any other non-string is refused like a bad string.
       const id = sessionOptions.id === undefined ? newId("session") : sessionOptions.id;
       assertSessionId(id);
-      await store.createSession({ id, ...(sessionOptions.metadata !== undefined ? { metadata: sessionOptions.metadata } : {}) });
+      const { owner, metadata } = sessionOptions;
+      await store.createSession({ id, ...(owner !== undefined && { owner }), ...(metadata !== undefined && { metadata }) });
       return open(id);
     },
     async openSession(id) {

@@ -355,11 +355,14 @@ export interface Chat {
    * 1,000,000): the one limit, which `createChatHandler` enforces too, before it opens a session.
    */
   readonly maxInputChars?: number;
-  /** A new session, journaled at once. */
-  createSession(options?: { id?: string; metadata?: Record<string, unknown> }): Promise<Session>;
+  /**
+   * A new session, journaled at once. `owner` (an app's user id) is journaled with it: `listSessions({ owner })`
+   * lists that owner's sessions, and `createChatHandler` serves it only to that owner.
+   */
+  createSession(options?: { id?: string; owner?: string; metadata?: Record<string, unknown> }): Promise<Session>;
   /** An existing session; `SessionNotFoundError` when there is none. */
   openSession(id: string): Promise<Session>;
-  /** Newest first. */
+  /** Newest first; with `owner`, only that owner's sessions. */
   listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]>;
   /** Removes the session and its journal. */
   deleteSession(id: string): Promise<boolean>;

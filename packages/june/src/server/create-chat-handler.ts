@@ -6,6 +6,7 @@ import { durableRoutes } from "./durable-routes.js";
 import { HandlerContext, type UiChatOptions } from "./handler-context.js";
 import { errorResponse, HttpError } from "./http-error.js";
 import { Router } from "./router.js";
+import { type Authorize, type CanAccess, principalOf, SessionAccess } from "./session-access.js";
 import { sessionRoutes } from "./session-routes.js";
 import { memoryTurnEvents, type TurnEventBus } from "./turn-event-bus.js";
 import { turnRoutes } from "./turn-routes.js";
@@ -16,8 +17,19 @@ export type ChatHandler = (request: Request) => Promise<Response>;
 
 /** Options for `createChatHandler`. */
 export interface ChatHandlerOptions {
-  /** Guards every route: return `false` (or a promise of it) to answer 401. */
-  authorize?: (request: Request) => boolean | Promise<boolean>;
+  /**
+   * Guards every route and says who asks: `false` answers 401; `true` reaches every session (one user);
+   * `{ owner }` (a `Principal`, with whatever else the app carries) reaches only that owner's sessions. Sessions
+   * created through the handler are then the principal's (journaled as their `owner`); listing shows only
+   * them; every route on another's session, or on a turn of it, answers 404 exactly as for one that does not
+   * exist, and changes nothing.
+   */
+  authorize?: Authorize;
+  /**
+   * With principals: also lets a principal use a session that is not its own (a team's, an admin's view):
+   * asked with the principal and the session's `SessionInfo`, for routes on that session or its turns.
+   */
+  canAccess?: CanAccess;
   /** The path the routes live under, such as `"/api"` (default: the root). */
   basePath?: string;
   /**
@@ -72,10 +84,21 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * the raw tree. On the SSE routes a client that disconnects never cancels its turn; only `/cancel` does. Bad bodies get a 4xx
  * with a JSON `{ error }`.
  *
+ * Sessions belong to someone when `authorize` answers a principal `{ owner }`: the sessions it creates are
+ * the principal's, listing shows only those, and every route on another's session or a turn of it answers 404
+ * as for one that does not exist (see `SessionAccess`, the one place that decides).
+ *
  * @param chat The chat to serve.
- * @param options `authorize`, `basePath` and limits.
+ * @param options `authorize`, `canAccess`, `basePath` and limits.
  * @example
  * const handler = createChatHandler(chat, { basePath: "/api", authorize: (req) => req.headers.get("x-key") === key });
+ * // Many users: each reaches only their own sessions.
+ * const multi = createChatHandler(chat, {
+ *   authorize: async (req) => {
+ *     const user = await userOf(req); // your session check: a signed cookie, a bearer token
+ *     return user ? { owner: user.id } : false;
+ *   },
+ * });
  * await serve({ handler, port: 3000 });
  */
 export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}): ChatHandler {
@@ -90,24 +113,25 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
     endedTurnTtlMs: options.endedTurnTtlMs,
     uiChat: options.uiChat,
   });
-  // The route groups, mounted like Hono's `app.route(prefix, group)`.
-  const router = new Router()
-    .route("/sessions", sessionRoutes(context))
-    .route("/sessions", branchRoutes(context))
-    .route("/sessions", durableRoutes(context))
-    .route("/turns", turnRoutes(context))
-    .route("/", uiChatRoutes(context));
+  const router = chatRouter(context);
+  const { authorize, canAccess } = options;
+  if (authorize !== undefined && typeof authorize !== "function") throw new TypeError("createChatHandler: authorize must be a function");
+  if (canAccess !== undefined && typeof canAccess !== "function") throw new TypeError("createChatHandler: canAccess must be a function");
 
   const handler: ChatHandler = async (request) => {
     try {
-      if (options.authorize && !(await options.authorize(request))) throw new HttpError(401, "Unauthorized");
+      const principal = authorize ? principalOf(await authorize(request)) : undefined;
       const url = new URL(request.url);
       const path = stripBasePath(url.pathname, basePath);
       if (path === undefined) throw new HttpError(404, `No route for ${request.method} ${url.pathname}: this handler serves under ${basePath}`);
       const match = router.match(request.method, path);
       switch (match.kind) {
-        case "found":
-          return await match.handler({ request, url, params: match.params });
+        case "found": {
+          // The one check of whose session a route is on, before any route runs (see `SessionAccess`).
+          const access = new SessionAccess(context, principal, canAccess);
+          await access.guard(match.params);
+          return await match.handler({ request, url, params: match.params, access });
+        }
         case "method-not-allowed":
           throw new HttpError(405, `${request.method} is not allowed on ${url.pathname}`, {
             headers: { allow: match.allowed.join(", ") },
@@ -126,6 +150,19 @@ export function createChatHandler(chat: Chat, options: ChatHandlerOptions = {}):
     }
   };
   return options.cors ? withCors(handler, options.cors) : handler;
+}
+
+/**
+ * Every route of a handler: the route groups, mounted like Hono's `app.route(prefix, group)`. In every pattern,
+ * `:id` is a session id (checked to be the caller's before the route runs) and `:turnId` a turn id.
+ */
+export function chatRouter(context: HandlerContext): Router {
+  return new Router()
+    .route("/sessions", sessionRoutes(context))
+    .route("/sessions", branchRoutes(context))
+    .route("/sessions", durableRoutes(context))
+    .route("/turns", turnRoutes(context))
+    .route("/", uiChatRoutes(context));
 }
 
 function normalizeBasePath(basePath: string | undefined): string {

@@ -1,6 +1,7 @@
 export { createChatHandler } from "./create-chat-handler.js";
 export type { ChatHandler, ChatHandlerOptions } from "./create-chat-handler.js";
 export type { CorsOptions } from "./cors.js";
+export type { Authorize, CanAccess, Principal } from "./session-access.js";
 export type { UiChatOptions } from "./handler-context.js";
 export { HttpError } from "./http-error.js";
 export { memoryTurnEvents } from "./turn-event-bus.js";

@@ -1,11 +1,23 @@
 import { HttpError } from "./http-error.js";
+import type { SessionAccess } from "./session-access.js";
 
 /** What a route's handler receives. */
 export interface RouteContext {
   request: Request;
   url: URL;
-  /** The pattern's `:name` segments, URI-decoded. */
+  /**
+   * The pattern's `:name` segments, URI-decoded. `:id` (or `:sessionId`, `:chatId`: `SESSION_PARAMS`) names a
+   * session, checked to be the caller's before the route runs; `:turnId` names a turn.
+   */
   params: Record<string, string>;
+  /** The caller's sessions and turns: where a route opens, creates, lists and finds them. */
+  access: SessionAccess;
+}
+
+/** A route as `Router.routes` lists it: its method and its full pattern. */
+export interface RouteEntry {
+  method: HttpMethod;
+  pattern: string;
 }
 
 export type RouteHandler = (context: RouteContext) => Promise<Response>;
@@ -48,6 +60,11 @@ export class Router {
     const head = split(prefix);
     for (const route of group.#routes) this.#routes.push({ ...route, segments: [...head, ...route.segments] });
     return this;
+  }
+
+  /** Every route, in the order they are matched (what a test walks to check each of them). */
+  routes(): RouteEntry[] {
+    return this.#routes.map((route) => ({ method: route.method, pattern: `/${route.segments.join("/")}` }));
   }
 
   match(method: string, path: string): RouteMatch {

@@ -21,13 +21,13 @@ const MAX_LIST_LIMIT = 1_000;
 export function sessionRoutes(context: HandlerContext): Router {
   const { chat, registry } = context;
   return new Router()
-    .on("GET", "/", async ({ url }) => context.json(200, { sessions: await chat.listSessions(listOptions(url)) }))
-    .on("POST", "/", async ({ request }) => {
+    .on("GET", "/", async ({ url, access }) => context.json(200, { sessions: await access.list(listOptions(url)) }))
+    .on("POST", "/", async ({ request, access }) => {
       const input = await context.body(request, { allowEmpty: true });
       rejectUnknownFields(input, ["id", "metadata"]);
       const id = optionalString(input, "id");
       const metadata = optionalObject(input, "metadata");
-      const session = await chat.createSession({ ...(id !== undefined && { id }), ...(metadata && { metadata }) });
+      const session = await access.create({ ...(id !== undefined && { id }), ...(metadata && { metadata }) });
       const info = await chat.store.getSession(session.id);
       return context.json(201, info ?? { id: session.id });
     })

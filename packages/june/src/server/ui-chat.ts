@@ -7,16 +7,17 @@ import {
 } from "ai";
 import type { TextRedactOptions } from "../redaction/redact.js";
 import { errorInfo } from "../chat/stream/error-info.js";
-import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
+import type { Session, Turn, TurnRecord } from "../chat/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
-import { ConflictError, SessionNotFoundError } from "../stores/errors.js";
 import { valueKind } from "../errors/value-kind.js";
+import { SessionNotFoundError } from "../stores/errors.js";
 import { ApprovalNotPendingError, TurnEndedError } from "../chat/errors.js";
 import type { JsonObject } from "./body.js";
 import type { HandlerContext } from "./handler-context.js";
 import { HttpError, withInputErrors } from "./http-error.js";
 import { inRequestTrace } from "../telemetry/request-trace.js";
 import { type RouteContext, Router } from "./router.js";
+import type { SessionAccess } from "./session-access.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 import type { LocalTurn } from "./turn-registry.js";
 import { sessionView } from "./session-view.js";
@@ -56,11 +57,11 @@ interface ApprovalResponse {
 export function uiChatRoutes(context: HandlerContext): Router {
   return new Router()
     .on("POST", "/ui-chat", (route) => handleUiChat(route, context))
-    .on("GET", "/ui-chat/:id/stream", (route) => handleUiResume(route, context))
-    .on("POST", "/ui-chat/:id/stop", (route) => handleUiStop(route, context));
+    .on("GET", "/ui-chat/:chatId/stream", (route) => handleUiResume(route, context))
+    .on("POST", "/ui-chat/:chatId/stop", (route) => handleUiStop(route, context));
 }
 
-async function handleUiChat({ request }: RouteContext, context: HandlerContext): Promise<Response> {
+async function handleUiChat({ request, access }: RouteContext, context: HandlerContext): Promise<Response> {
   // Extra fields are the transport's own `body` option: accepted and ignored.
   const body = await context.body(request);
   const chatId = body.id;
@@ -74,7 +75,8 @@ async function handleUiChat({ request }: RouteContext, context: HandlerContext):
   const last = lastMessage(body);
   const cancelOnDisconnect = context.uiChat.cancelOnDisconnect ?? true;
 
-  const session = await openOrCreateSession(context.chat, chatId);
+  // The caller's chat, or a new one of theirs: another owner's id is a 404, never written into.
+  const session = await access.openOrCreate(chatId);
   if (last.role === "assistant") {
     if (trigger === "regenerate-message") throw new HttpError(400, `To regenerate, the last message must be the user's`);
     return continueAfterApprovals(session, last, context, { signal: request.signal, cancelOnDisconnect });
@@ -116,8 +118,8 @@ async function handleUiChat({ request }: RouteContext, context: HandlerContext):
  * A page reload aborts `POST /ui-chat`'s request: for the turn to still run then, the handler needs
  * `uiChat: { cancelOnDisconnect: false }` (and the page's stop button `POST /ui-chat/:id/stop`).
  */
-async function handleUiResume({ request, params }: RouteContext, context: HandlerContext): Promise<Response> {
-  const running = await runningTurn(params.id, context);
+async function handleUiResume({ request, params, access }: RouteContext, context: HandlerContext): Promise<Response> {
+  const running = await runningTurn(params.chatId!, access, context);
   if (!running) return new Response(null, { status: 204 });
   const { turn, events } = running;
   return uiStream(turn, {
@@ -134,8 +136,8 @@ async function handleUiResume({ request, params }: RouteContext, context: Handle
  * `POST /ui-chat/:id/stop`: cancels the chat's running turn wherever it runs (`{ ok: true, turnId }`), or `204`
  * when none runs. What a stop button calls besides `useChat`'s `stop()`, which only closes the request.
  */
-async function handleUiStop({ params }: RouteContext, context: HandlerContext): Promise<Response> {
-  const running = await runningTurn(params.id, context, { strict: true });
+async function handleUiStop({ params, access }: RouteContext, context: HandlerContext): Promise<Response> {
+  const running = await runningTurn(params.chatId!, access, context, { strict: true });
   if (!running) return new Response(null, { status: 204 });
   try {
     await running.turn.control({ type: "cancel" });
@@ -153,12 +155,14 @@ async function handleUiStop({ params }: RouteContext, context: HandlerContext): 
  */
 async function runningTurn(
   chatId: string,
+  access: SessionAccess,
   context: HandlerContext,
   options: { strict?: boolean } = {},
 ): Promise<{ turn: ServedTurn; events: IndexedTurnStreamEvent[] | undefined } | undefined> {
   let session: Session;
   try {
-    session = await context.chat.openSession(chatId);
+    // Through the caller's access: another owner's chat is one that does not exist.
+    session = await access.open(chatId);
   } catch (error) {
     if (!options.strict && SessionNotFoundError.isInstance(error)) return undefined;
     throw error;
@@ -410,21 +414,6 @@ function onCancel<T>(stream: ReadableStream<T>, cancel: () => void): ReadableStr
       return reader.cancel(reason);
     },
   });
-}
-
-async function openOrCreateSession(chat: Chat, id: string): Promise<Session> {
-  try {
-    return await chat.openSession(id);
-  } catch (error) {
-    if (!SessionNotFoundError.isInstance(error)) throw error;
-  }
-  try {
-    return await chat.createSession({ id });
-  } catch (error) {
-    // Created by a concurrent request in between.
-    if (ConflictError.isInstance(error)) return chat.openSession(id);
-    throw error;
-  }
 }
 
 function lastMessage(body: JsonObject): JsonObject {

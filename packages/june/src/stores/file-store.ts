@@ -27,6 +27,7 @@ import { ListingCache, fileKey, readListing, type CachedListing, type FileKey } 
 import type {
   AppendOptions,
   ChatStore,
+  CreateSessionOptions,
   JournalEntry,
   ListSessionsOptions,
   NewJournalEntry,
@@ -122,10 +123,10 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStor
   }
 
   const store: ChatStore = {
-    async createSession(opts: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
+    async createSession(opts: CreateSessionOptions): Promise<SessionInfo> {
       const id = opts?.id;
       assertSessionId(id);
-      const { entries, lines } = prepareSessionEntry(id, opts.metadata, new Date());
+      const { entries, lines } = prepareSessionEntry(id, opts.metadata, new Date(), opts.owner);
       await mkdir(root, { recursive: true });
       const bytes = encodeBatch(lines);
       const path = journalPath(id);

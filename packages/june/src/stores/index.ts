@@ -16,6 +16,7 @@ export type {
   ApprovalEntry,
   ChatStore,
   ContextProvenance,
+  CreateSessionOptions,
   FeedbackEntry,
   JournalEntry,
   JournalEntryType,

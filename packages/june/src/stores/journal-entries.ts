@@ -58,12 +58,13 @@ export function checkLinks(entries: readonly JournalEntry[], started: (turnId: s
   });
 }
 
-/** The `session` entry that opens a journal. */
-export function prepareSessionEntry(id: string, metadata: unknown, now: Date): PreparedEntries {
+/** The `session` entry that opens a journal (its `owner`, when given, checked by `checkOwner`). */
+export function prepareSessionEntry(id: string, metadata: unknown, now: Date, owner?: unknown): PreparedEntries {
   if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata))) {
     throw new TypeError("createSession: `metadata` must be a plain object");
   }
-  const entry = { type: "session", at: now.toISOString(), seq: 1, id, metadata } as JournalEntry;
+  checkOwner(owner, "createSession");
+  const entry = { type: "session", at: now.toISOString(), seq: 1, id, owner, metadata } as JournalEntry;
   const line = encodeEntry(entry, "createSession: the session entry");
   return { entries: [JSON.parse(line) as JournalEntry], lines: [line] };
 }
@@ -99,6 +100,17 @@ function stringifyEntry(ordered: Record<string, unknown>, type: unknown, what: s
     throw new TypeError(`${what} (${type}) is not JSON-serializable: ${(error as Error).message}`, {
       cause: error,
     });
+  }
+}
+
+/** The longest owner a session takes (an app's user id, an email, a tenant-qualified name). */
+export const OWNER_MAX_CHARS = 1_000;
+
+/** Throws `TypeError` naming `method` unless `owner` is undefined or a string of 1 to `OWNER_MAX_CHARS` characters. */
+export function checkOwner(owner: unknown, method: string): asserts owner is string | undefined {
+  if (owner === undefined) return;
+  if (typeof owner !== "string" || owner.length === 0 || owner.length > OWNER_MAX_CHARS) {
+    throw new TypeError(`${method}: \`owner\` must be a string of 1 to ${OWNER_MAX_CHARS} characters`);
   }
 }
 

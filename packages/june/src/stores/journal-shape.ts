@@ -55,6 +55,7 @@ function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefine
   switch (type) {
     case "session":
       if (!isId(e.id)) return "needs its session `id`";
+      if (!optional(e.owner, isId)) return "`owner` must be a non-empty string";
       if (!optional(e.metadata, isObject)) return "`metadata` must be an object";
       return undefined;
     case "turn-start":

@@ -10,6 +10,7 @@ import { foldEntry, pageSessions, startListing, toSessionInfo, type SessionListi
 import type {
   AppendOptions,
   ChatStore,
+  CreateSessionOptions,
   JournalEntry,
   ListSessionsOptions,
   NewJournalEntry,
@@ -60,10 +61,10 @@ export function memoryStore(): ChatStore {
 
   const store: ChatStore = {
     durable: false,
-    async createSession(options: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
+    async createSession(options: CreateSessionOptions): Promise<SessionInfo> {
       const id = options?.id;
       assertSessionId(id);
-      const { entries } = prepareSessionEntry(id, options.metadata, new Date());
+      const { entries } = prepareSessionEntry(id, options.metadata, new Date(), options.owner);
       if (sessions.has(id)) throw new ConflictError(id, `Session "${id}" exists already`);
       const frozen = entries.map(deepFreeze);
       const listing = startListing(frozen[0]);

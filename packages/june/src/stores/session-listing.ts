@@ -1,3 +1,4 @@
+import { checkOwner } from "./journal-entries.js";
 import type { JournalEntry, ListSessionsOptions, SessionInfo } from "./types.js";
 
 /** The longest title `listSessions` returns, marker included. */
@@ -9,6 +10,8 @@ export interface SessionListing {
   updatedAt: string;
   title?: string | undefined;
   turnCount: number;
+  /** The `session` entry's owner. */
+  owner?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
   /** The seq of the last entry. */
   lastSeq: number;
@@ -37,6 +40,7 @@ export function startListing(entry: JournalEntry): SessionListing {
     updatedAt: entry.at,
     title: undefined,
     turnCount: 0,
+    owner: entry.type === "session" ? entry.owner : undefined,
     metadata: entry.type === "session" ? entry.metadata : undefined,
     lastSeq: entry.seq,
   };
@@ -64,12 +68,15 @@ export function toSessionInfo(id: string, listing: SessionListing): SessionInfo 
     turnCount: listing.turnCount,
   };
   if (listing.title !== undefined) info.title = listing.title;
+  if (listing.owner !== undefined) info.owner = listing.owner;
   if (listing.metadata !== undefined) info.metadata = structuredClone(listing.metadata);
   return info;
 }
 
 /** Checks `listSessions` options; throws `TypeError` naming the bad one. */
-export function checkListOptions(options: ListSessionsOptions | undefined): { limit: number; before: number } {
+export function checkListOptions(options: ListSessionsOptions | undefined): { limit: number; before: number; owner: string | undefined } {
+  const owner = options?.owner;
+  checkOwner(owner, "listSessions");
   const limit = options?.limit ?? Infinity;
   if (limit !== Infinity && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0)) {
     throw new TypeError("listSessions: `limit` must be a whole number >= 0");
@@ -79,7 +86,7 @@ export function checkListOptions(options: ListSessionsOptions | undefined): { li
     before = typeof options.before === "string" ? Date.parse(options.before) : Number.NaN;
     if (Number.isNaN(before)) throw new TypeError("listSessions: `before` must be an ISO time");
   }
-  return { limit, before };
+  return { limit, before, owner };
 }
 
 /** A session in a listing, with a tie-breaker for equal `updatedAt` (higher is newer). */
@@ -88,10 +95,11 @@ export interface ListCandidate {
   tie: number | string;
 }
 
-/** Newest `updatedAt` first, then by tie-breaker; `before` and `limit` applied. */
+/** Newest `updatedAt` first, then by tie-breaker; `owner`, `before` and `limit` applied. */
 export function pageSessions(candidates: ListCandidate[], options: ListSessionsOptions | undefined): SessionInfo[] {
-  const { limit, before } = checkListOptions(options);
+  const { limit, before, owner } = checkListOptions(options);
   const keyed = candidates
+    .filter((c) => owner === undefined || c.info.owner === owner)
     .map((c) => ({ c, time: Date.parse(c.info.updatedAt) }))
     .filter(({ time }) => !(time >= before));
   keyed.sort((a, b) => b.time - a.time || (a.c.tie < b.c.tie ? 1 : a.c.tie > b.c.tie ? -1 : 0));

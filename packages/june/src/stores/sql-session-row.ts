@@ -7,6 +7,7 @@ export interface SessionRow {
   updated_at: string;
   title: string | null;
   turn_count: number;
+  owner: string | null;
   metadata: string | null;
   last_seq: number;
 }
@@ -23,6 +24,7 @@ export function rowListing(row: SessionRow): SessionListing {
     lastSeq: row.last_seq,
   };
   if (row.title !== null) listing.title = row.title;
+  if (row.owner !== null) listing.owner = row.owner;
   if (row.metadata !== null) listing.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
   return listing;
 }

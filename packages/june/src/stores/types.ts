@@ -41,6 +41,8 @@ interface EntryBase {
 export interface SessionEntry extends EntryBase {
   type: "session";
   id: string;
+  /** Who the session belongs to (`createSession({ owner })`): an app's user id, as `createChatHandler`'s `authorize` names it. */
+  owner?: string;
   metadata?: Record<string, unknown>;
 }
 export interface TurnStartEntry extends EntryBase {
@@ -138,6 +140,14 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** An entry as a writer hands it to `append`: the store assigns `seq` (and `at` when missing). */
 export type NewJournalEntry = DistributiveOmit<JournalEntry, "seq" | "at"> & { at?: string };
 
+/** What `ChatStore.createSession` takes. */
+export interface CreateSessionOptions {
+  id: string;
+  /** Who the session belongs to: 1 to 1,000 characters (an app's user id). Journaled, never changed. */
+  owner?: string;
+  metadata?: Record<string, unknown>;
+}
+
 /** A session as `listSessions` and `getSession` describe it. */
 export interface SessionInfo {
   id: string;
@@ -146,6 +156,8 @@ export interface SessionInfo {
   /** The latest `rename`'s title, else the first input, cut. */
   title?: string;
   turnCount: number;
+  /** Who the session belongs to, as its `session` entry says; absent for a session created with no owner. */
+  owner?: string;
   metadata?: Record<string, unknown>;
   /**
    * Set when the store found the session's journal corrupt (it cannot be listed, or a read of it threw
@@ -156,6 +168,8 @@ export interface SessionInfo {
 }
 
 export interface ListSessionsOptions {
+  /** Only the sessions of this owner (SQL stores read them from an index on the owner). */
+  owner?: string;
   limit?: number;
   /** Only sessions updated before this ISO time (for paging). */
   before?: string;
@@ -221,8 +235,11 @@ export interface ChatStore {
    * say that a session id it prints cannot be continued later. Durable stores leave it out.
    */
   readonly durable?: boolean;
-  /** Creates the session and journals its `session` entry. `ConflictError` when the id exists. */
-  createSession(options: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo>;
+  /**
+   * Creates the session and journals its `session` entry (with its `owner`, when given, which `getSession` and
+   * `listSessions` then give back, and `listSessions({ owner })` filters on). `ConflictError` when the id exists.
+   */
+  createSession(options: CreateSessionOptions): Promise<SessionInfo>;
   getSession(id: string): Promise<SessionInfo | undefined>;
   /** Newest (by `updatedAt`) first. */
   listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]>;

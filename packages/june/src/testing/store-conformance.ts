@@ -58,6 +58,34 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       assert.deepEqual((await store.getSession(id))?.metadata, { n: 1 });
     }),
 
+    def("createSession journals the owner; getSession and listSessions give it; listSessions({ owner }) lists only that owner's", async (store) => {
+      const [alice, bob] = [`alice-${randomUUID()}`, `bob-${randomUUID()}`];
+      const [a1, a2, b1, none] = [newId(), newId(), newId(), newId()];
+      const info = await store.createSession({ id: a1, owner: alice, metadata: { owner: "not this one" } });
+      assert.equal(info.owner, alice);
+      assert.deepEqual(info.metadata, { owner: "not this one" }, "metadata is the app's own, apart from the owner");
+      await store.createSession({ id: b1, owner: bob });
+      await store.createSession({ id: a2, owner: alice });
+      await store.createSession({ id: none });
+      await store.append(a1, [turnStart("t1", "alice's first")], { expectedSeq: 1 });
+      const [entry] = await store.read(a1);
+      assert.equal(entry.type === "session" && entry.owner, alice, "the owner is journaled in the session entry");
+      assert.equal((await store.getSession(a1))?.owner, alice);
+      assert.equal((await store.getSession(none))?.owner, undefined);
+      assert.deepEqual((await store.listSessions({ owner: alice })).map((s) => s.id), [a1, a2], "alice's, newest first");
+      assert.deepEqual((await store.listSessions({ owner: bob })).map((s) => s.id), [b1]);
+      assert.deepEqual((await store.listSessions({ owner: alice, limit: 1 })).map((s) => s.id), [a1]);
+      const before = (await store.getSession(a1))!.updatedAt;
+      const older = await store.listSessions({ owner: alice, before });
+      assert.ok(older.every((s) => s.id === a2), "before applies within the owner's sessions");
+      assert.deepEqual((await store.listSessions({ owner: `nobody-${randomUUID()}` })), []);
+      const everyone = (await store.listSessions()).map((s) => s.id);
+      for (const id of [a1, a2, b1, none]) assert.ok(everyone.includes(id), "no owner lists every session");
+      await assert.rejects(store.createSession({ id: newId(), owner: "" }), TypeError);
+      await assert.rejects(store.createSession({ id: newId(), owner: 7 as unknown as string }), TypeError);
+      await assert.rejects(store.listSessions({ owner: "" }), TypeError);
+    }),
+
     def("getSession of an unknown id is undefined", async (store) => {
       assert.equal(await store.getSession(newId()), undefined);
     }),

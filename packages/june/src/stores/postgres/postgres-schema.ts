@@ -50,7 +50,7 @@ export function pgNames(schema: string | undefined, tablePrefix: string): PgName
 
 /**
  * The store's tables. One row per session, kept current by every append in the same statement (title, turn
- * count, update time), so listing reads one index. Entries keep their JSON text exactly (`json`, not
+ * count, update time), so listing reads one index (one owner's sessions: the owner index). Entries keep their JSON text exactly (`json`, not
  * `jsonb`: key order and every character as written). Leases expire on the server's clock.
  */
 function schemaSql(schema: string | undefined, tablePrefix: string, names: PgNames): string {
@@ -65,7 +65,8 @@ CREATE TABLE IF NOT EXISTS ${names.sessions} (
   title text,
   turn_count integer NOT NULL DEFAULT 0,
   last_seq integer NOT NULL,
-  metadata json
+  metadata json,
+  owner text
 );
 CREATE INDEX IF NOT EXISTS "${tablePrefix}sessions_by_update" ON ${names.sessions} (updated_ms DESC, touched DESC);
 CREATE SEQUENCE IF NOT EXISTS ${names.touched};
@@ -77,6 +78,8 @@ CREATE TABLE IF NOT EXISTS ${names.entries} (
   entry json NOT NULL,
   PRIMARY KEY (session_id, seq)
 );
+${ownerMigration(names)}
+CREATE INDEX IF NOT EXISTS "${tablePrefix}sessions_by_owner" ON ${names.sessions} (owner, updated_ms DESC, touched DESC);
 CREATE TABLE IF NOT EXISTS ${names.leases} (
   session_id text PRIMARY KEY REFERENCES ${names.sessions} (id) ON DELETE CASCADE,
   token text NOT NULL,
@@ -85,6 +88,22 @@ CREATE TABLE IF NOT EXISTS ${names.leases} (
   expires_at timestamptz NOT NULL
 );
 `;
+}
+
+/**
+ * Brings a sessions table made before sessions had owners up to date: the `owner` column, filled from each
+ * session's `session` entry (where the owner is journaled). A no-op where the column is there already.
+ */
+function ownerMigration(names: PgNames): string {
+  const table = names.sessions.replaceAll("'", "''");
+  return `DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = '${table}'::regclass AND attname = 'owner' AND NOT attisdropped) THEN
+    ALTER TABLE ${names.sessions} ADD COLUMN owner text;
+    UPDATE ${names.sessions} s SET owner = e.entry->>'owner' FROM ${names.entries} e
+      WHERE e.session_id = s.id AND e.seq = 1 AND e.entry->>'owner' IS NOT NULL;
+  END IF;
+END $$;`;
 }
 
 /** The first key of the advisory lock that guards schema creation ("june" in ASCII). */

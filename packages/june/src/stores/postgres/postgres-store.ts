@@ -14,6 +14,7 @@ import type {
   AcquireAndAppendOptions,
   AppendOptions,
   ChatStore,
+  CreateSessionOptions,
   JournalEntry,
   LeasedAppend,
   ListSessionsOptions,
@@ -67,7 +68,7 @@ export interface PostgresStore extends ChatStore {
 }
 
 
-const SESSION_COLUMNS = "id, created_at, updated_at, title, turn_count, metadata::text AS metadata, last_seq";
+const SESSION_COLUMNS = "id, created_at, updated_at, title, turn_count, owner, metadata::text AS metadata, last_seq";
 /** Postgres codes: unique and foreign-key violations. */
 const UNIQUE_VIOLATION = "23505";
 const FOREIGN_KEY_VIOLATION = "23503";
@@ -160,22 +161,29 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   }
 
   const store: Omit<PostgresStore, "acquireTurnAndAppend"> = {
-    async createSession(input: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
+    async createSession(input: CreateSessionOptions): Promise<SessionInfo> {
       const id = input?.id;
       assertSessionId(id);
-      const { entries, lines } = prepareSessionEntry(id, input.metadata, new Date());
+      const { entries, lines } = prepareSessionEntry(id, input.metadata, new Date(), input.owner);
       const listing = startListing(entries[0]);
       await ready();
       const at = pgText(listing.createdAt);
       const result = await pool
         .query(
           `WITH s AS (
-             INSERT INTO ${S} (id, created_at, updated_at, updated_ms, touched, title, turn_count, last_seq, metadata)
-             VALUES ($1, $2, $2, $3, nextval('${names.touched}'), NULL, 0, 1, $4::json)
+             INSERT INTO ${S} (id, created_at, updated_at, updated_ms, touched, title, turn_count, last_seq, metadata, owner)
+             VALUES ($1, $2, $2, $3, nextval('${names.touched}'), NULL, 0, 1, $4::json, $6)
              ON CONFLICT (id) DO NOTHING RETURNING id
            )
            INSERT INTO ${E} (session_id, seq, type, at, entry) SELECT id, 1, 'session', $2, $5::json FROM s`,
-          [id, at, Date.parse(listing.createdAt), listing.metadata === undefined ? null : JSON.stringify(listing.metadata), lines[0]],
+          [
+            id,
+            at,
+            Date.parse(listing.createdAt),
+            listing.metadata === undefined ? null : JSON.stringify(listing.metadata),
+            lines[0],
+            listing.owner ?? null,
+          ],
         )
         .catch((error: unknown) => {
           throw hasCode(error, UNIQUE_VIOLATION) ? new ConflictError(id, `Session "${id}" exists already`) : error;
@@ -192,13 +200,16 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     },
 
     async listSessions(opts?: ListSessionsOptions): Promise<SessionInfo[]> {
-      const { limit, before } = checkListOptions(opts);
+      const { limit, before, owner } = checkListOptions(opts);
       await ready();
       if (limit === 0) return [];
       const values: unknown[] = [limit === Infinity ? null : limit];
-      if (before !== Infinity) values.push(before);
+      const where: string[] = [];
+      if (before !== Infinity) where.push(`updated_ms < $${values.push(before)}`);
+      // One owner's sessions come from the owner index, in its order.
+      if (owner !== undefined) where.push(`owner = $${values.push(owner)}`);
       const { rows } = await pool.query(
-        `SELECT ${SESSION_COLUMNS} FROM ${S} ${before === Infinity ? "" : "WHERE updated_ms < $2"}
+        `SELECT ${SESSION_COLUMNS} FROM ${S} ${where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`}
          ORDER BY updated_ms DESC, touched DESC LIMIT $1`,
         values,
       );

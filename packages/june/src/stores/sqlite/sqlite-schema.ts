@@ -7,8 +7,11 @@ import { loadDriver } from "../load-driver.js";
 /** A better-sqlite3 connection. */
 export type SqliteDatabase = BetterSqlite3.Database;
 
-/** The schema version this code writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 1;
+/**
+ * The schema version this code writes (`PRAGMA user_version`). 2: sessions have an `owner` (and an index on
+ * it); a version 1 database is migrated when opened (see `migrate`).
+ */
+export const SCHEMA_VERSION = 2;
 
 /**
  * One row per session, kept up to date by every append (in the append's transaction), so that
@@ -25,7 +28,8 @@ CREATE TABLE IF NOT EXISTS june_sessions (
   title TEXT,
   turn_count INTEGER NOT NULL DEFAULT 0,
   last_seq INTEGER NOT NULL,
-  metadata TEXT
+  metadata TEXT,
+  owner TEXT
 );
 CREATE INDEX IF NOT EXISTS june_sessions_by_update ON june_sessions (updated_ms DESC, touched DESC);
 CREATE TABLE IF NOT EXISTS june_entries (
@@ -59,11 +63,28 @@ CREATE TABLE IF NOT EXISTS june_counters (
 INSERT INTO june_counters (name, value) VALUES ('touched', 0) ON CONFLICT (name) DO NOTHING;
 `;
 
-/** The listing query (newest first), with and without `before`; `limit` -1 is no limit. */
-export const LIST_SQL = `SELECT id, created_at, updated_at, title, turn_count, metadata, last_seq FROM june_sessions
-  ORDER BY updated_ms DESC, touched DESC LIMIT :limit`;
-export const LIST_BEFORE_SQL = `SELECT id, created_at, updated_at, title, turn_count, metadata, last_seq FROM june_sessions
-  WHERE updated_ms < :before ORDER BY updated_ms DESC, touched DESC LIMIT :limit`;
+/**
+ * One owner's sessions in listing order: `listSessions({ owner })` reads this index, never the other owners' rows.
+ * Made after the migration (a version 1 table has no `owner` column until then).
+ */
+const OWNER_INDEX = "CREATE INDEX IF NOT EXISTS june_sessions_by_owner ON june_sessions (owner, updated_ms DESC, touched DESC)";
+
+/** The columns a `SessionRow` is read from. */
+export const SESSION_COLUMNS = "id, created_at, updated_at, title, turn_count, owner, metadata, last_seq";
+
+/**
+ * The listing query (newest first), with and without `before`, for every owner or one; `limit` -1 is no
+ * limit. Keyed `${owner}${before}`, as `listQuery` picks them.
+ */
+export const LIST_SQL = {
+  all: `SELECT ${SESSION_COLUMNS} FROM june_sessions ORDER BY updated_ms DESC, touched DESC LIMIT :limit`,
+  before: `SELECT ${SESSION_COLUMNS} FROM june_sessions
+  WHERE updated_ms < :before ORDER BY updated_ms DESC, touched DESC LIMIT :limit`,
+  owner: `SELECT ${SESSION_COLUMNS} FROM june_sessions
+  WHERE owner = :owner ORDER BY updated_ms DESC, touched DESC LIMIT :limit`,
+  ownerBefore: `SELECT ${SESSION_COLUMNS} FROM june_sessions
+  WHERE owner = :owner AND updated_ms < :before ORDER BY updated_ms DESC, touched DESC LIMIT :limit`,
+} as const;
 
 /** Opens (creating when missing) a June database: WAL, foreign keys on, the schema in place. */
 export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabase {
@@ -101,6 +122,8 @@ export function openDatabase(path: string, busyTimeoutMs: number): SqliteDatabas
         });
       }
       db.exec(SCHEMA);
+      migrate(db);
+      db.exec(OWNER_INDEX);
       if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }).immediate();
   } catch (error) {
@@ -134,6 +157,19 @@ function readableByOwnerOnly(path: string): void {
 export function clearWal(db: SqliteDatabase): boolean {
   const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
   return result?.busy === 0;
+}
+
+/**
+ * Brings a version 1 table up to this schema: the `owner` column, filled from each session's `session` entry
+ * (where the owner is journaled). A no-op on a table that has it (a new database, or one migrated already).
+ */
+function migrate(db: SqliteDatabase): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('june_sessions')").pluck().all() as string[];
+  if (columns.includes("owner")) return;
+  db.exec(`ALTER TABLE june_sessions ADD COLUMN owner TEXT;
+UPDATE june_sessions SET owner = (
+  SELECT json_extract(entry, '$.owner') FROM june_entries WHERE session_id = june_sessions.id AND seq = 1
+);`);
 }
 
 /** better-sqlite3 is installed but its native addon is missing or built for another Node.js. */

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { storeConformanceCases } from "../../testing/store-conformance.js";
 import type { JournalEntry, NewJournalEntry } from "../types.js";
 import { sqliteStore } from "./sqlite-store.js";
-import { LIST_BEFORE_SQL, LIST_SQL } from "./sqlite-schema.js";
+import { LIST_SQL } from "./sqlite-schema.js";
 
 const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 const root = mkdtempSync(join(tmpdir(), "june-sqlite-store-"));
@@ -127,7 +127,7 @@ describe("sqliteStore", () => {
       // The listing walks the index: no table scan, no sort of every row.
       const db = new Database(path, { readonly: true });
       try {
-        for (const sql of [LIST_SQL, LIST_BEFORE_SQL]) {
+        for (const sql of [LIST_SQL.all, LIST_SQL.before]) {
           const plan = db
             .prepare(`EXPLAIN QUERY PLAN ${sql}`)
             .all({ limit: 20, before: base })

@@ -10,6 +10,7 @@ import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, con
 import type {
   AppendOptions,
   ChatStore,
+  CreateSessionOptions,
   JournalEntry,
   ListSessionsOptions,
   NewJournalEntry,
@@ -18,7 +19,7 @@ import type {
   TurnLease,
 } from "../types.js";
 import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
-import { LIST_BEFORE_SQL, LIST_SQL, clearWal, openDatabase } from "./sqlite-schema.js";
+import { LIST_SQL, clearWal, openDatabase, SESSION_COLUMNS } from "./sqlite-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
 
 export interface SqliteStoreOptions {
@@ -96,13 +97,13 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
 
   const sql = {
     session: db.prepare<[string], SessionRow>(
-      "SELECT id, created_at, updated_at, title, turn_count, metadata, last_seq FROM june_sessions WHERE id = ?",
+      `SELECT ${SESSION_COLUMNS} FROM june_sessions WHERE id = ?`,
     ),
     exists: db.prepare<[string], number>("SELECT 1 FROM june_sessions WHERE id = ?").pluck(),
     touch: db.prepare<[], number>("UPDATE june_counters SET value = value + 1 WHERE name = 'touched' RETURNING value").pluck(),
     insertSession: db.prepare(
-      `INSERT INTO june_sessions (id, created_at, updated_at, updated_ms, touched, title, turn_count, last_seq, metadata)
-       VALUES (:id, :at, :at, :ms, :touched, NULL, 0, 1, :metadata) ON CONFLICT (id) DO NOTHING`,
+      `INSERT INTO june_sessions (id, created_at, updated_at, updated_ms, touched, title, turn_count, last_seq, owner, metadata)
+       VALUES (:id, :at, :at, :ms, :touched, NULL, 0, 1, :owner, :metadata) ON CONFLICT (id) DO NOTHING`,
     ),
     updateSession: db.prepare(
       `UPDATE june_sessions SET updated_at = :updatedAt, updated_ms = :ms, touched = :touched, title = :title,
@@ -117,8 +118,10 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     entries: db.prepare<[string, number], string>(
       "SELECT entry FROM june_entries WHERE session_id = ? AND seq >= ? ORDER BY seq",
     ).pluck(),
-    list: db.prepare<[{ limit: number }], SessionRow>(LIST_SQL),
-    listBefore: db.prepare<[{ before: number; limit: number }], SessionRow>(LIST_BEFORE_SQL),
+    list: db.prepare<[{ limit: number }], SessionRow>(LIST_SQL.all),
+    listBefore: db.prepare<[{ before: number; limit: number }], SessionRow>(LIST_SQL.before),
+    listOwner: db.prepare<[{ owner: string; limit: number }], SessionRow>(LIST_SQL.owner),
+    listOwnerBefore: db.prepare<[{ owner: string; before: number; limit: number }], SessionRow>(LIST_SQL.ownerBefore),
     deleteSession: db.prepare<[string]>("DELETE FROM june_sessions WHERE id = ?"),
     lease: db.prepare<[string], LeaseRow>("SELECT * FROM june_leases WHERE session_id = ?"),
     putLease: db.prepare<[LeaseRow]>(
@@ -184,10 +187,10 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
   }
 
   const store: SqliteStore = {
-    async createSession(input: { id: string; metadata?: Record<string, unknown> }): Promise<SessionInfo> {
+    async createSession(input: CreateSessionOptions): Promise<SessionInfo> {
       const id = input?.id;
       assertSessionId(id);
-      const { entries, lines } = prepareSessionEntry(id, input.metadata, new Date());
+      const { entries, lines } = prepareSessionEntry(id, input.metadata, new Date(), input.owner);
       const listing = startListing(entries[0]);
       write(true, () => {
         const created = sql.insertSession.run({
@@ -195,6 +198,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
           at: listing.createdAt,
           ms: Date.parse(listing.createdAt),
           touched: sql.touch.get(),
+          owner: listing.owner ?? null,
           metadata: listing.metadata === undefined ? null : JSON.stringify(listing.metadata),
         });
         if (created.changes === 0) throw new ConflictError(id, `Session "${id}" exists already`);
@@ -211,11 +215,18 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     },
 
     async listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]> {
-      const { limit, before } = checkListOptions(options);
+      const { limit, before, owner } = checkListOptions(options);
       open();
       if (limit === 0) return [];
       const max = limit === Infinity ? -1 : limit;
-      const rows = before === Infinity ? sql.list.all({ limit: max }) : sql.listBefore.all({ before, limit: max });
+      const rows =
+        owner === undefined
+          ? before === Infinity
+            ? sql.list.all({ limit: max })
+            : sql.listBefore.all({ before, limit: max })
+          : before === Infinity
+            ? sql.listOwner.all({ owner, limit: max })
+            : sql.listOwnerBefore.all({ owner, before, limit: max });
       return rows.map((row) => toSessionInfo(row.id, rowListing(row)));
     },
 
