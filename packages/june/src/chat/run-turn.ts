@@ -266,6 +266,7 @@ async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
   return resolveContext(options.context, history, {
     sessionId: journal.sessionId,
     input: options.input,
+    scope: journal.scope,
     // Made only for a builder that reads them (the journal rebuilds its turns' entries from their records).
     get entries() {
       return journal.entries;

@@ -61,6 +61,8 @@ type Slot = JournalEntry | EntryLine | number | string;
  */
 export class SessionJournal {
   readonly sessionId: string;
+  /** What context builders key their per-session work by (`ContextOptions.scope`): it goes with this journal. */
+  readonly scope: object = {};
   readonly #store: ChatStore;
   /**
    * Set while some of `#slots` are `EntryLine`s (lines not parsed past their head): where the journal lives,

@@ -387,6 +387,7 @@ export class JournaledSession implements Session {
     const { messages } = await resolveContext(this.#host.context, this.#journal.branch.slice(), {
       sessionId: this.id,
       input: "",
+      scope: journal.scope,
       // Made only for a builder that reads them.
       get entries() {
         return journal.entries;

@@ -253,6 +253,12 @@ export interface ContextOptions {
    * list): a builder that never reads it costs no copy of the journal.
    */
   entries: readonly JournalEntry[];
+  /**
+   * An object that lives as long as the open session object does (set by the session; absent when a builder is
+   * called by hand). A builder that keeps work between turns keys it by this (a `WeakMap`), so it goes when the
+   * session is dropped: never by a record or an entry, which a store may keep for as long as it lives.
+   */
+  scope?: object;
 }
 
 /** Decides what earlier turns every responder sees. */

@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import { markHistoryOnly } from "./history-only.js";
-import type { ContextBuilder, ContextResult, TurnRecord } from "../types.js";
+import type { ContextBuilder, ContextOptions, ContextResult, TurnRecord } from "../types.js";
 import { isCompleted, sameSteers, snapshotSteers, turnMessages, type SteersSnapshot } from "./turn-messages.js";
 
 /** One record as the builder last saw it: what its messages depend on, and where they start. */
@@ -27,8 +27,8 @@ interface Memo {
  * Failed, canceled and interrupted turns are left out.
  *
  * Sending every earlier turn again is what this builder does, but it does not rebuild them on every turn:
- * it keeps, per session (by the session's first record), the messages it built last time and each record as
- * it was then; a call checks that the history still starts with those same records, unchanged (status,
+ * it keeps, per open session (by `ContextOptions.scope`, so it goes when the session object does), the
+ * messages it built last time and each record as it was then; a call checks that the history still starts with those same records, unchanged (status,
  * input, text, steers), and adds only the turns after them. Any difference rebuilds from there. The result
  * is a fresh array each time; its messages are frozen (they are reused).
  *
@@ -36,13 +36,15 @@ interface Memo {
  * createChat({ responder, context: fullContext() });
  */
 export function fullContext(): ContextBuilder {
-  const memos = new WeakMap<TurnRecord, Memo>();
-  return markHistoryOnly(function fullContextBuilder(history: TurnRecord[]): ContextResult {
-    const first = history[0];
-    let memo = typeof first === "object" && first !== null ? memos.get(first) : undefined;
+  // Keyed by the open session, never by a record: a store may keep its records for good (memoryStore does),
+  // and a memo keyed by one would keep every session this chat ever served.
+  const memos = new WeakMap<object, Memo>();
+  return markHistoryOnly(function fullContextBuilder(history: TurnRecord[], options?: ContextOptions): ContextResult {
+    const scope = options?.scope;
+    let memo = scope === undefined ? undefined : memos.get(scope);
     if (memo === undefined) {
       memo = { seen: [], messages: [], turnIds: [] };
-      if (typeof first === "object" && first !== null) memos.set(first, memo);
+      if (scope !== undefined) memos.set(scope, memo);
     }
     const same = unchangedPrefix(memo.seen, history);
     if (same < memo.seen.length) {

@@ -50,7 +50,8 @@ export function summarizedContext(options: SummarizedContextOptions): ContextBui
   }
   if (typeof count !== "function") throw new TypeError("summarizedContext({ count }): count must be a function of a text");
   /** Summaries written but maybe not journaled yet (a preview, a retried append), by the last turn they cover. */
-  const written = new WeakMap<TurnRecord, { previous: string | undefined; text: string }>();
+  // Per open session (`ContextOptions.scope`), so nothing of a dropped session stays.
+  const written = new WeakMap<object, WeakMap<TurnRecord, { previous: string | undefined; text: string }>>();
 
   return async function summarizedContextBuilder(history: TurnRecord[], context: ContextOptions): Promise<ContextResult> {
     const journaled = summariesOf(context.entries);
@@ -70,10 +71,15 @@ export function summarizedContext(options: SummarizedContextOptions): ContextBui
     let summary: ContextResult["summary"];
     if (older.length > 0 && tokensOf(older, count) > triggerTokens) {
       const through = older[older.length - 1]!;
-      const cached = written.get(through);
+      let mine = context.scope === undefined ? undefined : written.get(context.scope);
+      if (mine === undefined) {
+        mine = new WeakMap();
+        if (context.scope !== undefined) written.set(context.scope, mine);
+      }
+      const cached = mine.get(through);
       const text =
         cached !== undefined && cached.previous === summaryText ? cached.text : await summarize(model, summaryText, older);
-      written.set(through, { previous: summaryText, text });
+      mine.set(through, { previous: summaryText, text });
       summary = { throughTurnId: through.id, text };
       summaryId = through.id;
       summaryText = text;

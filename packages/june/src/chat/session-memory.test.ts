@@ -1,0 +1,65 @@
+/**
+ * A session's memory is its journal's data and a small constant: nothing a context builder works out for an
+ * open session outlives the session object. Over memoryStore (which keeps every record for as long as it
+ * lives), a chat that served sessions and dropped them (what the HTTP handler does on every request) must
+ * keep nothing of what their contexts built. Run in a child process with `--expose-gc`, on the BUILT package.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, packageDir } from "../cli/__fixtures__/built-bin.js";
+
+const dir = mkdtempSync(join(tmpdir(), "june-session-memory-"));
+beforeAll(() => ensureBuilt(), 180_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(body: string): string {
+  const chat = pathToFileURL(join(packageDir, "dist/chat/index.js")).href;
+  const testing = pathToFileURL(join(packageDir, "dist/testing/index.js")).href;
+  const file = join(dir, `script-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(
+    file,
+    `import { createChat, memoryStore, fullContext, summarizedContext } from ${JSON.stringify(chat)};
+import { scriptedModel } from ${JSON.stringify(testing)};
+const collected = async () => { for (let i = 0; i < 4; i++) { globalThis.gc(); await new Promise((r) => setImmediate(r)); } };
+${body}
+`,
+  );
+  return execFileSync(process.execPath, ["--expose-gc", file], { encoding: "utf8", timeout: 60_000 }).trim();
+}
+
+describe("what a dropped session leaves behind", () => {
+  it("fullContext over memoryStore: the messages it built for a session go with the session object", () => {
+    const out = run(`
+const chat = createChat({ model: scriptedModel(() => "A reply of some length, ".repeat(12)), store: memoryStore(), context: fullContext() });
+// One session served and dropped, as a request of the HTTP handler does; a weak reference to the newest
+// message its context built.
+async function serve() {
+  const session = await chat.createSession();
+  for (let t = 0; t < 10; t++) await session.send("Question " + t + " " + "x".repeat(200)).result;
+  const messages = await session.messages();
+  return new WeakRef(messages[messages.length - 1]);
+}
+const refs = [];
+for (let s = 0; s < 5; s++) refs.push(await serve());
+await collected();
+console.log(refs.map((ref, i) => (ref.deref() === undefined ? "" : i)).join(""));
+`);
+    expect(out).toBe("");
+  });
+
+  it("a session reopened reads the same context as the live one did", () => {
+    const out = run(`
+const store = memoryStore();
+const chat = createChat({ model: scriptedModel(() => "Reply."), store, context: fullContext() });
+const live = await chat.createSession();
+for (let t = 0; t < 3; t++) await live.send("Q" + t).result;
+const reopened = await chat.openSession(live.id);
+console.log(JSON.stringify(await live.messages()) === JSON.stringify(await reopened.messages()));
+`);
+    expect(out).toBe("true");
+  });
+});
