@@ -24,6 +24,14 @@ export type {
   WorkflowNode,
 } from "./runtime/components.js";
 export { start } from "./runtime/start.js";
+export type {
+  ToolApprovalDecision,
+  ToolApprovalFunction,
+  ToolApprovalPolicy,
+  ToolApprovalRule,
+  ToolApprovalRuleOptions,
+  ToolApprovalStatus,
+} from "./runtime/tool-approval.js";
 export type { TelemetryOption, TelemetrySettings } from "./telemetry/index.js";
 export type {
   AgentNode,
@@ -37,6 +45,7 @@ export type {
   ModelInfo,
   NodeStatus,
   ParallelNode,
+  PolicyApproval,
   Prompt,
   RunContext,
   RunHandle,

@@ -1,4 +1,5 @@
-import { streamText, type LanguageModel, type ModelMessage } from "ai";
+import type { LanguageModel, ModelMessage } from "ai";
+import { streamModel } from "../ai-sdk/stream-model.js";
 import { JudgeResponseError } from "./errors.js";
 import { named } from "./scorers.js";
 import type { EvalCase, Scorer } from "./types.js";
@@ -35,14 +36,16 @@ export function llmJudge(options: LlmJudgeOptions): Scorer {
   const { model, rubric, reference = true } = options;
   return named("llmJudge", async (evalCase, reply, context) => {
     let failure: unknown;
-    const result = streamText({
+    const { result } = streamModel({
       model,
-      system: `${SYSTEM}\n\nRubric:\n${rubric.trim()}`,
-      prompt: judgePrompt(evalCase, reply, reference),
+      instructions: `${SYSTEM}\n\nRubric:\n${rubric.trim()}`,
+      messages: [{ role: "user", content: judgePrompt(evalCase, reply, reference) }],
       abortSignal: context?.signal,
-      ...(options.temperature !== undefined && { temperature: options.temperature }),
-      ...(options.maxOutputTokens !== undefined && { maxOutputTokens: options.maxOutputTokens }),
-      onError: ({ error }) => {
+      settings: {
+        ...(options.temperature !== undefined && { temperature: options.temperature }),
+        ...(options.maxOutputTokens !== undefined && { maxOutputTokens: options.maxOutputTokens }),
+      },
+      onError: (error) => {
         failure ??= error;
       },
     });

@@ -1,16 +1,15 @@
-import {
-  stepCountIs,
-  streamText,
-  type FinishReason,
-  type LanguageModel,
-  type LanguageModelResponseMetadata,
-  type LanguageModelUsage,
-  type ModelMessage,
-  type OutputInterface,
-  type TextStreamPart,
-  type ToolSet,
+import type {
+  FinishReason,
+  LanguageModel,
+  LanguageModelResponseMetadata,
+  LanguageModelUsage,
+  ModelMessage,
+  OutputInterface,
+  TextStreamPart,
+  ToolSet,
 } from "ai";
 import type { ApprovalOutcome } from "./approvals.js";
+import type { PolicyDecision } from "./tool-approval.js";
 import { endFields, toTraceError, type RunState } from "./run-state.js";
 import type { Release } from "./scheduler.js";
 import type { SteerInbox } from "./steer.js";
@@ -18,7 +17,7 @@ import type { ApprovalState, CallSettings, ModelAttemptFailure, ModelInfo, Trace
 import { addUsage, toUsage } from "./usage.js";
 import { within } from "../telemetry/ai-sdk.js";
 import { promptExcerpt, responseExcerpt } from "./message-excerpt.js";
-import { observeAttempts } from "./model-attempts.js";
+import { stepResponse, streamModel } from "../ai-sdk/stream-model.js";
 
 /** What one `streamText` call of a step needs. */
 export interface CallInput {
@@ -38,6 +37,8 @@ export interface CallInput {
   readonly inbox: SteerInbox;
   /** Trace node of each tool call the step made, by `toolCallId` (a resumed call reports earlier calls). */
   readonly toolNodes: Map<string, string>;
+  /** Tool calls the step's `toolApproval` decided (by tool call id): answered at once, never shown pending. */
+  readonly policyDecisions?: ReadonlyMap<string, PolicyDecision>;
   /** The MCP server and tool name of each MCP tool, by the name the model calls it. */
   readonly mcpOrigins?: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
 }
@@ -106,7 +107,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   let carried = 0;
   let interruptible = false;
   let release: Release | undefined;
-  let stepResponse: readonly ModelMessage[] | undefined;
+  let stepMessages: readonly ModelMessage[] | undefined;
   inbox.onInput = () => {
     // Internal: the reason of this call's own controller, read by nothing outside it (the call ends "interrupted").
     if (interruptible && !signal.aborted && !callSignal.aborted) abortCall(new Error("june: steer input interrupts this call"));
@@ -127,36 +128,32 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     });
     return callNodeId;
   };
-  // Each request the AI SDK makes (a retry is another) shows on the node as it starts and fails; the model goes
-  // to `streamText` as it is, the telemetry settings carry the observer.
-  const telemetry = observeAttempts(input.settings.experimental_telemetry, {
-    onAttempt: (attempt, at) => {
-      attemptStartedAt = at;
-      const nodeId = openNode();
-      if (attempt > 1) trace.update(nodeId, { attempt });
-    },
-    onAttemptError: (attempt, error, at) => {
-      if (callSignal.aborted) return;
-      const nodeId = openNode();
-      const failed = (trace.field(nodeId, "failedAttempts") as readonly ModelAttemptFailure[] | undefined) ?? [];
-      const failure: ModelAttemptFailure = { attempt, startedAt: attemptStartedAt ?? at, endedAt: at, error: toTraceError(error) };
-      trace.update(nodeId, { failedAttempts: [...failed, failure] });
-    },
-  });
-
   const spans = run.spans?.modelCall(input.stepNodeId, { model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
-  // Object.assign, not `{ ...input.settings, ... }`: V8 builds a literal that spreads an object and then adds
-  // keys of its own on a slow path (~7 µs for a call with one setting, e.g. `temperature`, here).
-  const result = within(spans, () => streamText(Object.assign({}, input.settings, {
-    experimental_telemetry: telemetry,
+  const { parts, result } = within(spans, () => streamModel({
+    settings: input.settings,
     model: input.model,
-    system: input.system,
+    instructions: input.system,
     messages: history,
     tools: input.tools,
     output: input.output,
-    stopWhen: stepCountIs(1),
+    oneCall: true,
     abortSignal: callSignal,
-    onError: () => {},
+    // Each request the AI SDK makes (a retry is another) shows on the node as it starts and fails; the model
+    // goes to `streamText` as it is.
+    attempts: {
+      onAttempt: (attempt, at) => {
+        attemptStartedAt = at;
+        const nodeId = openNode();
+        if (attempt > 1) trace.update(nodeId, { attempt });
+      },
+      onAttemptError: (attempt, error, at) => {
+        if (callSignal.aborted) return;
+        const nodeId = openNode();
+        const failed = (trace.field(nodeId, "failedAttempts") as readonly ModelAttemptFailure[] | undefined) ?? [];
+        const failure: ModelAttemptFailure = { attempt, startedAt: attemptStartedAt ?? at, endedAt: at, error: toTraceError(error) };
+        trace.update(nodeId, { failedAttempts: [...failed, failure] });
+      },
+    },
     prepareStep: async ({ messages }) => {
       release = await run.modelSlots.acquire(callSignal);
       // The AI SDK reads approval responses from the last message only: never put input after them.
@@ -168,11 +165,11 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       return { messages: prepared };
     },
     // The AI SDK builds the step's messages once, here; `await result.response` would tee and re-read the stream.
-    onStepFinish: (step) => {
-      stepResponse = responseMessages(step.response.messages, carried);
-      if (callNodeId) trace.update(callNodeId, { response: responseExcerpt(stepResponse) });
+    onStepEnd: (step) => {
+      stepMessages = responseMessages(step.response.messages, carried);
+      if (callNodeId) trace.update(callNodeId, { response: responseExcerpt(stepMessages) });
     },
-  } satisfies Parameters<typeof streamText>[0])));
+  }));
 
   let text = "";
   // What earlier calls of this step wrote (an interrupted call's text, before its continuation).
@@ -204,9 +201,11 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
         if (!part.providerExecuted) clientCalls.add(part.toolCallId);
         return;
       }
-      case "tool-approval-request":
-        approvals.push(openApproval(input, part.approvalId, part.toolCall));
+      case "tool-approval-request": {
+        const byPolicy = input.policyDecisions?.get(part.toolCall.toolCallId);
+        approvals.push(byPolicy ? decideByPolicy(input, part.approvalId, part.toolCall, byPolicy) : openApproval(input, part.approvalId, part.toolCall));
         return;
+      }
       case "tool-result":
         answered.add(part.toolCallId);
         trace.update(toolNode(input, part), part.preliminary ? { output: part.output } : { output: part.output, status: "done", endedAt: Date.now() });
@@ -246,7 +245,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     }
   };
 
-  reader = result.fullStream.getReader();
+  reader = parts.getReader();
   let drained = false;
   try {
     for (;;) {
@@ -279,7 +278,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     return { kind: "interrupted", messages: [...(prepared ?? history), ...written], text };
   }
   // A stream that ended without a step (no finish-step): the AI SDK's own promise says why.
-  const response = stepResponse ?? responseMessages((await result.response).messages, carried);
+  const response = stepMessages ?? responseMessages((await result.response).messages, carried);
   const messages = prepared ? [...prepared, ...response] : [...history, ...response];
   const continues = approvals.length === 0 && clientCalls.size > 0 && [...clientCalls].every((id) => answered.has(id));
   return { kind: "finished", messages, response, text, continues, approvals, finish };
@@ -297,7 +296,7 @@ function promptFields(system: string | undefined, messages: readonly ModelMessag
  * (tool results the AI SDK produced from approval responses before the call, already part of the prompt).
  */
 export function responseMessages(stepMessages: readonly ModelMessage[], carried: number): readonly ModelMessage[] {
-  return carried === 0 ? stepMessages : stepMessages.slice(carried);
+  return stepResponse(stepMessages, carried);
 }
 
 /**
@@ -348,6 +347,30 @@ export function openApproval(
   );
   trace.flush();
   return { approvalId, wait, toolCall: { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input } };
+}
+
+/**
+ * A tool call the step's `toolApproval` decided: settled at once and never added to `requests` (no one is
+ * asked). Its trace row, the run's list of policy decisions (what the journal records) and its span say
+ * `decidedBy: "policy"` with the reason; a denial is marked so the tool never executes, and its reason
+ * reaches the model with the approval response.
+ */
+export function decideByPolicy(
+  input: CallInput,
+  approvalId: string,
+  toolCall: { toolCallId: string; toolName: string; input: unknown },
+  decision: PolicyDecision,
+): OpenApproval {
+  const { trace, approvals } = input.run;
+  const nodeId = toolNode(input, toolCall);
+  const reason = decision.reason !== undefined ? { reason: decision.reason } : {};
+  const outcome: ApprovalOutcome = decision.approved ? { kind: "approved" } : { kind: "denied", ...reason };
+  const approval = { id: approvalId, state: decision.approved ? ("approved" as const) : ("denied" as const), decidedBy: "policy" as const, ...reason };
+  if (!decision.approved) approvals.markDenied(input.stepId, toolCall.toolCallId);
+  approvals.recordPolicyDecision({ id: approvalId, stepId: input.stepId, toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, approved: decision.approved, ...reason });
+  input.run.spans?.approvalSettled(approvalId, outcome, "policy");
+  trace.update(nodeId, decision.approved ? { status: "running", approval } : { status: "done", endedAt: Date.now(), approval });
+  return { approvalId, wait: Promise.resolve(outcome), toolCall: { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input } };
 }
 
 /** The trace node of a tool call, made in this call or an earlier one of the step (created if unseen). */

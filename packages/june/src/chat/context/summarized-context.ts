@@ -1,4 +1,5 @@
-import { streamText, type LanguageModel, type ModelMessage } from "ai";
+import type { LanguageModel, ModelMessage } from "ai";
+import { streamModel } from "../../ai-sdk/stream-model.js";
 import type { JournalEntry } from "../../stores/types.js";
 import type { ContextBuilder, ContextOptions, ContextResult, TurnRecord } from "../types.js";
 import { estimateTokens } from "./token-budget.js";
@@ -121,10 +122,8 @@ async function summarize(model: LanguageModel, previous: string | undefined, rec
   }
   parts.push(`Conversation${previous !== undefined ? " since" : ""}:\n${lines.join("\n\n")}`);
   // streamText (not generateText): any model that streams can summarize, the test models included.
-  const result = streamText({ model, system: SUMMARIZER_SYSTEM, messages: [{ role: "user", content: parts.join("\n\n") }],
-    // A failure rejects `text` below (and fails the turn); no console noise.
-    onError: () => {},
-  });
+  // A failure rejects `text` below (and fails the turn); no console noise.
+  const { result } = streamModel({ model, settings: {}, instructions: SUMMARIZER_SYSTEM, messages: [{ role: "user", content: parts.join("\n\n") }] });
   const text = (await result.text).trim();
   // resolveContext wraps what a builder throws in a ContextBuildError naming the builder: the user sees that.
   if (text.length === 0) throw new Error("the summarizer model returned an empty summary");

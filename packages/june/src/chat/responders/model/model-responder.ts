@@ -1,4 +1,5 @@
-import { streamText, type LanguageModel, type LanguageModelUsage, type ModelMessage } from "ai";
+import type { LanguageModel, LanguageModelUsage, ModelMessage } from "ai";
+import { streamModel } from "../../../ai-sdk/stream-model.js";
 import { CanceledError } from "../../../runtime/errors.js";
 import { pickCallSettings } from "../../../runtime/call-settings.js";
 import type { CallSettings, ModelInfo, Usage } from "../../../runtime/types.js";
@@ -8,7 +9,6 @@ import { within, withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
 import { ModelCallSpan } from "../../../telemetry/model-call-span.js";
 import { resolveTelemetry, type Telemetry } from "../../../telemetry/options.js";
 import type { Responder, ResponderEvent, ResponderExecution, ResponderResult, RespondOptions } from "../../types.js";
-import { observeAttempts } from "../../../runtime/model-attempts.js";
 import { toUsage } from "../../../runtime/usage.js";
 import { ModelTurnTrace } from "./model-turn-trace.js";
 
@@ -148,24 +148,21 @@ class ModelTurn {
           ? ModelCallSpan.start(this.#telemetry, undefined, { model: this.#info, settings: this.#settings, system: this.#instructions, messages: this.#conversation })
           : undefined;
         try {
-          // Object.assign, not `{ ...this.#settings, ... }`: V8 builds a literal that spreads an object and then
-          // adds keys on a slow path (~7 µs a call once any call setting is set).
-          const stream = within(span, () => streamText(Object.assign({}, this.#settings, {
+          const { parts } = within(span, () => streamModel({
+            settings: this.#settings,
             model: this.#model,
+            instructions: this.#instructions,
+            messages: this.#conversation,
+            abortSignal: call.signal,
             // Each request the AI SDK makes (a retry is another) shows in the trace as it starts and fails.
-            experimental_telemetry: observeAttempts(this.#settings.experimental_telemetry, {
+            attempts: {
               onAttempt: (attempt, at) => this.#trace.attempt(attempt, at),
               onAttemptError: (attempt, error, at) => {
                 if (!call.signal.aborted) this.#trace.attemptFailed(attempt, error, at);
               },
-            }),
-            system: this.#instructions,
-            messages: this.#conversation,
-            abortSignal: call.signal,
-            // The error reaches the turn through the stream's `error` part; no console output.
-            onError: () => {},
-          })));
-          for await (const part of stream.fullStream) {
+            },
+          }));
+          for await (const part of parts) {
             span?.onPart(part);
             // A steered or canceled call's late text is not part of the reply.
             if (call.signal.aborted) break;
