@@ -33,6 +33,7 @@ export type {
   ToolApprovalStatus,
 } from "./runtime/tool-approval.js";
 export type { TelemetryOption, TelemetrySettings } from "./telemetry/index.js";
+export type { AiTelemetrySettings } from "./ai-sdk/telemetry-settings.js";
 export type {
   AgentNode,
   ApprovalRequest,

@@ -57,7 +57,8 @@ describe("streamModel's attempts", () => {
 
   it("telemetry off: nothing reaches a registered tracer", async () => {
     const { model } = flakyModel(1);
-    await run(model, undefined);
+    // Unset is off on AI SDK 6; on AI SDK 7 a registered integration is on unless `isEnabled: false`.
+    if (AI_SDK_MAJOR === 6) await run(model, undefined);
     await run(model, { isEnabled: false, functionId: "off" });
     expect(tracing.spans()).toEqual([]);
   });

@@ -4,13 +4,12 @@ import {
   type LanguageModel,
   type ModelMessage,
   type OutputInterface,
-  type StreamTextResult,
   type TextStreamPart,
   type ToolSet,
 } from "ai";
 import type { CallSettings } from "../runtime/types.js";
 import { observeAttempts, type AttemptHooks } from "./attempts-v6.js";
-import { attemptIntegration } from "./attempts-v7.js";
+import { v7Telemetry } from "./telemetry-v7.js";
 import { AI_SDK_MAJOR } from "./major.js";
 
 /** One `streamText` call as June makes it, in words that mean the same on AI SDK 6 and 7. */
@@ -39,7 +38,7 @@ export interface ModelStreamRequest {
 export interface ModelStream {
   /** Every part of the call (AI SDK 6's `fullStream`, 7's `stream`). */
   readonly parts: ReadableStream<TextStreamPart<ToolSet>> & AsyncIterable<TextStreamPart<ToolSet>>;
-  readonly result: StreamTextResult<ToolSet, never>;
+  readonly result: ReturnType<typeof streamText>;
 }
 
 /**
@@ -74,30 +73,9 @@ export function streamModel(request: ModelStreamRequest): ModelStream {
     const telemetry = request.attempts ? observeAttempts(telemetrySettings, request.attempts) : telemetrySettings;
     if (telemetry) options["experimental_telemetry"] = telemetry;
   }
-  const result = streamText(options as Parameters<typeof streamText>[0]) as unknown as StreamTextResult<ToolSet, never>;
-  const parts = AI_SDK_MAJOR === 7 ? (result as unknown as { stream: ModelStream["parts"] }).stream : result.fullStream;
+  const result = streamText(options as Parameters<typeof streamText>[0]);
+  const parts = (AI_SDK_MAJOR === 7 ? (result as unknown as { stream: ModelStream["parts"] }).stream : result.fullStream) as ModelStream["parts"];
   return { parts, result };
-}
-
-/**
- * AI SDK 7's `telemetry` for one call. Its spans come from the integrations registered with `registerTelemetry`
- * (e.g. `@ai-sdk/otel`'s `OpenTelemetry`), on unless the settings say `isEnabled: false`; inputs and outputs
- * are recorded only when asked (`recordInputs` / `recordOutputs`, June's default `false`). June's attempt
- * integration goes beside the registered ones (per-call integrations replace the global list, so it is
- * read and kept), and stays on when the user turned telemetry off: only the registered ones are left out.
- */
-function v7Telemetry(settings: CallSettings["experimental_telemetry"], attempts: AttemptHooks | undefined): Record<string, unknown> | undefined {
-  const registered = settings?.isEnabled === false ? [] : globalIntegrations();
-  const integrations = attempts ? [attemptIntegration(attempts), ...registered] : registered;
-  if (integrations.length === 0) return settings?.isEnabled === false ? { isEnabled: false } : undefined;
-  const { tracer: _tracer, isEnabled: _isEnabled, ...rest } = (settings ?? {}) as Record<string, unknown>;
-  return { ...rest, recordInputs: settings?.recordInputs ?? false, recordOutputs: settings?.recordOutputs ?? false, integrations };
-}
-
-/** The integrations registered with AI SDK 7's `registerTelemetry` (its registry is this global array). */
-function globalIntegrations(): unknown[] {
-  const list = (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: unknown }).AI_SDK_TELEMETRY_INTEGRATIONS;
-  return Array.isArray(list) ? [...list] : [];
 }
 
 /**

@@ -32,7 +32,7 @@ export function mcpToolSet(options: McpToolsOptions, server: string, listed: Rec
       name,
       toolName,
       server,
-      ...(value.description !== undefined ? { description: value.description } : {}),
+      ...(typeof value.description === "string" ? { description: value.description } : {}),
       ...(annotations !== undefined ? { annotations } : {}),
     });
     if (options.include !== undefined && !matches(options.include, info)) continue;

@@ -45,7 +45,7 @@ export interface CallInput {
 
 /** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
 export interface FinishInfo {
-  readonly response: LanguageModelResponseMetadata;
+  readonly response: Pick<LanguageModelResponseMetadata, "id" | "timestamp" | "modelId">;
   readonly usage: LanguageModelUsage;
   readonly finishReason: FinishReason;
 }

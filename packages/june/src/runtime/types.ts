@@ -1,4 +1,5 @@
-import type { LanguageModel, ModelMessage, TelemetrySettings as AiTelemetrySettings } from "ai";
+import type { LanguageModel, ModelMessage } from "ai";
+import type { AiTelemetrySettings } from "../ai-sdk/telemetry-settings.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { McpConnections } from "../mcp/connections.js";
 
