@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import { redactText } from "../redaction/redact.js";
-import { excerpt, truncate } from "../chat/trace/excerpt.js";
+import { excerpt, truncate } from "../redaction/excerpt.js";
 import type { TraceMessage } from "./types.js";
 
 /**

@@ -1,8 +1,9 @@
 import { Output, type ModelMessage, type OutputInterface, type Tool as AITool, type ToolApprovalResponse, type ToolSet } from "ai";
 import type { StepOutput } from "./components.js";
 import { CanceledError, MissingModelError, ToolDeniedError } from "./errors.js";
-import { callModel, openApproval, toolNode, type CallInput, type FinishInfo, type OpenApproval } from "./model-call.js";
-import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } from "./tool-approval.js";
+import type { CallInput, FinishInfo, OpenApproval } from "./model-engine/call-model.js";
+import { steerLoop } from "./model-engine/steer-loop.js";
+import { openApproval, stepHost, toolNode, type StepCall } from "./step-call.js";
 import { needsMcp, resolveStepTools } from "../mcp/step-tools.js";
 import { lookup, resolveSettings, resolveTools, toolLayers, type StepPlan } from "./render.js";
 import type { RunState } from "./run-state.js";
@@ -10,6 +11,7 @@ import { raceAbort } from "./scheduler.js";
 import type { ApprovalOutcome } from "./approvals.js";
 import type { CheckpointRequest, Prompt, RunContext, StepCheckpoint } from "./types.js";
 import { modelInfo } from "./usage.js";
+import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } from "./tool-approval.js";
 import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 
 const DEFAULT_MAX_STEPS = 20;
@@ -38,10 +40,16 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
-  const base = {
+  const step: StepCall = {
     run,
     stepId: plan.id,
     stepNodeId,
+    signal,
+    toolNodes: new Map<string, string>(),
+    policyDecisions,
+    ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
+  };
+  const base = {
     model,
     modelInfo: modelInfo(model),
     system: lookup(plan.scope, (s) => s.instructions),
@@ -50,66 +58,43 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     output,
     signal,
     inbox,
-    toolNodes: new Map<string, string>(),
-    policyDecisions,
-    ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
   };
+  // One call's input: the step's part, the history so far, and a host that reads the step's text as the call
+  // starts. Object.assign, not `{ ...base, history }`: V8 builds a literal that spreads a larger object and adds
+  // a key on a slow path.
+  const callInput = (history: ModelMessage[]): CallInput => Object.assign({ history, host: stepHost(step) }, base);
   const checkpoints = run.checkpoints;
   try {
     const saved = checkpoints?.takeWaiting(plan.id);
     let history = saved ? [...saved.messages] : await promptOf(plan.props.prompt, ctx, plan.id, signal);
     signal.throwIfAborted();
     let calls = saved?.calls ?? 0;
-    let carry = "";
     if (saved) {
-      const approvals = saved.requests.length > 0 ? reopen(callInput(base, history), saved) : [];
+      const approvals = saved.requests.length > 0 ? reopen(step, saved) : [];
       checkpoints!.markRestored();
       if (approvals.length > 0) history = [...history, { role: "tool", content: await decisions(approvals, signal, plan.id, run) }];
     }
-    for (;;) {
-      const outcome = await callModel(callInput(base, history));
-      history = outcome.messages;
-      if (outcome.kind === "interrupted") {
-        carry += outcome.text;
-        continue;
-      }
+    const reply = await steerLoop(callInput, history, async (outcome) => {
       calls++;
       if (outcome.approvals.length > 0) {
         if (checkpoints?.saving) {
           const requests = outcome.approvals.map((approval): CheckpointRequest => ({ id: approval.approvalId, ...approval.toolCall }));
-          await raceAbort(checkpoints.stepWaiting(plan.id, { messages: history, requests, calls }), signal);
+          await raceAbort(checkpoints.stepWaiting(plan.id, { messages: outcome.messages, requests, calls }), signal);
         }
-        history = [...history, { role: "tool", content: await decisions(outcome.approvals, signal, plan.id, run) }];
-        carry = "";
-        continue;
+        return [...outcome.messages, { role: "tool", content: await decisions(outcome.approvals, signal, plan.id, run) }];
       }
       // A step that waited saves each further call, so a resume never re-asks what was answered since.
       if (checkpoints?.saving && checkpoints.isWaiting(plan.id) && outcome.continues && calls < maxSteps) {
-        await raceAbort(checkpoints.stepProgress(plan.id, history, calls), signal);
+        await raceAbort(checkpoints.stepProgress(plan.id, outcome.messages, calls), signal);
       }
-      if (outcome.continues && calls < maxSteps) {
-        carry = "";
-        continue;
-      }
-      // Input that arrived after the call stopped writing: the model answers it, continuing this reply.
-      if (!outcome.continues && inbox.size > 0) {
-        carry += outcome.text;
-        continue;
-      }
-      const text = carry + outcome.text;
-      return output ? await parseOutput(output, text, outcome.finish) : text;
-    }
+      // The tool loop goes on until `maxSteps` calls; the last one ends the reply.
+      if (outcome.continues) return calls < maxSteps ? outcome.messages : "end";
+      return undefined;
+    });
+    return output ? await parseOutput(output, reply.text, reply.finish) : reply.text;
   } finally {
     inbox.close();
   }
-}
-
-/**
- * One call's input: the step's part and the history so far. Object.assign, not `{ ...base, history }`: V8
- * builds a literal that spreads a larger object and adds a key on a slow path (about 1 µs here, 5× this).
- */
-function callInput(base: Omit<CallInput, "history">, history: ModelMessage[]): CallInput {
-  return Object.assign({ history }, base);
 }
 
 /**
@@ -117,20 +102,20 @@ function callInput(base: Omit<CallInput, "history">, history: ModelMessage[]): C
  * approved call that may have begun asks again marked `retry: true` (it never runs without a new decision);
  * a decision taken but not acted on is applied as it was.
  */
-function reopen(input: CallInput, saved: StepCheckpoint): OpenApproval[] {
+function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
   return saved.requests.map((request) => {
     const toolCall = { toolCallId: request.toolCallId, toolName: request.toolName, input: request.input };
     const decision = request.decision;
     if (decision === undefined || (decision.approved && request.started)) {
-      return openApproval(input, request.id, toolCall, { retry: decision !== undefined || request.retry === true });
+      return openApproval(step, request.id, toolCall, { retry: decision !== undefined || request.retry === true });
     }
-    const nodeId = toolNode(input, toolCall);
+    const nodeId = toolNode(step, toolCall);
     const outcome: ApprovalOutcome = decision.approved
       ? { kind: "approved" }
       : { kind: "denied", ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
-    if (!decision.approved) input.run.approvals.markDenied(input.stepId, request.toolCallId);
+    if (!decision.approved) step.run.approvals.markDenied(step.stepId, request.toolCallId);
     const approval = { id: request.id, state: decision.approved ? ("approved" as const) : ("denied" as const), ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
-    input.run.trace.update(nodeId, decision.approved ? { approval } : { status: "done", endedAt: Date.now(), approval });
+    step.run.trace.update(nodeId, decision.approved ? { approval } : { status: "done", endedAt: Date.now(), approval });
     return { approvalId: request.id, wait: Promise.resolve(outcome), toolCall };
   });
 }

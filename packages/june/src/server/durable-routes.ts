@@ -1,4 +1,4 @@
-import { excerpt } from "../chat/trace/excerpt.js";
+import { excerpt } from "../redaction/excerpt.js";
 import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import type { PendingApproval, Session, TurnRecord } from "../chat/types.js";
 import type { HandlerContext } from "./handler-context.js";

@@ -5,10 +5,10 @@ import { SpanStatusCode } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { jsonSchema, tool } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Agent, Parallel, RunError, Step, Tool, start } from "june";
+import { Agent, Parallel, RunError, Step, Tool, start, type RunHandle } from "june";
 import { agentResponder, createChat, modelResponder, type Turn } from "june/chat";
 import { createChatHandler } from "june/server";
-import { scriptedModel } from "june/testing";
+import { findNodes, scriptedModel } from "june/testing";
 import { AI_SDK_MAJOR } from "../ai-sdk/major.js";
 import { exported, memoryTracing, parentOf } from "./__fixtures__/memory-tracing.js";
 
@@ -245,6 +245,33 @@ describe("OpenTelemetry spans", () => {
     expect(canceledSpan.attributes["june.turn.status"]).toBe("canceled");
     expect(canceledSpan.events.map((event) => event.name)).toContain("june.cancel");
     expect(byName(tracing.spans(), "chat scripted")[0]?.attributes["gen_ai.response.finish_reasons"]).toEqual(["canceled"]);
+  });
+
+  it("a steered <Step>: the interrupted call's ai.streamText span ends under its model call, as the continuation's does", async () => {
+    const model = scriptedModel([{ text: ["Once", " upon", " a", " time", " there", " was"], delay: 25 }, { text: " a short story." }]);
+    let handle!: RunHandle;
+    let steered = false;
+    handle = start(
+      <Agent model={model} experimental_telemetry={{ isEnabled: true }}>
+        <Step id="story" stream prompt="Tell a long story" />
+      </Agent>,
+      {
+        telemetry: true,
+        onUpdate: (tree) => {
+          const step = findNodes(tree, "step")[0];
+          if (!steered && step && step.partialText.length > 0) {
+            steered = true;
+            handle.steer("Make it short.");
+          }
+        },
+      },
+    );
+    await handle.result;
+    const spans = tracing.spans();
+    const calls = byName(spans, "chat scripted");
+    expect(calls).toHaveLength(2);
+    expect(calls.map((call) => call.attributes["gen_ai.response.finish_reasons"])).toContainEqual(["interrupted"]);
+    expect(byName(spans, "ai.streamText").map(parentOf).sort()).toEqual(calls.map((call) => call.spanContext().spanId).sort());
   });
 
   it("start(): errors are recorded on the span that failed, redacted; cancel is an event on the run", async () => {

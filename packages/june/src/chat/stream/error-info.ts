@@ -1,5 +1,5 @@
 import { hideFilePaths, redactText, type TextRedactOptions } from "../../redaction/redact.js";
-import { truncate } from "../trace/excerpt.js";
+import { truncate } from "../../redaction/excerpt.js";
 import type { ErrorInfo } from "./turn-stream-event.js";
 
 /** Longest error message that leaves the process; longer ones end in `…`. */

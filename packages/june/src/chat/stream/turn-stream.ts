@@ -2,7 +2,7 @@ import type { ApprovalRequest, TraceNode } from "../../runtime/types.js";
 import { redact, redactText, type TextRedactOptions } from "../../redaction/redact.js";
 import { StreamRedactor } from "../../redaction/stream-redactor.js";
 import { projectChatTrace, type ChatTraceRow } from "../trace/project-chat-trace.js";
-import { excerpt } from "../trace/excerpt.js";
+import { excerpt } from "../../redaction/excerpt.js";
 import type { Turn, TurnEvent, TurnResult } from "../types.js";
 import { errorInfo } from "./error-info.js";
 import type { IndexedTurnStreamEvent, StreamApprovalRequest, TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";

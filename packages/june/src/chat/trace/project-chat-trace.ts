@@ -12,7 +12,7 @@ import type {
   Usage,
 } from "../../runtime/types.js";
 import { redactText } from "../../redaction/redact.js";
-import { DEFAULT_EXCERPT_CHARS, excerpt, truncate } from "./excerpt.js";
+import { DEFAULT_EXCERPT_CHARS, excerpt, truncate } from "../../redaction/excerpt.js";
 
 /** A row's state: `done` once it finished, `error` when it failed or was canceled. */
 export type ChatTraceRowStatus = "running" | "error" | "pending" | "done";

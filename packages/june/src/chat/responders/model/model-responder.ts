@@ -1,16 +1,20 @@
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from "ai";
-import { streamModel } from "../../../ai-sdk/stream-model.js";
-import { CanceledError } from "../../../runtime/errors.js";
 import { pickCallSettings } from "../../../runtime/call-settings.js";
+import type { CallHost, CallInput, CallSpan, FinishedCall } from "../../../runtime/model-engine/call-model.js";
+import type { CallEnd, CallPatch, NewCallNode } from "../../../runtime/model-engine/call-node.js";
+import { steerLoop } from "../../../runtime/model-engine/steer-loop.js";
+import { SteerInbox } from "../../../runtime/steer.js";
 import type { CallSettings, ModelInfo, Usage } from "../../../runtime/types.js";
+import { modelInfo } from "../../../runtime/usage.js";
 import { TurnEndedError } from "../../errors.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
-import { within, withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
-import { ModelCallSpan } from "../../../telemetry/model-call-span.js";
+import { withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
+import { ModelCallSpan, type ModelCallInfo } from "../../../telemetry/model-call-span.js";
 import { resolveTelemetry, type Telemetry } from "../../../telemetry/options.js";
 import type { Responder, ResponderEvent, ResponderExecution, ResponderResult, RespondOptions } from "../../types.js";
-import { toUsage } from "../../../runtime/usage.js";
 import { ModelTurnTrace } from "./model-turn-trace.js";
+
+export { modelInfo };
 
 /** What `modelResponder` takes: the model, its instructions and `streamText`'s call settings. */
 export interface ModelResponderOptions extends CallSettings {
@@ -59,49 +63,50 @@ export function modelResponder(options: ModelResponderOptions): Responder {
   return responder;
 }
 
-/** Which model answers: the `LanguageModel`'s `provider` and `modelId`; a string id goes through the gateway. */
-export function modelInfo(model: LanguageModel): ModelInfo {
-  if (typeof model === "string") return { provider: "gateway", modelId: model };
-  return { provider: String(model.provider), modelId: String(model.modelId) };
-}
-
-/** One turn of a model chat: one model call, and one more per steer. */
-class ModelTurn {
+/**
+ * One turn of a model chat: the model engine's steer loop (one call, and one more per steer) over a host that
+ * hands the reply's deltas and the trace's snapshots to the turn's reader.
+ */
+class ModelTurn implements CallHost {
   readonly execution: ResponderExecution;
   /** The reply's deltas and the trace's snapshots, let go of as the turn takes them. */
   readonly #queue = new ReplayBuffer<ResponderEvent>({ discardRead: true });
-  readonly #trace: ModelTurnTrace;
+  readonly #trace = new ModelTurnTrace((tree) => this.#queue.push({ type: "run-update", tree }));
+  /** Steer input the engine takes at its next call (and that interrupts a call still writing). */
+  readonly #inbox = new SteerInbox([], () => {});
   /** Aborted by a steer or a cancel: the reply stops waiting for its reader to catch up. */
   #interrupt: AbortController | undefined;
   readonly #signal: AbortSignal;
-  #conversation: ModelMessage[];
-  #steers: string[] = [];
-  #call: AbortController | undefined;
   #done = false;
   /** What the turn's earlier calls wrote, and what the current call wrote: the reply is the two together (one string grown per delta). */
   #earlier = "";
   #segment = "";
+  /** The current call finished: the turn waits for its reader (a cancel then ends it at once). */
+  #settling = false;
   readonly #turnId: string;
-  readonly #model: LanguageModel;
-  readonly #instructions: string | undefined;
-  readonly #settings: CallSettings;
-  readonly #info: ModelInfo;
   readonly #telemetry: Telemetry | undefined;
+  /** Every call's input but its history and host. */
+  readonly #base: Omit<CallInput, "history" | "host">;
 
   constructor(model: LanguageModel, instructions: string | undefined, settings: CallSettings, info: ModelInfo, options: RespondOptions) {
-    this.#model = model;
-    this.#instructions = instructions;
     this.#telemetry = resolveTelemetry(options.telemetry, "modelResponder: RespondOptions.telemetry");
-    this.#settings = withAiSdkTelemetry(settings, undefined, this.#telemetry);
-    this.#info = info;
-    this.#trace = new ModelTurnTrace(info, (tree) => this.#queue.push({ type: "run-update", tree }));
     this.#turnId = options.turnId;
     this.#signal = options.signal;
+    this.#base = {
+      model,
+      modelInfo: info,
+      system: instructions,
+      settings: withAiSdkTelemetry(settings, undefined, this.#telemetry),
+      tools: undefined,
+      output: undefined,
+      signal: options.signal,
+      inbox: this.#inbox,
+    };
     // One copy of the context (never appended to in place: it may be the builder's own array). `concat` copies
     // references in bulk, several times faster than a spread for a long session's context.
     const input: ModelMessage = { role: "user", content: options.input };
-    this.#conversation = Array.isArray(options.messages) ? options.messages.concat([input]) : [...options.messages, input];
-    const result = this.#run();
+    const conversation = Array.isArray(options.messages) ? options.messages.concat([input]) : [...options.messages, input];
+    const result = this.#run(conversation);
     this.execution = {
       result,
       events: this.#queue,
@@ -111,8 +116,8 @@ class ModelTurn {
 
   #steer(input: string): void {
     if (this.#done) throw new TurnEndedError(this.#turnId, "the model's reply is already complete");
-    this.#steers.push(input);
-    this.#call?.abort();
+    // Interrupts the call while it writes; else the engine takes the input at its next call.
+    this.#inbox.push(input);
     // The reply so far is what was handed out: text still queued is dropped, so the next call continues
     // from exactly where the steer arrived and the deltas still add up to the result.
     let dropped = 0;
@@ -126,106 +131,85 @@ class ModelTurn {
     this.#interrupt?.abort();
   }
 
-  async #run(): Promise<ResponderResult> {
-    // One listener for the turn: a cancel stops the current call and the wait for the reader.
-    const onCancel = () => {
-      this.#call?.abort();
-      this.#interrupt?.abort();
-    };
+  async #run(conversation: ModelMessage[]): Promise<ResponderResult> {
+    // A cancel stops the wait for the reader (the engine stops the call itself).
+    const onCancel = () => this.#interrupt?.abort();
     this.#signal.addEventListener("abort", onCancel, { once: true });
     let usage: Partial<Usage> | undefined;
     let finishReason: string | undefined;
     try {
-      for (;;) {
-        this.#signal.throwIfAborted();
-        const call = new AbortController();
-        this.#call = call;
-        this.#earlier += this.#segment;
-        this.#segment = "";
-        let callUsage: LanguageModelUsage | undefined;
-        this.#trace.startCall(this.#instructions, this.#conversation);
-        const span = this.#telemetry
-          ? ModelCallSpan.start(this.#telemetry, undefined, { model: this.#info, settings: this.#settings, system: this.#instructions, messages: this.#conversation })
-          : undefined;
-        try {
-          const { parts } = within(span, () => streamModel({
-            settings: this.#settings,
-            model: this.#model,
-            instructions: this.#instructions,
-            messages: this.#conversation,
-            abortSignal: call.signal,
-            // Each request the AI SDK makes (a retry is another) shows in the trace as it starts and fails.
-            attempts: {
-              onAttempt: (attempt, at) => this.#trace.attempt(attempt, at),
-              onAttemptError: (attempt, error, at) => {
-                if (!call.signal.aborted) this.#trace.attemptFailed(attempt, error, at);
-              },
-            },
-          }));
-          for await (const part of parts) {
-            span?.onPart(part);
-            // A steered or canceled call's late text is not part of the reply.
-            if (call.signal.aborted) break;
-            if (part.type === "text-delta") {
-              this.#segment += part.text;
-              this.#queue.push({ type: "text-delta", text: part.text });
-            } else if (part.type === "finish") {
-              finishReason = part.finishReason;
-              callUsage = part.totalUsage;
-              usage = addUsage(usage, part.totalUsage);
-            } else if (part.type === "error") {
-              throw part.error;
-            }
-          }
-        } catch (error) {
-          if (!call.signal.aborted) {
-            span?.fail(error);
-            this.#trace.endCall({ kind: "failed", error }, "error");
-            // The snapshot that shows the failure reaches the reader before the turn fails.
-            await this.#queue.drained();
-            throw error;
-          }
-        } finally {
-          span?.end(call.signal.aborted ? (this.#signal.aborted ? "canceled" : "interrupted") : undefined);
-          this.#call = undefined;
-        }
-        if (call.signal.aborted) {
-          this.#trace.endCall({ kind: "stopped", text: this.#segment, canceled: this.#signal.aborted }, this.#signal.aborted ? "canceled" : undefined);
-        } else {
-          const end = { kind: "done" as const, text: this.#segment, usage: toUsage(callUsage), ...(finishReason !== undefined ? { finishReason } : {}) };
-          this.#trace.endCall(end, this.#steers.length === 0 ? "done" : undefined);
-        }
-        if (this.#signal.aborted) {
-          // The snapshot that shows the call canceled reaches the reader before the turn ends.
-          await this.#queue.drained();
-          this.#signal.throwIfAborted();
-        }
-        if (this.#steers.length === 0) {
-          if (call.signal.aborted) throw new CanceledError("The model call was aborted");
-          // The reply ends once its reader has seen all of it: until then a steer can still come in.
-          this.#interrupt = new AbortController();
-          await this.#queue.drained(this.#interrupt.signal);
-          this.#signal.throwIfAborted();
-          if (this.#steers.length === 0) break;
-        }
-        // Steered: keep what this call wrote, then the new input, and call the model again.
-        const steers = this.#steers;
-        this.#steers = [];
-        this.#conversation = [
-          ...this.#conversation,
-          ...(this.#segment.length > 0 ? [{ role: "assistant" as const, content: this.#segment }] : []),
-          ...steers.map((content) => ({ role: "user" as const, content })),
-        ];
-      }
-      const metadata: ResponderResult["metadata"] = { model: this.#info };
+      await steerLoop(
+        (history) => {
+          this.#earlier += this.#segment;
+          this.#segment = "";
+          this.#settling = false;
+          return Object.assign({ history, host: this as CallHost }, this.#base);
+        },
+        conversation,
+        async (call) => {
+          usage = addUsage(usage, call.finish?.usage);
+          if (call.finish) finishReason = call.finish.finishReason;
+          return this.#settle(call);
+        },
+      );
+      const metadata: ResponderResult["metadata"] = { model: this.#base.modelInfo };
       if (usage) metadata.usage = usage;
       if (finishReason !== undefined) metadata.finishReason = finishReason;
       return { text: this.#earlier + this.#segment, metadata };
+    } catch (error) {
+      // The snapshot that shows the call failed or canceled reaches the reader before the turn ends.
+      if (!this.#settling) await this.#queue.drained();
+      throw error;
     } finally {
       this.#done = true;
       this.#signal.removeEventListener("abort", onCancel);
       this.#queue.end();
     }
+  }
+
+  /**
+   * A call finished: the reply ends once its reader has seen all of it, and until then a steer can still come
+   * in. A steer that dropped text the reader had not taken continues from what it took.
+   */
+  async #settle(call: FinishedCall): Promise<ModelMessage[] | undefined> {
+    this.#settling = true;
+    if (this.#inbox.size === 0) {
+      this.#interrupt = new AbortController();
+      await this.#queue.drained(this.#interrupt.signal);
+      this.#signal.throwIfAborted();
+    }
+    if (this.#inbox.size === 0 || this.#segment === call.text) return undefined;
+    const prompt = call.messages.slice(0, call.messages.length - call.response.length);
+    return this.#segment.length > 0 ? [...prompt, { role: "assistant", content: this.#segment }] : prompt;
+  }
+
+  // The engine's host: the call's node in the turn's trace, its deltas to the reader.
+
+  open(node: NewCallNode): string {
+    return this.#trace.open(node);
+  }
+
+  update(nodeId: string, patch: CallPatch): void {
+    this.#trace.update(nodeId, patch);
+  }
+
+  end(nodeId: string | undefined, patch: CallPatch, end: CallEnd["kind"]): void {
+    // The turn's last call ends the run in the same snapshot; a steered one leaves it running.
+    const turn = end === "failed" ? "error" : end === "canceled" ? "canceled" : end === "done" && this.#inbox.size === 0 ? "done" : undefined;
+    this.#trace.end(nodeId, patch, turn);
+  }
+
+  text(text: string, delta: string): void {
+    this.#segment = text;
+    this.#queue.push({ type: "text-delta", text: delta });
+  }
+
+  span(info: ModelCallInfo): CallSpan | undefined {
+    return this.#telemetry ? ModelCallSpan.start(this.#telemetry, undefined, info) : undefined;
+  }
+
+  kept(): string {
+    return this.#segment;
   }
 }
 

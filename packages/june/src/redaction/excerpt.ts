@@ -1,4 +1,4 @@
-import { redact, redactText } from "../../redaction/redact.js";
+import { redact, redactText } from "./redact.js";
 
 /** The marker put where an excerpt was cut. */
 export const CUT_MARKER = "…";

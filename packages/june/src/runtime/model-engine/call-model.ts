@@ -1,0 +1,309 @@
+import type {
+  FinishReason,
+  LanguageModel,
+  LanguageModelResponseMetadata,
+  LanguageModelUsage,
+  ModelMessage,
+  OutputInterface,
+  TextStreamPart,
+  ToolSet,
+} from "ai";
+import type { ApprovalOutcome } from "../approvals.js";
+import type { Release } from "../scheduler.js";
+import type { SteerInbox } from "../steer.js";
+import type { CallSettings, ModelInfo, ModelAttemptFailure, Usage } from "../types.js";
+import { toUsage } from "../usage.js";
+import type { ModelCallInfo } from "../../telemetry/model-call-span.js";
+import { callNode, type CallEnd, type CallPatch, type NewCallNode } from "./call-node.js";
+import { streamModel } from "./stream-model.js";
+import { stepResponse as ownMessages } from "../../ai-sdk/stream-model.js";
+
+/** A call's span (`ModelCallSpan`, or a run's that also tracks the step's tools): it reads every part. */
+export interface CallSpan {
+  with<T>(fn: () => T): T;
+  onPart(part: TextStreamPart<ToolSet>): void;
+  fail(error: unknown): void;
+  end(reason?: string): void;
+}
+
+type Part<T extends TextStreamPart<ToolSet>["type"]> = Extract<TextStreamPart<ToolSet>, { type: T }>;
+
+/** A step's tools as a call meets them: their trace nodes and approvals (a model chat has none). */
+export interface ToolHost {
+  /** The model called a tool. */
+  called(part: Part<"tool-call">): void;
+  /** A call needs a decision: commit first, announce second. */
+  approval(approvalId: string, toolCall: OpenApproval["toolCall"]): OpenApproval;
+  /** A tool's result (preliminary or final), its error, or its denial. */
+  answered(part: Part<"tool-result"> | Part<"tool-error"> | Part<"tool-output-denied">): void;
+}
+
+/**
+ * Where a call's node and text go: a run's trace (a model step), or a model chat's turn. The engine decides
+ * every change (see `callNode`); the host keeps them and shows them.
+ */
+export interface CallHost {
+  /** Adds the call's node, when its first request starts (a request that fails, and each retry, shows); returns its id. */
+  open(node: NewCallNode): string;
+  update(nodeId: string, patch: CallPatch): void;
+  /** The call ended as `end` says; `patch` ends its node (none when the call ended before a request started). */
+  end(nodeId: string | undefined, patch: CallPatch, end: CallEnd["kind"]): void;
+  /** After each text delta: the call's text so far (one string, grown per delta) and the delta. */
+  text(text: string, delta: string, nodeId: string | undefined): void;
+  /** The call's span; undefined when nothing records. */
+  span(info: ModelCallInfo): CallSpan | undefined;
+  /** A concurrency slot, taken right before the request and given back when its step finishes. */
+  acquire?(signal: AbortSignal): Promise<Release>;
+  /** The tokens of the call's finished step. */
+  usage?(usage: Usage): void;
+  /** What of an interrupted call's text stays in the conversation: what its readers took (default: all of it). */
+  kept?(text: string): string;
+  readonly tools?: ToolHost;
+}
+
+/** What one model call needs. */
+export interface CallInput {
+  readonly model: LanguageModel;
+  readonly modelInfo: ModelInfo;
+  readonly system: string | undefined;
+  readonly settings: CallSettings;
+  readonly tools: ToolSet | undefined;
+  readonly output: OutputInterface | undefined;
+  /** The conversation so far (the prompt, earlier calls, approval responses). */
+  readonly history: ModelMessage[];
+  /** The step's (the turn's) signal. */
+  readonly signal: AbortSignal;
+  readonly inbox: SteerInbox;
+  readonly host: CallHost;
+}
+
+/** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
+export interface FinishInfo {
+  readonly response: Pick<LanguageModelResponseMetadata, "id" | "timestamp" | "modelId">;
+  readonly usage: LanguageModelUsage;
+  readonly finishReason: FinishReason;
+}
+
+/** A tool call waiting for a decision. Its wait never rejects. */
+export interface OpenApproval {
+  readonly approvalId: string;
+  readonly wait: Promise<ApprovalOutcome>;
+  /** The call it decides (what a checkpoint keeps). */
+  readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
+}
+
+/** A call that finished (maybe with tool calls or approvals). */
+export interface FinishedCall {
+  readonly kind: "finished";
+  readonly messages: ModelMessage[];
+  /**
+   * This call's own response messages (the assistant's text and tool calls, then the results of the tools
+   * the AI SDK ran), as `responseMessages` produced them: the tail of `messages`.
+   */
+  readonly response: readonly ModelMessage[];
+  readonly text: string;
+  /** Every client tool call has a result: the tool loop goes on. */
+  readonly continues: boolean;
+  readonly approvals: readonly OpenApproval[];
+  readonly finish: FinishInfo | undefined;
+}
+
+/** How one call ended: interrupted by steer input, or finished. */
+export type CallOutcome = { readonly kind: "interrupted"; readonly messages: ModelMessage[]; readonly text: string } | FinishedCall;
+
+/**
+ * One model call: a `streamModel` limited to one LLM call (the caller loops itself, so it controls the messages
+ * between calls). Reads `fullStream` into the host, rethrows `error` parts, opens approval requests (commit
+ * first, announce second), takes a concurrency slot right before the request and takes steer input then too.
+ * While the call is still writing text (no tool call yet), new steer input interrupts it.
+ */
+export async function callModel(input: CallInput): Promise<CallOutcome> {
+  const { signal, history, inbox, host } = input;
+  // One controller for the call, linked to the step's signal by one listener (no AbortSignal.any per call), which
+  // also cancels the reader; a steer's interrupt does both itself.
+  const interrupt = new AbortController();
+  const callSignal = interrupt.signal;
+  let reader: ReadableStreamDefaultReader<TextStreamPart<ToolSet>> | undefined;
+  // Whether `callSignal` aborted, read once a part (a field, not the signal's getter): only this function aborts it.
+  let stopped = false;
+  const abortCall = (reason: unknown, cancelReader: boolean): void => {
+    stopped = true;
+    interrupt.abort(reason);
+    // Canceling the reader ends a pending read at once (a cancel). An interrupted call's stream is read to its
+    // end instead: the AI SDK then closes it with an `abort` part, which ends its own spans.
+    if (cancelReader) reader?.cancel(reason).catch(() => {});
+  };
+  const onAbort = (): void => abortCall(signal.reason, true);
+  if (signal.aborted) {
+    stopped = true;
+    interrupt.abort(signal.reason);
+  } else signal.addEventListener("abort", onAbort, { once: true });
+  let prepared: ModelMessage[] | undefined;
+  let carried = 0;
+  let interruptible = false;
+  let release: Release | undefined;
+  let stepResponse: readonly ModelMessage[] | undefined;
+  inbox.onInput = () => {
+    // Internal: the reason of this call's own controller (the call ends "interrupted"). An `AbortError`, so the
+    // AI SDK ends the call's stream with its `abort` part (and its spans) rather than an error.
+    if (interruptible && !signal.aborted && !callSignal.aborted) abortCall(new DOMException("june: steer input interrupts this call", "AbortError"), false);
+  };
+
+  let nodeId: string | undefined;
+  let attemptStartedAt: number | undefined;
+  let failed: readonly ModelAttemptFailure[] | undefined;
+  // The call's node, made when its first request starts (so a request that fails, and each retry, shows).
+  const openNode = (): string => (nodeId ??= host.open(callNode.start(input.modelInfo, input.system, prepared ?? history)));
+
+  const span = host.span({ model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
+  const result = streamModel({
+    model: input.model,
+    system: input.system,
+    messages: history,
+    settings: input.settings,
+    tools: input.tools,
+    output: input.output,
+    abortSignal: callSignal,
+    span,
+    // Each request the AI SDK makes (a retry is another) shows on the node as it starts and fails.
+    attempts: {
+      onAttempt: (attempt, at) => {
+        attemptStartedAt = at;
+        const id = openNode();
+        if (attempt > 1) host.update(id, { attempt });
+      },
+      onAttemptError: (attempt, error, at) => {
+        if (callSignal.aborted) return;
+        const id = openNode();
+        const patch = callNode.attemptFailed(failed, attempt, attemptStartedAt ?? at, error, at);
+        failed = patch.failedAttempts;
+        host.update(id, patch);
+      },
+    },
+    prepare: async (messages) => {
+      if (host.acquire) release = await host.acquire(callSignal);
+      // The AI SDK reads approval responses from the last message only: never put input after them.
+      const steer = endsWithApprovalResponse(messages) ? [] : inbox.drain();
+      carried = messages.length - history.length;
+      // `messages` is the AI SDK's own array for this step: kept as it is when no steer input is added to it.
+      prepared = steer.length === 0 ? messages : [...messages, ...steer.map((text): ModelMessage => ({ role: "user", content: text }))];
+      interruptible = true;
+      return prepared;
+    },
+    // The AI SDK builds the step's messages once, here; `await result.response` would tee and re-read the stream.
+    onStep: (step) => {
+      stepResponse = responseMessages(step.response.messages, carried);
+    },
+  });
+
+  let text = "";
+  let finish: FinishInfo | undefined;
+  let usage: Usage | undefined;
+  const clientCalls = new Set<string>();
+  const answered = new Set<string>();
+  const approvals: OpenApproval[] = [];
+  const tools = host.tools;
+
+  const onPart = (part: TextStreamPart<ToolSet>): void => {
+    span?.onPart(part);
+    switch (part.type) {
+      case "start-step":
+        openNode();
+        return;
+      case "text-delta":
+        text += part.text;
+        host.text(text, part.text, nodeId);
+        return;
+      case "tool-input-start":
+        interruptible = false;
+        return;
+      case "tool-call":
+        interruptible = false;
+        tools?.called(part);
+        if (!part.providerExecuted) clientCalls.add(part.toolCallId);
+        return;
+      case "tool-approval-request":
+        if (tools) approvals.push(tools.approval(part.approvalId, part.toolCall));
+        return;
+      case "tool-result":
+        answered.add(part.toolCallId);
+        tools?.answered(part);
+        return;
+      case "tool-error":
+      case "tool-output-denied":
+        answered.add(part.toolCallId);
+        tools?.answered(part);
+        return;
+      case "finish-step": {
+        interruptible = false;
+        // Frozen as the trace keeps them (a snapshot copies an unfrozen one to freeze it).
+        usage = Object.freeze(toUsage(part.usage));
+        host.usage?.(usage);
+        finish = { response: part.response, usage: part.usage, finishReason: part.finishReason };
+        release?.();
+        return;
+      }
+      case "error":
+        throw part.error;
+      default:
+        return;
+    }
+  };
+
+  reader = result.fullStream.getReader();
+  let drained = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      // An interrupted call's late parts are not part of its text.
+      if (!stopped) onPart(next.value);
+    }
+    drained = !callSignal.aborted;
+  } catch (error) {
+    if (!callSignal.aborted) {
+      span?.fail(error);
+      host.end(nodeId, callNode.end({ kind: "failed", error }), "failed");
+      throw error;
+    }
+  } finally {
+    interruptible = false;
+    inbox.onInput = undefined;
+    release?.();
+    signal.removeEventListener("abort", onAbort);
+    // The call's controller also aborts when the step's signal does: canceled first, interrupted otherwise.
+    span?.end(signal.aborted ? "canceled" : callSignal.aborted ? "interrupted" : undefined);
+    if (!drained && !callSignal.aborted) reader.cancel().catch(() => {});
+  }
+
+  if (signal.aborted) {
+    host.end(nodeId, callNode.end({ kind: "canceled", text: host.kept?.(text) ?? text }), "canceled");
+    signal.throwIfAborted();
+  }
+  if (callSignal.aborted) {
+    const kept = host.kept?.(text) ?? text;
+    host.end(nodeId, callNode.end({ kind: "interrupted", text: kept }), "interrupted");
+    const written: ModelMessage[] = kept ? [{ role: "assistant", content: kept }] : [];
+    return { kind: "interrupted", messages: [...(prepared ?? history), ...written], text: kept };
+  }
+  // A stream that ended without a step (no finish-step): the AI SDK's own promise says why.
+  const response = stepResponse ?? responseMessages((await result.response).messages, carried);
+  host.end(nodeId, callNode.end({ kind: "done", response, usage: usage ?? toUsage(undefined), finishReason: finish?.finishReason ?? "other" }), "done");
+  const messages = prepared ? [...prepared, ...response] : [...history, ...response];
+  const continues = approvals.length === 0 && clientCalls.size > 0 && [...clientCalls].every((id) => answered.has(id));
+  return { kind: "finished", messages, response, text, continues, approvals, finish };
+}
+
+/**
+ * The one place a model call's response messages come from (the assistant's text and tool calls, the results
+ * of tools the AI SDK ran): the step's `response.messages` without the `carried` messages in front of them
+ * (tool results the AI SDK produced from approval responses before the call, already part of the prompt).
+ */
+export function responseMessages(stepMessages: readonly ModelMessage[], carried: number): readonly ModelMessage[] {
+  return ownMessages(stepMessages, carried);
+}
+
+function endsWithApprovalResponse(messages: readonly ModelMessage[]): boolean {
+  const last = messages.at(-1);
+  return last?.role === "tool" && last.content.some((part) => part.type === "tool-approval-response");
+}
