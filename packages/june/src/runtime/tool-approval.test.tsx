@@ -1,6 +1,7 @@
 import { jsonSchema, tool } from "ai";
 import { describe, expect, it, vi } from "vitest";
 import { Agent, RenderError, RunError, Step, Tool, start, type RunHandle, type ToolApprovalPolicy, type ToolCallNode, type TraceNode } from "june";
+import { agentResponder, createChat, memoryStore, projectChatTrace } from "june/chat";
 import { scriptedModel } from "june/testing";
 
 type DeployInput = { env: string };
@@ -163,5 +164,41 @@ describe("toolApproval", () => {
         </Agent>,
       ),
     ).toThrow(RenderError);
+  });
+
+  it("in a chat: a denial by policy is never an approval-request; the journal's approval entry and the turn's rows say decidedBy policy", async () => {
+    const model = deployCall();
+    const { value, execute } = deployTool();
+    const store = memoryStore();
+    const chat = createChat({
+      store,
+      responder: agentResponder({
+        render: ({ input }) => (
+          <Agent model={model} toolApproval={{ deploy: { type: "denied", reason: "Deploys are frozen" } }}>
+            <Tool name="deploy" value={value} />
+            <Step id="ship" prompt={input} />
+          </Agent>
+        ),
+        reply: (result) => String(result.steps.ship),
+      }),
+    });
+    const session = await chat.createSession();
+    const turn = session.send("ship it");
+    const kinds = new Set<string>();
+    let lastTree: TraceNode | undefined;
+    for await (const event of turn) {
+      kinds.add(event.type);
+      if (event.type === "run-update") lastTree = event.tree;
+    }
+    expect((await turn.result).text).toBe("All done.");
+    expect(kinds.has("approval-request")).toBe(false);
+    expect(execute).not.toHaveBeenCalled();
+    const rows = JSON.stringify(projectChatTrace(lastTree!, { requests: [] }));
+    expect(rows).toContain('"decidedBy":"policy"');
+    expect(rows).toContain("deploy denied by policy");
+    const entries = await store.read(session.id);
+    expect(entries.filter((entry) => entry.type === "approval")).toMatchObject([
+      { type: "approval", turnId: turn.id, toolName: "deploy", approved: false, reason: "Deploys are frozen", decidedBy: "policy" },
+    ]);
   });
 });
