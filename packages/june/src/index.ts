@@ -24,7 +24,16 @@ export type {
   WorkflowNode,
 } from "./runtime/components.js";
 export { start } from "./runtime/start.js";
+export type {
+  ToolApprovalDecision,
+  ToolApprovalFunction,
+  ToolApprovalPolicy,
+  ToolApprovalRule,
+  ToolApprovalRuleOptions,
+  ToolApprovalStatus,
+} from "./runtime/tool-approval.js";
 export type { TelemetryOption, TelemetrySettings } from "./telemetry/index.js";
+export type { AiTelemetrySettings } from "./ai-sdk/telemetry-settings.js";
 export type {
   AgentNode,
   ApprovalRequest,
@@ -37,6 +46,7 @@ export type {
   ModelInfo,
   NodeStatus,
   ParallelNode,
+  PolicyApproval,
   Prompt,
   RunContext,
   RunHandle,

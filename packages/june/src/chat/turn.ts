@@ -71,6 +71,8 @@ export class TurnController {
   readonly #canceled: Deferred<void> = deferred();
   readonly #executionReady: Deferred<ResponderExecution> = deferred();
   readonly #decided = new Set<string>();
+  /** How many of the execution's policy decisions are journaled. */
+  #policyJournaled = 0;
   /** Steer and approval journal writes not yet done; the turn-end waits for them. */
   readonly #writes = new Set<Promise<unknown>>();
   #writeError: unknown;
@@ -219,6 +221,7 @@ export class TurnController {
       case "run-update":
         this.events.push(e);
         if (this.#suspendWatch) this.#suspendWatch.tree = e.tree;
+        this.#journalPolicyDecisions();
         return;
       case "approval-request":
         // A tool the user approved for the whole session is approved again without asking.
@@ -357,6 +360,27 @@ export class TurnController {
           ...(remember ? { remember } : {}),
         },
       ]),
+    );
+  }
+
+  /** Journals the decisions the workflow's `toolApproval` took since the last update, each once (`decidedBy: "policy"`). */
+  #journalPolicyDecisions(): void {
+    const decisions = this.#execution?.policyDecisions;
+    if (!decisions || decisions.length <= this.#policyJournaled) return;
+    const fresh = decisions.slice(this.#policyJournaled);
+    this.#policyJournaled = decisions.length;
+    this.#track(
+      this.#journalWrite(
+        fresh.map((decision) => ({
+          type: "approval" as const,
+          turnId: this.id,
+          requestId: decision.id,
+          toolName: decision.toolName,
+          approved: decision.approved,
+          ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+          decidedBy: "policy" as const,
+        })),
+      ),
     );
   }
 

@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
-import type { ApprovalRequest, ModelInfo, RunResult, TraceNode, Usage } from "../runtime/types.js";
+import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, TraceNode, Usage } from "../runtime/types.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
@@ -78,6 +78,8 @@ export interface ResponderExecution {
   /** Read once, in order, as the turn runs. */
   events?: AsyncIterable<ResponderEvent>;
   readonly requests?: readonly ApprovalRequest[];
+  /** Tool calls decided by policy (`toolApproval`) so far, oldest first: the turn journals each once. */
+  readonly policyDecisions?: readonly PolicyApproval[];
   approve?(id: string): boolean;
   deny?(id: string, reason?: string): boolean;
   /** Takes more input while the turn runs. */

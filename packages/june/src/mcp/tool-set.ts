@@ -40,7 +40,7 @@ export function mcpToolSet(
       name,
       toolName,
       server,
-      ...(value.description !== undefined ? { description: value.description } : {}),
+      ...(typeof value.description === "string" ? { description: value.description } : {}),
       ...(annotations !== undefined ? { annotations } : {}),
     });
     if (options.include !== undefined && !matches(options.include, info)) continue;

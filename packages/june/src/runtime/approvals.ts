@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from "./types.js";
+import type { ApprovalRequest, PolicyApproval } from "./types.js";
 
 /** How an approval wait ended. `withdrawn`: the step or run stopped before anyone decided. */
 export type ApprovalOutcome =
@@ -27,6 +27,17 @@ export class ApprovalRegistry {
   private readonly pending = new Map<string, Pending>();
   private readonly deniedCalls = new Set<string>();
   private list: readonly ApprovalRequest[] = Object.freeze([]);
+  private byPolicy: readonly PolicyApproval[] = Object.freeze([]);
+
+  /** The tool calls decided by policy (`toolApproval`), oldest first (a frozen array, replaced on change). */
+  get policyDecisions(): readonly PolicyApproval[] {
+    return this.byPolicy;
+  }
+
+  /** Records a decision taken by policy: never pending, never in `requests`. */
+  recordPolicyDecision(decision: PolicyApproval): void {
+    this.byPolicy = Object.freeze([...this.byPolicy, Object.freeze({ ...decision })]);
+  }
 
   /** The pending requests, oldest first (a frozen array, replaced on change). */
   get requests(): readonly ApprovalRequest[] {

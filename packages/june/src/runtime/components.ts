@@ -1,5 +1,6 @@
 import type { FlexibleSchema, LanguageModel, OutputInterface, Tool as AITool } from "ai";
 import type { JuneElement } from "../jsx/element.js";
+import type { ToolApprovalPolicy } from "./tool-approval.js";
 import type { CallSettings, Prompt, RunContext } from "./types.js";
 
 /**
@@ -25,6 +26,15 @@ export interface AgentProps extends CallSettings {
   instructions?: string;
   /** The trace node's name (default `"Agent"`). */
   name?: string;
+  /**
+   * Which tool calls of the steps below need a decision, in AI SDK 7's shapes: by tool name a status
+   * (`"not-applicable" | "approved" | "denied" | "user-approval"`), `{ type, reason }`, or a function of the
+   * call's input returning one; or one function for every call. `approved` and `denied` are decided by
+   * policy (no one is asked; the reason shows in the trace, the journal and the span, and a denial's reaches
+   * the model); `user-approval` asks a person. A tool's own `needsApproval` applies where the policy says
+   * nothing. A nested `Agent`'s, or a `Step`'s, replaces it. The same on AI SDK 6 and 7.
+   */
+  toolApproval?: ToolApprovalPolicy;
   children?: WorkflowNode;
 }
 
@@ -46,6 +56,8 @@ export interface StepProps {
   run?: (ctx: RunContext) => unknown;
   /** The AI SDK's telemetry for this step's calls, in place of its `Agent`'s (see `CallSettings`). */
   experimental_telemetry?: CallSettings["experimental_telemetry"];
+  /** Which of this step's tool calls need a decision, in place of its `Agent`'s (see `AgentProps.toolApproval`). */
+  toolApproval?: ToolApprovalPolicy;
   /** `<Tool>`s that serve this step alone. */
   children?: WorkflowNode;
 }

@@ -13,6 +13,7 @@ import type { ApprovalOutcome } from "./approvals.js";
 import type { CheckpointRequest, Prompt, RunContext, StepCheckpoint } from "./types.js";
 import { modelInfo } from "./usage.js";
 import { finishedResults, keepOutcome, traceOutput, type KeepOutcome } from "./finished-calls.js";
+import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } from "./tool-approval.js";
 import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 
 const DEFAULT_MAX_STEPS = 20;
@@ -40,7 +41,9 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   const keep: KeepOutcome | undefined = run.checkpoints?.saving
     ? { checkpoints: run.checkpoints, stepId: plan.id, onWriteFailed: (error) => void (unstored ??= { error }) }
     : undefined;
-  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run, keep);
+  const policyDecisions = new Map<string, PolicyDecision>();
+  const policy = plan.props.toolApproval ?? lookup(plan.scope, (s) => s.toolApproval);
+  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run, keep, policy, policyDecisions);
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
@@ -50,6 +53,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     stepNodeId,
     signal,
     toolNodes: new Map<string, string>(),
+    policyDecisions,
     ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
   };
   const base = {
@@ -179,20 +183,60 @@ function promptMessages(value: unknown, stepId: string): ModelMessage[] {
 }
 
 /**
- * Defense in depth for approvals: a tool that can ask for approval refuses to execute a call that was
- * denied, whatever the messages say. (The AI SDK already never executes a denied call.) With `keep`, an
- * approved call's outcome is stored in the checkpoint before it is handed back (`keepOutcome`).
+* The step's tools with its `toolApproval` applied, and defense in depth for approvals: a tool that can ask
+ * for approval refuses to execute a call that was denied, whatever the messages say. (The AI SDK already never
+ * executes a denied call.) June applies the policy itself, the same on AI SDK 6 and 7: a tool with a rule
+ * asks for approval (the AI SDK's `needsApproval`) whenever its rule says anything but `not-applicable`, and
+ * a decision by policy is put in `decided` by tool call id, where the model call answers it at once. With
+ * `keep`, an approved call's outcome is stored in the checkpoint before it is handed back (`keepOutcome`).
  */
-function guardTools(tools: Record<string, AITool<any, any>>, stepId: string, run: RunState, keep: KeepOutcome | undefined): ToolSet {
+function guardTools(
+  tools: Record<string, AITool<any, any>>,
+  stepId: string,
+  run: RunState,
+  keep: KeepOutcome | undefined,
+  policy: ToolApprovalPolicy | undefined,
+  decided: Map<string, PolicyDecision>,
+): ToolSet {
   const guarded: ToolSet = {};
+  const evaluated = new Map<string, ReturnType<typeof evaluateRule>>();
   for (const [name, value] of Object.entries(tools)) {
     const execute = value.execute;
-    if (value.needsApproval === undefined || typeof execute !== "function") {
+    const rule = ruleFor(policy, name);
+    if ((rule === undefined && value.needsApproval === undefined) || typeof execute !== "function") {
       guarded[name] = value;
       continue;
     }
+    const own = value.needsApproval;
+    const needsApproval =
+      rule === undefined
+        ? own
+        : async (toolInput: unknown, options: { toolCallId: string; messages: ModelMessage[] }): Promise<boolean> => {
+            // The AI SDK asks again when it reads the approval response: the policy decides a call once.
+            let pending = evaluated.get(options.toolCallId);
+            if (!pending) {
+              pending = evaluateRule(rule, typeof policy === "function", { toolCallId: options.toolCallId, toolName: name, input: toolInput, messages: options.messages, tools });
+              evaluated.set(options.toolCallId, pending);
+            }
+            const decision = await pending;
+            switch (decision.type) {
+              case "not-applicable":
+                return typeof own === "function" ? Boolean(await own.call(value, toolInput as never, options as never)) : own === true;
+              case "user-approval":
+                return true;
+              case "approved":
+              case "denied":
+                decided.set(options.toolCallId, { approved: decision.type === "approved", ...(decision.reason !== undefined ? { reason: decision.reason } : {}) });
+                return true;
+              default: {
+                const unreachable: never = decision.type;
+                throw new Error(`june: unknown approval status ${String(unreachable)}`);
+              }
+            }
+          };
     guarded[name] = {
       ...value,
+      needsApproval,
       execute: (toolInput: unknown, options: { toolCallId: string }) => {
         if (run.approvals.isDenied(stepId, options.toolCallId)) {
           throw new ToolDeniedError({ toolName: name, stepId });

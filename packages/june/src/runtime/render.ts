@@ -1,4 +1,5 @@
 import type { LanguageModel, Tool as AITool } from "ai";
+import type { ToolApprovalPolicy } from "./tool-approval.js";
 import { Fragment, isElement, type JuneElement } from "../jsx/element.js";
 import { Agent, Catch, Parallel, Step, Tool, type AgentProps, type StepProps, type WorkflowNode } from "./components.js";
 import { checkMcpToolsOptions } from "../mcp/check-options.js";
@@ -13,6 +14,7 @@ export interface Scope {
   readonly parent: Scope | undefined;
   readonly model?: LanguageModel;
   readonly instructions?: string;
+  readonly toolApproval?: ToolApprovalPolicy;
   readonly settings: CallSettings;
   /** This scope's own tools, filled while its subtree renders (so sibling order does not matter). */
   readonly tools: Record<string, AITool<any, any>>;
@@ -116,6 +118,7 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     if (p.model !== undefined && !isModel(p.model)) fail("`model` is not an AI SDK LanguageModel");
     const settings = pickCallSettings(props);
     const agentScope: Scope = { parent: scope, model: p.model, instructions: p.instructions, settings, tools: {}, mcp: [] };
+    if (p.toolApproval !== undefined) Object.assign(agentScope, { toolApproval: checkToolApproval(p.toolApproval, fail) });
     const children = renderWorkflow(p.children, agentScope, ids);
     out.push({ kind: "agent", name: p.name ?? "Agent", scope: agentScope, children });
     return;
@@ -180,6 +183,7 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
     fail("`maxSteps` must be a positive integer");
   }
   if (p.timeout !== undefined && !(typeof p.timeout === "number" && p.timeout > 0)) fail("`timeout` must be a positive number");
+  if (p.toolApproval !== undefined) checkToolApproval(p.toolApproval, fail);
   const tools: Record<string, AITool<any, any>> = {};
   const mcp: McpToolsOptions[] = [];
   for (const child of flattenFragments(p.children)) {
@@ -283,4 +287,10 @@ function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (typeof value === "object") return `an object (${Object.prototype.toString.call(value)})`;
   return `a ${typeof value}`;
+}
+
+/** `toolApproval` must be an object of rules by tool name or a function (checked when the workflow renders). */
+function checkToolApproval(policy: unknown, fail: (problem: string) => never): ToolApprovalPolicy {
+  if (typeof policy === "function" || (typeof policy === "object" && policy !== null && !Array.isArray(policy))) return policy as ToolApprovalPolicy;
+  return fail("`toolApproval` must be an object of rules by tool name, or a function");
 }

@@ -114,6 +114,9 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     get requests() {
       return run.approvals.requests;
     },
+    get policyDecisions() {
+      return run.approvals.policyDecisions;
+    },
     approve: (requestId) => run.approvals.approve(requestId),
     deny: (requestId, reason) => run.approvals.deny(requestId, reason),
     cancel: (reason) => {

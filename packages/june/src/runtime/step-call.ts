@@ -1,5 +1,7 @@
 import type { RunState } from "./run-state.js";
 import { toTraceError } from "./run-state.js";
+import type { PolicyDecision } from "./tool-approval.js";
+import type { ApprovalOutcome } from "./approvals.js";
 import type { ApprovalState } from "./types.js";
 import { addUsage } from "./usage.js";
 import type { CallHost, OpenApproval, ToolHost } from "./model-engine/call-model.js";
@@ -15,6 +17,8 @@ export interface StepCall {
   readonly toolNodes: Map<string, string>;
   /** The MCP server and tool name of each MCP tool, by the name the model calls it. */
   readonly mcpOrigins?: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
+  /** Tool calls the step's `toolApproval` decided (by tool call id): answered at once, never shown pending. */
+  readonly policyDecisions?: ReadonlyMap<string, PolicyDecision>;
 }
 
 /**
@@ -55,7 +59,10 @@ function stepTools(step: StepCall): ToolHost {
     called: (part) => {
       toolNode(step, part);
     },
-    approval: (approvalId, toolCall) => openApproval(step, approvalId, toolCall),
+    approval: (approvalId, toolCall) => {
+      const byPolicy = step.policyDecisions?.get(toolCall.toolCallId);
+      return byPolicy ? decideByPolicy(step, approvalId, toolCall, byPolicy) : openApproval(step, approvalId, toolCall);
+    },
     answered: (part) => {
       const nodeId = toolNode(step, part);
       switch (part.type) {
@@ -128,6 +135,30 @@ export function openApproval(
   );
   trace.flush();
   return { approvalId, wait, toolCall: { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input } };
+}
+
+/**
+ * A tool call the step's `toolApproval` decided: settled at once and never added to `requests` (no one is
+ * asked). Its trace row, the run's list of policy decisions (what the journal records) and its span say
+ * `decidedBy: "policy"` with the reason; a denial is marked so the tool never executes, and its reason
+ * reaches the model with the approval response.
+ */
+export function decideByPolicy(
+  step: StepCall,
+  approvalId: string,
+  toolCall: { toolCallId: string; toolName: string; input: unknown },
+  decision: PolicyDecision,
+): OpenApproval {
+  const { trace, approvals } = step.run;
+  const nodeId = toolNode(step, toolCall);
+  const reason = decision.reason !== undefined ? { reason: decision.reason } : {};
+  const outcome: ApprovalOutcome = decision.approved ? { kind: "approved" } : { kind: "denied", ...reason };
+  const approval = { id: approvalId, state: decision.approved ? ("approved" as const) : ("denied" as const), decidedBy: "policy" as const, ...reason };
+  if (!decision.approved) approvals.markDenied(step.stepId, toolCall.toolCallId);
+  approvals.recordPolicyDecision({ id: approvalId, stepId: step.stepId, toolName: toolCall.toolName, toolCallId: toolCall.toolCallId, approved: decision.approved, ...reason });
+  step.run.spans?.approvalSettled(approvalId, outcome, "policy");
+  trace.update(nodeId, decision.approved ? { status: "running", approval } : { status: "done", endedAt: Date.now(), approval });
+  return { approvalId, wait: Promise.resolve(outcome), toolCall: { toolCallId: toolCall.toolCallId, toolName: toolCall.toolName, input: toolCall.input } };
 }
 
 /** The trace node of a tool call, made in this call or an earlier one of the step (created if unseen). */

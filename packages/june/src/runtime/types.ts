@@ -1,4 +1,5 @@
-import type { LanguageModel, ModelMessage, TelemetrySettings as AiTelemetrySettings, ToolResultPart } from "ai";
+import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
+import type { AiTelemetrySettings } from "../ai-sdk/telemetry-settings.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { McpConnections } from "../mcp/connections.js";
 
@@ -101,7 +102,8 @@ export interface ToolCallNode extends BaseNode {
   readonly toolCallId: string;
   readonly input: unknown;
   readonly output?: unknown;
-  readonly approval?: { readonly id: string; readonly state: ApprovalState; readonly reason?: string };
+  /** `decidedBy: "policy"`: the step's `toolApproval` decided, no one was asked (absent: a person decided, or it is pending). */
+  readonly approval?: { readonly id: string; readonly state: ApprovalState; readonly reason?: string; readonly decidedBy?: "policy" };
   /** For a tool of an MCP server (`<McpTools>`): the server's name and the tool's name there. */
   readonly mcp?: { readonly server: string; readonly tool: string };
 }
@@ -124,6 +126,16 @@ export interface ApprovalRequest {
    * process stopped: it was not run again, and runs only on a new approval.
    */
   readonly retry?: boolean;
+}
+
+/** A tool call the step's `toolApproval` decided: no one was asked. */
+export interface PolicyApproval {
+  readonly id: string;
+  readonly stepId: string;
+  readonly toolName: string;
+  readonly toolCallId: string;
+  readonly approved: boolean;
+  readonly reason?: string;
 }
 
 /** An approval request as a checkpoint keeps it. JSON-safe. */
@@ -239,6 +251,8 @@ export interface RunHandle {
   readonly result: Promise<RunResult>;
   /** The pending approval requests. */
   readonly requests: readonly ApprovalRequest[];
+  /** The tool calls decided by policy (`toolApproval`) so far, oldest first: never in `requests`. */
+  readonly policyDecisions?: readonly PolicyApproval[];
   /** Executes the tool. `false` for an unknown, withdrawn or already-decided id. */
   approve(id: string): boolean;
   /** The tool never executes; the model is told `reason`. `false` for an unknown or decided id. */

@@ -123,6 +123,7 @@ function approvalProblem(e: Fields): string | undefined {
   if (!isId(e.toolName)) return "needs a non-empty `toolName`";
   if (typeof e.approved !== "boolean") return "needs a boolean `approved`";
   if (e.remember !== undefined && e.remember !== "session") return '`remember` must be "session" when given';
+  if (e.decidedBy !== undefined && e.decidedBy !== "policy") return '`decidedBy` must be "policy" when given';
   if (!optional(e.reason, isString)) return "`reason` must be a string";
   if (e.turnId !== undefined || e.requestId !== undefined) {
     return isString(e.turnId) && isString(e.requestId) ? undefined : "a decision needs both `turnId` and `requestId` as strings";

@@ -90,6 +90,8 @@ export interface ApprovalEntry extends EntryBase {
   approved: boolean;
   reason?: string;
   remember?: "session";
+  /** `"policy"`: the workflow's `toolApproval` decided, no one was asked (absent: a person decided). */
+  decidedBy?: "policy";
 }
 export interface FeedbackEntry extends EntryBase {
   type: "feedback";

@@ -13,7 +13,7 @@ import {
   type TimeInput,
   type Tracer,
 } from "@opentelemetry/api";
-import type { TelemetrySettings as AiTelemetrySettings } from "ai";
+import type { AiTelemetrySettings } from "../ai-sdk/telemetry-settings.js";
 import { redactText } from "../redaction/redact.js";
 import type { CallSettings } from "../runtime/types.js";
 import { safeAttributes, safeValue } from "./attributes.js";

@@ -52,7 +52,7 @@ export function requestAttributes(model: ModelInfo, settings: CallSettings, mess
 
 /** What a model-call span ends with: response id and model, token usage and finish reasons. */
 export function responseAttributes(finish: {
-  response?: LanguageModelResponseMetadata;
+  response?: Pick<LanguageModelResponseMetadata, "id" | "timestamp" | "modelId">;
   usage?: LanguageModelUsage;
   finishReason?: FinishReason | string;
 }): SpanAttributes {

@@ -16,7 +16,7 @@ export interface ModelCallInfo {
 }
 
 interface Finish {
-  response?: LanguageModelResponseMetadata;
+  response?: Pick<LanguageModelResponseMetadata, "id" | "timestamp" | "modelId">;
   usage?: LanguageModelUsage;
   finishReason?: FinishReason | string;
 }

@@ -81,8 +81,8 @@ export class RunSpans {
   }
 
   /** An approval was decided or withdrawn. */
-  approvalSettled(approvalId: string, outcome: ApprovalOutcome): void {
-    this.#settleApproval(approvalId, outcome);
+  approvalSettled(approvalId: string, outcome: ApprovalOutcome, decidedBy?: "policy"): void {
+    this.#settleApproval(approvalId, outcome, decidedBy);
   }
 
   /** @internal A tool call asked for approval. */
@@ -109,11 +109,15 @@ export class RunSpans {
     this.#run.end({ "june.run.status": status, ...usageAttributes(usage) });
   }
 
-  #settleApproval(approvalId: string, outcome: ApprovalOutcome): void {
+  #settleApproval(approvalId: string, outcome: ApprovalOutcome, decidedBy?: "policy"): void {
     const approval = this.#approvals.get(approvalId);
     if (!approval) return;
     this.#approvals.delete(approvalId);
-    if (outcome.kind === "denied") approval.span.input("june.approval.reason", outcome.reason);
+    // A policy's reason is the workflow's own text (no person typed it): kept like any attribute, redacted.
+    const reason = outcome.kind === "denied" || decidedBy ? (outcome as { reason?: string }).reason : undefined;
+    if (decidedBy) {
+      approval.span.set({ "june.approval.decided_by": decidedBy, ...(reason !== undefined ? { "june.approval.reason": reason } : {}) });
+    } else if (outcome.kind === "denied") approval.span.input("june.approval.reason", outcome.reason);
     approval.span.end({ "june.approval.decision": outcome.kind, "june.approval.wait_ms": Date.now() - approval.openedAt });
     if (approval.tool && outcome.kind !== "withdrawn") approval.tool.span.set({ "june.tool.approved": outcome.kind === "approved" });
   }

@@ -9,6 +9,7 @@ import { Agent, Parallel, RunError, Step, Tool, start, type RunHandle } from "ju
 import { agentResponder, createChat, modelResponder, type Turn } from "june/chat";
 import { createChatHandler } from "june/server";
 import { findNodes, scriptedModel } from "june/testing";
+import { AI_SDK_MAJOR } from "../ai-sdk/major.js";
 import { exported, memoryTracing, parentOf } from "./__fixtures__/memory-tracing.js";
 
 const tracing = memoryTracing();
@@ -186,8 +187,9 @@ describe("OpenTelemetry spans", () => {
     expect(one(spans, "june.tool").attributes["gen_ai.tool.call.result"]).toBe("deployed to staging");
     const input = byName(spans, "chat scripted").map((span) => String(span.attributes["gen_ai.input.messages"]));
     expect(input.some((text) => text.includes("PROMPT-MARKER"))).toBe(true);
-    // The AI SDK's spans follow June's recordInputs when experimental_telemetry leaves it unset.
-    expect(byName(spans, "ai.streamText").some((span) => String(span.attributes["ai.prompt"] ?? "").includes("PROMPT-MARKER"))).toBe(true);
+    // The AI SDK's spans follow June's recordInputs when experimental_telemetry leaves it unset (AI SDK 6's
+    // tracer-made spans; on AI SDK 7 the registered integration decides what it records).
+    if (AI_SDK_MAJOR === 6) expect(byName(spans, "ai.streamText").some((span) => String(span.attributes["ai.prompt"] ?? "").includes("PROMPT-MARKER"))).toBe(true);
 
     tracing.exporter.reset();
     const { chat: small } = agentChat({ recordInputs: true, maxContentChars: 40 });
@@ -311,7 +313,7 @@ describe("OpenTelemetry spans", () => {
     const model = scriptedModel(["first", "second"]);
     const run = start(
       <Agent model={model}>
-        <Step id="quiet" prompt="one" />
+        <Step id="quiet" prompt="one" experimental_telemetry={{ isEnabled: false }} />
         <Step id="loud" prompt="two" experimental_telemetry={{ isEnabled: true, functionId: "loud-step" }} />
       </Agent>,
     );

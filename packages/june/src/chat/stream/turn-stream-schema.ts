@@ -128,6 +128,8 @@ function traceRow(value: unknown, path: string, depth: number): void {
       optional(row.approval, `${path}.approval`, (approval, at) => {
         const state = object(approval, at).state;
         if (typeof state !== "string" || !APPROVAL_STATES.has(state)) throw new TurnStreamEventError(`${at}.state`, `must be one of ${[...APPROVAL_STATES].join(", ")}, got ${describe(state)}`);
+        const decidedBy = (approval as { decidedBy?: unknown }).decidedBy;
+        if (decidedBy !== undefined && decidedBy !== "policy") throw new TurnStreamEventError(`${at}.decidedBy`, `must be "policy" when set, got ${describe(decidedBy)}`);
       });
       break;
     case "approval":

@@ -89,7 +89,8 @@ export interface ChatTraceToolRow extends ChatTraceRowBase {
   input: string;
   /** A bounded, redacted excerpt of the tool's output, once it has one. */
   output?: string;
-  approval?: { state: ApprovalState; reason?: string };
+  /** `decidedBy: "policy"`: the workflow's `toolApproval` decided, no one was asked. */
+  approval?: { state: ApprovalState; reason?: string; decidedBy?: "policy" };
   /** The MCP server's name, for a tool of an `<McpTools>`. */
   server?: string;
 }
@@ -281,7 +282,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
     id: `tool:${node.id}`,
     toolName: node.toolName,
     toolCallId: node.toolCallId,
-    title: redactText(toolTitle(node.status, node.toolName, approval?.state, waiting)),
+    title: redactText(toolTitle(node.status, node.toolName, approval, waiting)),
     status: waiting ? "pending" : rowStatus(node.status),
     children,
     input,
@@ -291,6 +292,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
   if (approval) {
     row.approval = { state: approval.state };
     if (approval.reason !== undefined) row.approval.reason = truncate(redactText(approval.reason), context.maxExcerptChars);
+    if (approval.decidedBy !== undefined) row.approval.decidedBy = approval.decidedBy;
   }
   return withFailure(row, node.status, node.error, context, node);
 }
@@ -367,8 +369,10 @@ function modelTitle(node: ModelCallNode): string {
   return titleFor("model", node.status, node.model.modelId);
 }
 
-function toolTitle(status: NodeStatus, toolName: string, approval: ApprovalState | undefined, waiting: boolean): string {
+function toolTitle(status: NodeStatus, toolName: string, approval: ToolCallNode["approval"], waiting: boolean): string {
   if (waiting) return `${toolName} needs approval`;
-  if (approval === "denied" && status !== "error" && status !== "canceled") return `${toolName} denied`;
+  const byPolicy = approval?.decidedBy === "policy" ? " by policy" : "";
+  if (approval?.state === "denied" && status !== "error" && status !== "canceled") return `${toolName} denied${byPolicy}`;
+  if (byPolicy && status === "running") return `${toolName} approved by policy, running`;
   return titleFor("tool", status, toolName);
 }

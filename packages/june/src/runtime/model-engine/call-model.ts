@@ -16,6 +16,7 @@ import { toUsage } from "../usage.js";
 import type { ModelCallInfo } from "../../telemetry/model-call-span.js";
 import { callNode, type CallEnd, type CallPatch, type NewCallNode } from "./call-node.js";
 import { streamModel } from "./stream-model.js";
+import { stepResponse as ownMessages } from "../../ai-sdk/stream-model.js";
 
 /** A call's span (`ModelCallSpan`, or a run's that also tracks the step's tools): it reads every part. */
 export interface CallSpan {
@@ -78,7 +79,7 @@ export interface CallInput {
 
 /** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
 export interface FinishInfo {
-  readonly response: LanguageModelResponseMetadata;
+  readonly response: Pick<LanguageModelResponseMetadata, "id" | "timestamp" | "modelId">;
   readonly usage: LanguageModelUsage;
   readonly finishReason: FinishReason;
 }
@@ -299,7 +300,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
  * (tool results the AI SDK produced from approval responses before the call, already part of the prompt).
  */
 export function responseMessages(stepMessages: readonly ModelMessage[], carried: number): readonly ModelMessage[] {
-  return carried === 0 ? stepMessages : stepMessages.slice(carried);
+  return ownMessages(stepMessages, carried);
 }
 
 function endsWithApprovalResponse(messages: readonly ModelMessage[]): boolean {

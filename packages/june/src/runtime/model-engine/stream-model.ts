@@ -1,16 +1,8 @@
-import {
-  stepCountIs,
-  streamText,
-  type LanguageModel,
-  type ModelMessage,
-  type OutputInterface,
-  type StepResult,
-  type StreamTextResult,
-  type ToolSet,
-} from "ai";
+import type { LanguageModel, ModelMessage, OutputInterface, StepResult, ToolSet } from "ai";
 import { within } from "../../telemetry/ai-sdk.js";
 import type { CallSettings } from "../types.js";
-import { observeAttempts, type AttemptHooks } from "./attempts.js";
+import type { AttemptHooks } from "../../ai-sdk/attempts-v6.js";
+import { streamModel as streamWithAiSdk } from "../../ai-sdk/stream-model.js";
 
 /** One request to a model, as every part of June makes it (a model step, a model chat, a summary, a judge). */
 export interface ModelRequest {
@@ -35,32 +27,43 @@ export interface ModelRequest {
 }
 
 /** What June reads of a call: its parts as they stream, its response once it ended, its whole text. */
-export type ModelStream = Pick<StreamTextResult<ToolSet, never>, "fullStream" | "response" | "text">;
+export interface ModelStream {
+  readonly fullStream: ReturnType<typeof streamWithAiSdk>["parts"];
+  readonly response: ReturnType<typeof streamWithAiSdk>["result"]["response"];
+  readonly text: ReturnType<typeof streamWithAiSdk>["result"]["text"];
+}
 
 /**
- * The one place June calls the AI SDK's `streamText`: one LLM call (`stepCountIs(1)`; June runs its own tool
- * and steer loop between calls, so it controls the messages in between). Everything that differs between AI SDK
- * majors at the call (option names, telemetry, attempts) is decided here and in `attempts.ts`, nowhere else.
+ * The engine's one model call: one LLM call (June runs its own tool and steer loop between calls, so it
+ * controls the messages in between), made through `ai-sdk/`'s `streamModel`, the one place June calls the AI
+ * SDK's `streamText` and where everything that differs between AI SDK 6 and 7 is decided.
  */
 export function streamModel(request: ModelRequest): ModelStream {
   const { prepare, onStep, onError } = request;
-  const telemetry = request.attempts ? observeAttempts(request.settings.experimental_telemetry, request.attempts) : request.settings.experimental_telemetry;
-  // Object.assign, not `{ ...request.settings, ... }`: V8 builds a literal that spreads an object and then adds
-  // keys of its own on a slow path (~7 µs for a call with one setting, e.g. `temperature`, here).
-  const options = Object.assign({}, request.settings, {
-    experimental_telemetry: telemetry,
-    model: request.model,
-    system: request.system,
-    messages: request.messages,
-    tools: request.tools,
-    output: request.output,
-    stopWhen: stepCountIs(1),
-    abortSignal: request.abortSignal,
-    onError: onError ? ({ error }: { error: unknown }) => onError(error) : ignore,
-    prepareStep: prepare ? async ({ messages }: { messages: ModelMessage[] }) => ({ messages: await prepare(messages) }) : undefined,
-    onStepFinish: onStep,
-  } satisfies Parameters<typeof streamText>[0]);
-  return within(request.span, () => streamText(options)) as unknown as ModelStream;
+  const { parts, result } = within(request.span, () =>
+    streamWithAiSdk({
+      model: request.model,
+      settings: request.settings,
+      instructions: request.system,
+      messages: request.messages,
+      tools: request.tools,
+      output: request.output,
+      abortSignal: request.abortSignal,
+      oneCall: true,
+      attempts: request.attempts,
+      onError,
+      prepareStep: prepare ? async ({ messages }: { messages: ModelMessage[] }) => ({ messages: await prepare(messages) }) : undefined,
+      onStepEnd: onStep as ((step: { response: { messages: ModelMessage[] } }) => void) | undefined,
+    }),
+  );
+  // Getters: the AI SDK makes each promise when it is first read, and one nobody reads must not reject unhandled.
+  return {
+    fullStream: parts,
+    get response() {
+      return result.response;
+    },
+    get text() {
+      return result.text;
+    },
+  };
 }
-
-function ignore(): void {}

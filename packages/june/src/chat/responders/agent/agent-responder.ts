@@ -2,7 +2,7 @@ import type { ModelMessage } from "ai";
 import type { WorkflowNode } from "../../../runtime/components.js";
 import { assertRunCheckpoint, checkpointRequests } from "../../../runtime/checkpoint.js";
 import { start } from "../../../runtime/start.js";
-import type { ApprovalRequest, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
+import type { ApprovalRequest, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
 import { valueKind } from "../../../errors/value-kind.js";
 import { durableSettings, type DurableOption } from "../../durable/checkpoint-codec.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
@@ -267,6 +267,9 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
     events,
     get requests(): readonly ApprovalRequest[] {
       return visibleRequests();
+    },
+    get policyDecisions(): readonly PolicyApproval[] {
+      return handle?.policyDecisions ?? [];
     },
     approve: (requestId) => handle?.approve(requestId) ?? false,
     deny: (requestId, reason) => handle?.deny(requestId, reason) ?? false,

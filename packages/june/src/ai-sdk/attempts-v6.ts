@@ -6,7 +6,7 @@ import {
   type SpanOptions,
   type Tracer,
 } from "@opentelemetry/api";
-import type { TelemetrySettings } from "ai";
+import type { AiTelemetrySettings as TelemetrySettings } from "./telemetry-settings.js";
 
 /** What `observeAttempts` reports: each request the AI SDK makes for one call, and each that failed. */
 export interface AttemptHooks {
