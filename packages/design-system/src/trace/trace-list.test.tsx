@@ -54,6 +54,9 @@ describe("TraceList", () => {
       const badges = [...container.querySelectorAll<HTMLElement>(".jt-badge")];
       expect(badges.map((badge) => badge.textContent)).not.toContain("Running");
       expect(rowById(container, "step-research").querySelector(":scope > .jt-row__line > .jt-badge")!.textContent).toBe(label);
+      // Its title names what became of it, not an action under way.
+      expect(rowById(container, "step-research").querySelector(":scope > .jt-row__line > .jt-row__title")!.textContent).toBe(`research ${halted}`);
+      expect(container.textContent).not.toMatch(/Running|Calling/);
       // Its nested rows too; a wait for a decision still reads as one, and finished rows as they were.
       expect(container.querySelectorAll(`.jt-badge[data-state="${halted}"]`).length).toBeGreaterThan(1);
       expect(rowById(container, "approval-deploy").querySelector(".jt-badge")!.textContent).toBe("Waiting");

@@ -385,7 +385,7 @@ describe("June Studio", () => {
       // What a person sees of each title: the parts that are not hidden by the cut, as drawn.
       const seen = await page.locator(".session__title").evaluateAll((all) =>
         all.map((title) => {
-          const parts = title.children.length > 0 ? [...title.children] : [title];
+          const parts = title.children.length > 0 ? Array.from(title.children) : [title];
           return parts.map((part) => ({ text: part.textContent ?? "", cut: part.scrollWidth > part.clientWidth + 0.5 }));
         }),
       );

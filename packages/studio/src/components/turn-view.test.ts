@@ -19,9 +19,12 @@ const rows: ChatTraceRow[] = [
   },
 ];
 
+function html(status: "running" | "suspended" | "interrupted"): string {
+  return renderToStaticMarkup(createElement(TurnView, { turn: { input: "Deploy the docs", steers: [], text: "", status }, rows }));
+}
+
 function badges(status: "running" | "suspended" | "interrupted"): string[] {
-  const html = renderToStaticMarkup(createElement(TurnView, { turn: { input: "Deploy the docs", steers: [], text: "", status }, rows }));
-  return [...html.matchAll(/<span class="jt-badge[^"]*"[^>]*><span class="jt-badge__dot"[^>]*><\/span>([^<]+)<\/span>/g)].map((match) => match[1]!);
+  return [...html(status).matchAll(/<span class="jt-badge[^"]*"[^>]*><span class="jt-badge__dot"[^>]*><\/span>([^<]+)<\/span>/g)].map((match) => match[1]!);
 }
 
 describe("TurnView's trace", () => {
@@ -29,5 +32,8 @@ describe("TurnView's trace", () => {
     expect(badges("running")).toEqual(["Running", "Running"]);
     expect(badges("suspended")).toEqual(["Suspended", "Suspended"]);
     expect(badges("interrupted")).toEqual(["Interrupted", "Interrupted"]);
+    expect(html("running")).toMatch(/Running deploy.*Calling gpt-5-mini/);
+    expect(html("suspended")).toMatch(/deploy suspended.*gpt-5-mini suspended/);
+    expect(html("suspended")).not.toMatch(/Running|Calling/);
   });
 });
