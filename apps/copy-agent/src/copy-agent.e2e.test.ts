@@ -135,4 +135,50 @@ describe("the Copy Agent in Chromium", () => {
       "Publish it",
     ]);
   });
+
+  it("fits a phone: nothing runs off the side, no button's text is cut, the Published panel shows whole", async () => {
+    // After the first test: the session has turns and one publication, so every part of the page has content.
+    for (const width of [420, 375]) {
+      const phone = await browser.newPage({ viewport: { width, height: 800 } });
+      try {
+        await phone.goto(page.url());
+        await phone.locator("article.turn .provenance").first().waitFor(WAIT);
+        await phone.locator(".published li").first().waitFor(WAIT);
+        const overflow = await phone.evaluate(() => {
+          const viewport = document.documentElement.clientWidth;
+          const describe = (element: Element) => `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).replace(/\s+/g, ".")}` : ""} "${(element.textContent ?? "").trim().slice(0, 30)}"`;
+          const problems: string[] = [];
+          if (document.documentElement.scrollWidth > viewport) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${viewport})`);
+          for (const element of Array.from(document.querySelectorAll("body *"))) {
+            const box = element.getBoundingClientRect();
+            if (box.width === 0 || element.closest("details:not([open])")) continue;
+            if (box.left < -0.5 || box.right > viewport + 0.5) problems.push(`${describe(element)} runs off the side (${Math.round(box.left)}..${Math.round(box.right)} of ${viewport})`);
+          }
+          for (const button of Array.from(document.querySelectorAll("button, a.link"))) {
+            const element = button as HTMLElement;
+            if (element.scrollWidth > element.clientWidth + 0.5) problems.push(`${describe(element)} is cut (${element.scrollWidth} > ${element.clientWidth})`);
+            // One line of text: a button whose words wrap onto a second line reads as cut too.
+            const range = document.createRange();
+            range.selectNodeContents(element);
+            const lines = new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top))).size;
+            if (lines > 1) problems.push(`${describe(element)} wraps onto ${lines} lines`);
+          }
+          return problems;
+        });
+        expect(overflow, `at ${width} px`).toEqual([]);
+        // The Published panel is on the page, whole: below the chat on a phone, its entries readable.
+        const panel = await phone.getByRole("complementary", { name: "Published" }).boundingBox();
+        expect(panel && panel.width, `the Published panel at ${width} px`).toBeGreaterThanOrEqual(width - 1);
+        await phone.getByRole("button", { name: "New chat" }).waitFor(WAIT);
+        try {
+          await mkdir(ARTIFACTS, { recursive: true });
+          await phone.screenshot({ path: join(ARTIFACTS, `copy-agent-${width}px.png`), fullPage: true });
+        } catch {
+          await phone.screenshot({ path: join(tmp, `copy-agent-${width}px.png`), fullPage: true });
+        }
+      } finally {
+        await phone.close();
+      }
+    }
+  });
 });

@@ -9,6 +9,7 @@ export { ModelRow } from "./trace/model-row.js";
 export { ToolRow } from "./trace/tool-row.js";
 export { ApprovalRow } from "./trace/approval-row.js";
 export { StatusBadge } from "./trace/status-badge.js";
+export type { TraceHalt } from "./trace/halted.js";
 export { RowDuration, formatDuration } from "./trace/duration.js";
 export { IoDetail, prettyValue, type IoDetailProps } from "./trace/io-detail.js";
 export { RowFrame, RowError, type RowFrameProps } from "./trace/row-frame.js";

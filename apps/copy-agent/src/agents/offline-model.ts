@@ -2,6 +2,7 @@ import type { LanguageModel } from "ai";
 import { scriptedModel, type ScriptCallInfo, type ScriptEntry } from "june/testing";
 import type { CopyAgentInfo } from "./agents.js";
 import { DRAFT_MARK, REPLY_REQUEST } from "./copy-workflow.js";
+import { readRequest } from "./request.js";
 
 /**
  * The offline models: `scriptedModel` from `june/testing`, one per agent, each a function of the call, so
@@ -54,6 +55,10 @@ function titleCase(text: string): string {
   return text.replace(/\b([a-z])/g, (letter) => letter.toUpperCase());
 }
 
+/** The draft step's answer when the request names no copy and no earlier reply has any. */
+export const NOTHING_TO_WORK_ON =
+  'There is no copy to work on yet: put it after a colon ("Make it shorter: <your copy>") or ask for some first.';
+
 /** The topic of "Write headlines for our new espresso machine": "our new espresso machine". */
 function topicOf(input: string): string {
   const topic = input
@@ -63,21 +68,33 @@ function topicOf(input: string): string {
   return topic || input.trim();
 }
 
-function headlines(input: string): string {
-  const topic = topicOf(input);
+/** The topic of earlier copy: its first line, without a headline's number or this writer's template around it. */
+function topicOfCopy(copy: string): string {
+  return copy
+    .split("\n")[0]!
+    .replace(/^\d+\.\s*/, "")
+    .replace(/, Made Simple$/, "")
+    .replace(/[.!?]+$/, "")
+    .trim();
+}
+
+function headlines(input: string, previousCopy: string | undefined): string {
+  // "Make headlines for <topic>" names its topic; "Make them punchier" works on the previous reply.
+  const named = /\b(?:headlines?|titles?)\s+(?:for|about|on)\s+(.+)$/i.exec(input.trim())?.[1];
+  const request = named ? { text: named } : readRequest(input, previousCopy);
+  if (request.text === undefined) return NOTHING_TO_WORK_ON;
+  // Copy as it stands may be a request for headlines ("Headlines for <topic>"); a draft is a topic as it is.
+  const topic = request.text === previousCopy ? topicOfCopy(request.text) : topicOf(request.text);
   const name = titleCase(topic.replace(/^(our|the|a|an|my)\s+/i, ""));
   return [`1. ${name}, Made Simple`, `2. Why Everyone Is Talking About ${name}`, `3. Meet ${name}: Less Work, Better Results`].join("\n");
 }
 
 const FILLER = /\b(very|really|just|actually|basically|literally|totally|quite|simply|in order)\s+/gi;
 
-function edit(input: string, previousReply: string | undefined): string {
-  // "Edit that" edits the previous reply; "Edit: <copy>" (or bare copy) edits the copy.
-  const source =
-    /^\s*(edit|tighten|fix)\s+(that|this|it)\b/i.test(input) && previousReply
-      ? copyOf(previousReply)
-      : input.replace(/^\s*(edit|tighten|fix)(\s+this)?\s*:\s*/i, "");
-  return editCopy(source);
+function edit(input: string, previousCopy: string | undefined): string {
+  // "Edit that" edits the previous reply; "Make it shorter: <copy>" (or bare copy) edits the copy.
+  const { text } = readRequest(input, previousCopy);
+  return text === undefined ? NOTHING_TO_WORK_ON : editCopy(text);
 }
 
 function editCopy(input: string): string {
@@ -107,13 +124,11 @@ const GLOSSARY: Record<string, Record<string, string>> = {
   },
 };
 
-function translate(input: string, previousReply: string | undefined): string {
-  const language = /\b(french|spanish|german)\b/i.exec(input)?.[1]?.toLowerCase() ?? "french";
-  // "Translate that into Spanish" translates the previous reply; anything else translates the input itself.
-  const source =
-    /^\s*translate\s+(that|this|it)\b/i.test(input) && previousReply
-      ? copyOf(previousReply)
-      : input.replace(/^\s*translate\s*(this|that|it)?\s*(into|to)\s+\w+\s*:?\s*/i, "").trim() || input;
+function translate(input: string, previousCopy: string | undefined): string {
+  // "Translate that into Spanish" translates the previous reply; "Into German: <copy>" the copy; bare copy itself.
+  const { instruction, text: source } = readRequest(input, previousCopy);
+  if (source === undefined) return NOTHING_TO_WORK_ON;
+  const language = /\b(french|spanish|german)\b/i.exec(instruction)?.[1]?.toLowerCase() ?? "french";
   const glossary = GLOSSARY[language]!;
   const translated = source.replace(/[A-Za-z]+/g, (word) => {
     const found = glossary[word.toLowerCase()];
@@ -123,15 +138,19 @@ function translate(input: string, previousReply: string | undefined): string {
   return `${translated}\n\n(${language[0]!.toUpperCase()}${language.slice(1)}, offline glossary)`;
 }
 
-/** The draft step's answer for an agent's own work. */
-function work(agent: CopyAgentInfo, input: string, previousReply: string | undefined): string {
+/**
+ * The draft step's answer for an agent's own work on `input`, given the last earlier reply with copy in it:
+ * the agent works on the copy the request names (`readRequest`), never on the request's own wording.
+ */
+export function offlineDraft(agent: CopyAgentInfo, input: string, previousReply: string | undefined): string {
+  const previousCopy = previousReply === undefined ? undefined : copyOf(previousReply);
   switch (agent.id) {
     case "headline-writer":
-      return headlines(input);
+      return headlines(input, previousCopy);
     case "editor":
-      return edit(input, previousReply);
+      return edit(input, previousCopy);
     case "translator":
-      return translate(input, previousReply);
+      return translate(input, previousCopy);
     default:
       return `${agent.name} has no offline script; set COPY_AGENT_MODEL to use a real model.`;
   }
@@ -158,15 +177,16 @@ function script(agent: CopyAgentInfo, { options }: ScriptCallInfo): ScriptEntry 
     .filter((text) => !NOT_COPY.test(text))
     .at(-1);
   if (/\bpublish\b/i.test(last)) {
-    if (!previousReply) return "There is nothing to publish yet: ask me for some copy first.";
-    const copy = copyOf(previousReply);
+    // "Publish it" publishes the previous reply's copy; "Publish: <copy>" that copy.
+    const copy = readRequest(last, previousReply === undefined ? undefined : copyOf(previousReply)).text;
+    if (copy === undefined) return "There is nothing to publish yet: ask me for some copy first.";
     const title = copy.split("\n")[0]!.replace(/^\d+\.\s*/, "").slice(0, 80);
     return {
       text: [{ text: `Publishing "${title}".`, delay: 150 }],
       toolCalls: [{ toolName: "publish", input: { title, text: copy } }],
     };
   }
-  return { text: [{ text: work(agent, last, previousReply), delay: 150 }] };
+  return { text: [{ text: offlineDraft(agent, last, previousReply), delay: 150 }] };
 }
 
 /** The offline model for one agent: its modelId names the agent, so provenance shows which script answered. */

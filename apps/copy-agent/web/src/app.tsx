@@ -168,7 +168,7 @@ export function App() {
             {turns.length === 0 ? (
               <p className="empty">
                 Pick an agent, then ask for copy: "Headlines for our new espresso machine", "Edit: we are really very excited to
-                launch", "Translate that into Spanish", "Publish it".
+                launch", "Make it shorter", "Translate that into Spanish", "Publish it".
               </p>
             ) : null}
             {turns.map((turn) => (

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useHalt } from "./halted.js";
 import type { ChatTraceRow } from "./types.js";
 
 /** "340 ms", "1.2 s", "2 min 5 s": a duration for a person. */
@@ -25,10 +26,12 @@ function useNow(active: boolean, ms = 1000): number {
 
 /**
  * How long a row took (once it ended), or has been running (ticking each second). Nothing for a row with
- * no start time, or one waiting for a decision (its wait is not work).
+ * no start time, one waiting for a decision (its wait is not work), or one its turn left halted (nothing
+ * runs it).
  */
 export function RowDuration({ row }: { row: ChatTraceRow }) {
-  const running = row.status === "running" && row.startedAt !== undefined && row.endedAt === undefined;
+  const halted = useHalt() !== undefined;
+  const running = !halted && row.status === "running" && row.startedAt !== undefined && row.endedAt === undefined;
   const now = useNow(running);
   if (row.startedAt === undefined) return null;
   if (row.endedAt === undefined && !running) return null;

@@ -23,6 +23,17 @@ export function describeModelErrorCause(error: string | { name: string; message:
   return errorWords(error)?.cause;
 }
 
+/**
+ * A 5xx from the provider, however it reached the error: the status, its text when the response had no JSON
+ * body ("Internal Server Error", "Bad Gateway"…), or the provider's own words from the body, which the AI SDK
+ * makes the message (OpenAI's "The server had an error…", Anthropic's `api_error`/`overloaded_error`,
+ * Google's `INTERNAL`/`UNAVAILABLE`). One list, so a 500 and a 503 read the same.
+ */
+const PROVIDER_FAILED =
+  /overloaded|\b5\d\d\b|UNAVAILABLE|internal server error|\binternal error\b|bad gateway|gateway time-?out|server_error|\bapi_error\b|server had an error/i;
+/** Google's status for a 500, in capitals (lower case, "internal" is an ordinary word). */
+const GOOGLE_INTERNAL = /\bINTERNAL\b/;
+
 function errorWords(error: string | { name: string; message: string }): ErrorWords | undefined {
   const text = typeof error === "string" ? error : `${error.name} ${error.message}`;
   const attempts = /Failed after (\d+) attempts/i.exec(text)?.[1];
@@ -36,7 +47,7 @@ function errorWords(error: string | { name: string; message: string }): ErrorWor
   if (/\b429\b|rate.?limit|quota|RESOURCE_EXHAUSTED/i.test(text)) {
     return { cause: `The model provider is limiting requests${retried}.`, advice: "Wait a moment and try again." };
   }
-  if (/overloaded|\b5\d\d\b|UNAVAILABLE/i.test(text)) {
+  if (PROVIDER_FAILED.test(text) || GOOGLE_INTERNAL.test(text)) {
     return { cause: `The model provider had a problem${retried}.`, advice: "Try again in a moment." };
   }
   if (/timeout|timed out/i.test(text)) return { cause: "The model took too long to answer." };

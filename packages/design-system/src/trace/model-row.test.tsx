@@ -50,9 +50,29 @@ describe("ModelRow", () => {
     expect(container.querySelector(".jt-attempt__words")!.textContent).not.toContain("Retrying");
   });
 
+  // A 5xx is the provider's problem whichever way the provider words it: the AI SDK's error carries the
+  // response body's message (OpenAI, Anthropic, Google) or, with no JSON body, the HTTP status text.
+  it.each([
+    ["a 500 with no JSON body", "AI_APICallError: Internal Server Error"],
+    ["OpenAI's 500", "AI_APICallError: The server had an error while processing your request. Sorry about that!"],
+    ["Anthropic's 500", "AI_APICallError: api_error: Internal server error"],
+    ["Google's 500", "AI_APICallError: INTERNAL: An internal error has occurred."],
+    ["a 502", "AI_APICallError: Bad Gateway"],
+    ["a 504", "AI_APICallError: Gateway Timeout"],
+    ["a 503", "AI_APICallError: Service Unavailable"],
+  ])("%s reads as the provider's problem, like a 503", (_, error) => {
+    const row: ChatTraceModelRow = { ...(retryingModel as ChatTraceModelRow), failedAttempts: [{ attempt: 1, startedAt: 0, endedAt: 420, error }] };
+    const { container } = render(<TraceList rows={[row]} />);
+    expect(container.querySelector(".jt-attempt__words")!.textContent).toBe("Attempt 1 failed after 420 ms: The model provider had a problem. Retrying…");
+    expect(describeModelError(error)).toBe("The model provider had a problem. Try again in a moment.");
+  });
+
   it("describeModelError names what a person can act on, and nothing else", () => {
     expect(describeModelError({ name: "AI_APICallError", message: "invalid x-api-key" })).toMatch(/refused the API key/);
     expect(describeModelError("AI_APICallError: 429 Too Many Requests")).toMatch(/limiting requests/);
     expect(describeModelError("TypeError: x is not a function")).toBeUndefined();
+    // A request the provider rejected is not the provider's problem.
+    expect(describeModelError("AI_APICallError: Invalid value for 'model': the model does not exist")).toBeUndefined();
+    expect(describeModelError("AI_APICallError: The server could not parse the request body")).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { RowDuration } from "./duration.js";
+import { haltedTitle, useHalt } from "./halted.js";
 import { StatusBadge } from "./status-badge.js";
 import type { ChatTraceRow } from "./types.js";
 
@@ -25,6 +26,7 @@ export interface RowFrameProps {
  */
 export function RowFrame({ row, icon, meta, body, nested, after, badge = true }: RowFrameProps) {
   const denied = row.kind === "tool" && row.approval?.state === "denied";
+  const title = haltedTitle(row, useHalt());
   return (
     <li
       className={`jt-row jt-row--${row.kind} jt-row--${row.status}${denied ? " jt-row--denied" : ""}`}
@@ -37,8 +39,8 @@ export function RowFrame({ row, icon, meta, body, nested, after, badge = true }:
         <span className="jt-row__icon" aria-hidden="true">
           {icon}
         </span>
-        <span className="jt-row__title" title={row.title}>
-          {row.title}
+        <span className="jt-row__title" title={title}>
+          {title}
         </span>
         {meta ? <span className="jt-row__meta">{meta}</span> : null}
         <RowDuration row={row} />

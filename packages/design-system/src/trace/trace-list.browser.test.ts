@@ -114,6 +114,25 @@ describe("the trace rows in Chromium", () => {
     expect(await rootText()).toBe("#1f2328");
   });
 
+  it("keeps every label clear of its box (\"RESPONSE\" included)", async () => {
+    const clashes = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".jt-io__line")).flatMap((line) => {
+        const label = line.querySelector(":scope > dt");
+        const value = line.querySelector(":scope > dd");
+        if (!label || !value) return [];
+        const text = document.createRange();
+        text.selectNodeContents(label);
+        const labelRight = text.getBoundingClientRect().right;
+        const valueLeft = value.getBoundingClientRect().left;
+        // A gap between the label's text and its box, and the label on one line.
+        const lines = new Set(Array.from(text.getClientRects()).map((rect) => Math.round(rect.top))).size;
+        return labelRight + 4 <= valueLeft && lines === 1 ? [] : [`${label.textContent} (text ends at ${Math.round(labelRight)}, its box starts at ${Math.round(valueLeft)}, ${lines} lines)`];
+      }),
+    );
+    expect(await page.locator(".jt-io__line[data-messages=response] dt").count()).toBeGreaterThan(0);
+    expect(clashes).toEqual([]);
+  });
+
   it("is screenshotted with the deny form open, then approves and denies through the actions", async () => {
     const dark = page.getByTestId("dark");
     await dark.getByRole("button", { name: "Deny…" }).click();

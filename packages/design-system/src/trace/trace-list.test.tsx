@@ -48,6 +48,25 @@ describe("TraceList", () => {
     expect(badge("approval-deploy")).toBe("Waiting");
   });
 
+  it("a turn that halted leaves no row reading Running: its running rows, nested ones too, say Suspended or Interrupted", () => {
+    for (const [halted, label] of [["suspended", "Suspended"], ["interrupted", "Interrupted"]] as const) {
+      const { container } = render(<TraceList rows={[runningStep, waitingStep, doneStep]} halted={halted} />);
+      const badges = [...container.querySelectorAll<HTMLElement>(".jt-badge")];
+      expect(badges.map((badge) => badge.textContent)).not.toContain("Running");
+      expect(rowById(container, "step-research").querySelector(":scope > .jt-row__line > .jt-badge")!.textContent).toBe(label);
+      // Its title names what became of it, not an action under way.
+      expect(rowById(container, "step-research").querySelector(":scope > .jt-row__line > .jt-row__title")!.textContent).toBe(`research ${halted}`);
+      expect(container.textContent).not.toMatch(/Running|Calling/);
+      // Its nested rows too; a wait for a decision still reads as one, and finished rows as they were.
+      expect(container.querySelectorAll(`.jt-badge[data-state="${halted}"]`).length).toBeGreaterThan(1);
+      expect(rowById(container, "approval-deploy").querySelector(".jt-badge")!.textContent).toBe("Waiting");
+      expect(rowById(container, "step-draft").querySelector(":scope > .jt-row__line > .jt-badge")!.textContent).toBe("Done");
+      // Nothing ticks: a halted row's time is not running.
+      expect(container.querySelector('.jt-row__duration[data-running="true"]')).toBeNull();
+      cleanup();
+    }
+  });
+
   it("says a wait once: on the approval row, not again on the tool row above it", () => {
     const { container } = render(<TraceList rows={[waitingStep]} />);
     const badges = (id: string) => [...rowById(container, id).querySelectorAll(":scope > .jt-row__line > .jt-badge")].map((badge) => badge.textContent);

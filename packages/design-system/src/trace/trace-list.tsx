@@ -1,4 +1,5 @@
 import { ApprovalRow } from "./approval-row.js";
+import { HaltProvider, type TraceHalt } from "./halted.js";
 import { ModelRow } from "./model-row.js";
 import { StepRow } from "./step-row.js";
 import { ToolRow } from "./tool-row.js";
@@ -10,11 +11,23 @@ export interface TraceListProps {
   actions?: TraceActions;
   /** How a nested list sits under its row: `guide` with a line on its left, `inset` under the row's body. */
   nested?: "guide" | "inset";
+  /**
+   * The turn stopped (`suspended`, `interrupted`) with these rows as they were: a row still running reads
+   * "Suspended" or "Interrupted" instead of "Running", nested rows included. Leave it out while the turn runs.
+   */
+  halted?: TraceHalt;
 }
 
 /** A trace as a list of rows, nested as the workflow nests them. Replace `rows` with each new snapshot's. */
-export function TraceList({ rows, actions, nested }: TraceListProps) {
+export function TraceList({ rows, actions, nested, halted }: TraceListProps) {
   if (rows.length === 0) return null;
+  if (halted) {
+    return (
+      <HaltProvider value={halted}>
+        <TraceList rows={rows} actions={actions} nested={nested} />
+      </HaltProvider>
+    );
+  }
   return (
     <ul className={nested ? `jt-list jt-list--${nested}` : "jt-list"}>
       {rows.map((row) => (

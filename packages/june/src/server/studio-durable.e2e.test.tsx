@@ -135,6 +135,13 @@ describe("June Studio: durable turns", () => {
       // Its trace so far stays, with the request's Approve / Deny once, in this process too.
       await expect.poll(() => suspended.locator('[data-kind="approval"]').count(), WAIT).toBe(1);
       expect(await suspended.getByRole("button", { name: "Approve" }).count()).toBe(1);
+      // Nothing in it reads running while it waits: its step says Suspended, the request Waiting.
+      const badges = () => suspended.locator(".jt-badge").allTextContents();
+      await expect.poll(badges, WAIT).toContain("Suspended");
+      expect(await badges()).not.toContain("Running");
+      expect(await suspended.locator('[data-kind="step"] .jt-badge').first().textContent()).toBe("Suspended");
+      expect(await suspended.locator('[data-kind="step"] .jt-row__title').first().textContent()).toBe("reply suspended");
+      await page.locator("main.chat").screenshot({ path: await screenshotPath("studio-durable-suspended.png") });
 
       // The server stops; a new one starts over the same store (same port and token), and the page reloads.
       await stop(first);
@@ -150,6 +157,7 @@ describe("June Studio: durable turns", () => {
       // The tool's input is redacted by the server: the token never reaches the page.
       expect(await page.content()).not.toContain(SECRET);
       expect(deployed).toEqual([]);
+      expect(await badges()).not.toContain("Running");
       await page.locator("main.chat").screenshot({ path: await screenshotPath("studio-durable-pending.png") });
 
       // Every value the live reply shows, so the test can tell a streamed reply from one that arrived whole.

@@ -362,6 +362,44 @@ describe("June Studio", () => {
     }
   }, 90_000);
 
+  it("titles that start alike show, in the sidebar, the end that tells them apart", async () => {
+    const { studio } = await startStudio("alike", { env: "staging", outcome: "-", replyDeltas: ["-"] });
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${studio.origin}/api${path}`, { ...init, headers: { "x-june-token": studio.token, "content-type": "application/json" } });
+    const titles = [
+      "Deploy the docs to staging for the web team",
+      "Deploy the docs to staging for the mobile team",
+      "Deploy the docs to staging for the design team",
+      "Summarize the release notes",
+    ];
+    for (const title of titles) {
+      const { id } = (await (await api("/sessions", { method: "POST", body: "{}" })).json()) as { id: string };
+      expect((await api(`/sessions/${encodeURIComponent(id)}/title`, { method: "PUT", body: JSON.stringify({ title }) })).status).toBe(200);
+    }
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    try {
+      await page.goto(studio.url);
+      await expect.poll(() => page.locator(".session").count(), WAIT).toBe(titles.length);
+      const shot = await screenshot(page, ".sidebar", "studio-alike-titles.png");
+      console.info(`Studio alike-titles screenshot: ${shot}`);
+      // What a person sees of each title: the parts that are not hidden by the cut, as drawn.
+      const seen = await page.locator(".session__title").evaluateAll((all) =>
+        all.map((title) => {
+          const parts = title.children.length > 0 ? Array.from(title.children) : [title];
+          return parts.map((part) => ({ text: part.textContent ?? "", cut: part.scrollWidth > part.clientWidth + 0.5 }));
+        }),
+      );
+      // Each deploy title's differing end is on the page whole (the sidebar is too narrow for any whole).
+      const ends = seen.map((parts) => parts.filter((part) => !part.cut).map((part) => part.text).join(""));
+      for (const team of ["web team", "mobile team", "design team"]) expect(ends.some((end) => end.endsWith(team)), team).toBe(true);
+      expect(new Set(ends).size).toBe(titles.length);
+      // Read whole, each still says its full title (and its tooltip does too).
+      expect(await page.locator(".session__title").allTextContents()).toEqual([...titles].reverse());
+    } finally {
+      await page.close();
+    }
+  });
+
   it("renames a session in place from the sidebar; the title outlives a restart, and the page never asks per turn for branches", async () => {
     const script = { env: "staging", outcome: "Deployed to staging.", replyDeltas: ["Done."] };
     const { studio } = await startStudio("rename", script);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { SessionInfo } from "../api/types";
 import { message } from "../state/message";
 import { relativeTime } from "./relative-time";
+import type { TitleCut } from "./title-cut";
 
 /** The longest title the server keeps (it says so past it). */
 const TITLE_MAX_CHARS = 80;
@@ -11,6 +12,8 @@ export interface SessionItemProps {
   selected: boolean;
   /** When it started, shown when another session has the same title. */
   started?: string;
+  /** Where its title is cut when it starts like another's (`cutTitles`); without it, at the end. */
+  titleCut?: TitleCut;
   onSelect(): void;
   onDelete(): void;
   /** Renames the session; rejects with what the server said when it refused. */
@@ -22,7 +25,7 @@ export interface SessionItemProps {
  * edited in place (the pencil, or a double click: Enter saves, Escape leaves it as it was); deleting asks
  * once more, in place.
  */
-export function SessionItem({ session, selected, started, onSelect, onDelete, onRename }: SessionItemProps) {
+export function SessionItem({ session, selected, started, titleCut, onSelect, onDelete, onRename }: SessionItemProps) {
   const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
 
@@ -46,8 +49,16 @@ export function SessionItem({ session, selected, started, onSelect, onDelete, on
             onClick={onSelect}
             onDoubleClick={() => setEditing(true)}
             aria-current={selected ? "page" : undefined}
+            title={title}
           >
-            <span className="session__title">{title}</span>
+            {titleCut?.tail ? (
+              <span className="session__title session__title--cut">
+                <span className="session__title-head">{titleCut.head}</span>
+                <span className="session__title-tail">{titleCut.tail}</span>
+              </span>
+            ) : (
+              <span className="session__title">{title}</span>
+            )}
             <span className="session__meta">
               {started ? `Started ${started} · ` : ""}
               {turns} · {relativeTime(session.updatedAt)}

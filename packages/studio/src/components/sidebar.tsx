@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import type { SessionInfo } from "../api/types";
 import { SessionItem } from "./session-item";
+import { cutTitles } from "./title-cut";
 
 export interface SidebarProps {
   sessions: SessionInfo[];
@@ -27,7 +28,8 @@ function startedAt(iso: string): string {
 /**
  * The chat's sessions, newest first, with a search over their titles and a button for a new one (made by
  * its first message, so none is left empty). Sessions that share a title also show when each started;
- * any can be renamed in place.
+ * titles that start alike for longer than the sidebar shows are cut in the middle, so the end that differs
+ * shows; any can be renamed in place.
  */
 export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect, onNew, onDelete, onRename, onClose }: SidebarProps) {
   const [query, setQuery] = useState("");
@@ -35,6 +37,12 @@ export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect
     const counts = new Map<string, number>();
     for (const session of sessions) counts.set(session.title ?? "", (counts.get(session.title ?? "") ?? 0) + 1);
     return counts;
+  }, [sessions]);
+  // Titles that would read the same once cut show the end that tells them apart (`cutTitles`).
+  const cuts = useMemo(() => {
+    const titled = sessions.filter((session) => session.title);
+    const cut = cutTitles(titled.map((session) => session.title!));
+    return new Map(titled.map((session, index) => [session.id, cut[index]!]));
   }, [sessions]);
   const needle = query.trim().toLowerCase();
   const shown = needle ? sessions.filter((session) => (session.title ?? "").toLowerCase().includes(needle)) : sessions;
@@ -75,6 +83,7 @@ export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect
             session={session}
             selected={session.id === selectedId}
             started={(repeated.get(session.title ?? "") ?? 0) > 1 ? startedAt(session.createdAt) : undefined}
+            titleCut={cuts.get(session.id)}
             onSelect={() => onSelect(session.id)}
             onDelete={() => onDelete(session.id)}
             onRename={(title) => onRename(session.id, title)}

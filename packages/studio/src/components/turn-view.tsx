@@ -47,7 +47,11 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
             <span className="turn__trace-label">Trace</span>
             <span>{describeTrace(summarizeTrace(rows))}</span>
           </summary>
-          <TraceList rows={rows} actions={running || turn.status === "suspended" || turn.status === "interrupted" ? actions : undefined} />
+          <TraceList
+            rows={rows}
+            actions={running || turn.status === "suspended" || turn.status === "interrupted" ? actions : undefined}
+            halted={turn.status === "suspended" || turn.status === "interrupted" ? turn.status : undefined}
+          />
         </details>
       ) : null}
       <div className="turn__reply" aria-live={live ? "polite" : undefined}>
