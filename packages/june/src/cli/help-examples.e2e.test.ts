@@ -148,7 +148,7 @@ describe("every --help example", () => {
         const dataset = await june(["dataset", "--out", "cases.jsonl"], "");
         expect(dataset.code, dataset.stderr).toBe(0);
       }
-      if (resuming && !args.includes("--yes") && !args.includes("--deny")) {
+      if (resuming && !args.includes("--yes") && !args.includes("--deny") && !args.includes("--cancel")) {
         // It asks at a terminal: answer y there.
         const child = spawnJune(args, { cwd, env, terminal: true });
         await until(() => /\[y\/N\]|\(y\/n\)|\by\b.*\bn\b/i.test(child.stdout()), `the approval prompt of: ${line}`);

@@ -44,6 +44,12 @@ export interface CliIO {
   exit(code: number): never;
   /** Opens a URL in the user's browser, best effort (`june studio --open`). */
   openUrl?(url: string): void;
+  /**
+   * stderr as it is, past the redaction every other write goes through (`redactedIO`): only for what the CLI
+   * prints because the user must see it whole, a secret of their own (`june studio`'s URL and its token).
+   * Absent on an io that masks nothing: use `stderr` then.
+   */
+  readonly stderrVerbatim?: CliOutput;
 }
 
 /** Whether colors may be used on `output`: a terminal, `NO_COLOR` unset or empty, `TERM` not `dumb`. */

@@ -30,7 +30,7 @@ export function redactedIO(io: CliIO): CliIO {
     ...(stream.stream ? { stream: stream.stream } : {}),
   });
   // Everything else (stdin, env, onInterrupt, ...) is `io`'s own, getters and methods included.
-  return Object.assign(Object.create(io) as CliIO, { stdout: output(io.stdout), stderr: output(io.stderr) });
+  return Object.assign(Object.create(io) as CliIO, { stdout: output(io.stdout), stderr: output(io.stderr), stderrVerbatim: io.stderr });
 }
 
 function isJsonLine(text: string): boolean {

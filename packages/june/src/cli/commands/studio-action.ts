@@ -46,7 +46,10 @@ export async function runStudio(io: CliIO, { args }: CommandContext<typeof studi
     studio = await serveStudio({ chat, host, port: 0, token, signal: stopped.signal });
   }
   writeStudioState(statePath, { token: given === undefined ? token : (keptState?.token ?? newStudioToken()), port: studio.port });
-  screen.note(`June Studio for ${label}: ${screen.err.cyan(studio.url)}`);
+  // The URL carries the token, which would read as a credential: the user must see it whole (`stderrVerbatim`).
+  const where = `June Studio for ${label}: ${screen.err.cyan(studio.url)}`;
+  if (io.stderrVerbatim) io.stderrVerbatim.write(`${where}\n`);
+  else screen.note(where);
   screen.note(screen.err.dim("Ctrl-C stops it"));
   if (args.open) io.openUrl?.(studio.url);
   await new Promise<void>((resolve) => {
