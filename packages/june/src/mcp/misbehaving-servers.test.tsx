@@ -7,8 +7,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent, McpConnectionError, McpTools, RenderError, RunError, Step, start, type McpServerSpec, type RunResult, type ToolCallNode, type TraceNode } from "june";
 import { scriptedModel, type ScriptCallInfo } from "june/testing";
+import { AI_SDK_MAJOR } from "../ai-sdk/major.js";
 import { startHttpFixture, type HttpFixture } from "./__fixtures__/http-server.js";
 import { startMisbehavingHttpServer, type MisbehavingHttpServer } from "./__fixtures__/misbehaving-http-server.js";
+
+/** A tool error's text as the model is given it: AI SDK 7 puts the error's name in front of its message. */
+const toolErrorText = (message: string): string => (AI_SDK_MAJOR === 7 ? `McpToolError: ${message}` : message);
 
 const SERVER = fileURLToPath(new URL("./__fixtures__/misbehaving-stdio-server.mjs", import.meta.url));
 const TIMEOUT = 300;
@@ -88,14 +92,14 @@ describe("a request that gets no answer June can read", () => {
   it.each(["hang-call", "null", "wrong-id", "garbage"])("a call answered %s (stdio) is a tool error the model sees; the step goes on", async (mode) => {
     const { result, seen } = await callWork(stdio(mode));
     expect(result.steps.s).toBe("went on");
-    expect(seen).toEqual({ type: "error-text", value: `The MCP tool "work" of server "bad" did not answer within 300 ms (timeout)` });
+    expect(seen).toEqual({ type: "error-text", value: toolErrorText(`The MCP tool "work" of server "bad" did not answer within 300 ms (timeout)`) });
     expect(toolCalls(result.trace)[0]).toMatchObject({ status: "error", error: { name: "McpToolError" }, mcp: { server: "bad", tool: "work" } });
   });
 
   it.each(["hang-call", "sse/hang-call", "sse/wrong-id"])("a call answered %s (Streamable HTTP) is a tool error the model sees", async (mode) => {
     const { result, seen } = await callWork(`${http.origin}/${mode}/mcp`);
     expect(result.steps.s).toBe("went on");
-    expect(seen).toEqual({ type: "error-text", value: `The MCP tool "work" of server "bad" did not answer within 300 ms (timeout)` });
+    expect(seen).toEqual({ type: "error-text", value: toolErrorText(`The MCP tool "work" of server "bad" did not answer within 300 ms (timeout)`) });
   });
 
   it("a call answered under another id (Streamable HTTP, JSON) is a tool error at once", async () => {
@@ -117,13 +121,13 @@ describe("a result larger than maxResultBytes", () => {
   it("over stdio is a tool error that says so (not a closed connection); the step goes on", async () => {
     const { result, seen } = await callWork(stdio("huge", { MCP_BYTES: "200000" }), { maxResultBytes: 100_000 });
     expect(result.steps.s).toBe("went on");
-    expect(seen).toEqual({ type: "error-text", value: tooLarge });
+    expect(seen).toEqual({ type: "error-text", value: toolErrorText(tooLarge) });
     expect(JSON.stringify(result.trace).length).toBeLessThan(100_000);
   });
 
   it.each(["", "sse/"])("over Streamable HTTP %s is the same tool error, and never reaches the trace", async (sse) => {
     const { result, seen } = await callWork(`${http.origin}/${sse}huge/mcp`, { maxResultBytes: 100_000 });
-    expect(seen).toEqual({ type: "error-text", value: tooLarge });
+    expect(seen).toEqual({ type: "error-text", value: toolErrorText(tooLarge) });
     expect(JSON.stringify(result.trace).length).toBeLessThan(100_000);
   });
 
@@ -177,7 +181,7 @@ describe("credentials a server echoes", () => {
     expect(error.message).toMatch(/could not list its tools: unauthorized: \[redacted\]/);
     expect(json).not.toContain(TOKEN);
     const { result, seen } = await callWork(stdio("echo-call", { API_TOKEN: TOKEN }));
-    expect(seen).toEqual({ type: "error-text", value: "token [redacted] was refused" });
+    expect(seen).toEqual({ type: "error-text", value: toolErrorText("token [redacted] was refused") });
     expect(JSON.stringify(result.trace)).not.toContain(TOKEN);
   });
 });
