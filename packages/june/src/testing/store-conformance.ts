@@ -67,6 +67,10 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       await store.createSession({ id: b1, owner: bob });
       await store.createSession({ id: a2, owner: alice });
       await store.createSession({ id: none });
+      // a1's turn comes after a2 was made on the clock too (stores order by time, to the millisecond), so a1 is
+      // the newest of alice's however fast this runs.
+      const a2At = Date.parse((await store.getSession(a2))!.updatedAt);
+      while (Date.now() <= a2At) await new Promise((resolve) => setTimeout(resolve, 1));
       await store.append(a1, [turnStart("t1", "alice's first")], { expectedSeq: 1 });
       const [entry] = await store.read(a1);
       assert.equal(entry.type === "session" && entry.owner, alice, "the owner is journaled in the session entry");
