@@ -7,12 +7,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent, McpConnectionError, McpTools, RenderError, RunError, Step, start, type McpServerSpec, type RunResult, type ToolCallNode, type TraceNode } from "june";
 import { scriptedModel, type ScriptCallInfo } from "june/testing";
-import { AI_SDK_MAJOR } from "../ai-sdk/major.js";
+import { getErrorMessage } from "@ai-sdk/provider";
 import { startHttpFixture, type HttpFixture } from "./__fixtures__/http-server.js";
 import { startMisbehavingHttpServer, type MisbehavingHttpServer } from "./__fixtures__/misbehaving-http-server.js";
 
-/** A tool error's text as the model is given it: AI SDK 7 puts the error's name in front of its message. */
-const toolErrorText = (message: string): string => (AI_SDK_MAJOR === 7 ? `McpToolError: ${message}` : message);
+/** A tool error's text as the model is given it: the AI SDK's own wording of an error (7 puts its name in front). */
+const toolErrorText = (message: string): string => getErrorMessage(Object.assign(new Error(message), { name: "McpToolError" }));
 
 const SERVER = fileURLToPath(new URL("./__fixtures__/misbehaving-stdio-server.mjs", import.meta.url));
 const TIMEOUT = 300;
