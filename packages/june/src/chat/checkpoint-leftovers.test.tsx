@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatStore, Session } from "june/chat";
 import { leftoverChat, SECRET } from "./__fixtures__/leftover-chat.js";
-import { openStore } from "./__fixtures__/durable-stores.js";
+import { openStore, storedRows } from "./__fixtures__/durable-stores.js";
 import { testSchema, type TestSchema } from "../stores/postgres/__fixtures__/postgres-test-db.js";
 import { seededRandom } from "../testing/__fixtures__/seeded-random.js";
 
@@ -79,15 +79,7 @@ const backends: Backend[] = [
   {
     kind: "postgres",
     where: () => pg.another(),
-    everything: async (schema) => {
-      const tables = await pg.pool.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [schema]);
-      let out = "";
-      for (const { table_name } of tables.rows as { table_name: string }[]) {
-        const { rows } = await pg.pool.query(`SELECT * FROM "${schema}"."${table_name}"`);
-        out += JSON.stringify(rows);
-      }
-      return out;
-    },
+    everything: (schema) => storedRows(pg.pool, schema),
     modes: () => ({}),
     points: [],
   },

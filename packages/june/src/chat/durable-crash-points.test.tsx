@@ -8,16 +8,16 @@
  * Every model call and tool run is logged to a file, so runs are counted against approvals across processes.
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatStore, Session, Turn } from "june/chat";
+import type { ChatStore, Session } from "june/chat";
 import { durableChat, SECRET } from "./__fixtures__/durable-chat.js";
-import { openStore } from "./__fixtures__/durable-stores.js";
+import { createS1, openStore, resumeAfterDeath, storedFiles, storedRows } from "./__fixtures__/durable-stores.js";
 import { testSchema, type TestSchema } from "../stores/postgres/__fixtures__/postgres-test-db.js";
 import { seededRandom } from "../testing/__fixtures__/seeded-random.js";
 
@@ -70,47 +70,19 @@ const backends: Backend[] = [
   {
     kind: "file",
     where: () => join(root, `file-${n++}`),
-    everything: async (dir) => {
-      let out = "";
-      for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-        if (entry.isFile()) out += readFileSync(join(entry.parentPath, entry.name), "latin1");
-      }
-      return out;
-    },
+    everything: async (dir) => storedFiles(dir),
   },
   {
     kind: "postgres",
     where: () => pg.another(),
-    everything: async (schema) => {
-      const tables = await pg.pool.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [schema]);
-      let out = "";
-      for (const { table_name } of tables.rows as { table_name: string }[]) {
-        out += JSON.stringify((await pg.pool.query(`SELECT * FROM "${schema}"."${table_name}"`)).rows);
-      }
-      return out;
-    },
+    everything: (schema) => storedRows(pg.pool, schema),
   },
 ];
 
 async function started(backend: Backend) {
   const where = backend.where();
-  const log = join(root, `log-${n++}.log`);
-  const setup = await openStore(backend.kind, where);
-  await setup.createSession({ id: "s1" });
-  await setup.close?.();
-  return { where, log };
-}
-
-/** `session.resume`, waiting out (up to 5 s) the lease a killed process left (PostgreSQL: until it expires). */
-async function resumeAfterDeath(session: { resume(turnId: string): Promise<Turn> }, turnId: string): Promise<Turn> {
-  for (let waited = 0; ; waited += 100) {
-    try {
-      return await session.resume(turnId);
-    } catch (error) {
-      if ((error as Error).name !== "SessionBusyError" || waited > 5000) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  await createS1(backend.kind, where);
+  return { where, log: join(root, `log-${n++}.log`) };
 }
 
 /** Opens the store in this process (not the one killed) and runs `body` against the session, then closes it. */

@@ -4,7 +4,7 @@
  * pending request, resumes the turn and decides it, against a file store, SQLite and PostgreSQL.
  */
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatStore, Turn } from "june/chat";
 import { durableChat, SECRET } from "./__fixtures__/durable-chat.js";
-import { openStore } from "./__fixtures__/durable-stores.js";
+import { createS1, openStore, resumeAfterDeath, storedFiles, storedRows } from "./__fixtures__/durable-stores.js";
 import { testSchema, type TestSchema } from "../stores/postgres/__fixtures__/postgres-test-db.js";
 
 const packageDir = fileURLToPath(new URL("../..", import.meta.url));
@@ -58,16 +58,8 @@ interface Backend {
   everything(where: string): Promise<string>;
 }
 
-function filesUnder(dir: string): string {
-  let out = "";
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) out += readFileSync(join(entry.parentPath, entry.name), "latin1");
-  }
-  return out;
-}
-
 const backends: Backend[] = [
-  { kind: "file", where: () => join(root, `file-${n++}`), everything: async (dir) => filesUnder(dir) },
+  { kind: "file", where: () => join(root, `file-${n++}`), everything: async (dir) => storedFiles(dir) },
   {
     kind: "sqlite",
     where: () => {
@@ -75,42 +67,19 @@ const backends: Backend[] = [
       mkdirSync(dir, { recursive: true });
       return join(dir, "chat.db");
     },
-    everything: async (path) => filesUnder(join(path, "..")),
+    everything: async (path) => storedFiles(join(path, "..")),
   },
   {
     kind: "postgres",
     where: () => pg.another(),
-    everything: async (schema) => {
-      const tables = await pg.pool.query("SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [schema]);
-      let out = "";
-      for (const { table_name } of tables.rows as { table_name: string }[]) {
-        const { rows } = await pg.pool.query(`SELECT * FROM "${schema}"."${table_name}"`);
-        out += JSON.stringify(rows);
-      }
-      return out;
-    },
+    everything: (schema) => storedRows(pg.pool, schema),
   },
 ];
 
 async function started(backend: Backend) {
   const where = backend.where();
-  const log = join(root, `log-${n++}.log`);
-  const setup = await openStore(backend.kind, where);
-  await setup.createSession({ id: "s1" });
-  await setup.close?.();
-  return { where, log };
-}
-
-/** `session.resume`, waiting out (up to 5 s) the lease a killed process left (PostgreSQL: until it expires). */
-async function resumeAfterDeath(session: { resume(turnId: string): Promise<Turn> }, turnId: string): Promise<Turn> {
-  for (let waited = 0; ; waited += 100) {
-    try {
-      return await session.resume(turnId);
-    } catch (error) {
-      if ((error as Error).name !== "SessionBusyError" || waited > 5000) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  await createS1(backend.kind, where);
+  return { where, log: join(root, `log-${n++}.log`) };
 }
 
 async function drain(turn: Turn): Promise<string> {
