@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
-import { streamModel } from "../runtime/model-engine/stream-model.js";
+import { streamModel } from "../ai-sdk/stream-model.js";
 import { JudgeResponseError } from "./errors.js";
 import { named } from "./scorers.js";
 import type { EvalCase, Scorer } from "./types.js";
@@ -36,9 +36,9 @@ export function llmJudge(options: LlmJudgeOptions): Scorer {
   const { model, rubric, reference = true } = options;
   return named("llmJudge", async (evalCase, reply, context) => {
     let failure: unknown;
-    const result = streamModel({
+    const { result } = streamModel({
       model,
-      system: `${SYSTEM}\n\nRubric:\n${rubric.trim()}`,
+      instructions: `${SYSTEM}\n\nRubric:\n${rubric.trim()}`,
       messages: [{ role: "user", content: judgePrompt(evalCase, reply, reference) }],
       abortSignal: context?.signal,
       settings: {

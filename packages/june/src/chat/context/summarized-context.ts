@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
-import { streamModel } from "../../runtime/model-engine/stream-model.js";
+import { streamModel } from "../../ai-sdk/stream-model.js";
 import type { JournalEntry } from "../../stores/types.js";
 import type { ContextBuilder, ContextOptions, ContextResult, TurnRecord } from "../types.js";
 import { estimateTokens } from "./token-budget.js";
@@ -129,7 +129,7 @@ async function summarize(model: LanguageModel, previous: string | undefined, rec
   parts.push(`Conversation${previous !== undefined ? " since" : ""}:\n${lines.join("\n\n")}`);
   // streamText (not generateText): any model that streams can summarize, the test models included.
   // A failure rejects `text` below (and fails the turn); no console noise.
-  const result = streamModel({ model, system: SUMMARIZER_SYSTEM, messages: [{ role: "user", content: parts.join("\n\n") }], settings: {} });
+  const { result } = streamModel({ model, instructions: SUMMARIZER_SYSTEM, messages: [{ role: "user", content: parts.join("\n\n") }], settings: {} });
   const text = (await result.text).trim();
   // resolveContext wraps what a builder throws in a ContextBuildError naming the builder: the user sees that.
   if (text.length === 0) throw new Error("the summarizer model returned an empty summary");

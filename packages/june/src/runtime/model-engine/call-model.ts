@@ -15,8 +15,8 @@ import type { CallSettings, ModelInfo, ModelAttemptFailure, Usage } from "../typ
 import { toUsage } from "../usage.js";
 import type { ModelCallInfo } from "../../telemetry/model-call-span.js";
 import { callNode, type CallEnd, type CallPatch, type NewCallNode } from "./call-node.js";
-import { streamModel } from "./stream-model.js";
-import { stepResponse as ownMessages } from "../../ai-sdk/stream-model.js";
+import { stepResponse as ownMessages, streamModel } from "../../ai-sdk/stream-model.js";
+import { within } from "../../telemetry/ai-sdk.js";
 
 /** A call's span (`ModelCallSpan`, or a run's that also tracks the step's tools): it reads every part. */
 export interface CallSpan {
@@ -156,15 +156,17 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   const openNode = (): string => (nodeId ??= host.open(callNode.start(input.modelInfo, input.system, prepared ?? history)));
 
   const span = host.span({ model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
-  const result = streamModel({
+  // Active while the call starts, so the AI SDK's own spans nest below it.
+  const { parts, result } = within(span, () => streamModel({
     model: input.model,
-    system: input.system,
+    instructions: input.system,
     messages: history,
     settings: input.settings,
     tools: input.tools,
     output: input.output,
     abortSignal: callSignal,
-    span,
+    // One LLM call: June runs its own tool and steer loop between calls, so it controls the messages in between.
+    oneCall: true,
     // Each request the AI SDK makes (a retry is another) shows on the node as it starts and fails.
     attempts: {
       onAttempt: (attempt, at) => {
@@ -180,7 +182,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
         host.update(id, patch);
       },
     },
-    prepare: async (messages) => {
+    prepareStep: async ({ messages }) => {
       if (host.acquire) release = await host.acquire(callSignal);
       // The AI SDK reads approval responses from the last message only: never put input after them.
       const steer = endsWithApprovalResponse(messages) ? [] : inbox.drain();
@@ -188,13 +190,13 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       // `messages` is the AI SDK's own array for this step: kept as it is when no steer input is added to it.
       prepared = steer.length === 0 ? messages : [...messages, ...steer.map((text): ModelMessage => ({ role: "user", content: text }))];
       interruptible = true;
-      return prepared;
+      return { messages: prepared };
     },
     // The AI SDK builds the step's messages once, here; `await result.response` would tee and re-read the stream.
-    onStep: (step) => {
+    onStepEnd: (step) => {
       stepResponse = responseMessages(step.response.messages, carried);
     },
-  });
+  }));
 
   let text = "";
   let finish: FinishInfo | undefined;
@@ -250,7 +252,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     }
   };
 
-  reader = result.fullStream.getReader();
+  reader = parts.getReader();
   let drained = false;
   try {
     for (;;) {
