@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { isStudioToken } from "../server/serve-studio.js";
 
 /**
  * What `june studio` keeps between its runs for one store, so a tab left open on the old address still works
@@ -11,8 +12,6 @@ export interface StudioState {
   token: string;
   port: number;
 }
-
-const TOKEN = /^[A-Za-z0-9._~-]{16,512}$/;
 
 /** The state file of a store folder. */
 export function studioStatePath(storeDir: string): string {
@@ -33,7 +32,7 @@ export function readStudioState(path: string): StudioState | "none" | { unreadab
   }
   try {
     const value = JSON.parse(text) as Partial<StudioState>;
-    if (typeof value.token === "string" && TOKEN.test(value.token) && Number.isInteger(value.port) && value.port! > 0 && value.port! < 65536) {
+    if (isStudioToken(value.token) && Number.isInteger(value.port) && value.port! > 0 && value.port! < 65536) {
       return { token: value.token, port: value.port! };
     }
     return { unreadable: "it holds no token and port" };
@@ -49,9 +48,4 @@ export function writeStudioState(path: string, state: StudioState): void {
   writeFileSync(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
   chmodSync(temporary, 0o600); // an existing file keeps its mode through writeFileSync
   renameSync(temporary, path);
-}
-
-/** A new token: 32 random bytes, base64url. */
-export function newStudioToken(): string {
-  return randomBytes(32).toString("base64url");
 }

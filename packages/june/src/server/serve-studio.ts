@@ -42,6 +42,19 @@ export interface StudioServer {
 export const DEFAULT_STUDIO_DIR = fileURLToPath(new URL("../../studio-dist/", import.meta.url));
 
 const TOKEN_HEADER = "x-june-token";
+
+/** What a Studio token must be, in words. */
+export const STUDIO_TOKEN_RULE = "16 to 512 URL-safe characters (letters, digits, . _ ~ -)";
+
+/** Whether `value` may be a Studio token (`STUDIO_TOKEN_RULE`). */
+export function isStudioToken(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9._~-]{16,512}$/.test(value);
+}
+
+/** A new Studio token: 32 random bytes, base64url. */
+export function newStudioToken(): string {
+  return randomBytes(32).toString("base64url");
+}
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", ""]);
 
@@ -58,9 +71,9 @@ const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", ""]);
  */
 export async function serveStudio(options: ServeStudioOptions): Promise<StudioServer> {
   const host = options.host ?? "127.0.0.1";
-  const token = options.token ?? randomBytes(32).toString("base64url");
-  if (!/^[A-Za-z0-9._~-]{16,512}$/.test(token)) {
-    throw new TypeError("serveStudio: token must be 16 to 512 URL-safe characters (letters, digits, . _ ~ -)");
+  const token = options.token ?? newStudioToken();
+  if (!isStudioToken(token)) {
+    throw new TypeError(`serveStudio: token must be ${STUDIO_TOKEN_RULE}`);
   }
   const staticDir = options.staticDir ?? DEFAULT_STUDIO_DIR;
   const api = createChatHandler(options.chat, { ...options.handler, basePath: "/api", cors: undefined });

@@ -1,11 +1,11 @@
 import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
-import { serveStudio } from "../../server/serve-studio.js";
+import { isStudioToken, newStudioToken, serveStudio, STUDIO_TOKEN_RULE } from "../../server/serve-studio.js";
 import { optionalModuleArg, parsePort } from "../args.js";
 import type { CliIO } from "../io.js";
 import { CliUsageError } from "../errors.js";
 import { DEFAULT_STORE_DIR, resolveChat } from "../resolve-chat.js";
-import { newStudioToken, readStudioState, studioStatePath, writeStudioState } from "../studio-state.js";
+import { readStudioState, studioStatePath, writeStudioState } from "../studio-state.js";
 import { Screen } from "../screen.js";
 import type { studioArgs } from "./studio.js";
 
@@ -31,8 +31,8 @@ export async function runStudio(io: CliIO, { args }: CommandContext<typeof studi
   }
   const keptState = typeof kept === "object" && "token" in kept ? kept : undefined;
   const given = args.token ?? io.env.JUNE_STUDIO_TOKEN;
-  if (given !== undefined && !/^[A-Za-z0-9._~-]{16,512}$/.test(given)) {
-    throw new CliUsageError(`${args.token !== undefined ? "--token" : "JUNE_STUDIO_TOKEN"} must be 16 to 512 URL-safe characters (letters, digits, . _ ~ -)`);
+  if (given !== undefined && !isStudioToken(given)) {
+    throw new CliUsageError(`${args.token !== undefined ? "--token" : "JUNE_STUDIO_TOKEN"} must be ${STUDIO_TOKEN_RULE}`);
   }
   const token = given ?? keptState?.token ?? newStudioToken();
   const host = args.host ?? "127.0.0.1";
