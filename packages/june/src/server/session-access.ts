@@ -52,6 +52,8 @@ export class SessionAccess {
   readonly principal: Principal | undefined;
   readonly #context: HandlerContext;
   readonly #canAccess: CanAccess | undefined;
+  /** The session ids this request was found to reach (a `SessionAccess` lives for one request). */
+  readonly #checked = new Set<string>();
 
   constructor(context: HandlerContext, principal: Principal | undefined, canAccess?: CanAccess) {
     this.#context = context;
@@ -74,7 +76,10 @@ export class SessionAccess {
    * opening of the session answers for one that does not exist).
    */
   async check(id: string): Promise<void> {
-    if (this.principal !== undefined) await this.info(id);
+    // One check per session and request: the guard's, then the route's own `open` of the same id, read it once.
+    if (this.principal === undefined || this.#checked.has(id)) return;
+    await this.info(id);
+    this.#checked.add(id);
   }
 
   /** The session's description when the caller may use it; else `SessionNotFoundError`, as for none. */
