@@ -5,20 +5,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { fileStore } from "june/chat";
 import { createChatHandler } from "june/server";
 import { durableChat, SECRET } from "../chat/__fixtures__/durable-chat.js";
-import { listen } from "./__fixtures__/servers.js";
-import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
+import { listen, post } from "./__fixtures__/servers.js";
+import { readSse, sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
 
 const root = mkdtempSync(join(tmpdir(), "june-durable-cancel-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-
-async function events(response: Response): Promise<SseEvent[]> {
-  const out: SseEvent[] = [];
-  for await (const event of sseEvents(response)) out.push(event);
-  return out;
-}
 
 /** A server over the store at `dir` (a fresh process, as far as the store knows); tool runs logged to `log`. */
 async function server(dir: string, suspendAfterMs = 40) {
@@ -31,7 +23,7 @@ async function server(dir: string, suspendAfterMs = 40) {
 
 /** Sends a turn and reads its events until it suspends. */
 async function suspendedTurn(base: string) {
-  const first = await events(await post(`${base}/sessions/s1/turns`, { input: "ship the docs" }));
+  const first = await readSse(await post(`${base}/sessions/s1/turns`, { input: "ship the docs" }));
   const turnId = first.find((e) => e.event === "turn-start")!.data.turnId as string;
   const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string };
   expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
@@ -67,7 +59,7 @@ describe("POST /sessions/:id/turns/:turnId/cancel", () => {
     expect((await again.json()).name).toBe("TurnNotResumableError");
     expect(a.deploys()).toEqual([]);
     // The session takes new turns again.
-    const next = await events(await post(`${b.base}/sessions/s1/turns`, { input: "Plan: nothing" }));
+    const next = await readSse(await post(`${b.base}/sessions/s1/turns`, { input: "Plan: nothing" }));
     expect(next.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed" } });
     expect(readFileSync(join(dir, "calls.log"), "utf8")).not.toContain(`deploy prod ${SECRET}`);
   });
@@ -135,7 +127,7 @@ describe("a busy session over HTTP", () => {
     await a.chat.createSession({ id: "s2" });
     const other = await holder.acquireTurn("s2");
     try {
-      const failed = await events(await post(`${a.base}/sessions/s2/turns`, { input: "Plan: anything" }));
+      const failed = await readSse(await post(`${a.base}/sessions/s2/turns`, { input: "Plan: anything" }));
       expect(failed.at(-1)).toMatchObject({ event: "turn-end", data: { status: "failed", error: { name: "SessionBusyError" } } });
       const error = JSON.stringify(failed.at(-1)!.data.error);
       expect(error).toContain("is busy");

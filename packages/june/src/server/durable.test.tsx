@@ -5,21 +5,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { fileStore } from "june/chat";
 import { createChatHandler } from "june/server";
 import { durableChat, SECRET } from "../chat/__fixtures__/durable-chat.js";
-import { listen } from "./__fixtures__/servers.js";
+import { listen, post } from "./__fixtures__/servers.js";
 import { answer, assemble, collectChunks, sendUi, uiText, uiTransport, user } from "./__fixtures__/ui-client.js";
-import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
+import { readSse, sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
 
 const root = mkdtempSync(join(tmpdir(), "june-durable-http-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-
-async function events(response: Response): Promise<SseEvent[]> {
-  const out: SseEvent[] = [];
-  for await (const event of sseEvents(response)) out.push(event);
-  return out;
-}
 
 /** A server over the store at `dir` (a fresh process, as far as the store knows). */
 async function server(dir: string, suspendAfterMs = 40) {
@@ -31,7 +23,7 @@ async function server(dir: string, suspendAfterMs = 40) {
 async function suspendedTurn(dir: string) {
   const a = await server(dir);
   await a.chat.createSession({ id: "s1" });
-  const first = await events(await post(`${a.base}/sessions/s1/turns`, { input: "ship the docs" }));
+  const first = await readSse(await post(`${a.base}/sessions/s1/turns`, { input: "ship the docs" }));
   const turnId = first.find((e) => e.event === "turn-start")!.data.turnId as string;
   const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string };
   expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
@@ -55,7 +47,7 @@ describe("durable turns over HTTP", () => {
     expect((await post(`${b.base}/turns/${turnId}/approve`, { approvalId: requestId })).status).toBe(404);
     const approved = await post(`${b.base}/turns/${turnId}/approve`, { approvalId: requestId, sessionId: "s1" });
     expect(approved.status).toBe(200);
-    const rest = await events(await fetch(`${b.base}/turns/${turnId}/events`));
+    const rest = await readSse(await fetch(`${b.base}/turns/${turnId}/events`));
     expect(rest.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: 'Deployed: "live on prod".' } });
     const after = await (await fetch(`${b.base}/sessions/s1`)).json();
     expect(after.turns[0]).toMatchObject({ status: "completed" });
@@ -69,12 +61,12 @@ describe("durable turns over HTTP", () => {
     const { chat } = durableChat({ store: fileStore(dir), durable: { suspendAfterMs: 40 } });
     const base = await listen(createChatHandler(chat));
     await chat.createSession({ id: "s1" });
-    const first = await events(await post(`${base}/sessions/s1/turns`, { input: "ship the docs" }));
+    const first = await readSse(await post(`${base}/sessions/s1/turns`, { input: "ship the docs" }));
     const turnId = first.find((e) => e.event === "turn-start")!.data.turnId as string;
     const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string };
     expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
     expect((await post(`${base}/sessions/s1/turns/${turnId}/approve`, { approvalId: request.id })).status).toBe(200);
-    const rest = await events(await fetch(`${base}/turns/${turnId}/events`));
+    const rest = await readSse(await fetch(`${base}/turns/${turnId}/events`));
     expect(rest.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: 'Deployed: "live on prod".' } });
   });
 

@@ -20,3 +20,8 @@ export function onCleanup(close: () => Promise<void> | void): void {
     await close();
   });
 }
+
+/** `POST url` with `body` as JSON (no body when undefined). */
+export function post(url: string, body?: unknown): Promise<Response> {
+  return fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+}
