@@ -7,7 +7,7 @@ import {
   type TextStreamPart,
   type ToolSet,
 } from "ai";
-import type { CallSettings } from "../runtime/types.js";
+import type { CallSettings } from "./call-types.js";
 import { observeAttempts, type AttemptHooks } from "./attempts-v6.js";
 import { v7Telemetry } from "./telemetry-v7.js";
 import { AI_SDK_MAJOR } from "./major.js";

@@ -1,5 +1,5 @@
 import { redact } from "../redaction/redact.js";
-import type { CallSettings } from "../runtime/types.js";
+import type { CallSettings } from "./call-types.js";
 import type { AttemptHooks } from "./attempts-v6.js";
 
 /** An AI SDK 7 telemetry integration (`Telemetry` in `ai@7`; its type is not in AI SDK 6's, so kept loose here). */

@@ -12,7 +12,7 @@ import type { TurnController, TurnOutcome } from "./turn.js";
 import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution, RespondOptions, Turn, TurnRecord } from "./types.js";
 import { within } from "../telemetry/ai-sdk.js";
 import type { Telemetry } from "../telemetry/options.js";
-import { TurnSpans } from "../telemetry/turn-spans.js";
+import { TurnSpans } from "./turn-spans.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {

@@ -6,7 +6,7 @@ import { validateInput } from "./input.js";
 import { ReplayBuffer } from "./internal/replay-buffer.js";
 import { deferred, quiet, type Deferred } from "./internal/deferred.js";
 import type { SessionJournal } from "./session-journal.js";
-import type { TurnSpans } from "../telemetry/turn-spans.js";
+import type { TurnSpans } from "./turn-spans.js";
 import type { SuspendWatch } from "./durable/suspend-watch.js";
 import type {
   ApproveOptions,

@@ -1,4 +1,8 @@
 /**
+ * The floors of `src`, lowest first, and the runtime's place among them. Every import between two folders goes
+ * down a floor (never sideways, never up), so no folder imports another both ways and the folders have no circle;
+ * the runtime's own files have no circle either. `node scripts/import-picture.mjs` prints the arrows.
+ *
  * The runtime is the lowest floor a model call goes through: it imports nothing from the layers built on it
  * (`chat/`, `server/`, `cli/`, `studio/`), and one module calls the AI SDK's `streamText`: the AI SDK version
  * adapter's (`ai-sdk/stream-model.ts`), the model engine's one way to a model. The same small walker as `server/import-graph.test.ts` (type-only imports
@@ -44,6 +48,127 @@ function streamTextCallers(): string[] {
     .filter((file) => /\bstreamText\(/.test(readFileSync(file, "utf8").replace(/^\s*(\/\/|\*).*$/gm, "")))
     .map((file) => relative(src, file));
 }
+
+/**
+ * The folders of `src`, lowest floor first. A folder imports only folders on floors below its own; folders on
+ * one floor do not import each other. The runtime uses the AI SDK adapter, MCP and telemetry below it, and
+ * exposes its own spans (`runtime/run-spans.ts`) and its step tools (`runtime/step-tools.ts`); a turn's spans
+ * are the chat's (`chat/turn-spans.ts`).
+ */
+const FLOORS: readonly (readonly string[])[] = [
+  ["errors", "redaction", "jsx"],
+  ["ai-sdk", "mcp", "sdk"],
+  ["telemetry"],
+  ["runtime"],
+  ["stores"],
+  ["chat", "testing"],
+  ["learning"],
+  ["server"],
+  ["cli", "studio"],
+  ["(root)"],
+];
+
+function floorOf(folder: string): number {
+  const floor = FLOORS.findIndex((folders) => folders.includes(folder));
+  if (floor < 0) throw new Error(`src/${folder} is on no floor: add it to FLOORS in runtime/import-floors.test.ts`);
+  return floor;
+}
+
+/** The folder of `src` a path (relative to `src`) is in; `(root)` for the entry files beside the folders. */
+function folderOf(path: string): string {
+  const parts = path.split(sep);
+  return parts.length > 1 ? parts[0]! : "(root)";
+}
+
+/** Every import from one folder of `src` to another, as `from -> to` with the files that make it. */
+function folderArrows(files: readonly string[], read: (file: string) => string): Map<string, string[]> {
+  const arrows = new Map<string, string[]>();
+  for (const file of files) {
+    const from = folderOf(relative(src, file));
+    for (const match of read(file).matchAll(IMPORT)) {
+      const spec = match[1] ?? match[2] ?? match[3];
+      if (!spec?.startsWith(".")) continue;
+      const target = relative(src, resolve(dirname(file), spec));
+      const to = folderOf(target);
+      if (to === from) continue;
+      const key = `${from} -> ${to}`;
+      arrows.set(key, [...(arrows.get(key) ?? []), `${relative(src, file)} -> ${target}`]);
+    }
+  }
+  return arrows;
+}
+
+/** The arrows that do not go down a floor, each with the imports that make it. */
+function wrongWay(arrows: Map<string, string[]>): string[] {
+  return [...arrows]
+    .filter(([key]) => {
+      const [from, to] = key.split(" -> ") as [string, string];
+      return floorOf(from) <= floorOf(to);
+    })
+    .map(([key, imports]) => `${key}: ${imports.join(", ")}`);
+}
+
+/** The relative imports of `file` that are source files in `known`. */
+function fileImports(file: string, known: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2] ?? match[3];
+    if (!spec?.startsWith(".")) continue;
+    const base = resolve(dirname(file), spec).replace(/\.js$/, "");
+    const target = [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((candidate) => known.has(candidate));
+    if (target) out.push(target);
+  }
+  return out;
+}
+
+/** Every circle in the graph, each once, as the files around it. */
+function circles(graph: Map<string, string[]>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      const seen = state.get(next);
+      if (seen === "open") found.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (seen === undefined) visit(next);
+    }
+    stack.pop();
+    state.set(file, "done");
+  };
+  for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+describe("src's floors", () => {
+  it("every import between two folders goes down a floor (none up, none sideways, so no folder circle)", () => {
+    const arrows = folderArrows(sourceFiles(src), (file) => readFileSync(file, "utf8"));
+    expect(arrows.has("chat -> runtime")).toBe(true);
+    expect(wrongWay(arrows)).toEqual([]);
+  });
+
+  it("finds an arrow up or sideways when there is one (the check can fail)", () => {
+    const files = [join(src, "mcp", "a.ts"), join(src, "runtime", "b.ts"), join(src, "telemetry", "c.ts")];
+    const text: Record<string, string> = {
+      [files[0]!]: 'import { raceAbort } from "../runtime/scheduler.js";',
+      [files[1]!]: 'import type { RunMcp } from "../mcp/connections.js";',
+      [files[2]!]: 'export type { X } from "../ai-sdk/call-types.js";',
+    };
+    expect(wrongWay(folderArrows(files, (file) => text[file]!))).toEqual([`mcp -> runtime: ${join("mcp", "a.ts")} -> ${join("runtime", "scheduler.js")}`]);
+    expect(() => floorOf("newfolder")).toThrow(/no floor/);
+  });
+
+  it("the runtime's files import in one direction: no circle among them", () => {
+    const files = sourceFiles(runtime);
+    const known = new Set(files);
+    const graph = new Map(files.map((file) => [file, fileImports(file, known)]));
+    expect(circles(graph).map((circle) => circle.map((file) => relative(runtime, file)).join(" -> "))).toEqual([]);
+    const a = join(runtime, "a.ts");
+    const b = join(runtime, "b.ts");
+    expect(circles(new Map([[a, [b]], [b, [a]]]))).toEqual([[a, b, a]]);
+  });
+});
 
 describe("the runtime's floor", () => {
   it("imports nothing from chat/, server/, cli/ or studio/", () => {

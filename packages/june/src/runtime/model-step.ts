@@ -4,7 +4,7 @@ import { CanceledError, MissingModelError, ToolDeniedError } from "./errors.js";
 import type { CallInput, FinishInfo, OpenApproval } from "./model-engine/call-model.js";
 import { steerLoop } from "./model-engine/steer-loop.js";
 import { openApproval, stepHost, toolNode, type StepCall } from "./step-call.js";
-import { needsMcp, resolveStepTools } from "../mcp/step-tools.js";
+import { needsMcp, resolveStepTools } from "./step-tools.js";
 import { lookup, resolveSettings, resolveTools, toolLayers, type StepPlan } from "./render.js";
 import type { RunState } from "./run-state.js";
 import { raceAbort } from "./scheduler.js";

@@ -7,7 +7,7 @@ import { McpTools, type McpToolsOptions } from "../mcp/mcp-tools.js";
 import { RenderError } from "./errors.js";
 import { pickCallSettings } from "./call-settings.js";
 import type { CallSettings, RunContext } from "./types.js";
-import type { ToolLayer } from "../mcp/step-tools.js";
+import type { ToolLayer } from "./step-tools.js";
 
 /** What an `Agent` sets for the steps below it; a nested scope inherits what it does not set. */
 export interface Scope {

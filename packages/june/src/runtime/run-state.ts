@@ -5,7 +5,7 @@ import type { Checkpointer } from "./checkpoint.js";
 import type { Semaphore } from "./scheduler.js";
 import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
-import type { RunSpans } from "../telemetry/run-spans.js";
+import type { RunSpans } from "./run-spans.js";
 import type { NodeStatus, RunContext, TraceError, Usage } from "./types.js";
 
 /** Everything one run shares across its nodes. Passed explicitly; never global. */

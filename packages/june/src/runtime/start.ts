@@ -9,7 +9,7 @@ import { isCanceled, toTraceError, type RunState } from "./run-state.js";
 import { Semaphore } from "./scheduler.js";
 import { SteerHub } from "./steer.js";
 import { TraceStore } from "./trace-store.js";
-import { RunSpans } from "../telemetry/run-spans.js";
+import { RunSpans } from "./run-spans.js";
 import type { RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
 

@@ -1,23 +1,10 @@
 import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
-import type { AiTelemetrySettings } from "../ai-sdk/telemetry-settings.js";
+import type { CallSettings, ModelInfo, Usage } from "../ai-sdk/call-types.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { McpConnections } from "../mcp/connections.js";
 
 /** The state of a trace node. */
 export type NodeStatus = "pending" | "running" | "done" | "error" | "canceled";
-
-/** Which model answered: the AI SDK model's `provider` and `modelId`. */
-export interface ModelInfo {
-  provider: string;
-  modelId: string;
-}
-
-/** Token usage. A run's usage sums every model call's. */
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-}
 
 /** An error as the trace and the journal keep it. */
 export interface TraceError {
@@ -267,25 +254,6 @@ export interface RunHandle {
   readonly restored?: Promise<void>;
 }
 
-/** Settings an `Agent` passes to every `streamText` call below it. */
-export interface CallSettings {
-  maxOutputTokens?: number;
-  temperature?: number;
-  topP?: number;
-  topK?: number;
-  presencePenalty?: number;
-  frequencyPenalty?: number;
-  stopSequences?: string[];
-  seed?: number;
-  maxRetries?: number;
-  headers?: Record<string, string | undefined>;
-  providerOptions?: Record<string, Record<string, any>>;
-  /**
-   * The AI SDK's telemetry, passed to `streamText`: `{ isEnabled: true }` makes it emit its `ai.streamText`
-   * spans, nested under June's model-call spans. Its tracer is wrapped in June's redaction, and unset
-   * `recordInputs` / `recordOutputs` follow June's `telemetry` (default `false`). See docs/telemetry.md.
-   */
-  experimental_telemetry?: AiTelemetrySettings;
-}
-
 export type { LanguageModel, ModelMessage };
+/** The words of one model call, from the AI SDK adapter's floor (`ai-sdk/call-types.ts`). */
+export type { CallSettings, ModelInfo, Usage };

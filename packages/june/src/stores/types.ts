@@ -1,4 +1,4 @@
-import type { ModelInfo, Usage } from "../runtime/types.js";
+import type { ModelInfo, Usage } from "../ai-sdk/call-types.js";
 
 /** Status a turn ends with in the journal. */
 export type TurnEndStatus = "completed" | "failed" | "canceled";

@@ -15,7 +15,7 @@ import {
 } from "@opentelemetry/api";
 import type { AiTelemetrySettings } from "../ai-sdk/telemetry-settings.js";
 import { redactText } from "../redaction/redact.js";
-import type { CallSettings } from "../runtime/types.js";
+import type { CallSettings } from "../ai-sdk/call-types.js";
 import { safeAttributes, safeValue } from "./attributes.js";
 import type { Telemetry } from "./options.js";
 

@@ -48,7 +48,7 @@ describe("telemetry of a resumed durable turn", () => {
   });
 
   it("a checkpoint with no trace link (or a damaged one) resumes under a trace of its own", async () => {
-    const { linkedContext } = await import("./turn-spans.js");
+    const { linkedContext } = await import("../chat/turn-spans.js");
     expect(linkedContext(undefined)).toBeUndefined();
     expect(linkedContext({ traceId: "nope", spanId: "0123456789abcdef", traceFlags: 1 })).toBeUndefined();
     expect(linkedContext({ traceId: "0123456789abcdef0123456789abcdef", spanId: "0123456789abcdef", traceFlags: 1 })).toBeDefined();

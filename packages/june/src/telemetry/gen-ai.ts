@@ -1,5 +1,5 @@
 import type { FinishReason, LanguageModelResponseMetadata, LanguageModelUsage, ModelMessage } from "ai";
-import type { CallSettings, ModelInfo } from "../runtime/types.js";
+import type { CallSettings, ModelInfo } from "../ai-sdk/call-types.js";
 import type { SpanAttributes } from "./june-span.js";
 
 /**

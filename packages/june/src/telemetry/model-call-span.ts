@@ -1,5 +1,5 @@
 import type { FinishReason, LanguageModelResponseMetadata, LanguageModelUsage, ModelMessage, TextStreamPart, ToolSet } from "ai";
-import type { CallSettings, ModelInfo } from "../runtime/types.js";
+import type { CallSettings, ModelInfo } from "../ai-sdk/call-types.js";
 import { inputMessages, modelCallSpanName, outputMessages, requestAttributes, responseAttributes } from "./gen-ai.js";
 import type { Context } from "@opentelemetry/api";
 import { JuneSpan, type SpanAttributes } from "./june-span.js";

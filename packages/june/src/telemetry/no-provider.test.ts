@@ -3,9 +3,9 @@ import { trace } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import { createChat } from "june/chat";
 import { scriptedModel } from "june/testing";
-import { RunSpans } from "./run-spans.js";
+import { RunSpans } from "../runtime/run-spans.js";
 import { resolveTelemetry } from "./options.js";
-import { TurnSpans } from "./turn-spans.js";
+import { TurnSpans } from "../chat/turn-spans.js";
 
 describe("telemetry with no tracer provider registered", () => {
   it("starts no run or turn spans: the runtime's and the chat's hooks see undefined", () => {

@@ -1,4 +1,4 @@
-import type { TurnTraceLink } from "../../telemetry/turn-spans.js";
+import type { TurnTraceLink } from "../turn-spans.js";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { ApprovalRequest } from "../../runtime/types.js";
 import { CheckpointUnreadableError } from "../../stores/errors.js";

@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT, trace, type Context } from "@opentelemetry/api";
 import type { ResponderProvenance, TurnMetadata } from "../stores/types.js";
-import { JuneSpan } from "./june-span.js";
-import { childSettings, type Telemetry, type TelemetrySettings } from "./options.js";
+import { JuneSpan } from "../telemetry/june-span.js";
+import { childSettings, type Telemetry, type TelemetrySettings } from "../telemetry/options.js";
 
 /** What a turn's span starts with. */
 export interface TurnSpanInfo {

@@ -1,10 +1,10 @@
 import type { TextStreamPart, ToolSet } from "ai";
-import type { ApprovalOutcome } from "../runtime/approvals.js";
-import type { NodeStatus, Usage } from "../runtime/types.js";
-import { sizeOf } from "./attributes.js";
-import { JuneSpan, type SpanAttributes } from "./june-span.js";
-import { ModelCallSpan, type ModelCallInfo } from "./model-call-span.js";
-import { resolveTelemetry, type Telemetry, type TelemetryOption } from "./options.js";
+import type { ApprovalOutcome } from "./approvals.js";
+import type { NodeStatus, Usage } from "./types.js";
+import { sizeOf } from "../telemetry/attributes.js";
+import { JuneSpan, type SpanAttributes } from "../telemetry/june-span.js";
+import { ModelCallSpan, type ModelCallInfo } from "../telemetry/model-call-span.js";
+import { resolveTelemetry, type Telemetry, type TelemetryOption } from "../telemetry/options.js";
 
 interface ToolSpan {
   readonly span: JuneSpan;

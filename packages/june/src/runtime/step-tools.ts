@@ -1,10 +1,10 @@
 import type { Tool as AITool } from "ai";
-import { raceAbort } from "../runtime/scheduler.js";
-import { MCP_REQUEST_TIMEOUT_MS, serverTarget } from "./connect.js";
-import type { ConnectionCache, RunMcp } from "./connections.js";
-import { McpToolNameError } from "./errors.js";
-import type { McpToolsOptions } from "./mcp-tools.js";
-import { mcpToolSet, type McpToolOrigin } from "./tool-set.js";
+import { raceAbort } from "./scheduler.js";
+import { MCP_REQUEST_TIMEOUT_MS, serverTarget } from "../mcp/connect.js";
+import type { ConnectionCache, RunMcp } from "../mcp/connections.js";
+import { McpToolNameError } from "../mcp/errors.js";
+import type { McpToolsOptions } from "../mcp/mcp-tools.js";
+import { mcpToolSet, type McpToolOrigin } from "../mcp/tool-set.js";
 
 /** One level of a step's tool scope, outermost first: its `<Tool>`s and its `<McpTools>`. */
 export interface ToolLayer {
