@@ -80,3 +80,5 @@ export { mcpConnections } from "./mcp/connections.js";
 export type { McpConnections, McpConnectionsOptions } from "./mcp/connections.js";
 export { McpConnectionError, McpToolError, McpToolNameError } from "./mcp/errors.js";
 export type { McpToolErrorReason } from "./mcp/errors.js";
+export { hideFilePaths, isCredentialKey, REDACTED, redact, redactText } from "./redaction/redact.js";
+export type { RedactOptions, TextRedactOptions } from "./redaction/redact.js";

@@ -1,5 +1,5 @@
 import type { TurnRecord } from "june/chat";
-import type { TurnStreamEvent } from "june/server";
+import type { TurnStreamEvent } from "june/stream";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 
 /** An agent as `GET /api/agents` lists it. */

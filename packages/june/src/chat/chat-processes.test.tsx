@@ -12,21 +12,8 @@ import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { APICallError, jsonSchema, tool } from "ai";
 import { Agent, Step, Tool } from "june";
-import {
-  agentResponder,
-  contextTurnIds,
-  createChat,
-  fileStore,
-  InputTooLargeError,
-  InvalidSessionIdError,
-  modelResponder,
-  type JournalEntry,
-  type Responder,
-  type ResponderEvent,
-  type RespondOptions,
-  type Turn,
-  type TurnEvent,
-} from "june/chat";
+import { agentResponder, createChat, fileStore, InputTooLargeError, InvalidSessionIdError, modelResponder, type Responder, type TurnEvent, type RespondOptions, type Turn } from "june/chat";
+import { contextTurnIds, type JournalEntry } from "june/store-kit";
 import { scriptedModel } from "june/testing";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -510,7 +497,7 @@ describe("responders that fail", () => {
       id: "failing",
       respond({ input, messages }) {
         seen.push({ input, messages });
-        const deltas = async function* (parts: string[], then?: Error): AsyncGenerator<ResponderEvent> {
+        const deltas = async function* (parts: string[], then?: Error): AsyncGenerator<TurnEvent> {
           for (const text of parts) {
             await new Promise((resolve) => setImmediate(resolve));
             yield { type: "text-delta", text };
@@ -531,7 +518,7 @@ describe("responders that fail", () => {
           // A plain array is not an async iterable: a contract mistake the turn names.
           // Its result rejects later, unawaited: that must not surface as an unhandled rejection.
           const result = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("late")), 5));
-          return { events: [{ type: "text-delta", text: "x" }] as unknown as AsyncIterable<ResponderEvent>, result };
+          return { events: [{ type: "text-delta", text: "x" }] as unknown as AsyncIterable<TurnEvent>, result };
         }
         const text = `reply to ${input}`;
         return { events: deltas(text.split(/(?= )/)), result: Promise.resolve({ text }) };

@@ -2,18 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  CheckpointMismatchError,
-  CheckpointUnreadableError,
-  createChat,
-  fileStore,
-  memoryStore,
-  SessionBusyError,
-  TurnNotResumableError,
-  TurnSuspendedError,
-  type ChatStore,
-  type Turn,
-} from "june/chat";
+import { CheckpointMismatchError } from "june";
+import { CheckpointUnreadableError, createChat, fileStore, memoryStore, SessionBusyError, TurnNotResumableError, TurnSuspendedError, type ChatStore, type Turn } from "june/chat";
 import { durableChat, SECRET } from "./__fixtures__/durable-chat.js";
 
 const root = mkdtempSync(join(tmpdir(), "june-durable-"));

@@ -6,7 +6,7 @@ import { ReplayBuffer } from "./internal/replay-buffer.js";
 import type { SessionJournal } from "./session-journal.js";
 import { TurnController } from "./turn.js";
 import type { TraceNode } from "../runtime/types.js";
-import type { ResponderEvent, ResponderResult } from "./types.js";
+import type { TurnEvent, ResponderResult } from "./types.js";
 
 const provenance = { kind: "custom" as const };
 
@@ -17,7 +17,7 @@ function controller(): TurnController {
 
 function execution() {
   const result = deferred<ResponderResult>();
-  const events = new ReplayBuffer<ResponderEvent>();
+  const events = new ReplayBuffer<TurnEvent>();
   return { result, events, execution: { result: result.promise, events } };
 }
 

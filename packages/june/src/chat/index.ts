@@ -1,3 +1,11 @@
+/**
+ * `june/chat`: what a chat's user needs. A chat from a model, a responder or a workflow (`createChat`,
+ * `modelResponder`, `agentResponder`), its sessions, turns and their events, the responder contract, the
+ * context builders, the four stores (the SQLite and PostgreSQL drivers are optional and load only when their
+ * store opens), a turn's trace as rows (`projectChatTrace`), and the errors a chat throws. What a store's
+ * author needs (journal entries, leases, conformance cases) is in `june/store-kit`; the turn stream's wire
+ * form and the row shapes a UI draws are in `june/stream`. docs/api.md lists every entry.
+ */
 export type {
   ApprovalRequestEvent,
   ApproveCommand,
@@ -14,7 +22,6 @@ export type {
   PendingApproval,
   Responder,
   ResponderCheckpoint,
-  ResponderEvent,
   ResponderExecution,
   ResponderMetadata,
   ResponderResult,
@@ -31,28 +38,30 @@ export type {
   TurnResult,
   TurnStatus,
 } from "./types.js";
-export type * from "../stores/types.js";
+export type { ResponderTraceNode } from "./trace/responder-trace.js";
+export type { ChatStore, SessionInfo, TurnMetadata } from "../stores/types.js";
 export {
   CheckpointUnreadableError,
-  ConflictError,
   InvalidSessionIdError,
   JournalCorruptError,
   SessionBusyError,
   SessionNotFoundError,
+  StoreClosedError,
+  StoreDriverMissingError,
+  StoreOpenError,
 } from "../stores/errors.js";
 export { createChat } from "./create-chat.js";
-export type { TelemetryOption, TelemetrySettings } from "../telemetry/index.js";
-export type { ChatOptions, CreateChatOptions, ModelChatOptions, ResponderChatOptions } from "./create-chat.js";
+export type { CreateChatOptions } from "./create-chat.js";
 export { modelResponder } from "./responders/model/model-responder.js";
 export type { ModelResponderOptions } from "./responders/model/model-responder.js";
+export { agentResponder } from "./responders/agent/agent-responder.js";
+export type { AgentResponderOptions } from "./responders/agent/agent-responder.js";
 export { fullContext } from "./context/full-context.js";
-export { contextTurnIds } from "./context/resolve-context.js";
 export { recentTurns } from "./context/recent-turns.js";
-export { summarizedContext, summaryMessage } from "./context/summarized-context.js";
+export { summarizedContext } from "./context/summarized-context.js";
 export type { SummarizedContextOptions } from "./context/summarized-context.js";
-export { estimateTokens, tokenBudget } from "./context/token-budget.js";
+export { tokenBudget } from "./context/token-budget.js";
 export type { TokenBudgetOptions } from "./context/token-budget.js";
-export { turnMessages } from "./context/turn-messages.js";
 export {
   ApprovalNotPendingError,
   ContextBuildError,
@@ -65,37 +74,14 @@ export {
   TurnNotResumableError,
   TurnSuspendedError,
 } from "./errors.js";
-export type { TurnControlName } from "./errors.js";
-export { DEFAULT_SUSPEND_AFTER_MS } from "./durable/checkpoint-codec.js";
-export type { DurableOption, DurableOptions } from "./durable/checkpoint-codec.js";
-export { CheckpointMismatchError } from "../runtime/errors.js";
-export { MAX_FEEDBACK_COMMENT_CHARS, MAX_FEEDBACK_TAG_CHARS, MAX_FEEDBACK_TAGS, normalizeFeedback } from "./feedback.js";
-export { CanceledError } from "../runtime/errors.js";
-export { agentResponder } from "./responders/agent/agent-responder.js";
-export type {
-  AgentRenderOptions,
-  AgentResponder,
-  AgentResponderOptions,
-  AgentRunOptions,
-  AgentTurnInfo,
-  StartAgentRun,
-} from "./responders/agent/agent-responder.js";
+export type { DurableOptions } from "./durable/checkpoint-codec.js";
 export { AgentReplyError, StreamMismatchError } from "./responders/agent/errors.js";
 export { projectChatTrace } from "./trace/project-chat-trace.js";
+export type { ChatTraceRow, ProjectChatTraceOptions } from "./trace/project-chat-trace.js";
 export { toUIMessages } from "./ui-messages.js";
-export type {
-  ChatTraceApprovalRow,
-  ChatTraceAttempt,
-  ChatTraceMessage,
-  ChatTraceModelRow,
-  ChatTraceRow,
-  ChatTraceRowKind,
-  ChatTraceRowStatus,
-  ChatTraceStepRow,
-  ChatTraceToolRow,
-  ProjectChatTraceOptions,
-} from "./trace/project-chat-trace.js";
-export { hideFilePaths, isCredentialKey, REDACTED, redact, redactText } from "../redaction/redact.js";
-export type { RedactOptions, TextRedactOptions } from "../redaction/redact.js";
 export { fileStore, memoryStore } from "../stores/index.js";
 export type { FileStoreOptions } from "../stores/index.js";
+export { sqliteStore } from "../stores/sqlite/sqlite-store.js";
+export type { SqliteStoreOptions } from "../stores/sqlite/sqlite-store.js";
+export { postgresStore } from "../stores/postgres/postgres-store.js";
+export type { PostgresStoreOptions } from "../stores/postgres/postgres-store.js";

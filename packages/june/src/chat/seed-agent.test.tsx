@@ -186,7 +186,7 @@ describe("seed: chat with a June agent", () => {
     turn.cancel();
     await expect(turn.result).rejects.toBeDefined();
     const updates: TraceNode[] = [];
-    for await (const event of turn) if (event.type === "run-update") updates.push(event.tree);
+    for await (const event of turn) if (event.type === "run-update") updates.push(event.tree as TraceNode);
     const last = updates.at(-1)!;
     expect(findNode(last, (n) => n.kind === "step")?.status).toBe("canceled");
     expect(deployCall(last)?.status).toBe("canceled");
@@ -225,7 +225,7 @@ describe("seed: chat with a June agent", () => {
     const turn = session.send("deploy");
     const trees: TraceNode[] = [];
     for await (const event of turn) {
-      if (event.type === "run-update") trees.push(event.tree);
+      if (event.type === "run-update") trees.push(event.tree as TraceNode);
       if (event.type === "approval-request") {
         const last = trees[trees.length - 1];
         const node = findNode(last, (n) => n.kind === "tool-call" && n.approval?.id === event.request.id);
@@ -329,7 +329,7 @@ describe("seed: traces", () => {
     let lastTree: TraceNode | undefined;
     for await (const event of turn) {
       if (event.type === "run-update") {
-        lastTree = event.tree;
+        lastTree = event.tree as TraceNode;
         rows = projectChatTrace(event.tree, { requests: turn.requests });
         for (const row of flatten(rows)) {
           const kindBefore = idsSeen.get(row.id);
@@ -493,7 +493,7 @@ describe("seed: streaming the reply", () => {
     const session = await chat.createSession();
     const turn = session.send("go");
     const updates: TraceNode[] = [];
-    for await (const event of turn) if (event.type === "run-update") updates.push(event.tree);
+    for await (const event of turn) if (event.type === "run-update") updates.push(event.tree as TraceNode);
     expect((await turn.result).text).toBe("ab");
     expect(launched).toEqual([{ sessionId: session.id, turnId: turn.id }]);
     expect(updates).toEqual(hostSaw);

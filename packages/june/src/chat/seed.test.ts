@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { scriptedModel, type ScriptedModel } from "june/testing";
-import { CanceledError, createChat, fileStore, modelResponder, type ChatStore, type Responder } from "june/chat";
+import { CanceledError } from "june";
+import { createChat, fileStore, modelResponder, type ChatStore, type Responder } from "june/chat";
 
 let dir: string;
 beforeEach(async () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import type { ApprovalRequest } from "../runtime/types.js";
 import { createChat } from "./create-chat.js";
 import { ApprovalNotPendingError, InputTooLargeError, SteerNotSupportedError, TurnEndedError } from "./errors.js";
-import type { Responder, ResponderEvent, ResponderResult } from "./types.js";
+import type { Responder, TurnEvent, ResponderResult } from "./types.js";
 
 /** A turn that asks for one approval and ends once it is decided (or canceled). */
 function askingResponder(): { responder: Responder; decided: { id: string; approved: boolean }[] } {
@@ -19,7 +19,7 @@ function askingResponder(): { responder: Responder; decided: { id: string; appro
       });
       result.catch(() => {});
       signal.addEventListener("abort", () => fail(signal.reason), { once: true });
-      async function* events(): AsyncGenerator<ResponderEvent> {
+      async function* events(): AsyncGenerator<TurnEvent> {
         yield { type: "approval-request", request };
       }
       const decide = (id: string, approved: boolean) => {

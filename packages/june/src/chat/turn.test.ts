@@ -8,7 +8,7 @@ import { createChat } from "./create-chat.js";
 import { contextTurnIds } from "./context/resolve-context.js";
 import { collect } from "../testing/streams.js";
 import { InputTooLargeError, ResponderContractError, SteerNotSupportedError, TurnEndedError } from "./errors.js";
-import type { Responder, ResponderEvent, ResponderExecution, ResponderResult, RespondOptions, Turn, TurnEvent } from "./types.js";
+import type { Responder, TurnEvent, ResponderExecution, ResponderResult, RespondOptions, Turn } from "./types.js";
 
 /** An async stream the test pushes into. */
 function channel<T>() {
@@ -65,11 +65,11 @@ function deferred<T>() {
 
 /** A responder the test drives by hand: one execution per turn. */
 function manualResponder(extra: Partial<ResponderExecution> = {}, identity: Partial<Responder> = {}) {
-  const turns: { options: RespondOptions; events: ReturnType<typeof channel<ResponderEvent>>; result: ReturnType<typeof deferred<ResponderResult>> }[] = [];
+  const turns: { options: RespondOptions; events: ReturnType<typeof channel<TurnEvent>>; result: ReturnType<typeof deferred<ResponderResult>> }[] = [];
   const responder: Responder = {
     ...identity,
     respond(options) {
-      const events = channel<ResponderEvent>();
+      const events = channel<TurnEvent>();
       const result = deferred<ResponderResult>();
       turns.push({ options, events, result });
       return { events, result: result.promise, ...extra };
@@ -215,11 +215,11 @@ describe("a custom responder's turn", () => {
     const responder: Responder = {
       respond() {
         async function* events() {
-          yield { type: "text-delta", text: "x" } as ResponderEvent;
-          yield { type: "tool-result", output: "secret" } as unknown as ResponderEvent;
-          yield null as unknown as ResponderEvent;
-          yield { type: "text-delta", text: 5 } as unknown as ResponderEvent;
-          yield { type: "run-update", tree } as ResponderEvent;
+          yield { type: "text-delta", text: "x" } as TurnEvent;
+          yield { type: "tool-result", output: "secret" } as unknown as TurnEvent;
+          yield null as unknown as TurnEvent;
+          yield { type: "text-delta", text: 5 } as unknown as TurnEvent;
+          yield { type: "run-update", tree } as TurnEvent;
         }
         return { events: events(), result: Promise.resolve({ text: "x" }) };
       },

@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage } from "ai";
-import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, TraceNode, Usage } from "../runtime/types.js";
+import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, Usage } from "../runtime/types.js";
+import type { ResponderTraceNode } from "./trace/responder-trace.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
@@ -9,10 +10,13 @@ export interface TextDeltaEvent {
   type: "text-delta";
   text: string;
 }
-/** A commit of the turn's run: a snapshot of its trace tree. */
+/**
+ * A snapshot of the turn's trace tree: an agent turn's run (the runtime's `TraceNode`), a model turn's call,
+ * or whatever a custom responder reports (see `ResponderTraceNode`).
+ */
 export interface RunUpdateEvent {
   type: "run-update";
-  tree: TraceNode;
+  tree: ResponderTraceNode;
 }
 /** A tool call waiting for `turn.approve(id)` or `turn.deny(id, reason)`. */
 export interface ApprovalRequestEvent {
@@ -21,7 +25,6 @@ export interface ApprovalRequestEvent {
 }
 /** The live events of a turn, discriminated on `type`. */
 export type TurnEvent = TextDeltaEvent | RunUpdateEvent | ApprovalRequestEvent;
-export type ResponderEvent = TurnEvent;
 
 /** What a responder gets for each turn. */
 export interface RespondOptions {
@@ -76,7 +79,7 @@ export interface ResponderResult {
 export interface ResponderExecution {
   result: Promise<ResponderResult>;
   /** Read once, in order, as the turn runs. */
-  events?: AsyncIterable<ResponderEvent>;
+  events?: AsyncIterable<TurnEvent>;
   readonly requests?: readonly ApprovalRequest[];
   /** Tool calls decided by policy (`toolApproval`) so far, oldest first: the turn journals each once. */
   readonly policyDecisions?: readonly PolicyApproval[];

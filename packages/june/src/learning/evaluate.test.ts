@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai";
-import { createChat, type Responder, type ResponderEvent } from "june/chat";
+import { createChat, type Responder, type TurnEvent } from "june/chat";
 import {
   evaluate,
   exactMatch,
@@ -172,7 +172,7 @@ describe("evaluate", () => {
       respond() {
         let decided!: () => void;
         const gate = new Promise<void>((resolve) => (decided = resolve));
-        async function* events(): AsyncGenerator<ResponderEvent> {
+        async function* events(): AsyncGenerator<TurnEvent> {
           yield { type: "text-delta", text: "asking" };
           yield { type: "approval-request", request: { id: "r1", stepId: "s", toolName: "deploy", toolCallId: "c1", input: {} } };
         }

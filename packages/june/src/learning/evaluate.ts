@@ -1,7 +1,7 @@
 import { ResponderContractError } from "../chat/errors.js";
 import { errorInfo } from "../chat/stream/error-info.js";
 import { responderProvenance, turnMetadata } from "../chat/turn-metadata.js";
-import type { Chat, Responder, ResponderEvent, ResponderExecution, ResponderResult } from "../chat/types.js";
+import type { Chat, Responder, TurnEvent, ResponderExecution, ResponderResult } from "../chat/types.js";
 import { CanceledError, TimeoutError } from "../runtime/errors.js";
 import type { ResponderProvenance } from "../stores/types.js";
 import { EvalCaseFormatError, ScorerError } from "./errors.js";
@@ -165,7 +165,7 @@ async function answer(options: RunCaseOptions, signal: AbortSignal): Promise<Res
   const result = Promise.resolve(execution.result);
   result.catch(() => {});
   const iterator = execution.events?.[Symbol.asyncIterator]();
-  const decide = (event: ResponderEvent) => {
+  const decide = (event: TurnEvent) => {
     if (event?.type !== "approval-request") return;
     if (options.approvals === "approve") execution.approve?.(event.request.id);
     else execution.deny?.(event.request.id, NO_ONE_TO_APPROVE);

@@ -9,7 +9,6 @@ export type { LlmJudgeOptions } from "./llm-judge.js";
 export { compareReports } from "./compare-reports.js";
 export { EvalCaseFormatError, JudgeResponseError, ScorerError } from "./errors.js";
 export { MAX_FEEDBACK_COMMENT_CHARS, MAX_FEEDBACK_TAG_CHARS, MAX_FEEDBACK_TAGS, normalizeFeedback } from "../chat/feedback.js";
-export type { TurnFeedback } from "../chat/types.js";
 export type {
   CaseChange,
   CaseComparison,

@@ -1,4 +1,5 @@
-import { createChat, REDACTED } from "june/chat";
+import { createChat } from "june/chat";
+import { REDACTED } from "june";
 import { dataset, EvalCaseFormatError, parseJSONL, toJSONL, type EvalCase } from "june/learning";
 import { describe, expect, test } from "vitest";
 

@@ -1,4 +1,4 @@
-import { redactText } from "june/chat";
+import { redactText } from "june";
 import { describe, expect, it } from "vitest";
 import { StreamRedactor } from "./stream-redactor.js";
 

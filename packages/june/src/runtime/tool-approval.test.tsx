@@ -188,7 +188,7 @@ describe("toolApproval", () => {
     let lastTree: TraceNode | undefined;
     for await (const event of turn) {
       kinds.add(event.type);
-      if (event.type === "run-update") lastTree = event.tree;
+      if (event.type === "run-update") lastTree = event.tree as TraceNode;
     }
     expect((await turn.result).text).toBe("All done.");
     expect(kinds.has("approval-request")).toBe(false);

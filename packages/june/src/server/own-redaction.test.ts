@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createChat, fileStore, redact, redactText, type Responder } from "june/chat";
+import { createChat, fileStore, type Responder } from "june/chat";
+import { redact, redactText } from "june";
 import { createChatHandler } from "june/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { createFakeIO } from "../cli/__fixtures__/fake-io.js";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { createChat, modelResponder, type Chat, type Responder, type ResponderEvent, type ResponderResult } from "june/chat";
+import { createChat, modelResponder, type Chat, type Responder, type TurnEvent, type ResponderResult } from "june/chat";
 import { createChatHandler, serve, type RunningServer } from "june/server";
 import { scriptedModel, type ScriptCall } from "june/testing";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -89,7 +89,7 @@ function gatedResponder(): Responder {
       let text = "";
       const result = deferred<ResponderResult>();
       result.promise.catch(() => {});
-      async function* events(): AsyncGenerator<ResponderEvent> {
+      async function* events(): AsyncGenerator<TurnEvent> {
         try {
           for (const piece of ["First half. ", ...SECOND_HALF]) {
             if (piece === SECOND_HALF[0]) await Promise.race([gate.promise, new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }))]);

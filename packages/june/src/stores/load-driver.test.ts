@@ -7,7 +7,7 @@ import { loadDriver } from "./load-driver.js";
 
 const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 const hideDrivers = fileURLToPath(new URL("./__fixtures__/hide-drivers.cjs", import.meta.url));
-const entry = (name: string) => new URL(`./${name}/index.ts`, import.meta.url).href;
+const chatEntry = new URL("../chat/index.ts", import.meta.url).href;
 
 describe("loadDriver", () => {
   it("loads an installed driver", () => {
@@ -29,10 +29,10 @@ describe("loadDriver", () => {
     });
   });
 
-  it("june/stores/sqlite and june/stores/postgres import without their drivers; making a store names the package", async () => {
+  it("june/chat imports without either driver; making a SQLite or PostgreSQL store names the package", async () => {
     const script = `
-      const sqlite = await import(${JSON.stringify(entry("sqlite"))});
-      const postgres = await import(${JSON.stringify(entry("postgres"))});
+      const sqlite = await import(${JSON.stringify(chatEntry)});
+      const postgres = sqlite;
       const attempt = (make) => { try { make(); return { made: true }; } catch (e) { return { name: e.name, packageName: e.packageName, message: e.message }; } };
       const fakePool = { query: async () => ({ rows: [], rowCount: 0 }), connect: async () => ({}), end: async () => {} };
       console.log(JSON.stringify({

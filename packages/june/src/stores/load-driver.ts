@@ -5,7 +5,7 @@ const requireFromHere = createRequire(import.meta.url);
 
 /**
  * Loads an optional peer dependency (a database driver) when a store is made, not when its module is
- * imported: importing `june/stores/sqlite` works without `better-sqlite3`, calling `sqliteStore` then names
+ * imported: importing `june/chat` works without `better-sqlite3` or `pg`, calling `sqliteStore` then names
  * the package to install. Both drivers are CommonJS, so a synchronous `require` keeps the store factories
  * synchronous.
  *

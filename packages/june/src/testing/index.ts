@@ -22,8 +22,6 @@ export type {
   FakeOpenAIServerOptions,
   FakeOpenAIToolCall,
 } from "./fake-openai-server.js";
-export { storeConformanceCases } from "./store-conformance.js";
-export type { StoreConformanceCase } from "./store-conformance.js";
 export { collect, findNodes, readSse, sseEvents, textDeltas } from "./streams.js";
 export type { ServerSentEvent } from "./streams.js";
 export { createFakeAnthropicServer } from "./fake-anthropic-server.js";

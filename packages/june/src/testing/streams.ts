@@ -1,5 +1,6 @@
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import type { TraceNode } from "../runtime/types.js";
+import type { ResponderTraceNode } from "../chat/trace/responder-trace.js";
 
 /**
  * Every item of an async iterable (a turn, a responder's events) or a `ReadableStream`, once it ends.
@@ -33,11 +34,13 @@ export function textDeltas(events: Iterable<{ type: string; text?: string }>): s
   return deltas;
 }
 
-/** Every node of a trace tree of the given kind, depth first in document order. */
-export function findNodes<K extends TraceNode["kind"]>(tree: TraceNode, kind: K): Extract<TraceNode, { kind: K }>[] {
-  const found: Extract<TraceNode, { kind: K }>[] = [];
-  const visit = (node: TraceNode): void => {
-    if (node.kind === kind) found.push(node as Extract<TraceNode, { kind: K }>);
+/** Every node of a trace tree (a run's `TraceNode`, or a turn's `ResponderTraceNode`) of the given kind, depth first in document order. */
+export function findNodes<K extends TraceNode["kind"]>(tree: TraceNode, kind: K): Extract<TraceNode, { kind: K }>[];
+export function findNodes<K extends ResponderTraceNode["kind"]>(tree: ResponderTraceNode, kind: K): Extract<ResponderTraceNode, { kind: K }>[];
+export function findNodes(tree: ResponderTraceNode, kind: string): ResponderTraceNode[] {
+  const found: ResponderTraceNode[] = [];
+  const visit = (node: ResponderTraceNode): void => {
+    if (node.kind === kind) found.push(node);
     for (const child of node.children) visit(child);
   };
   visit(tree);

@@ -1,4 +1,5 @@
-import type { ChatTraceRow, ErrorInfo, StreamApprovalRequest, TurnMetadata, TurnStreamEvent } from "june/stream";
+import type { ChatTraceRow, TurnMetadata } from "june/chat";
+import type { ErrorInfo, StreamApprovalRequest, TurnStreamEvent } from "june/stream";
 import type { SessionInfo, TurnFeedback, TurnRecord } from "june/chat";
 
 /**

@@ -9,9 +9,9 @@ const { scriptedModel } = await import(new URL("testing/index.js", dist).href);
 
 async function storeOf() {
   if (kind === "file") return fileStore(location);
-  if (kind === "sqlite") return (await import(new URL("stores/sqlite/index.js", dist).href)).sqliteStore(location);
+  if (kind === "sqlite") return (await import(new URL("stores/sqlite/sqlite-store.js", dist).href)).sqliteStore(location);
   // A short lease: a killed holder's lease runs out in half a second (the living renew theirs).
-  if (kind === "postgres") return (await import(new URL("stores/postgres/index.js", dist).href)).postgresStore({ connectionString: location, schema, leaseTtlMs: 500 });
+  if (kind === "postgres") return (await import(new URL("stores/postgres/postgres-store.js", dist).href)).postgresStore({ connectionString: location, schema, leaseTtlMs: 500 });
   throw new Error(`kill-loop-child: unknown store ${kind}`);
 }
 

@@ -1,8 +1,11 @@
-import type { ApprovalRequest, TraceNode } from "../../runtime/types.js";
+import type { ApprovalRequest } from "../../runtime/types.js";
+import type { ResponderTraceNode as TraceNode } from "../trace/responder-trace.js";
 
 /**
- * True when every step of the run that is still running waits on an approval (a pending tool call) and no
- * model call is in flight: nothing would happen before someone decides.
+ * True when every step of the turn's trace that is still running waits on an approval (a pending tool call)
+ * and no model call is in flight: nothing would happen before someone decides. A model or tool call outside
+ * any step (a custom responder's) counts on its own: a tool call waiting on its approval waits, a running
+ * call is busy.
  */
 export function waitsOnApprovalsOnly(tree: TraceNode): boolean {
   let waiting = 0;
@@ -15,6 +18,14 @@ export function waitsOnApprovalsOnly(tree: TraceNode): boolean {
       const calling = node.children.some((c) => (c.kind === "model-call" || c.kind === "tool-call") && c.status === "running");
       if (pending && !calling) waiting++;
       else busy = true;
+      return;
+    }
+    if (node.kind === "tool-call" && node.status === "pending" && node.approval?.state === "pending") {
+      waiting++;
+      return;
+    }
+    if ((node.kind === "model-call" || node.kind === "tool-call") && node.status === "running") {
+      busy = true;
       return;
     }
     for (const child of node.children) visit(child);

@@ -21,13 +21,11 @@ export type {
   ChatTraceAttempt,
   ChatTraceMessage,
   ChatTraceModelRow,
-  ChatTraceRow,
   ChatTraceRowKind,
   ChatTraceRowStatus,
   ChatTraceStepRow,
   ChatTraceToolRow,
 } from "../trace/project-chat-trace.js";
-export type { TurnMetadata } from "../../stores/types.js";
 export { isTurnStreamEventType, parseTurnStreamEvent, TURN_STREAM_EVENT_TYPES } from "./turn-stream-schema.js";
 export { TurnStreamEventError } from "./turn-stream-event-error.js";
 export { MAX_INPUT_VALUE_JSON_CHARS, streamApprovalRequest, turnStream } from "./turn-stream.js";

@@ -1,5 +1,5 @@
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
-import { createChat, type Chat, type Responder, type ResponderEvent } from "june/chat";
+import { createChat, type Chat, type Responder, type TurnEvent } from "june/chat";
 import { createChatHandler } from "june/server";
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../runtime/types.js";
@@ -31,7 +31,7 @@ function leakyResponder(): Responder {
       const decided = new Promise<void>((resolve) => (decide = resolve));
       const result = decided.then(() => Promise.reject(new Error(FAILURE)));
       result.catch(() => {});
-      async function* events(): AsyncGenerator<ResponderEvent> {
+      async function* events(): AsyncGenerator<TurnEvent> {
         for (const text of DELTAS) yield { type: "text-delta", text };
         yield { type: "approval-request", request };
         await decided;

@@ -1,4 +1,5 @@
-import type { ApprovalRequest, TraceNode } from "../../runtime/types.js";
+import type { ApprovalRequest } from "../../runtime/types.js";
+import type { ResponderTraceNode } from "../trace/responder-trace.js";
 import { redact, redactText, type TextRedactOptions } from "../../redaction/redact.js";
 import { StreamRedactor } from "../../redaction/stream-redactor.js";
 import { projectChatTrace, type ChatTraceRow } from "../trace/project-chat-trace.js";
@@ -100,7 +101,7 @@ export interface StreamTraceRowsOptions {
  * then masked with `redaction`'s. A turn's `run-update`s carry these rows, and `june run` prints its run's
  * with it, so a workflow run shows what a chat turn would. Throws what `projectChatTrace` throws.
  */
-export function streamTraceRows(tree: TraceNode, options: StreamTraceRowsOptions = {}): ChatTraceRow[] {
+export function streamTraceRows(tree: ResponderTraceNode, options: StreamTraceRowsOptions = {}): ChatTraceRow[] {
   return ownPatterns(projectChatTrace(tree, { requests: options.requests ?? [] }), options.redaction ?? {});
 }
 

@@ -1,16 +1,15 @@
+import type { ApprovalRequest, ModelInfo, Usage } from "../../runtime/types.js";
 import type {
-  ApprovalRequest,
-  ApprovalState,
-  ModelCallNode,
-  ModelInfo,
-  NodeStatus,
-  StepNode,
-  ToolCallNode,
-  TraceError,
-  TraceMessage,
-  TraceNode,
-  Usage,
-} from "../../runtime/types.js";
+  ResponderTraceMessage as TraceMessage,
+  ResponderTraceModelCall as ModelCallNode,
+  ResponderTraceNode as TraceNode,
+  ResponderTraceStatus as NodeStatus,
+  ResponderTraceStep as StepNode,
+  ResponderTraceToolCall as ToolCallNode,
+} from "./responder-trace.js";
+
+type ApprovalState = NonNullable<ToolCallNode["approval"]>["state"];
+type TraceError = NonNullable<TraceNode["error"]>;
 import { redactText } from "../../redaction/redact.js";
 import { DEFAULT_EXCERPT_CHARS, excerpt, truncate } from "../../redaction/excerpt.js";
 
@@ -123,9 +122,10 @@ const DEFAULT_TEXT_CHARS = 600;
 const MAX_MESSAGE_CHARS = 600;
 
 /**
- * Projects a run's trace tree into plain rows for a UI: steps (the top rows, wherever they nest), under each
- * its model calls and tool calls in order, and under a tool call waiting for approval an `approval` row while
- * its request is still pending. Titles say the state, tool inputs and outputs become bounded, redacted
+ * Projects a turn's trace tree (a run's, or any responder's `ResponderTraceNode`) into plain rows for a UI:
+ * steps (the top rows, wherever they nest), under each its model calls and tool calls in order, and under a
+ * tool call waiting for approval an `approval` row while its request is still pending; a model or tool call
+ * outside any step is a top row of its own. Titles say the state, tool inputs and outputs become bounded, redacted
  * excerpts, errors are redacted, and each row's `id` stays the same from one snapshot to the next. Pure and
  * React-free: replace your rows with each new snapshot's.
  *
@@ -160,11 +160,16 @@ function collectSteps(node: TraceNode, context: Context, rows: ChatTraceRow[]): 
       // Outside a step: a model chat's call (`modelResponder`), a row of its own.
       rows.push(modelRow(node, context));
       return;
+    case "tool-call":
+      // Outside a step: a custom responder's tool call, a row of its own (with its approval row).
+      rows.push(toolRow(node, context));
+      for (const child of node.children) collectSteps(child, context, rows);
+      return;
     case "run":
     case "agent":
     case "parallel":
     case "catch":
-    case "tool-call":
+    case "group":
       for (const child of node.children) collectSteps(child, context, rows);
       return;
     default: {
@@ -209,6 +214,7 @@ function collectCalls(node: TraceNode, context: Context, rows: ChatTraceRow[]): 
     case "agent":
     case "parallel":
     case "catch":
+    case "group":
       break;
     default: {
       const unreachable: never = node;

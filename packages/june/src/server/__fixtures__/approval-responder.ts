@@ -1,5 +1,5 @@
 import type { ApprovalRequest, TraceNode } from "../../runtime/types.js";
-import type { Responder, ResponderEvent, ResponderResult } from "../../chat/types.js";
+import type { Responder, TurnEvent, ResponderResult } from "../../chat/types.js";
 
 /** What the test tool would have run with: credentials that must never leave the server. */
 export const SECRET_INPUT = {
@@ -50,10 +50,10 @@ export function approvalResponder(options: ApprovalResponderOptions = {}): Respo
         return true;
       };
 
-      async function* events(): AsyncGenerator<ResponderEvent> {
+      async function* events(): AsyncGenerator<TurnEvent> {
         try {
           const tools: TraceNode[] = [];
-          const say = (piece: string): ResponderEvent => {
+          const say = (piece: string): TurnEvent => {
             text += piece;
             return { type: "text-delta", text: piece };
           };

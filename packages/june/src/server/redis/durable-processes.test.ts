@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import type { UIMessage } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET } from "../../chat/__fixtures__/durable-chat.js";
-import { postgresStore } from "../../stores/postgres/index.js";
+import { postgresStore } from "../../stores/postgres/postgres-store.js";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
 import { sseEvents, type SseEvent } from "../__fixtures__/sse-client.js";
 import { answer, assemble, collectChunks, sendUi, uiText, uiTransport, user } from "../__fixtures__/ui-client.js";

@@ -6,7 +6,7 @@
  * import { createChat } from "june/chat";
  * import { createChatHandler, serve } from "june/server";
  * import { redisTurnEvents } from "june/server/redis";
- * import { postgresStore } from "june/stores/postgres";
+ * import { postgresStore } from "june/chat";
  *
  * const chat = createChat({ model, store: postgresStore({ connectionString: process.env.DATABASE_URL! }) });
  * const handler = createChatHandler(chat, { turnEvents: redisTurnEvents({ url: process.env.REDIS_URL! }) });
@@ -15,6 +15,3 @@
 export { redisTurnEvents } from "./redis-turn-events.js";
 export type { RedisTurnEvents, RedisTurnEventsOptions } from "./redis-turn-events.js";
 export type { RedisClientLike, RedisConnection } from "./redis-client.js";
-export { StoreClosedError, StoreDriverMissingError } from "../../stores/errors.js";
-export type { ServedTurn, TurnEventBus } from "../turn-event-bus.js";
-export type { TurnCommand } from "../../chat/types.js";

@@ -10,7 +10,7 @@ import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChat, memoryStore } from "../../chat/index.js";
-import { postgresStore, type PostgresStore } from "../../stores/postgres/index.js";
+import { postgresStore, type PostgresStore } from "../../stores/postgres/postgres-store.js";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
 import { approvalResponder } from "../__fixtures__/approval-responder.js";
 import { ALICE_SECRET, clientOf, uiChatBody, walkEveryRoute } from "../__fixtures__/owners.js";

@@ -5,10 +5,10 @@
  * the same control as every route, so the tool runs on A and the same assistant message continues from B.
  */
 import { DefaultChatTransport, type UIMessage } from "ai";
-import { createChat, type Chat, type Responder, type ResponderEvent, type ResponderResult } from "june/chat";
+import { createChat, type Chat, type Responder, type TurnEvent, type ResponderResult } from "june/chat";
 import { createChatHandler } from "june/server";
 import { redisTurnEvents, type RedisTurnEvents } from "june/server/redis";
-import { postgresStore } from "june/stores/postgres";
+import { postgresStore } from "june/chat";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../runtime/types.js";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
@@ -92,7 +92,7 @@ function endlessResponder(): Responder {
         fail = reject;
       });
       result.catch(() => {});
-      async function* events(): AsyncGenerator<ResponderEvent> {
+      async function* events(): AsyncGenerator<TurnEvent> {
         yield { type: "text-delta", text: "Asking. " };
         yield { type: "approval-request", request };
         const approved = await Promise.race([decision, new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }))]).catch(

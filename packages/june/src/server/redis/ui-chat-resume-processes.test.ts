@@ -4,10 +4,10 @@
  * the turn's message from its start and follows it; its stop route, also on B, cancels the turn on A.
  */
 import { DefaultChatTransport, type UIMessage } from "ai";
-import { createChat, type Responder, type ResponderEvent, type ResponderResult } from "june/chat";
+import { createChat, type Responder, type TurnEvent, type ResponderResult } from "june/chat";
 import { createChatHandler } from "june/server";
 import { redisTurnEvents } from "june/server/redis";
-import { postgresStore } from "june/stores/postgres";
+import { postgresStore } from "june/chat";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
 import { listen } from "../__fixtures__/servers.js";
@@ -46,7 +46,7 @@ function wordsResponder(): Responder {
         fail = reject;
       });
       result.catch(() => {});
-      async function* events(): AsyncGenerator<ResponderEvent> {
+      async function* events(): AsyncGenerator<TurnEvent> {
         for (let i = 0; i < 500 && !signal.aborted; i++) {
           text += `w${i} `;
           yield { type: "text-delta", text: `w${i} ` };

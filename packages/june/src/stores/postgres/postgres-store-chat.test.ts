@@ -1,5 +1,5 @@
 import { createChat } from "june/chat";
-import { postgresStore } from "june/stores/postgres";
+import { postgresStore } from "june/chat";
 import { scriptedModel } from "june/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "./__fixtures__/postgres-test-db.js";

@@ -93,7 +93,7 @@ const DIVISION_BY_ZERO = "22012";
  *
  * @example
  * import { createChat } from "june/chat";
- * import { postgresStore } from "june/stores/postgres";
+ * import { postgresStore } from "june/chat";
  *
  * const store = postgresStore({ connectionString: process.env.DATABASE_URL! });
  * const chat = createChat({ model, store });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createChat } from "june/chat";
-import { sqliteStore } from "june/stores/sqlite";
+import { sqliteStore } from "june/chat";
 import { scriptedModel } from "june/testing";
 import { afterAll, describe, expect, it } from "vitest";
 

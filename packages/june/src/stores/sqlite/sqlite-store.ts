@@ -65,7 +65,7 @@ export interface SqliteStore extends ChatStore {
  * @param options The database file, or `{ path, fsync?, leaseTtlMs?, busyTimeoutMs? }`.
  * @example
  * import { createChat } from "june/chat";
- * import { sqliteStore } from "june/stores/sqlite";
+ * import { sqliteStore } from "june/chat";
  *
  * const store = sqliteStore(".june/chat.db");
  * const chat = createChat({ model, store });

@@ -11,7 +11,7 @@ import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
 import type {
   Responder,
   ResponderCheckpoint,
-  ResponderEvent,
+  TurnEvent,
   ResponderExecution,
   ResponderMetadata,
   ResponderResult,
@@ -128,7 +128,7 @@ export function agentResponder(options: AgentResponderOptions): AgentResponder {
 
 function startExecution(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined): ResponderExecution {
   // One reader (the turn), and a long run's snapshots are let go of as it takes them: the turn keeps its own.
-  const events = new ReplayBuffer<ResponderEvent>({ discardRead: true });
+  const events = new ReplayBuffer<TurnEvent>({ discardRead: true });
   let lastCheckpoint: ResponderCheckpoint | undefined;
   const streamStep = options.stream?.step;
   const announced = new Set<string>();

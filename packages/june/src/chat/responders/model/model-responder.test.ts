@@ -6,7 +6,7 @@ import { memoryStore } from "../../../stores/memory-store.js";
 import { createChat } from "../../create-chat.js";
 import { TurnEndedError } from "../../errors.js";
 import { modelInfo, modelResponder } from "./model-responder.js";
-import type { ResponderEvent, TurnEvent } from "../../types.js";
+import type { TurnEvent } from "../../types.js";
 
 async function deltas(turn: AsyncIterable<TurnEvent>): Promise<string[]> {
   const out: string[] = [];
@@ -246,6 +246,6 @@ describe("modelResponder", () => {
 });
 
 /** The text events of an execution, read one by one as `next()` asks for them. */
-async function* textEvents(events: AsyncIterable<ResponderEvent>): AsyncGenerator<ResponderEvent, void, undefined> {
+async function* textEvents(events: AsyncIterable<TurnEvent>): AsyncGenerator<TurnEvent, void, undefined> {
   for await (const event of events) if (event.type === "text-delta") yield event;
 }

@@ -11,7 +11,7 @@ import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
 import { ModelCallSpan, type ModelCallInfo } from "../../../telemetry/model-call-span.js";
 import { resolveTelemetry, type Telemetry } from "../../../telemetry/options.js";
-import type { Responder, ResponderEvent, ResponderExecution, ResponderResult, RespondOptions } from "../../types.js";
+import type { Responder, TurnEvent, ResponderExecution, ResponderResult, RespondOptions } from "../../types.js";
 import { ModelTurnTrace } from "./model-turn-trace.js";
 
 export { modelInfo };
@@ -70,7 +70,7 @@ export function modelResponder(options: ModelResponderOptions): Responder {
 class ModelTurn implements CallHost {
   readonly execution: ResponderExecution;
   /** The reply's deltas and the trace's snapshots, let go of as the turn takes them. */
-  readonly #queue = new ReplayBuffer<ResponderEvent>({ discardRead: true });
+  readonly #queue = new ReplayBuffer<TurnEvent>({ discardRead: true });
   readonly #trace = new ModelTurnTrace((tree) => this.#queue.push({ type: "run-update", tree }));
   /** Steer input the engine takes at its next call (and that interrupts a call still writing). */
   readonly #inbox = new SteerInbox([], () => {});

@@ -10,7 +10,7 @@ import { modelResponder } from "./model-responder.js";
 /** Every snapshot of a turn's trace, and its rows projected, in order. */
 async function snapshots(turn: Turn): Promise<{ trees: TraceNode[]; rows: ChatTraceRow[][] }> {
   const trees: TraceNode[] = [];
-  for await (const event of turn) if (event.type === "run-update") trees.push(event.tree);
+  for await (const event of turn) if (event.type === "run-update") trees.push(event.tree as TraceNode);
   return { trees, rows: trees.map((tree) => projectChatTrace(tree)) };
 }
 

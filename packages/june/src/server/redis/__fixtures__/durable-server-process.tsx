@@ -3,7 +3,7 @@
 // argv[2]: JSON { databaseUrl, schema, redisUrl, prefix, log, suspendAfterMs?, leaseTtlMs?, presenceTtlMs?, blockMs?, mcp? }
 // Prints JSON lines: { url, processId } once listening. Model calls and tool runs go to the log file.
 import { createChatHandler, serve } from "../../index.js";
-import { postgresStore } from "../../../stores/postgres/index.js";
+import { postgresStore } from "../../../stores/postgres/postgres-store.js";
 import { durableChat } from "../../../chat/__fixtures__/durable-chat.js";
 import { mcpChat } from "../../../mcp/__fixtures__/durable-mcp-chat.js";
 import { redisTurnEvents } from "../index.js";

@@ -3,7 +3,7 @@
 // argv[2]: JSON { databaseUrl, schema, redisUrl, prefix, presenceTtlMs?, blockMs? }
 // Prints one JSON line once listening: { url, processId }.
 import { createChatHandler, serve } from "../../index.js";
-import { postgresStore } from "../../../stores/postgres/index.js";
+import { postgresStore } from "../../../stores/postgres/postgres-store.js";
 import { bearerAuthorize } from "../../__fixtures__/owners.js";
 import { redisTurnEvents } from "../index.js";
 import { workflowChat } from "./workflow-chat.js";

@@ -2,7 +2,7 @@
 // argv[2]: JSON { databaseUrl, schema, redisUrl, prefix, presenceTtlMs?, blockMs?, controlTimeoutMs? }
 // Prints JSON lines: { url, processId } once listening, { ran: { env } } each time the tool runs.
 import { createChatHandler, serve } from "../../index.js";
-import { postgresStore } from "../../../stores/postgres/index.js";
+import { postgresStore } from "../../../stores/postgres/postgres-store.js";
 import { redisTurnEvents } from "../index.js";
 import { workflowChat } from "./workflow-chat.js";
 
