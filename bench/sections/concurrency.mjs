@@ -84,8 +84,7 @@ await section("concurrency", async ({ quick, log }) => {
   const root = tempDir();
   const model = benchModel();
   const pg = await postgresAvailable();
-  const { sqliteStore } = await import("june/stores/sqlite");
-  const { postgresStore } = await import("june/stores/postgres");
+  const { sqliteStore, postgresStore } = await import("june/chat");
   const closers = [];
 
   const storeVariants = [

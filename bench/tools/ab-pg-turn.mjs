@@ -24,7 +24,7 @@ const latencyMs = Number(latencyArg);
 
 async function load(dir) {
   const at = (path) => import(pathToFileURL(join(dir, "dist", path)).href);
-  return { chat: await at("chat/index.js"), postgres: await at("stores/postgres/index.js") };
+  return { chat: await at("chat/index.js"), postgres: await at("stores/postgres/index.js").catch(() => at("chat/index.js")) };
 }
 const builds = { before: await load(oldDir), after: await load(new URL("../../packages/june", import.meta.url).pathname) };
 

@@ -20,7 +20,7 @@ const turns = Number(turnsArg);
 
 async function load(dir) {
   const at = (path) => import(pathToFileURL(join(dir, "dist", path)).href);
-  return { chat: await at("chat/index.js"), sqlite: await at("stores/sqlite/index.js"), postgres: await at("stores/postgres/index.js") };
+  return { chat: await at("chat/index.js"), sqlite: await at("stores/sqlite/index.js").catch(() => at("chat/index.js")), postgres: await at("stores/postgres/index.js").catch(() => at("chat/index.js")) };
 }
 const builds = { before: await load(oldDir), after: await load(new URL("../../packages/june", import.meta.url).pathname) };
 const pool = new pg.Pool({ connectionString: URL_, max: 4 });
