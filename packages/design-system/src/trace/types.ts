@@ -1,6 +1,6 @@
 /**
- * The rows these components draw are the turn stream's `ChatTraceRow`s (`june/stream`), as `projectChatTrace` makes them
- * and the chat HTTP API sends them (`run-update` events). The import is type-only: nothing of the Node
+ * The rows these components draw are `ChatTraceRow`s (`june/chat`, each kind's shape from `june/stream`), as
+ * `projectChatTrace` makes them and the chat HTTP API sends them (`run-update` events). The imports are type-only: nothing of the Node
  * library reaches a bundle. The components hold no state of the run and take each new snapshot's rows as
  * they are.
  */
@@ -9,12 +9,12 @@ export type {
   ChatTraceAttempt,
   ChatTraceMessage,
   ChatTraceModelRow,
-  ChatTraceRow,
   ChatTraceRowKind,
   ChatTraceRowStatus,
   ChatTraceStepRow,
   ChatTraceToolRow,
 } from "june/stream";
+export type { ChatTraceRow } from "june/chat";
 
 /** What an approval row can do. Both settle once the host took (or refused) the decision; a rejection is shown on the row. */
 export interface TraceActions {

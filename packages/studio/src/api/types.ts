@@ -1,10 +1,9 @@
-import type { ChatTraceRow, TurnMetadata } from "june/chat";
 import type { ErrorInfo, StreamApprovalRequest, TurnStreamEvent } from "june/stream";
-import type { SessionInfo, TurnFeedback, TurnRecord } from "june/chat";
+import type { ChatTraceRow, SessionInfo, TurnFeedback, TurnMetadata, TurnRecord } from "june/chat";
 
 /**
- * The shapes June's chat HTTP API sends, as the browser sees them (JSON). The turn stream's events and
- * trace rows are `june/stream`'s own, and sessions and turns `june/chat`'s: type-only imports, so nothing
+ * The shapes June's chat HTTP API sends, as the browser sees them (JSON). The turn stream's events are
+ * `june/stream`'s own, and sessions, turns and a trace row `june/chat`'s: type-only imports, so nothing
  * of the Node library reaches the bundle (the stream's schema, which Studio runs on every event it reads,
  * is `june/stream`'s too, and imports nothing of Node). What only the HTTP API says is written here.
  */
