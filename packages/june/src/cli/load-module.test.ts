@@ -78,7 +78,7 @@ describe("load-module", () => {
       'export * from "june/learning";',
       'import "june/sdk/openai";',
       'const server = await import("june/server");',
-      '// import { x } from "june/stores/sqlite" is a comment, but a scan cannot tell: it only costs time',
+      '// import { x } from "june/store-kit" is a comment, but a scan cannot tell: it only costs time',
       'import bug from "junebug";',
       'import { jsonSchema } from "ai";',
     ].join("\n");
@@ -87,7 +87,7 @@ describe("load-module", () => {
       "june/testing",
       "june/learning",
       "june/sdk/openai",
-      "june/stores/sqlite",
+      "june/store-kit",
     ]);
     expect(juneImportsOf("export default 1;\n", "chat.tsx")).toEqual(["june/jsx-runtime"]);
     expect(juneImportsOf('import { Agent } from "june";\n', "chat.JSX")).toEqual(["june", "june/jsx-runtime"]);
