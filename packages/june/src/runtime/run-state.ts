@@ -27,6 +27,16 @@ export interface RunState {
   readonly checkpoints?: Checkpointer;
   /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */
   readonly spans?: RunSpans;
+  /**
+   * Set on a sub-workflow's view of its run (a `<Tool agent>` call): its place, `"<step>/<tool>"`, put in front of
+   * its step ids wherever the run keys steps (approvals, checkpoint). See `stepKey`.
+   */
+  readonly path?: string;
+}
+
+/** A step's key in the run (its approvals' `stepId`, its checkpoint entry): its id, after its sub-workflow's path. */
+export function stepKey(run: RunState, stepId: string): string {
+  return run.path === undefined ? stepId : `${run.path}/${stepId}`;
 }
 
 /** Where a node executes: its run, its parent trace node and the signal that aborts it. */
