@@ -6,13 +6,13 @@ import { scriptedModel } from "june/testing";
 
 const topicSchema = jsonSchema<{ topic: string }>({ type: "object", properties: { topic: { type: "string" } }, required: ["topic"] });
 
-/** A two-step researcher: it fetches with a tool that needs approval, then writes a summary. */
+/** A two-step researcher: it outlines, then fetches with a tool that needs approval and sums up. */
 function researcher() {
   const fetchPage = vi.fn(async ({ url }: { url: string }) => `page at ${url}: the sky scatters blue light`);
   const model = scriptedModel(
     [
-      { text: "Fetching.", toolCalls: [{ toolName: "fetchPage", input: { url: "https://example.com/sky" }, toolCallId: "sub-call-1" }], usage: { inputTokens: 3, outputTokens: 2 } },
-      { text: "Notes: blue light scatters.", usage: { inputTokens: 4, outputTokens: 3 } },
+      { text: "Outline: light, air.", usage: { inputTokens: 3, outputTokens: 2 } },
+      { text: "Fetching.", toolCalls: [{ toolName: "fetchPage", input: { url: "https://example.com/sky" }, toolCallId: "sub-call-1" }], usage: { inputTokens: 4, outputTokens: 3 } },
       { text: "Summary: Rayleigh scattering.", usage: { inputTokens: 5, outputTokens: 4 } },
     ],
     { modelId: "researcher" },
@@ -26,8 +26,8 @@ function researcher() {
   const Researcher = ({ topic }: { topic: string }) => (
     <Agent model={model} name="Researcher">
       <Tool name="fetchPage" value={fetchTool} />
-      <Step id="notes" prompt={`Research ${topic}`} />
-      <Step id="summary" prompt={(ctx) => `Summarize: ${String(ctx.steps.notes)}`} />
+      <Step id="outline" prompt={`Make an outline of ${topic}`} />
+      <Step id="notes" prompt={(ctx) => `Research ${topic} following: ${String(ctx.steps.outline)}`} />
     </Agent>
   );
   return { Researcher, fetchPage, model };
@@ -103,7 +103,7 @@ describe("<Tool agent>: a workflow as a tool", () => {
 
     // While waiting: the approval row sits under fetchPage, under the sub-agent's step row, under the research row.
     const research = rowsOf(nestedRows).find((row) => row.kind === "tool" && row.toolName === "research")!;
-    expect(research.children.map((row) => row.kind === "step" && row.stepId)).toEqual(["notes"]);
+    expect(research.children.map((row) => row.kind === "step" && row.stepId)).toEqual(["outline", "notes"]);
     const fetchRow = rowsOf(research.children).find((row) => row.kind === "tool" && row.toolName === "fetchPage")!;
     expect(fetchRow.children[0]).toMatchObject({ kind: "approval", toolName: "fetchPage" });
 
@@ -111,10 +111,10 @@ describe("<Tool agent>: a workflow as a tool", () => {
     const run = (result as unknown as { run: { trace: TraceNode } }).run;
     const toolNode = findAll(run.trace, (node) => node.kind === "tool-call" && node.toolName === "research")[0]!;
     expect(toolNode).toMatchObject({ status: "done", output: "Summary: Rayleigh scattering." });
-    expect(findAll(toolNode, (node) => node.kind === "step").map((node) => node.name)).toEqual(["notes", "summary"]);
+    expect(findAll(toolNode, (node) => node.kind === "step").map((node) => node.name)).toEqual(["outline", "notes"]);
     const rows = projectChatTrace(run.trace);
     const doneResearch = rowsOf(rows).find((row) => row.kind === "tool" && row.toolName === "research")!;
-    expect(doneResearch.children.map((row) => row.kind === "step" && row.stepId)).toEqual(["notes", "summary"]);
+    expect(doneResearch.children.map((row) => row.kind === "step" && row.stepId)).toEqual(["outline", "notes"]);
     // The parent's step row lists only the parent's own calls at its level.
     expect(rows.map((row) => row.kind === "step" && row.stepId)).toEqual(["answer"]);
   });
@@ -187,7 +187,7 @@ describe("<Tool agent>: a workflow as a tool", () => {
     expect(fetchPage).not.toHaveBeenCalled();
     const parentCalls = model.callCount;
     const subCalls = subModel.callCount;
-    expect([parentCalls, subCalls]).toEqual([1, 1]);
+    expect([parentCalls, subCalls]).toEqual([1, 2]);
 
     // Another "process": a fresh run from the JSON checkpoint.
     const checkpoint = JSON.parse(JSON.stringify(saved)) as RunCheckpoint;
@@ -198,9 +198,9 @@ describe("<Tool agent>: a workflow as a tool", () => {
     const result = await resumed.result;
     expect(fetchPage).toHaveBeenCalledTimes(1);
     expect(result.steps.answer).toBe("It is Rayleigh scattering.");
-    // The parent's first call was not made again; the sub-agent made its two remaining calls.
+    // Neither the parent's first call nor the sub-agent's finished "outline" step ran again: one call each.
     expect(model.callCount - parentCalls).toBe(1);
-    expect(subModel.callCount - subCalls).toBe(2);
+    expect(subModel.callCount - subCalls).toBe(1);
     expect(result.usage.totalTokens).toBe(57);
   });
 });
