@@ -80,6 +80,8 @@ export type {
   AgentTurnInfo,
   StartAgentRun,
 } from "./responders/agent/agent-responder.js";
+export { HANDOFF_TOOL } from "./responders/agent/agent-team.js";
+export type { AgentTeamOptions, TeamAgent } from "./responders/agent/agent-team.js";
 export { AgentReplyError, StreamMismatchError } from "./responders/agent/errors.js";
 export { projectChatTrace } from "./trace/project-chat-trace.js";
 export { toUIMessages } from "./ui-messages.js";
