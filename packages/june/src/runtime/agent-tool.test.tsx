@@ -159,6 +159,31 @@ describe("<Tool agent>: a workflow as a tool", () => {
     expect(findAll(failed.trace, (n) => n.kind === "step" && n.name === "a")[0]!.status).toBe("canceled");
   });
 
+  it("steer input reaches a running sub-agent", async () => {
+    const sub = scriptedModel(({ options }) => (JSON.stringify(options.prompt).includes("use metric") ? "12 km" : { text: ["About ", "seven ", "miles ", "or so."], delay: 150 }));
+    const model = callsResearch("12 km", "It is 12 km.");
+    let steered = false;
+    const handle = start(
+      <Agent model={model}>
+        <Tool name="research" inputSchema={topicSchema} agent={() => <Agent model={sub}><Step id="measure" prompt="How far?" /></Agent>} />
+        <Step id="answer" prompt="q" />
+      </Agent>,
+      {
+        onUpdate: (tree) => {
+          const writing = findAll(tree, (n) => n.kind === "step" && n.name === "measure" && n.partialText.length > 0).length > 0;
+          if (writing && !steered) {
+            steered = true;
+            handle.steer("use metric");
+          }
+        },
+      },
+    );
+    const result = await handle.result;
+    expect(steered).toBe(true);
+    expect(findAll(result.trace, (n) => n.kind === "tool-call")[0]).toMatchObject({ output: expect.stringContaining("12 km") });
+    expect(result.steps.answer).toBe("It is 12 km.");
+  });
+
   it("bad props are a RenderError naming the tool", () => {
     expect(() => start(<Agent model={scriptedModel("x")}><Tool name="r" inputSchema={topicSchema} agent={"nope" as never} /><Step id="s" prompt="p" /></Agent>)).toThrow(RenderError);
     expect(() => start(<Agent model={scriptedModel("x")}><Tool name="r" agent={() => null} inputSchema={undefined as never} /><Step id="s" prompt="p" /></Agent>)).toThrow(/<Tool name="r">: `inputSchema`/);
