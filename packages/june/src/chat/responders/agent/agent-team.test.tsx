@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Agent, Step, type TraceNode } from "june";
+import { jsonSchema, tool } from "ai";
+import { Agent, Step, Tool, type TraceNode } from "june";
 import { agentResponder, createChat, fileStore, HANDOFF_TOOL, projectChatTrace, type ChatStore } from "june/chat";
 import { scriptedModel } from "june/testing";
 
@@ -106,6 +107,57 @@ describe("agentResponder({ agents, start }): handoffs", () => {
     const sixth = await reopened.send("Hello again").result;
     expect(sixth.metadata.agent).toEqual({ id: "front", version: "1" });
     await reopenedStore.close?.();
+  });
+
+  it("durable: a turn of the agent that holds the conversation suspends on approval and resumes, in another chat, with that agent", async () => {
+    const dir = join(root, "durable");
+    const published: string[] = [];
+    const publish = tool({
+      description: "Publish copy",
+      inputSchema: jsonSchema<{ copy: string }>({ type: "object", properties: { copy: { type: "string" } }, required: ["copy"] }),
+      needsApproval: true,
+      execute: async ({ copy }) => {
+        published.push(copy);
+        return "published";
+      },
+    });
+    const durableTeam = (store: ChatStore, suspendAfterMs: number) => {
+      const front = scriptedModel(({ options }) =>
+        JSON.stringify(options.prompt).includes("Handed off") ? "Passing you on." : { toolCalls: [{ toolName: HANDOFF_TOOL, input: { agent: "editor", reason: "publishing" } }] },
+      );
+      const editor = scriptedModel(({ options }) =>
+        JSON.stringify(options.prompt).includes('"published"') ? "Published it." : { toolCalls: [{ toolName: "publish", input: { copy: "Launch day" } }] },
+      );
+      return createChat({
+        store,
+        responder: agentResponder({
+          start: "front",
+          durable: { suspendAfterMs },
+          agents: {
+            front: { render: ({ input, handoff }) => <Agent model={front}>{handoff}<Step id="reply" prompt={input} /></Agent>, reply: (r) => String(r.steps.reply) },
+            editor: {
+              version: "2",
+              render: ({ input }) => <Agent model={editor}><Tool name="publish" value={publish} /><Step id="reply" prompt={input} /></Agent>,
+              reply: (r) => String(r.steps.reply),
+            },
+          },
+        }),
+      });
+    };
+    const session = await durableTeam(fileStore(dir), 30).createSession({ id: "s1" });
+    expect((await session.send("Publish my copy").result).metadata.handoff).toMatchObject({ to: "editor" });
+    const waiting = session.send("Launch day");
+    const suspended = await waiting.result.catch((error: unknown) => error);
+    expect((suspended as Error).name).toBe("TurnSuspendedError");
+
+    const again = await durableTeam(fileStore(dir), 60_000).openSession("s1");
+    const live = await again.resume(waiting.id);
+    expect(live.requests.map((request) => request.toolName)).toEqual(["publish"]);
+    live.approve(live.requests[0]!.id);
+    const result = await live.result;
+    expect(result.text).toBe("Published it.");
+    expect(result.metadata.agent).toEqual({ id: "editor", version: "2" });
+    expect(published).toEqual(["Launch day"]);
   });
 
   it("bad options are a TypeError naming what is wrong", () => {
