@@ -184,6 +184,18 @@ describe("<Tool agent>: a workflow as a tool", () => {
     expect(result.steps.answer).toBe("It is 12 km.");
   });
 
+  it("a sub-workflow that cannot render fails the run with its RenderError (a fault in the workflow, not the model's to handle)", async () => {
+    const model = callsResearch("never", "never");
+    const error = await start(
+      <Agent model={model}>
+        <Tool name="research" inputSchema={topicSchema} agent={() => <Step id="loose" prompt="no model in scope" />} />
+        <Step id="answer" prompt="q" />
+      </Agent>,
+    ).result.catch((e: unknown) => e);
+    expect((error as { cause?: unknown }).cause).toBeInstanceOf(RenderError);
+    expect(String((error as Error).message)).toMatch(/no model in scope/);
+  });
+
   it("bad props are a RenderError naming the tool", () => {
     expect(() => start(<Agent model={scriptedModel("x")}><Tool name="r" inputSchema={topicSchema} agent={"nope" as never} /><Step id="s" prompt="p" /></Agent>)).toThrow(RenderError);
     expect(() => start(<Agent model={scriptedModel("x")}><Tool name="r" agent={() => null} inputSchema={undefined as never} /><Step id="s" prompt="p" /></Agent>)).toThrow(/<Tool name="r">: `inputSchema`/);

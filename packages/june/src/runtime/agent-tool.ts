@@ -2,6 +2,7 @@ import { getErrorMessage } from "@ai-sdk/provider";
 import type { ModelMessage, Tool as AITool, ToolResultPart } from "ai";
 import type { AgentToolProps, AgentToolRun, WorkflowNode } from "./components.js";
 import { assertJsonSafe } from "./checkpoint.js";
+import { RenderError } from "./errors.js";
 import { executeAll } from "./execute.js";
 import { renderWorkflow, rootScope } from "./render.js";
 import { endFields, isCanceled, type RunState } from "./run-state.js";
@@ -32,7 +33,8 @@ export function agentToolValue(props: AgentToolProps): AITool<any, any> {
   const value: Record<PropertyKey, unknown> = { inputSchema: props.inputSchema };
   if (props.description !== undefined) value.description = props.description;
   const def: AgentToolDef = { agent: props.agent, ...(props.result ? { result: props.result } : {}) };
-  Object.defineProperty(value, AGENT_TOOL, { value: def, enumerable: false });
+  // Enumerable, so a copy of the tool made by spreading it (`{ ...tool }`) still knows what it stands for.
+  value[AGENT_TOOL] = def;
   return value as AITool<any, any>;
 }
 
@@ -69,7 +71,8 @@ export function pendingAgentCalls(messages: readonly ModelMessage[], tools: Read
 /**
  * Runs the model's calls to `<Tool agent>`s (at the same time), each as a sub-workflow of this run under its
  * call's trace node, and returns the messages with their results added (to the last tool message, or a new
- * one). A sub-workflow that fails answers with its error, which the model sees; a cancel is thrown.
+ * one). A sub-workflow that fails answers with its error, which the model sees; a cancel, or a `RenderError` (a
+ * fault in the workflow, not in its run), is thrown.
  */
 export async function runAgentCalls(
   step: StepCall,
@@ -117,7 +120,8 @@ async function runAgentCall(step: StepCall, call: AgentCall, def: AgentToolDef, 
   } catch (error) {
     const cause = step.signal.aborted ? step.signal.reason : error;
     trace.update(nodeId, endFields(cause));
-    if (step.signal.aborted || isCanceled(cause)) throw cause;
+    // A cancel cancels the run; a `RenderError` is a fault in the workflow itself, never the model's to handle.
+    if (step.signal.aborted || isCanceled(cause) || RenderError.isInstance(cause)) throw cause;
     return { type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output: { type: "error-text", value: getErrorMessage(cause) } };
   }
 }
