@@ -100,6 +100,15 @@ export const REPORTS = {
       ),
     ].join("\n");
   },
+  subagent(f) {
+    return [
+      `11. Sub-workflow calls: one run of a one-step workflow whose model calls one tool, a plain <Tool> or a workflow as a tool (<Tool agent>), median over ${f.rounds} rounds of ${f.runsPerRound} runs; ratios to (a)`,
+      table(
+        ["tool", "CPU/run", "wall/run", "CPU ratio", "wall ratio", "CPU over (a)"],
+        f.rows.map((r) => [r.label, ms(r.cpuMs), ms(r.wallMs), x(r.cpuRatio), x(r.wallRatio), ms(r.cpuOverFloorMs)]),
+      ),
+    ].join("\n");
+  },
   mcp(f) {
     return [
       `9. MCP tools: one run of a one-step workflow whose model calls one tool, median over ${f.rounds} rounds of ${f.runsPerRound} runs (this process's CPU; the server's is not counted)`,

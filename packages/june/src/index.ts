@@ -16,11 +16,14 @@ export { checkpointRequests } from "./runtime/checkpoint.js";
 export { Agent, Step, Tool, Parallel, Catch } from "./runtime/components.js";
 export type {
   AgentProps,
+  AgentToolProps,
+  AgentToolRun,
   CatchProps,
   ParallelProps,
   StepOutput,
   StepProps,
   ToolProps,
+  ValueToolProps,
   WorkflowNode,
 } from "./runtime/components.js";
 export { start } from "./runtime/start.js";

@@ -52,3 +52,16 @@ export class UnknownAgentError extends Error {
     super(`No agent "${agentId}": the Copy Agent has ${AGENTS.map((agent) => `"${agent.id}"`).join(", ")}`);
   }
 }
+
+/**
+ * The front desk: not one of `AGENTS` to switch to by hand, but the agent that holds a conversation sent to the
+ * team (`/api/agents/front`) until it hands it to the specialist the user needs (June's handoffs).
+ */
+export const FRONT_DESK: CopyAgentInfo = {
+  id: "front",
+  name: "Front desk",
+  description: "Hands you to the agent you need",
+  instructions:
+    "You are the front desk of a copywriting team. Find out what the user needs and hand the conversation to the agent that does it " +
+    "with the handoff tool: headline-writer for headlines, editor for editing copy, translator for translations. Then tell the user, in one sentence, who takes it from here.",
+};

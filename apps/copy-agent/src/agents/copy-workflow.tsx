@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
-import { Agent, Step, Tool } from "june";
+import { Agent, Step, Tool, type JuneElement } from "june";
 import type { CopyAgentInfo } from "./agents.js";
 import { publishTool, type PublicationLog } from "./publish.js";
 
@@ -17,6 +17,8 @@ export interface CopyWorkflowProps {
   messages: ModelMessage[];
   input: string;
   publications: PublicationLog;
+  /** In the team (`/api/agents/front`): the `handoff` tool, so the agent can hand the conversation on. */
+  handoff?: JuneElement;
 }
 
 /**
@@ -24,12 +26,13 @@ export interface CopyWorkflowProps {
  * approval), then `reply` streams the answer from the draft. The reply step calls no tools, so what
  * streams is exactly the reply.
  */
-export function CopyWorkflow({ agent, model, messages, input, publications }: CopyWorkflowProps) {
+export function CopyWorkflow({ agent, model, messages, input, publications, handoff }: CopyWorkflowProps) {
   const request: ModelMessage[] = [...messages, { role: "user", content: input }];
   return (
     <Agent model={model} instructions={agent.instructions}>
       <Step id="draft" prompt={request}>
         <Tool name="publish" value={publishTool({ agent: agent.id, log: publications })} />
+        {handoff}
       </Step>
       <Step
         id="reply"

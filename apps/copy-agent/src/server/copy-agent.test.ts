@@ -65,7 +65,7 @@ const end = (events: ServerSentEvent[]) => events.at(-1)!.data;
 describe("the Copy Agent", () => {
   it("lists its agents, at least a headline writer, an editor and a translator", async () => {
     const { agents } = (await (await call("GET", "/api/agents")).json()) as { agents: { id: string }[] };
-    expect(agents.map((agent) => agent.id)).toEqual(["headline-writer", "editor", "translator"]);
+    expect(agents.map((agent) => agent.id)).toEqual(["headline-writer", "editor", "translator", "front"]);
     expect(() => agentById("poet")).toThrow(/No agent "poet": the Copy Agent has "headline-writer", "editor", "translator"/);
     expect((await call("GET", "/api/agents/poet/sessions")).status).toBe(404);
   });
@@ -120,6 +120,30 @@ describe("the Copy Agent", () => {
     expect(end(approved).text).toBe(`Published "${published[0]!.title}" at /published/${published[0]!.slug}.`);
     const { published: listed } = (await (await call("GET", "/api/published")).json()) as { published: unknown[] };
     expect(listed).toEqual(published);
+  });
+
+  it("the front desk hands the conversation to the editor; later turns sent to the team go to the editor, and the journal says so", async () => {
+    const session = await newSession();
+    const hello = await turn("front", session, "Hi there");
+    expect(end(hello)).toMatchObject({ status: "completed", metadata: { responder: { id: RESPONDER_ID }, agent: { id: "front" } } });
+    expect(end(hello).text).toMatch(/headline writer, the editor or the translator/);
+
+    const handedOff = await turn("front", session, "Can you edit something for me?");
+    expect(end(handedOff)).toMatchObject({ metadata: { agent: { id: "front" }, handoff: { from: "front", to: "editor" } } });
+    expect(end(handedOff).text).toBe("The editor takes it from here: send me your copy or topic and they will answer.");
+    // The handoff shows in the trace: the handoff tool's row.
+    const rows = handedOff.filter((event) => event.event === "run-update").at(-1)!.data.rows as { children: { kind: string; toolName?: string }[] }[];
+    expect(rows[0]!.children.some((row) => row.kind === "tool" && row.toolName === "handoff")).toBe(true);
+
+    const edited = await turn("front", session, "Edit: we are really very excited to launch the machine");
+    expect(end(edited)).toMatchObject({ status: "completed", metadata: { agent: { id: "editor" } } });
+    expect(end(edited).text).toMatch(/^We are excited to launch the machine\.\n\nChanges: cut "really", "very"/);
+    expect(end(edited).metadata.handoff).toBeUndefined();
+
+    // Another app over the same data directory: the session still belongs to the editor.
+    app = createCopyAgent({ dataDir });
+    const again = await turn("front", session, "Tighten: this is just a really simple test");
+    expect(end(again)).toMatchObject({ metadata: { agent: { id: "editor" } } });
   });
 
   it("says there is nothing to publish before any copy", async () => {

@@ -9,7 +9,7 @@ interface TurnView {
   input: string;
   text: string;
   status: "running" | "completed" | "failed" | "canceled" | "suspended" | "interrupted";
-  /** The agent that answered: the turn's recorded responder `version`, once the turn completed. */
+  /** The agent that answered: the turn's recorded `agent` (a team turn) or responder `version`, once the turn completed. */
   writtenBy?: string;
   /** The agent this page sent the turn to (its approvals go to that agent's API). */
   sentTo: string;
@@ -53,8 +53,9 @@ export function App() {
             input: record.input,
             text: record.text ?? "",
             status: record.status,
-            writtenBy: record.metadata?.responder.version,
-            sentTo: record.metadata?.responder.version ?? reader,
+            // A team turn (sent to the front desk) names its agent; a switched-to agent's is its responder's version.
+            writtenBy: record.metadata?.agent?.id ?? record.metadata?.responder.version,
+            sentTo: record.metadata?.agent ? "front" : (record.metadata?.responder.version ?? reader),
             rows: [],
             ...(record.error && { error: record.error.message }),
           })),
@@ -107,7 +108,7 @@ export function App() {
               ...turn,
               status: streamed.status,
               text: streamed.text ?? turn.text,
-              writtenBy: streamed.metadata?.responder.version,
+              writtenBy: streamed.metadata?.agent?.id ?? streamed.metadata?.responder.version,
               ...(streamed.error && { error: `${streamed.error.name}: ${streamed.error.message}` }),
             }));
             break;

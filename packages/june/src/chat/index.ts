@@ -75,6 +75,7 @@ export {
   TurnSuspendedError,
 } from "./errors.js";
 export type { DurableOptions } from "./durable/checkpoint-codec.js";
+export type { AgentTeamOptions } from "./responders/agent/agent-team.js";
 export { AgentReplyError, StreamMismatchError } from "./responders/agent/errors.js";
 export { projectChatTrace } from "./trace/project-chat-trace.js";
 export type { ChatTraceRow, ProjectChatTraceOptions } from "./trace/project-chat-trace.js";

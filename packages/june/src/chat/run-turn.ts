@@ -11,6 +11,7 @@ import { followExecution, ignoreRejection } from "./follow-execution.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
 import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution, RespondOptions, Turn, TurnRecord } from "./types.js";
 import { within } from "../telemetry/ai-sdk.js";
+import { conversationAgent } from "./turn-metadata.js";
 import type { Telemetry } from "../telemetry/options.js";
 import { TurnSpans } from "./turn-spans.js";
 
@@ -158,6 +159,8 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
       turnId: turn.id,
       onCheckpoint: checkpointWriter(options, options.durable),
     };
+    const agent = responder.agents ? conversationAgent(record.parentTurnId, (id) => journal.record(id)) : undefined;
+    if (agent !== undefined) resumeOptions.agent = agent;
     if (turn.spans) resumeOptions.telemetry = turn.spans.settings;
     else if (!options.telemetry) resumeOptions.telemetry = false;
     execution = within(turn.spans, () => responder.resume!(resumeOptions));
@@ -345,6 +348,10 @@ function responderOptions(options: RunTurnOptions, context: ResolvedContext): Re
     sessionId: turn.sessionId,
     turnId: turn.id,
   };
+  // For a responder of several agents, the one that holds the conversation: what the turns before this one say.
+  const { journal } = options;
+  const agent = options.responder.agents ? conversationAgent(journal.record(turn.id)?.parentTurnId, (id) => journal.record(id)) : undefined;
+  if (agent !== undefined) respondOptions.agent = agent;
   if (options.durable) respondOptions.onCheckpoint = checkpointWriter(options, options.durable);
   if (turn.spans) respondOptions.telemetry = turn.spans.settings;
   else if (!options.telemetry) respondOptions.telemetry = false;

@@ -1,5 +1,5 @@
 import type { ModelInfo, Usage } from "../runtime/types.js";
-import type { ResponderProvenance, TurnMetadata } from "../stores/types.js";
+import type { AgentProvenance, HandoffRecord, ResponderProvenance, TurnMetadata } from "../stores/types.js";
 import type { Responder } from "./types.js";
 
 /** The provenance a responder records on every turn it answers: `kind` (default `"custom"`), `id?`, `version?`. */
@@ -12,18 +12,45 @@ export function responderProvenance(responder: Responder): ResponderProvenance {
 
 /**
  * A completed turn's metadata: the responder's provenance and, from what the responder reported, only
- * `model` (`provider`, `modelId`), `usage` (token counts) and `finishReason`. Everything else is dropped,
+ * `agent` (`id`, `version`), `handoff` (`from`, `to`, `reason`), `model` (`provider`, `modelId`), `usage`
+ * (token counts) and `finishReason`. Everything else is dropped,
  * so the journal stays small and JSON-safe.
  */
 export function turnMetadata(provenance: ResponderProvenance, reported: unknown): TurnMetadata {
   const metadata: TurnMetadata = { responder: { ...provenance } };
   if (!isObject(reported)) return metadata;
+  const agent = agentOf(reported.agent);
+  if (agent) metadata.agent = agent;
+  const handoff = handoffOf(reported.handoff);
+  if (handoff) metadata.handoff = handoff;
   const model = modelInfo(reported.model);
   if (model) metadata.model = model;
   const usage = usageOf(reported.usage);
   if (usage) metadata.usage = usage;
   if (typeof reported.finishReason === "string") metadata.finishReason = reported.finishReason;
   return metadata;
+}
+
+function agentOf(value: unknown): AgentProvenance | undefined {
+  if (!isObject(value) || typeof value.id !== "string") return undefined;
+  return typeof value.version === "string" ? { id: value.id, version: value.version } : { id: value.id };
+}
+
+function handoffOf(value: unknown): HandoffRecord | undefined {
+  if (!isObject(value) || typeof value.from !== "string" || typeof value.to !== "string") return undefined;
+  return typeof value.reason === "string" ? { from: value.from, to: value.to, reason: value.reason } : { from: value.from, to: value.to };
+}
+
+/**
+ * The agent that holds the conversation after the turn `turnId` (and the turns before it on its branch): the
+ * latest of them that names one, by its handoff's `to`, else the agent that answered it.
+ */
+export function conversationAgent(turnId: string | undefined, record: (turnId: string) => { parentTurnId?: string; metadata?: TurnMetadata } | undefined): string | undefined {
+  for (let turn = turnId === undefined ? undefined : record(turnId); turn; turn = turn.parentTurnId === undefined ? undefined : record(turn.parentTurnId)) {
+    if (turn.metadata?.handoff) return turn.metadata.handoff.to;
+    if (turn.metadata?.agent) return turn.metadata.agent.id;
+  }
+  return undefined;
 }
 
 function modelInfo(value: unknown): ModelInfo | undefined {

@@ -3,7 +3,7 @@ import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, Usage } fro
 import type { ResponderTraceNode } from "./trace/responder-trace.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
-import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
+import type { AgentProvenance, ChatStore, ContextProvenance, HandoffRecord, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
 
 /** A piece of the reply as it is written. */
 export interface TextDeltaEvent {
@@ -36,6 +36,12 @@ export interface RespondOptions {
   sessionId: string;
   turnId: string;
   /**
+   * The agent that holds the conversation, as the session's journal says (the latest earlier turn on this
+   * branch that names one: its `metadata.handoff.to`, else its `metadata.agent.id`); absent when none does.
+   * A responder of several agents (`agentResponder({ agents })`) answers with it.
+   */
+  agent?: string;
+  /**
    * Given on a durable turn (the responder has `durable`): a responder that can resume calls it with each
    * new state and waits for it (the chat stores it) before going on, above all before an approved tool runs.
    */
@@ -63,6 +69,10 @@ export interface ResumeOptions extends RespondOptions {
 
 /** The metadata a responder may report; June keeps only these fields. */
 export interface ResponderMetadata {
+  /** The agent that answered (a responder of several agents). */
+  agent?: AgentProvenance;
+  /** The turn handed the conversation to another agent. */
+  handoff?: HandoffRecord;
   model?: ModelInfo;
   usage?: Partial<Usage>;
   finishReason?: string;
@@ -99,6 +109,11 @@ export interface Responder {
   kind?: string;
   id?: string;
   version?: string;
+  /**
+   * The agents of a responder of several (`agentResponder({ agents })`): with it, the session tells each turn
+   * which of them holds the conversation (`RespondOptions.agent`, from the journal).
+   */
+  readonly agents?: readonly string[];
   respond(options: RespondOptions): ResponderExecution;
   /**
    * Makes the responder's turns durable: checkpointed while unfinished, suspended after

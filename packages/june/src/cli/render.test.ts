@@ -82,6 +82,11 @@ describe("approval prompts", () => {
     expect(prompt.question).toBe("approve? [y/N] ");
   });
 
+  it("names a sub-agent's path (a <Tool agent>'s request), and a plain step's request as before", () => {
+    expect(renderApprovalPrompt({ toolName: "fetchPage", input: {}, stepId: "answer/research/notes" }, plain).header).toContain("fetchPage (in answer/research/notes) wants to run with");
+    expect(renderApprovalPrompt({ toolName: "deploy", input: {}, stepId: "ship" }, plain).header).toContain("deploy wants to run with");
+  });
+
   it("bounds a huge input", () => {
     expect(formatToolInput("x".repeat(10_000), 100)).toHaveLength(100);
   });

@@ -65,9 +65,12 @@ export function formatToolInput(input: unknown, maxChars = MAX_PROMPT_INPUT_CHAR
   return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
 }
 
-/** The approval question on stderr: the tool and its redacted input (`header`), then `approve? [y/N] `. */
+/**
+ * The approval question on stderr: the tool and its redacted input (`header`), then `approve? [y/N] `. A
+ * sub-agent's request (a `<Tool agent>`'s, its `stepId` a path such as `answer/research/notes`) names the path.
+ */
 export function renderApprovalPrompt(
-  request: Pick<ApprovalRequest, "toolName" | "input" | "mcp">,
+  request: Pick<ApprovalRequest, "toolName" | "input" | "mcp"> & { readonly stepId?: string },
   colors: Colors,
   redaction: TextRedactOptions = {},
 ): { header: string; question: string } {
@@ -76,7 +79,7 @@ export function renderApprovalPrompt(
     .map((line) => `  ${line}`)
     .join("\n");
   return {
-    header: `${colors.yellow("?")} ${colors.bold(request.toolName)}${request.mcp ? ` (MCP server ${request.mcp.server})` : ""} wants to run with\n${input}`,
+    header: `${colors.yellow("?")} ${colors.bold(request.toolName)}${request.mcp ? ` (MCP server ${request.mcp.server})` : ""}${request.stepId?.includes("/") ? ` (in ${request.stepId})` : ""} wants to run with\n${input}`,
     question: `${colors.yellow("approve? [y/N]")} `,
   };
 }

@@ -1,7 +1,7 @@
 import type { FlexibleSchema, LanguageModel, OutputInterface, Tool as AITool } from "ai";
 import type { JuneElement } from "../jsx/element.js";
 import type { ToolApprovalPolicy } from "./tool-approval.js";
-import type { CallSettings, Prompt, RunContext } from "./types.js";
+import type { CallSettings, Prompt, RunContext, Usage } from "./types.js";
 
 /**
  * What a workflow component may hold as children or return: elements, arrays of them, `null`/booleans
@@ -62,12 +62,46 @@ export interface StepProps {
   children?: WorkflowNode;
 }
 
-/** Props of `<Tool>`. */
-export interface ToolProps {
+/** Props of `<Tool>`: an AI SDK tool (`value`), or a workflow offered as a tool (`agent`, see `AgentToolProps`). */
+export type ToolProps = ValueToolProps | AgentToolProps;
+
+/** Props of `<Tool value>`. */
+export interface ValueToolProps {
   /** The name the model calls the tool by. */
   name: string;
   /** An AI SDK `tool()`. */
   value: AITool<any, any>;
+}
+
+/**
+ * Props of `<Tool agent>`: a workflow offered to the model as a tool. When the model calls it, `agent(input)`
+ * runs as part of the same run, under the tool call's trace node: its approvals are the run's (their `stepId`
+ * is the sub-agent's path, `"<step>/<tool>/<sub-step>"`), its usage adds to the run's, cancel and steer reach
+ * it, and in a durable run it suspends and resumes with the run. Its failure is the tool's error, which the
+ * calling model sees. See docs/multi-agent.md.
+ */
+export interface AgentToolProps<Input = any> {
+  /** The name the model calls the tool by. */
+  name: string;
+  /** What the tool does, for the model. */
+  description?: string;
+  /** The input's schema (zod, `jsonSchema()`, Standard Schema): the model's call is checked against it. */
+  inputSchema: FlexibleSchema<Input>;
+  /** The workflow to run for one call, from the call's input. It brings its own `<Agent model>`. */
+  agent: (input: Input) => WorkflowNode;
+  /**
+   * What the model gets back, from the finished sub-run (its steps' results by id, its usage). Default: the
+   * result of the step that finished last. A durable run keeps it, so it must be JSON-safe there.
+   */
+  result?: (run: AgentToolRun) => unknown;
+}
+
+/** A finished sub-run of a `<Tool agent>`, as its `result` function gets it. */
+export interface AgentToolRun {
+  /** Its steps' results, by their ids in the sub-workflow. */
+  readonly steps: Readonly<Record<string, unknown>>;
+  /** The tokens its model calls used (already added to the run's). */
+  readonly usage: Usage;
 }
 
 /** Props of `<Parallel>`. */
@@ -109,10 +143,12 @@ export function Step(_props: StepProps): null {
 }
 
 /**
- * Makes an AI SDK tool callable by the steps of the enclosing `Agent`, or of the enclosing `Step` alone.
+ * Makes an AI SDK tool callable by the steps of the enclosing `Agent`, or of the enclosing `Step` alone; with
+ * `agent` in place of `value`, a whole workflow (see `AgentToolProps`).
  *
  * @example
  * <Tool name="weather" value={weatherTool} />
+ * <Tool name="research" description="Researches a topic" inputSchema={topicSchema} agent={({ topic }) => <Researcher topic={topic} />} />
  */
 export function Tool(_props: ToolProps): null {
   return null;

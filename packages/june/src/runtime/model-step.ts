@@ -6,7 +6,8 @@ import { steerLoop } from "./model-engine/steer-loop.js";
 import { openApproval, stepHost, toolNode, type StepCall } from "./step-call.js";
 import { needsMcp, resolveStepTools } from "./step-tools.js";
 import { lookup, resolveSettings, resolveTools, toolLayers, type StepPlan } from "./render.js";
-import type { RunState } from "./run-state.js";
+import { stepKey, type RunState } from "./run-state.js";
+import { hasAgentTools, pendingAgentCalls, runAgentCalls } from "./agent-tool.js";
 import { raceAbort } from "./scheduler.js";
 import { needsRetry } from "./checkpoint.js";
 import type { ApprovalOutcome } from "./approvals.js";
@@ -33,23 +34,25 @@ export interface ModelStepInput {
  */
 export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: ModelStepInput): Promise<unknown> {
   const model = lookup(plan.scope, (s) => s.model);
-  if (model === undefined) throw new MissingModelError(plan.id);
+  // The step's key in the run: its id, after the path of the sub-workflow it belongs to (a `<Tool agent>`).
+  const stepId = stepKey(run, plan.id);
+  if (model === undefined) throw new MissingModelError(stepId);
   const layers = toolLayers(plan.scope, plan);
   const withMcp = needsMcp(layers, run.mcp) ? await resolveStepTools(layers, run.mcp, signal) : undefined;
   // An approved call's outcome that could not be stored stops the step after the call it happened in.
   let unstored: { error: unknown } | undefined;
   const keep: KeepOutcome | undefined = run.checkpoints?.saving
-    ? { checkpoints: run.checkpoints, stepId: plan.id, onWriteFailed: (error) => void (unstored ??= { error }) }
+    ? { checkpoints: run.checkpoints, stepId: stepId, onWriteFailed: (error) => void (unstored ??= { error }) }
     : undefined;
   const policyDecisions = new Map<string, PolicyDecision>();
   const policy = plan.props.toolApproval ?? lookup(plan.scope, (s) => s.toolApproval);
-  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run, keep, policy, policyDecisions);
+  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions);
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
   const step: StepCall = {
     run,
-    stepId: plan.id,
+    stepId,
     stepNodeId,
     signal,
     toolNodes: new Map<string, string>(),
@@ -75,9 +78,26 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     return Object.assign({ history, host: stepHost(step) }, base);
   };
   const checkpoints = run.checkpoints;
+  const agents = hasAgentTools(tools);
+  /**
+   * Runs the `<Tool agent>` calls `messages` leaves unanswered and adds their results. In a durable run the step
+   * is saved waiting first (with no requests: its sub-workflows' own steps hold them), and with the results
+   * after, so a resume runs a sub-workflow again from its own checkpoint, and never once it answered. Beside
+   * approvals of the same call (`save: false`) the step's saved requests stay as they are: a resume runs the
+   * sub-workflow again from its own checkpoint.
+   */
+  const answerAgents = async (messages: ModelMessage[], callsSoFar: number, save: boolean): Promise<ModelMessage[]> => {
+    const pending = pendingAgentCalls(messages, tools);
+    if (pending.length === 0) return messages;
+    const saving = save && checkpoints?.saving === true;
+    if (saving) await raceAbort(checkpoints!.stepWaiting(stepId, { messages, requests: [], calls: callsSoFar }), signal);
+    const answered = await runAgentCalls(step, pending, messages, tools);
+    if (saving) await raceAbort(checkpoints!.stepProgress(stepId, answered, callsSoFar), signal);
+    return answered;
+  };
   try {
-    const saved = checkpoints?.takeWaiting(plan.id);
-    let history = saved ? [...saved.messages] : await promptOf(plan.props.prompt, ctx, plan.id, signal);
+    const saved = checkpoints?.takeWaiting(stepId);
+    let history = saved ? [...saved.messages] : await promptOf(plan.props.prompt, ctx, stepId, signal);
     signal.throwIfAborted();
     let calls = saved?.calls ?? 0;
     if (saved) {
@@ -85,8 +105,10 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       checkpoints!.markRestored();
       if (approvals.length > 0) {
         // Approved calls that finished before the process stopped answer with their stored outcome, not a run.
-        history = [...history, { role: "tool", content: [...(await decisions(approvals, signal, plan.id, run)), ...finishedResults(saved.requests)] }];
+        history = [...history, { role: "tool", content: [...(await decisions(approvals, signal, stepId, run)), ...finishedResults(saved.requests)] }];
       }
+      // A step that stopped while a `<Tool agent>` ran: the sub-workflow resumes from the checkpoint.
+      if (agents) history = await answerAgents(history, calls, saved.requests.length === 0);
     }
     const reply = await steerLoop(callInput, history, async (outcome) => {
       // An approved call's outcome that could not be stored fails the step before anything else happens.
@@ -95,13 +117,18 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       if (outcome.approvals.length > 0) {
         if (checkpoints?.saving) {
           const requests = outcome.approvals.map((approval): CheckpointRequest => ({ id: approval.approvalId, ...approval.toolCall }));
-          await raceAbort(checkpoints.stepWaiting(plan.id, { messages: outcome.messages, requests, calls }), signal);
+          await raceAbort(checkpoints.stepWaiting(stepId, { messages: outcome.messages, requests, calls }), signal);
         }
-        return [...outcome.messages, { role: "tool", content: await decisions(outcome.approvals, signal, plan.id, run) }];
+        const decided: ModelMessage[] = [...outcome.messages, { role: "tool", content: await decisions(outcome.approvals, signal, stepId, run) }];
+        return agents ? answerAgents(decided, calls, false) : decided;
+      }
+      if (agents && pendingAgentCalls(outcome.messages, tools).length > 0) {
+        const next = await answerAgents(outcome.messages, calls, true);
+        return calls < maxSteps ? next : "end";
       }
       // A step that waited saves each further call, so a resume never re-asks what was answered since.
-      if (checkpoints?.saving && checkpoints.isWaiting(plan.id) && outcome.continues && calls < maxSteps) {
-        await raceAbort(checkpoints.stepProgress(plan.id, outcome.messages, calls), signal);
+      if (checkpoints?.saving && checkpoints.isWaiting(stepId) && outcome.continues && calls < maxSteps) {
+        await raceAbort(checkpoints.stepProgress(stepId, outcome.messages, calls), signal);
       }
       // The tool loop goes on until `maxSteps` calls; the last one ends the reply.
       if (outcome.continues) return calls < maxSteps ? outcome.messages : "end";

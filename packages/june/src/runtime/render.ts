@@ -1,7 +1,8 @@
 import type { LanguageModel, Tool as AITool } from "ai";
 import type { ToolApprovalPolicy } from "./tool-approval.js";
 import { Fragment, isElement, type JuneElement } from "../jsx/element.js";
-import { Agent, Catch, Parallel, Step, Tool, type AgentProps, type StepProps, type WorkflowNode } from "./components.js";
+import { Agent, Catch, Parallel, Step, Tool, type AgentProps, type AgentToolProps, type StepProps, type WorkflowNode } from "./components.js";
+import { agentToolValue } from "./agent-tool.js";
 import { checkMcpToolsOptions } from "../mcp/check-options.js";
 import { McpTools, type McpToolsOptions } from "../mcp/mcp-tools.js";
 import { RenderError } from "./errors.js";
@@ -215,10 +216,25 @@ function checkMcpTools(element: JuneElement, fail: (problem: string) => never): 
 }
 
 function checkTool(element: JuneElement, fail: (problem: string) => never): [string, AITool<any, any>] {
-  const { name, value } = element.props as { name?: unknown; value?: unknown };
+  const { name, value, agent } = element.props as { name?: unknown; value?: unknown; agent?: unknown };
   if (typeof name !== "string" || name === "") fail("`name` must be a non-empty string");
-  if (value === null || typeof value !== "object") fail("`value` must be an AI SDK tool()");
+  if (agent !== undefined) {
+    if (value !== undefined) fail("give `value` (an AI SDK tool) or `agent` (a workflow), not both");
+    return [name as string, checkAgentTool(element.props as Record<string, unknown>, fail)];
+  }
+  if (value === null || typeof value !== "object") fail("`value` must be an AI SDK tool() (or give `agent`, a function returning a workflow)");
   return [name as string, value as AITool<any, any>];
+}
+
+/** A `<Tool agent>`: `agent` a function, `inputSchema` a schema, `result` a function when given. */
+function checkAgentTool(props: Record<string, unknown>, fail: (problem: string) => never): AITool<any, any> {
+  if (typeof props.agent !== "function") fail("`agent` must be a function of the call's input that returns a workflow");
+  if (props.inputSchema === null || (typeof props.inputSchema !== "object" && typeof props.inputSchema !== "function")) {
+    fail("`inputSchema` must be a schema (zod, jsonSchema(), Standard Schema) for the call's input");
+  }
+  if (props.result !== undefined && typeof props.result !== "function") fail("`result` must be a function of the finished sub-run");
+  if (props.description !== undefined && typeof props.description !== "string") fail("`description` must be a string");
+  return agentToolValue(props as unknown as AgentToolProps);
 }
 
 /** The nearest value a scope chain sets. */

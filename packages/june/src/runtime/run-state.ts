@@ -7,6 +7,7 @@ import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
 import type { RunSpans } from "./run-spans.js";
 import type { NodeStatus, RunContext, TraceError, Usage } from "./types.js";
+import type { WorkflowNode } from "./components.js";
 
 /** Everything one run shares across its nodes. Passed explicitly; never global. */
 export interface RunState {
@@ -27,6 +28,21 @@ export interface RunState {
   readonly checkpoints?: Checkpointer;
   /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */
   readonly spans?: RunSpans;
+  /**
+   * Set on a sub-workflow's view of its run (a `<Tool agent>` call): its place, `"<step>/<tool>"`, put in front of
+   * its step ids wherever the run keys steps (approvals, checkpoint). See `stepKey`.
+   */
+  readonly path?: string;
+  /**
+   * Renders and executes a workflow element inside this run (a `<Tool agent>`'s sub-workflow). Set by `start()`,
+   * which owns rendering and execution, so the model step that calls an agent tool imports neither (no circle).
+   */
+  readonly runWorkflow: (element: WorkflowNode, env: Env) => Promise<void>;
+}
+
+/** A step's key in the run (its approvals' `stepId`, its checkpoint entry): its id, after its sub-workflow's path. */
+export function stepKey(run: RunState, stepId: string): string {
+  return run.path === undefined ? stepId : `${run.path}/${stepId}`;
 }
 
 /** Where a node executes: its run, its parent trace node and the signal that aborts it. */

@@ -10,7 +10,7 @@ import { Semaphore } from "./scheduler.js";
 import { SteerHub } from "./steer.js";
 import { TraceStore } from "./trace-store.js";
 import { RunSpans } from "./run-spans.js";
-import type { RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
+import type { RunCheckpoint, RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
 
 /**
@@ -52,6 +52,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     stepIds,
     // Made here, inside start(), so it sees the MCP connections in effect (`mcpConnections().run(fn)`).
     mcp: new RunMcp(options.mcp),
+    runWorkflow: (workflow, env) => executeAll(renderWorkflow(workflow, rootScope(), env.run.stepIds), env),
     usage: options.checkpoint ? { ...ZERO_USAGE, ...options.checkpoint.usage } : ZERO_USAGE,
     ...(checkpoints ? { checkpoints } : {}),
     ...(spans ? { spans } : {}),
@@ -145,10 +146,20 @@ function checkpointerFor(options: StartOptions, plan: readonly PlanNode[], stepI
   if (onCheckpoint !== undefined && typeof onCheckpoint !== "function") throw new TypeError("start(): onCheckpoint must be a function");
   if (checkpoint !== undefined) {
     assertRunCheckpoint(checkpoint);
-    const missing = Object.keys(checkpoint.waiting).filter((stepId) => !stepIds.has(stepId));
+    // A sub-workflow's step (`"<step>/<tool>/<id>"`) runs again when its calling step, waiting too, does.
+    const missing = Object.keys(checkpoint.waiting).filter((stepId) => !stepIds.has(stepId) && !insideWaitingStep(stepId, checkpoint.waiting, stepIds));
     if (missing.length > 0 && !hasDynamicParts(plan)) throw new CheckpointMismatchError({ stepIds: missing });
   }
   return new Checkpointer(checkpoint, onCheckpoint);
+}
+
+/** True when `key` is a sub-workflow's step whose calling step (the first part of its path) waits in the checkpoint. */
+function insideWaitingStep(key: string, waiting: RunCheckpoint["waiting"], stepIds: ReadonlySet<string>): boolean {
+  for (let at = key.indexOf("/"); at > 0; at = key.indexOf("/", at + 1)) {
+    const caller = key.slice(0, at);
+    if (stepIds.has(caller) && Object.hasOwn(waiting, caller)) return true;
+  }
+  return false;
 }
 
 /** True when running the plan may render more steps (a render function, a `Catch` with a fallback function). */

@@ -3,7 +3,7 @@ import { assertJsonSafe } from "./checkpoint.js";
 import { RestoredFailureError, TimeoutError } from "./errors.js";
 import { runModelStep } from "./model-step.js";
 import { lookup, type StepPlan } from "./render.js";
-import { endFields, isCanceled, makeContext, toTraceError, type Env } from "./run-state.js";
+import { endFields, isCanceled, makeContext, stepKey, toTraceError, type Env } from "./run-state.js";
 import { linkedController, raceAbort } from "./scheduler.js";
 import type { Usage } from "./types.js";
 import { modelInfo } from "./usage.js";
@@ -18,8 +18,10 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
   const { props } = node;
   const model = props.run ? undefined : lookup(node.scope, (s) => s.model);
   const checkpoints = run.checkpoints;
-  if (checkpoints?.isCompleted(node.id)) return restoreDone(node, env, model);
-  const failure = checkpoints?.failure(node.id);
+  // The step's key in the run: its id, after the path of the sub-workflow it belongs to (a `<Tool agent>`).
+  const key = stepKey(run, node.id);
+  if (checkpoints?.isCompleted(key)) return restoreDone(node, env, model, key);
+  const failure = checkpoints?.failure(key);
   if (failure) return restoreFailure(node, env, failure);
   const nodeId = run.trace.add(env.parentId, {
     kind: "step",
@@ -30,7 +32,7 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     ...(model !== undefined ? { model: modelInfo(model) } : {}),
     ...(props.stream !== undefined ? { stream: props.stream } : {}),
   });
-  run.spans?.stepStarted(nodeId, node.id);
+  run.spans?.stepStarted(nodeId, key);
   // A step's own signal, linked to the run's, for a timeout and for the user's code (`run`, a prompt function):
   // what it listens on `ctx.signal` ends with the step. A model step with a prompt given as a value and no
   // timeout hands its signal to June's own code only, which unlinks whatever it adds: the run's signal serves
@@ -52,17 +54,17 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
       : await runModelStep({ plan: node, run, stepNodeId: nodeId, ctx, signal });
     signal.throwIfAborted();
     if (checkpoints?.saving) {
-      assertJsonSafe(result, node.id);
-      await raceAbort(checkpoints.stepDone(node.id, result), signal);
+      assertJsonSafe(result, key);
+      await raceAbort(checkpoints.stepDone(key, result), signal);
     }
     run.steps[node.id] = result;
     run.trace.update(nodeId, { status: "done", endedAt: Date.now(), result });
     run.spans?.stepEnded(nodeId, "done", undefined, run.trace.field(nodeId, "usage") as Usage | undefined);
   } catch (error) {
     const cause = signal.aborted ? signal.reason : error;
-    run.approvals.withdrawStep(node.id);
+    run.approvals.withdrawStep(key);
     // A failure a Catch may handle: on resume the step fails again at once, so the fallback runs again.
-    if (checkpoints?.saving && !isCanceled(cause) && !env.signal.aborted) await checkpoints.stepFailed(node.id, toTraceError(cause)).catch(() => {});
+    if (checkpoints?.saving && !isCanceled(cause) && !env.signal.aborted) await checkpoints.stepFailed(key, toTraceError(cause)).catch(() => {});
     const end = endFields(cause);
     run.trace.closeOpen(nodeId, isCanceled(cause) ? "canceled" : "error", toTraceError(cause), end.endedAt);
     run.trace.update(nodeId, end);
@@ -75,9 +77,9 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
 }
 
 /** A step the run's checkpoint has finished: its node, done with its saved result; nothing runs. */
-function restoreDone(node: StepPlan, env: Env, model: LanguageModel | undefined): void {
+function restoreDone(node: StepPlan, env: Env, model: LanguageModel | undefined, key: string): void {
   const { run } = env;
-  const result = run.checkpoints!.result(node.id);
+  const result = run.checkpoints!.result(key);
   run.steps[node.id] = result;
   const at = Date.now();
   run.trace.add(env.parentId, {

@@ -12,12 +12,14 @@ export {
 } from "./errors.js";
 export type {
   AcquireAndAppendOptions,
+  AgentProvenance,
   AppendOptions,
   ApprovalEntry,
   ChatStore,
   ContextProvenance,
   CreateSessionOptions,
   FeedbackEntry,
+  HandoffRecord,
   JournalEntry,
   JournalEntryType,
   LeasedAppend,

@@ -13,9 +13,27 @@ export interface ResponderProvenance {
 /** A completed turn's provenance, as journaled. JSON-safe. */
 export interface TurnMetadata {
   responder: ResponderProvenance;
+  /** The agent that answered, for a responder of several agents (`agentResponder({ agents })`). */
+  agent?: AgentProvenance;
+  /** The turn handed the conversation to another agent: later turns go to `to`. */
+  handoff?: HandoffRecord;
   model?: ModelInfo;
   usage?: Partial<Usage>;
   finishReason?: string;
+}
+
+/** One agent of a responder of several (`agentResponder({ agents })`): its key there and its version. */
+export interface AgentProvenance {
+  id: string;
+  version?: string;
+}
+
+/** A handoff, as a turn's metadata journals it: from this turn on, `to` holds the conversation. */
+export interface HandoffRecord {
+  from: string;
+  to: string;
+  /** Why, as the model (or the code) that handed off said. */
+  reason?: string;
 }
 
 /** What the context chose for a turn: ids only, never their text again. */

@@ -79,7 +79,7 @@ export interface ChatTraceAttempt {
   error: string;
 }
 
-/** One tool call of a step. */
+/** One tool call of a step; a `<Tool agent>`'s has its sub-workflow's step rows as children. */
 export interface ChatTraceToolRow extends ChatTraceRowBase {
   kind: "tool";
   toolName: string;
@@ -204,8 +204,9 @@ function collectCalls(node: TraceNode, context: Context, rows: ChatTraceRow[]): 
       rows.push(modelRow(node, context));
       break;
     case "tool-call":
+      // A `<Tool agent>`'s sub-workflow nests under its row.
       rows.push(toolRow(node, context));
-      break;
+      return;
     case "step":
       // A step never nests in a step; if one ever does, it is still a step row of its own.
       rows.push(stepRow(node, context));
@@ -283,6 +284,8 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
       children: [],
     });
   }
+  // A `<Tool agent>` call: its sub-workflow's steps, as step rows below the tool's.
+  for (const child of node.children) collectSteps(child, context, children);
   const row: ChatTraceToolRow = {
     kind: "tool",
     id: `tool:${node.id}`,

@@ -7,6 +7,8 @@ import { valueKind } from "../../../errors/value-kind.js";
 import { durableSettings, type DurableOption } from "../../durable/checkpoint-codec.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { AgentReplyError, StreamMismatchError } from "./errors.js";
+import { agentTeamResponder, type AgentTeamOptions } from "./agent-team.js";
+import type { JuneElement } from "../../../jsx/element.js";
 import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
 import type {
   Responder,
@@ -23,6 +25,11 @@ import type {
 export interface AgentRenderOptions {
   /** The user's input for this turn. */
   input: string;
+  /**
+   * In a responder of several agents (`agentResponder({ agents })`), the `<Tool name="handoff">` this agent's
+   * model hands the conversation on with: place it in the workflow. Absent otherwise.
+   */
+  handoff?: JuneElement;
   /** The completed conversation, as the chat's context built it. */
   messages: ModelMessage[];
   sessionId: string;
@@ -105,7 +112,14 @@ export interface AgentResponder extends Responder {
  *   stream: { step: "reply" },
  * });
  */
-export function agentResponder(options: AgentResponderOptions): AgentResponder {
+export function agentResponder(options: AgentResponderOptions): AgentResponder;
+/**
+ * A responder of several agents, one holding the conversation at a time; an agent hands it to another with a
+ * tool or code. See `AgentTeamOptions` and docs/multi-agent.md.
+ */
+export function agentResponder(options: AgentTeamOptions): AgentResponder;
+export function agentResponder(options: AgentResponderOptions | AgentTeamOptions): AgentResponder {
+  if (typeof options === "object" && options !== null && "agents" in options) return agentTeamResponder(options);
   validate(options);
   const { id, version } = options;
   const responder: AgentResponder = {
@@ -126,7 +140,8 @@ export function agentResponder(options: AgentResponderOptions): AgentResponder {
   return responder;
 }
 
-function startExecution(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined): ResponderExecution {
+/** One turn of an `agentResponder`: renders its workflow, runs it and follows it (from `from` when resuming). */
+export function startExecution(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined): ResponderExecution {
   // One reader (the turn), and a long run's snapshots are let go of as it takes them: the turn keeps its own.
   const events = new ReplayBuffer<TurnEvent>({ discardRead: true });
   let lastCheckpoint: ResponderCheckpoint | undefined;
