@@ -178,4 +178,19 @@ export const REPORTS = {
     else parts.push("PostgreSQL: not reachable in this run (no postgresStore rows, no round-trip count).");
     return parts.join("\n\n");
   },
+  "ui-chat"(f) {
+    const parts = [
+      `12. /ui-chat against a plain AI SDK server (toUIMessageStreamResponse): server CPU per turn of a ${f.deltas}-delta reply over 127.0.0.1, median of ${f.rounds} rounds, variants alternating; the A/A row is a second plain server (the run's noise)`,
+    ];
+    for (const clients of [...new Set(f.rows.map((r) => r.clients))]) {
+      const rows = f.rows.filter((r) => r.clients === clients);
+      parts.push(
+        table(
+          [`${clients} client(s) × ${rows[0].turns} turns`, "server CPU/turn", "vs plain", "wall/turn", "ratio per round"],
+          rows.map((r) => [r.label, ms(r.cpuMs), x(r.cpuRatio), ms(r.wallMs), r.ratios.map((v) => fmt(v)).join(" ")]),
+        ),
+      );
+    }
+    return parts.join("\n\n");
+  },
 };

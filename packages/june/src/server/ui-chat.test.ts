@@ -51,6 +51,32 @@ const send = (transport: DefaultChatTransport<UIMessage>, chatId: string, messag
   transport.sendMessages({ chatId, messages, trigger: "submit-message", messageId: undefined, abortSignal: undefined });
 
 describe("POST /ui-chat with the AI SDK's DefaultChatTransport", () => {
+  it("sends what createUIMessageStreamResponse sends, each delta with a short text-part id", async () => {
+    const chat = createChat({ model: scriptedModel([{ text: ["One ", "two ", "three."] }]) });
+    const base = await listen(createChatHandler(chat));
+    const response = await fetch(`${base}/ui-chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ id: "wire", messages: [user("u1", "Count")], trigger: "submit-message" }),
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("x-vercel-ai-ui-message-stream")).toBe("v1");
+    const body = await response.text();
+    const lines = body.split("\n\n").filter((line) => line !== "");
+    expect(lines.every((line) => line.startsWith("data: "))).toBe(true);
+    expect(lines.at(-1)).toBe("data: [DONE]");
+    const chunks = lines.slice(0, -1).map((line) => JSON.parse(line.slice(6)) as UIMessageChunk);
+    const deltas = chunks.filter((chunk) => chunk.type === "text-delta");
+    expect(deltas.map((chunk) => chunk.delta)).toEqual(["One ", "two ", "three."]);
+    // One text part, its id short (it goes out with every delta) and the same on its start, deltas and end.
+    const ids = new Set(chunks.flatMap((chunk) => ("id" in chunk && chunk.type.startsWith("text-") ? [chunk.id] : [])));
+    expect(ids.size).toBe(1);
+    expect([...ids][0]!.length).toBeLessThanOrEqual(8);
+    // Each line is the chunk's JSON as the AI SDK writes it.
+    for (const [i, chunk] of chunks.entries()) expect(lines[i]).toBe(`data: ${JSON.stringify(chunk)}`);
+    expect((await assemble(chunks)).parts.filter((part) => part.type === "text").map((part) => (part as { text: string }).text)).toEqual(["One two three."]);
+  });
+
   it("streams a model chat's reply as text chunks into a June session", async () => {
     const model = scriptedModel([{ text: ["Hello ", "there!"] }, { text: ["Again."] }]);
     const chat = createChat({ model });

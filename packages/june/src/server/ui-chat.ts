@@ -1,10 +1,4 @@
-import {
-  createUIMessageStream,
-  createUIMessageStreamResponse,
-  readUIMessageStream,
-  type UIMessage,
-  type UIMessageChunk,
-} from "ai";
+import { readUIMessageStream, UI_MESSAGE_STREAM_HEADERS, type UIMessage, type UIMessageChunk } from "ai";
 import type { TextRedactOptions } from "../redaction/redact.js";
 import { errorInfo } from "../chat/stream/error-info.js";
 import type { Session, Turn, TurnRecord } from "../chat/types.js";
@@ -213,7 +207,7 @@ async function eventsSoFar(turn: LocalTurn | string, context: HandlerContext): P
 async function liveMessage(turnId: string, events: readonly IndexedTurnStreamEvent[]): Promise<UIMessage> {
   const chunks: UIMessageChunk[] = [];
   const write = (chunk: UIMessageChunk) => chunks.push(chunk);
-  const chunker = new UiChunker(turnId, new Map(), write);
+  const chunker = new UiChunker(new Map(), write);
   write({ type: "start", messageId: turnId });
   write({ type: "start-step" });
   for (const { index, event } of events) chunker.handle(event, index);
@@ -338,82 +332,113 @@ function uiStream(
 ): Response {
   const { signal, tools } = options;
   let finished = false;
+  // Stops reading (not the turn) when the client goes away, by its request's signal or by canceling the body.
+  const stop = new AbortController();
   const disconnected = () => {
     signal.removeEventListener("abort", disconnected);
+    stop.abort();
     if (finished || !options.cancelOnDisconnect) return;
     finished = true;
     // Through the turn's control, so it reaches the turn wherever it runs; one that ended is left alone.
     turn.control({ type: "cancel" }).catch(() => {});
   };
-  signal.addEventListener("abort", disconnected, { once: true });
-  const stream = createUIMessageStream({
-    onError: (error) => {
-      const { name, message } = errorInfo(error, { redaction: options.redaction });
-      return `${name}: ${message}`;
-    },
-    execute: async ({ writer }) => {
-      const write = (chunk: UIMessageChunk) => writer.write(chunk);
-      const chunker = new UiChunker(turn.id, tools, write, options.decided);
-      write(options.messageId !== undefined ? { type: "start", messageId: options.messageId } : { type: "start" });
-      write({ type: "start-step" });
-      // The tool calls the client holds: everything up to the last of their requests it was shown already.
-      const unseen = new Set(tools.keys());
-      let showing = unseen.size === 0;
-      if (showing) chunker.showDenials();
-      for await (const { index, event } of turn.read(0, signal)) {
-        if (!showing) {
-          // The client has these already. Shown from past the last request it holds, or from a request it
-          // never saw, or the end.
-          if (event.type === "approval-request" && unseen.delete(event.request.toolCallId)) {
-            // One it holds: shown from past the last of them.
-            if (unseen.size === 0) {
-              showing = true;
-              chunker.showDenials();
-            }
-            continue;
-          }
-          if (event.type !== "approval-request" && event.type !== "turn-end") continue;
+  if (signal.aborted) stop.abort();
+  else signal.addEventListener("abort", disconnected, { once: true });
+
+  // What `createUIMessageStreamResponse` sends, written in one step per event: each chunk as one SSE
+  // `data:` line, `[DONE]` at the end.
+  let out = "";
+  const write = (chunk: UIMessageChunk) => {
+    out += chunk.type === "text-delta" ? textDeltaLine(chunk.id, chunk.delta) : `data: ${JSON.stringify(chunk)}\n\n`;
+  };
+  const chunker = new UiChunker(tools, write, options.decided);
+  const events = turn.read(0, stop.signal)[Symbol.asyncIterator]();
+  // The tool calls the client holds: everything up to the last of their requests it was shown already.
+  const unseen = new Set(tools.keys());
+  let showing = unseen.size === 0;
+  let ended = false;
+
+  /** Writes the chunks of the next event (or the stream's end); true when the stream is over. */
+  const step = async (): Promise<boolean> => {
+    const next = await events.next();
+    if (next.done || stop.signal.aborted) return true;
+    const { index, event } = next.value;
+    if (!showing) {
+      // The client has these already. Shown from past the last request it holds, or from a request it
+      // never saw, or the end.
+      if (event.type === "approval-request" && unseen.delete(event.request.toolCallId)) {
+        // One it holds: shown from past the last of them.
+        if (unseen.size === 0) {
           showing = true;
           chunker.showDenials();
         }
-        const asks = chunker.asks(event);
-        chunker.handle(event, index);
-        if (event.type === "turn-end") break;
-        if (asks) {
-          chunker.finishReason = "tool-calls";
-          break;
-        }
+        return false;
       }
-      if (signal.aborted) return;
-      finished = true;
-      signal.removeEventListener("abort", disconnected);
-      chunker.endText();
-      write({ type: "finish-step" });
-      // A message restored from `ui-messages` says `turnStatus: "running"`: its end says how the turn ended.
-      const status = chunker.turnStatus;
-      write({ type: "finish", finishReason: chunker.finishReason, ...(status !== undefined && { messageMetadata: { turnStatus: status } }) });
+      if (event.type !== "approval-request" && event.type !== "turn-end") return false;
+      showing = true;
+      chunker.showDenials();
+    }
+    const asks = chunker.asks(event);
+    chunker.handle(event, index);
+    if (event.type === "turn-end") return true;
+    if (asks) {
+      chunker.finishReason = "tool-calls";
+      return true;
+    }
+    return false;
+  };
+
+  const finish = () => {
+    ended = true;
+    if (stop.signal.aborted) return;
+    finished = true;
+    signal.removeEventListener("abort", disconnected);
+    chunker.endText();
+    write({ type: "finish-step" });
+    // A message restored from `ui-messages` says `turnStatus: "running"`: its end says how the turn ended.
+    const status = chunker.turnStatus;
+    write({ type: "finish", finishReason: chunker.finishReason, ...(status !== undefined && { messageMetadata: { turnStatus: status } }) });
+  };
+
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start() {
+      write(options.messageId !== undefined ? { type: "start", messageId: options.messageId } : { type: "start" });
+      write({ type: "start-step" });
+      if (showing) chunker.showDenials();
+    },
+    async pull(controller) {
+      try {
+        // Events that write nothing (the turn's start, those the client holds) are read on in the same pull.
+        while (!ended && out === "") if (await step()) finish();
+      } catch (error) {
+        ended = true;
+        const { name, message } = errorInfo(error, { redaction: options.redaction });
+        write({ type: "error", errorText: `${name}: ${message}` });
+      }
+      if (ended) out += "data: [DONE]\n\n";
+      const chunk = out;
+      out = "";
+      try {
+        if (chunk !== "") controller.enqueue(encoder.encode(chunk));
+        if (ended) controller.close();
+      } catch {
+        // Canceled by the client meanwhile.
+      }
+    },
+    cancel() {
+      disconnected();
+      void events.return?.(undefined);
     },
   });
-  return createUIMessageStreamResponse({
-    stream: onCancel(stream, disconnected),
-    headers: { "x-june-turn-id": turn.id, "x-june-session-id": turn.sessionId },
+  return new Response(body, {
+    headers: { ...UI_MESSAGE_STREAM_HEADERS, "x-june-turn-id": turn.id, "x-june-session-id": turn.sessionId },
   });
 }
 
-/** `stream`, calling `cancel` when its reader cancels it (a runtime whose request signal never aborts). */
-function onCancel<T>(stream: ReadableStream<T>, cancel: () => void): ReadableStream<T> {
-  const reader = stream.getReader();
-  return new ReadableStream<T>({
-    async pull(controller) {
-      const next = await reader.read();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    cancel(reason) {
-      cancel();
-      return reader.cancel(reason);
-    },
-  });
+/** A `text-delta` chunk's SSE line, as `JSON.stringify` of `{ type, id, delta }` writes it. */
+function textDeltaLine(id: string, delta: string): string {
+  return `data: {"type":"text-delta","id":${JSON.stringify(id)},"delta":${JSON.stringify(delta)}}\n\n`;
 }
 
 function lastMessage(body: JsonObject): JsonObject {

@@ -31,12 +31,10 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled); the `finish` says its `turnStatus` |
  */
 export class UiChunker {
-  readonly #turnId: string;
   readonly #tools: Map<string, UiTool>;
   readonly #write: (chunk: UIMessageChunk) => void;
   readonly #decided: ReadonlyMap<string, UiDecision>;
   #textId: string | undefined;
-  #textCount = 0;
   finishReason: FinishReason = "stop";
   /** How the turn ended, once its `turn-end` is in: the message's `metadata.turnStatus` from then on. */
   turnStatus: TurnEndStatus | undefined;
@@ -45,8 +43,7 @@ export class UiChunker {
    * @param tools The tool calls the client holds, by call id; those this stream shows are added.
    * @param decided Decisions taken already, by call id (a replay): their requests are shown as answered.
    */
-  constructor(turnId: string, tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void, decided: ReadonlyMap<string, UiDecision> = new Map()) {
-    this.#turnId = turnId;
+  constructor(tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void, decided: ReadonlyMap<string, UiDecision> = new Map()) {
     this.#tools = tools;
     this.#write = write;
     this.#decided = decided;
@@ -83,7 +80,8 @@ export class UiChunker {
       case "text-delta":
         if (event.text === "") return;
         if (this.#textId === undefined) {
-          this.#textId = `${this.#turnId}-text-${index + 1}-${this.#textCount++}`;
+          // Unique in the turn's message (its first delta's index), and short: it goes out with every delta.
+          this.#textId = `t${index}`;
           write({ type: "text-start", id: this.#textId });
         }
         write({ type: "text-delta", id: this.#textId, delta: event.text });
