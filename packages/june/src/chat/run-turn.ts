@@ -12,6 +12,7 @@ import type { TurnController, TurnOutcome } from "./turn.js";
 import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution, RespondOptions, Turn, TurnRecord } from "./types.js";
 import { within } from "../telemetry/ai-sdk.js";
 import type { Telemetry } from "../telemetry/options.js";
+import type { Prices } from "../cost/price.js";
 import { TurnSpans } from "../telemetry/turn-spans.js";
 
 /** Everything one turn's run needs from its chat and session. */
@@ -34,6 +35,8 @@ export interface RunTurnOptions {
   durable?: DurableSettings;
   /** The chat's telemetry; undefined when it is off. */
   telemetry?: Telemetry | undefined;
+  /** The chat's prices, handed to the responder. */
+  prices?: Prices;
 }
 
 /**
@@ -160,6 +163,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     };
     if (turn.spans) resumeOptions.telemetry = turn.spans.settings;
     else if (!options.telemetry) resumeOptions.telemetry = false;
+    if (options.prices) resumeOptions.prices = options.prices;
     execution = within(turn.spans, () => responder.resume!(resumeOptions));
     contractProblem(execution);
   } catch (error) {
@@ -348,6 +352,7 @@ function responderOptions(options: RunTurnOptions, context: ResolvedContext): Re
   if (options.durable) respondOptions.onCheckpoint = checkpointWriter(options, options.durable);
   if (turn.spans) respondOptions.telemetry = turn.spans.settings;
   else if (!options.telemetry) respondOptions.telemetry = false;
+  if (options.prices) respondOptions.prices = options.prices;
   return respondOptions;
 }
 

@@ -15,6 +15,7 @@ import type { SessionJournal } from "./session-journal.js";
 import { TurnController } from "./turn.js";
 import type { ContextBuilder, PendingApproval, Responder, ResponderResult, Session, Turn, TurnFeedback, TurnRecord } from "./types.js";
 import type { Telemetry } from "../telemetry/options.js";
+import type { Prices } from "../cost/price.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -30,6 +31,8 @@ export interface SessionHost {
   readonly durable?: DurableSettings;
   /** The chat's telemetry; undefined when its `telemetry` is `false`. */
   readonly telemetry: Telemetry | undefined;
+  /** The chat's prices (`createChat({ prices })`), which win over the catalog's. */
+  readonly prices?: Prices;
 }
 
 const UNFINISHED: ReadonlySet<string> = new Set(["suspended", "interrupted"]);
@@ -196,6 +199,7 @@ export class JournaledSession implements Session {
       journal: this.#journal,
       store: host.store,
       telemetry: host.telemetry,
+      ...(host.prices ? { prices: host.prices } : {}),
       ...(parent ? { parent } : {}),
       ...(host.durable ? { durable: host.durable } : {}),
       onDone: () => {
@@ -321,6 +325,7 @@ export class JournaledSession implements Session {
       store: host.store,
       durable: host.durable,
       telemetry: host.telemetry,
+      ...(host.prices ? { prices: host.prices } : {}),
       ready,
       onDone: () => {
         if (host.running.get(this.id) === controller) host.running.delete(this.id);

@@ -2,6 +2,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, TraceNode, Usage } from "../runtime/types.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
+import type { Cost, Prices } from "../cost/price.js";
 import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
 
 /** A piece of the reply as it is written. */
@@ -43,6 +44,8 @@ export interface RespondOptions {
    * spans nest under the turn's. `modelResponder` and `agentResponder` do.
    */
   telemetry?: TelemetryOption;
+  /** The chat's prices (`createChat({ prices })`): a responder that starts a run passes them on (`start(element, { prices })`). */
+  prices?: Prices;
 }
 
 /** A durable turn's state as its responder hands it over. JSON-safe. */
@@ -62,6 +65,8 @@ export interface ResumeOptions extends RespondOptions {
 export interface ResponderMetadata {
   model?: ModelInfo;
   usage?: Partial<Usage>;
+  /** What the turn cost; left out when a model's price is not known (an unknown cost, never 0). */
+  cost?: Cost;
   finishReason?: string;
 }
 

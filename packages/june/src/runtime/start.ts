@@ -12,6 +12,7 @@ import { TraceStore } from "./trace-store.js";
 import { RunSpans } from "../telemetry/run-spans.js";
 import type { RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
+import { checkPrices, ZERO_COST } from "../cost/price.js";
 
 /**
  * Renders a workflow, starts running it and returns its handle at once. The whole static tree is rendered and
@@ -53,10 +54,15 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     // Made here, inside start(), so it sees the MCP connections in effect (`mcpConnections().run(fn)`).
     mcp: new RunMcp(options.mcp),
     usage: options.checkpoint ? { ...ZERO_USAGE, ...options.checkpoint.usage } : ZERO_USAGE,
+    cost: options.checkpoint?.cost ?? ZERO_COST,
+    prices: checkPrices(options.prices, "start()"),
     ...(checkpoints ? { checkpoints } : {}),
     ...(spans ? { spans } : {}),
   };
-  if (checkpoints) checkpoints.usageSource = () => run.usage;
+  if (checkpoints) {
+    checkpoints.usageSource = () => run.usage;
+    checkpoints.costSource = () => run.cost;
+  }
   const controller = new AbortController();
   let finished = false;
 
@@ -102,7 +108,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
   };
 
   const result = (status: RunStatus): RunResult =>
-    Object.freeze({ id, status, steps: { ...run.steps }, trace: trace.close(), usage: { ...run.usage } });
+    Object.freeze({ id, status, steps: { ...run.steps }, trace: trace.close(), usage: { ...run.usage }, cost: { ...run.cost } });
 
   const promise = drive();
   // A caller that never reads `result` must not crash the process; whoever awaits it still sees the error.

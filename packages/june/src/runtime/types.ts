@@ -2,6 +2,7 @@ import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
 import type { AiTelemetrySettings } from "../ai-sdk/telemetry-settings.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { McpConnections } from "../mcp/connections.js";
+import type { Cost, Prices } from "../cost/price.js";
 
 /** The state of a trace node. */
 export type NodeStatus = "pending" | "running" | "done" | "error" | "canceled";
@@ -57,6 +58,8 @@ export interface StepNode extends BaseNode {
   readonly result?: unknown;
   readonly model?: ModelInfo;
   readonly usage?: Usage;
+  /** What the step's model calls cost (`usd` undefined when a model's price is not known). */
+  readonly cost?: Cost;
   /** Mirrors the `<Step stream>` prop: this step's text is meant to be streamed (chat streams it). */
   readonly stream?: boolean;
 }
@@ -65,6 +68,8 @@ export interface ModelCallNode extends BaseNode {
   readonly model: ModelInfo;
   readonly partialText: string;
   readonly usage?: Usage;
+  /** What the call cost: its usage at the model's price (`usd` undefined when that price is not known). */
+  readonly cost?: Cost;
   readonly finishReason?: string;
   /**
    * What the call was sent, as bounded, redacted excerpts (the system prompt, then the last few messages):
@@ -186,6 +191,8 @@ export interface RunCheckpoint {
   waiting: Record<string, StepCheckpoint>;
   /** Usage of every model call so far. */
   usage: Usage;
+  /** What every model call so far cost (kept across a resume). */
+  cost?: Cost;
 }
 
 /** What a step's prompt function, a `run` step and a render function receive. */
@@ -208,6 +215,8 @@ export interface RunResult {
   readonly steps: Record<string, unknown>;
   readonly trace: TraceNode;
   readonly usage: Usage;
+  /** What the run's model calls cost (`usd` undefined when a model's price is not known). `start()` always sets it. */
+  readonly cost?: Cost;
 }
 
 export interface StartOptions {
@@ -243,6 +252,11 @@ export interface StartOptions {
    * leave them open. Default: the connections in effect (`mcp.run(fn)`), else the run's own, closed when it ends.
    */
   mcp?: McpConnections;
+  /**
+   * Your prices by model id, USD per million tokens (`{ "gpt-4o-mini": { input, output, cacheRead?, cacheWrite? } }`);
+   * they win over the catalog's. See docs/cost.md.
+   */
+  prices?: Prices;
 }
 
 export interface RunHandle {

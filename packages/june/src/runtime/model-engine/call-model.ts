@@ -13,6 +13,7 @@ import type { Release } from "../scheduler.js";
 import type { SteerInbox } from "../steer.js";
 import type { CallSettings, ModelInfo, ModelAttemptFailure, Usage } from "../types.js";
 import { toUsage } from "../usage.js";
+import { costOf, priceOf, type Cost, type Prices } from "../../cost/price.js";
 import type { ModelCallInfo } from "../../telemetry/model-call-span.js";
 import { callNode, type CallEnd, type CallPatch, type NewCallNode } from "./call-node.js";
 import { stepResponse as ownMessages, streamModel } from "../../ai-sdk/stream-model.js";
@@ -56,6 +57,8 @@ export interface CallHost {
   acquire?(signal: AbortSignal): Promise<Release>;
   /** The tokens of the call's finished step. */
   usage?(usage: Usage): void;
+  /** What the call's finished step cost (after `usage`; unknown when the model's price is). */
+  cost?(cost: Cost): void;
   /** What of an interrupted call's text stays in the conversation: what its readers took (default: all of it). */
   kept?(text: string): string;
   readonly tools?: ToolHost;
@@ -75,6 +78,8 @@ export interface CallInput {
   readonly signal: AbortSignal;
   readonly inbox: SteerInbox;
   readonly host: CallHost;
+  /** Your prices, which win over the catalog's. */
+  readonly prices?: Prices | undefined;
 }
 
 /** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
@@ -106,6 +111,8 @@ export interface FinishedCall {
   readonly continues: boolean;
   readonly approvals: readonly OpenApproval[];
   readonly finish: FinishInfo | undefined;
+  /** What the call cost: its usage at the model's price (unknown when that is). */
+  readonly cost: Cost;
 }
 
 /** How one call ended: interrupted by steer input, or finished. */
@@ -149,6 +156,9 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     if (interruptible && !signal.aborted && !callSignal.aborted) abortCall(new DOMException("june: steer input interrupts this call", "AbortError"), false);
   };
 
+  // The model's price, looked up while the call runs (the catalog's provider file loads once, on first use).
+  const price = priceOf(input.modelInfo, input.prices);
+  price.catch(() => {});
   let nodeId: string | undefined;
   let attemptStartedAt: number | undefined;
   let failed: readonly ModelAttemptFailure[] | undefined;
@@ -290,10 +300,12 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   }
   // A stream that ended without a step (no finish-step): the AI SDK's own promise says why.
   const response = stepResponse ?? responseMessages((await result.response).messages, carried);
-  host.end(nodeId, callNode.end({ kind: "done", response, usage: usage ?? toUsage(undefined), finishReason: finish?.finishReason ?? "other" }), "done");
+  const cost = costOf(finish?.usage, await price);
+  host.cost?.(cost);
+  host.end(nodeId, callNode.end({ kind: "done", response, usage: usage ?? toUsage(undefined), cost, finishReason: finish?.finishReason ?? "other" }), "done");
   const messages = prepared ? [...prepared, ...response] : [...history, ...response];
   const continues = approvals.length === 0 && clientCalls.size > 0 && [...clientCalls].every((id) => answered.has(id));
-  return { kind: "finished", messages, response, text, continues, approvals, finish };
+  return { kind: "finished", messages, response, text, continues, approvals, finish, cost };
 }
 
 /**

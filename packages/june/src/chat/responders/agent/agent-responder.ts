@@ -205,6 +205,7 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
     if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
     if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
     if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
+    if (turn.prices !== undefined) runOptions.prices = turn.prices;
     const save = turn.onCheckpoint;
     if (save) {
       runOptions.onCheckpoint = async (checkpoint) => {
@@ -249,6 +250,7 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
         streamed = text;
       }
       const metadata: ResponderMetadata = { usage: { ...run.usage } };
+      if (run.cost?.usd !== undefined) metadata.cost = { ...run.cost };
       const model = singleModel(run.trace);
       if (model) metadata.model = model;
       return { text, metadata, run };
