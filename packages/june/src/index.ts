@@ -64,6 +64,8 @@ export type {
   TraceNodeKind,
   Usage,
 } from "./runtime/types.js";
+export type { Cost, Price, Prices } from "./cost/price.js";
+export { formatCost } from "./cost/price.js";
 export { McpTools } from "./mcp/mcp-tools.js";
 export type {
   McpApprovalPolicy,

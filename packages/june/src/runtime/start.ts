@@ -97,13 +97,13 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     const endedAt = Date.now();
     if (!failure) {
       trace.update(id, { status: "done", endedAt });
-      spans?.end("done", run.usage);
+      spans?.end("done", run.usage, undefined, run.cost);
       return result("done");
     }
     const cause = controller.signal.aborted ? controller.signal.reason : failure.error;
     const status: RunStatus = isCanceled(cause) ? "canceled" : "error";
     trace.closeOpen(id, status === "canceled" ? "canceled" : "error", toTraceError(cause), endedAt);
-    spans?.end(status, run.usage, cause);
+    spans?.end(status, run.usage, cause, run.cost);
     throw new RunError(runErrorMessage(cause, status), { result: result(status), cause });
   };
 

@@ -24,6 +24,8 @@ export interface CallSpan {
   with<T>(fn: () => T): T;
   onPart(part: TextStreamPart<ToolSet>): void;
   fail(error: unknown): void;
+  /** What the call cost, before `end`. */
+  cost?(cost: Cost): void;
   end(reason?: string): void;
 }
 
@@ -264,6 +266,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
 
   reader = parts.getReader();
   let drained = false;
+  let cost: Cost | undefined;
   try {
     for (;;) {
       const next = await reader.read();
@@ -272,6 +275,10 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       if (!stopped) onPart(next.value);
     }
     drained = !callSignal.aborted;
+    if (drained) {
+      cost = costOf(finish?.usage, await price);
+      span?.cost?.(cost);
+    }
   } catch (error) {
     if (!callSignal.aborted) {
       span?.fail(error);
@@ -300,7 +307,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   }
   // A stream that ended without a step (no finish-step): the AI SDK's own promise says why.
   const response = stepResponse ?? responseMessages((await result.response).messages, carried);
-  const cost = costOf(finish?.usage, await price);
+  cost ??= costOf(finish?.usage, await price);
   host.cost?.(cost);
   host.end(nodeId, callNode.end({ kind: "done", response, usage: usage ?? toUsage(undefined), cost, finishReason: finish?.finishReason ?? "other" }), "done");
   const messages = prepared ? [...prepared, ...response] : [...history, ...response];
