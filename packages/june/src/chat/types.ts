@@ -3,6 +3,7 @@ import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, TraceNode, 
 import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { Cost, Prices } from "../cost/price.js";
+import type { Budget, Spent } from "../cost/budget.js";
 import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
 
 /** A piece of the reply as it is written. */
@@ -46,6 +47,10 @@ export interface RespondOptions {
   telemetry?: TelemetryOption;
   /** The chat's prices (`createChat({ prices })`): a responder that starts a run passes them on (`start(element, { prices })`). */
   prices?: Prices;
+  /** The chat's budgets (`createChat({ budget })`): a responder stops before a model call once one is spent (`start(element, { budget, spent })`). */
+  budget?: Budget;
+  /** What the session's other turns spent, counted against `budget.session`. */
+  spent?: Spent;
 }
 
 /** A durable turn's state as its responder hands it over. JSON-safe. */

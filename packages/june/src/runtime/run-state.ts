@@ -28,6 +28,8 @@ export interface RunState {
   cost: Cost;
   /** Your prices (`start({ prices })`), which win over the catalog's. */
   readonly prices?: Prices | undefined;
+  /** Throws `BudgetExceededError` when the run's budget is spent (`start({ budget })`); checked before each model call. */
+  readonly budget?: (() => void) | undefined;
   /** Set when the run saves checkpoints or starts from one. */
   readonly checkpoints?: Checkpointer;
   /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */

@@ -13,6 +13,7 @@ import { RunSpans } from "../telemetry/run-spans.js";
 import type { RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
 import { checkPrices, ZERO_COST } from "../cost/price.js";
+import { assertWithinBudget, checkBudget } from "../cost/budget.js";
 
 /**
  * Renders a workflow, starts running it and returns its handle at once. The whole static tree is rendered and
@@ -56,6 +57,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     usage: options.checkpoint ? { ...ZERO_USAGE, ...options.checkpoint.usage } : ZERO_USAGE,
     cost: options.checkpoint?.cost ?? ZERO_COST,
     prices: checkPrices(options.prices, "start()"),
+    budget: budgetCheck(options, () => run),
     ...(checkpoints ? { checkpoints } : {}),
     ...(spans ? { spans } : {}),
   };
@@ -196,4 +198,15 @@ function runErrorMessage(cause: unknown, status: RunStatus): string {
   if (status === "canceled") return cause instanceof Error ? cause.message : "The run was canceled";
   if (TimeoutError.isInstance(cause)) return cause.message;
   return `The run failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+}
+
+/** The run's budget check: what the run spent (its checkpoint's included) against `budget`, `spent` before it. */
+function budgetCheck(options: StartOptions, state: () => RunState): (() => void) | undefined {
+  const budget = checkBudget(options.budget, "start()");
+  if (!budget) return undefined;
+  const before = options.spent;
+  return () => {
+    const run = state();
+    assertWithinBudget(budget, { tokens: run.usage.totalTokens, usd: run.cost.usd ?? 0 }, before);
+  };
 }

@@ -3,6 +3,7 @@ import type { AiTelemetrySettings } from "../ai-sdk/telemetry-settings.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { McpConnections } from "../mcp/connections.js";
 import type { Cost, Prices } from "../cost/price.js";
+import type { Budget, Spent } from "../cost/budget.js";
 
 /** The state of a trace node. */
 export type NodeStatus = "pending" | "running" | "done" | "error" | "canceled";
@@ -257,6 +258,14 @@ export interface StartOptions {
    * they win over the catalog's. See docs/cost.md.
    */
   prices?: Prices;
+  /**
+   * Budgets (`{ turn?, session? }`, each `{ usd?, tokens? }`): when what was spent has reached one as the next
+   * model call would start, the run stops there with a `BudgetExceededError` (a call in flight always finishes).
+   * `turn` limits this run (across a resume from its checkpoint too); `session`, this run plus `spent`. See docs/cost.md.
+   */
+  budget?: Budget;
+  /** What was spent before this run (a chat passes its session's), counted against `budget.session`. */
+  spent?: Spent;
 }
 
 export interface RunHandle {

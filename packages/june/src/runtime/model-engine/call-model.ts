@@ -82,6 +82,8 @@ export interface CallInput {
   readonly host: CallHost;
   /** Your prices, which win over the catalog's. */
   readonly prices?: Prices | undefined;
+  /** Throws (`BudgetExceededError`) when what was spent has reached a budget: called before the call starts, never during it. */
+  readonly budget?: (() => void) | undefined;
 }
 
 /** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
@@ -128,6 +130,8 @@ export type CallOutcome = { readonly kind: "interrupted"; readonly messages: Mod
  */
 export async function callModel(input: CallInput): Promise<CallOutcome> {
   const { signal, history, inbox, host } = input;
+  // A budget stops the run before a call, never in the middle of one.
+  input.budget?.();
   // One controller for the call, linked to the step's signal by one listener (no AbortSignal.any per call), which
   // also cancels the reader; a steer's interrupt does both itself.
   const interrupt = new AbortController();

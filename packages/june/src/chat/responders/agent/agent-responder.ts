@@ -206,6 +206,8 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
     if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
     if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
     if (turn.prices !== undefined) runOptions.prices = turn.prices;
+    if (turn.budget !== undefined) runOptions.budget = turn.budget;
+    if (turn.spent !== undefined) runOptions.spent = turn.spent;
     const save = turn.onCheckpoint;
     if (save) {
       runOptions.onCheckpoint = async (checkpoint) => {

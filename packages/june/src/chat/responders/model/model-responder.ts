@@ -7,6 +7,7 @@ import { SteerInbox } from "../../../runtime/steer.js";
 import type { CallSettings, ModelInfo, Usage } from "../../../runtime/types.js";
 import { modelInfo } from "../../../runtime/usage.js";
 import { addCost, type Cost } from "../../../cost/price.js";
+import { addSpent, assertWithinBudget, NOTHING_SPENT, type Spent } from "../../../cost/budget.js";
 import { TurnEndedError } from "../../errors.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
@@ -88,6 +89,8 @@ class ModelTurn implements CallHost {
   readonly #telemetry: Telemetry | undefined;
   /** Every call's input but its history and host. */
   readonly #base: Omit<CallInput, "history" | "host">;
+  /** What the turn's calls spent so far, for its budgets. */
+  #spent: Spent = NOTHING_SPENT;
 
   constructor(model: LanguageModel, instructions: string | undefined, settings: CallSettings, info: ModelInfo, options: RespondOptions) {
     this.#telemetry = resolveTelemetry(options.telemetry, "modelResponder: RespondOptions.telemetry");
@@ -103,6 +106,7 @@ class ModelTurn implements CallHost {
       signal: options.signal,
       inbox: this.#inbox,
       prices: options.prices,
+      budget: options.budget && (() => assertWithinBudget(options.budget!, { tokens: this.#spent.tokens, usd: this.#spent.usd }, options.spent)),
     };
     // One copy of the context (never appended to in place: it may be the builder's own array). `concat` copies
     // references in bulk, several times faster than a spread for a long session's context.
@@ -152,6 +156,7 @@ class ModelTurn implements CallHost {
         async (call) => {
           usage = addUsage(usage, call.finish?.usage);
           cost = addCost(cost, call.cost);
+          this.#spent = addSpent(this.#spent, { tokens: call.finish?.usage.totalTokens ?? 0, usd: call.cost.usd ?? 0 });
           if (call.finish) finishReason = call.finish.finishReason;
           return this.#settle(call);
         },
