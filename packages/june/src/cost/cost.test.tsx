@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Agent, Step, start, type TraceNode } from "june";
-import { createChat } from "june/chat";
+import { createChat, projectChatTrace } from "june/chat";
 import { scriptedModel } from "june/testing";
 import { memoryStore } from "../stores/memory-store.js";
 import { catalogEntry, catalogKey } from "./catalog.js";
@@ -64,6 +64,8 @@ describe("a chat turn's cost", () => {
     expect(end).toMatchObject({ metadata: { cost: { usd: result.metadata.cost!.usd } } });
     const [call] = nodes(tree!, "model-call");
     expect(call).toMatchObject({ kind: "model-call", cost: { usd: result.metadata.cost!.usd } });
+    // The trace rows a UI draws (Studio, the design system, `--json`'s run-update lines) carry it too.
+    expect(projectChatTrace(tree!)).toMatchObject([{ kind: "model", cost: { usd: result.metadata.cost!.usd } }]);
     expect((await session.turns())[0]!.metadata?.cost).toEqual(result.metadata.cost);
   });
 
