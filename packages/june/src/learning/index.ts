@@ -21,6 +21,7 @@ export type {
   EvalError,
   EvalReport,
   EvaluateOptions,
+  CostComparison,
   ReportComparison,
   Scorer,
   ScorerContext,
