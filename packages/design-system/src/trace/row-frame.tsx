@@ -63,11 +63,11 @@ export function RowError({ row }: { row: ChatTraceRow }) {
 export function tokens(usage: { totalTokens: number } | undefined, cost?: { usd?: number }): string | undefined {
   if (!usage) return undefined;
   const words = `${usage.totalTokens.toLocaleString()} tokens`;
-  return cost?.usd === undefined ? words : `${words} · ${usd(cost.usd)}`;
+  return cost?.usd === undefined ? words : `${words} · ${formatUsd(cost.usd)}`;
 }
 
 /** A cost in USD as people read it: "$0.00043", "$1.25" (the words of `formatCost` in `june`). */
-export function usd(amount: number): string {
+export function formatUsd(amount: number): string {
   if (amount === 0) return "$0";
   if (amount >= 1) return `$${amount.toFixed(2)}`;
   return `$${amount.toPrecision(2).replace(/0+$/, "").replace(/\.$/, "")}`;
