@@ -51,6 +51,7 @@ export { recentTurns } from "./context/recent-turns.js";
 export { summarizedContext, summaryMessage } from "./context/summarized-context.js";
 export type { SummarizedContextOptions } from "./context/summarized-context.js";
 export { estimateTokens, tokenBudget } from "./context/token-budget.js";
+export { tokenCounter, type TokenCount } from "./context/token-counter.js";
 export type { TokenBudgetOptions } from "./context/token-budget.js";
 export { turnMessages } from "./context/turn-messages.js";
 export {
