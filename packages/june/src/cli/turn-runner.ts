@@ -122,9 +122,10 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
   if (json) emit(jsonTurnEnd(turn, outcome, end, own));
   switch (outcome.status) {
     case "completed": {
-      // The turn's footer: what it cost, when the model's price is known (`--json` has it in the turn-end's metadata).
-      const line = costLine(outcome.result);
-      if (!json && line) screen.note(screen.err.dim(line));
+      // The turn's footer, for a person at a terminal: what it cost, when the model's price is known (a script
+      // reads it from `--json`'s turn-end metadata; stderr off a terminal stays the session line alone).
+      const line = !json && io.stderr.isTTY ? costLine(outcome.result) : undefined;
+      if (line) screen.note(screen.err.dim(line));
       break;
     }
     case "failed":
