@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Agent, RunError, Step, start, type RunCheckpoint } from "june";
-import { createChat } from "june/chat";
+import { Agent, RunError, Step, start, type RunCheckpoint, type TraceNode } from "june";
+import { createChat, projectChatTrace } from "june/chat";
 import { scriptedModel } from "june/testing";
 import { memoryStore } from "../stores/memory-store.js";
 import { BudgetExceededError } from "./errors.js";
@@ -26,7 +26,13 @@ describe("budgets", () => {
     }
     const third = session.send("three");
     const events: string[] = [];
-    for await (const event of third) events.push(event.type);
+    let tree: TraceNode | undefined;
+    for await (const event of third) {
+      events.push(event.type);
+      if (event.type === "run-update") tree = event.tree;
+    }
+    // A trace row says why: the call that did not start, failed with the budget's error.
+    expect(projectChatTrace(tree!)).toMatchObject([{ kind: "model", status: "error", error: expect.stringContaining("BudgetExceededError") }]);
     const error = await third.result.catch((e: unknown) => e);
     expect(BudgetExceededError.isInstance(error)).toBe(true);
     const exceeded = error as BudgetExceededError;
@@ -64,6 +70,16 @@ describe("budgets", () => {
     expect(cause).toMatchObject({ scope: "turn", spent: { tokens: 100 }, budget: { tokens: 100 } });
     expect((error as RunError).result.steps).toEqual({ one: "first" });
     expect(model.callCount).toBe(1);
+    const calls: TraceNode[] = [];
+    const walk = (node: TraceNode): void => {
+      if (node.kind === "model-call") calls.push(node);
+      node.children.forEach(walk);
+    };
+    walk((error as RunError).result.trace);
+    expect(calls.map((c) => [c.status, c.error?.name])).toEqual([
+      ["done", undefined],
+      ["error", "BudgetExceededError"],
+    ]);
   });
 
   it("a run resumed from its checkpoint keeps what it spent before", async () => {

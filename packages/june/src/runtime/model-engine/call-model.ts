@@ -130,8 +130,17 @@ export type CallOutcome = { readonly kind: "interrupted"; readonly messages: Mod
  */
 export async function callModel(input: CallInput): Promise<CallOutcome> {
   const { signal, history, inbox, host } = input;
-  // A budget stops the run before a call, never in the middle of one.
-  input.budget?.();
+  // A budget stops the run before a call, never in the middle of one. The call that did not start is a node
+  // that failed with the budget's error: the trace (and every surface drawing it) says why the run stopped.
+  if (input.budget) {
+    try {
+      input.budget();
+    } catch (error) {
+      const nodeId = host.open(callNode.start(input.modelInfo, input.system, history));
+      host.end(nodeId, callNode.end({ kind: "failed", error }), "failed");
+      throw error;
+    }
+  }
   // One controller for the call, linked to the step's signal by one listener (no AbortSignal.any per call), which
   // also cancels the reader; a steer's interrupt does both itself.
   const interrupt = new AbortController();
