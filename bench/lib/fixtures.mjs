@@ -21,9 +21,9 @@ export function replyDeltas(n = 60) {
  * every call's options in `doStreamCalls`; `forget()` drops them so a long benchmark does not hold every
  * prompt it ever sent (call it after each turn, in every variant alike).
  */
-export function benchModel({ deltas = replyDeltas(), delay, firstDelay } = {}) {
+export function benchModel({ deltas = replyDeltas(), delay, firstDelay, provider = "bench", modelId = "scripted" } = {}) {
   const text = firstDelay === undefined ? deltas : deltas.map((d, i) => (i === 0 ? { text: d, delay: firstDelay } : d));
-  const model = scriptedModel(() => ({ text, ...(delay !== undefined ? { delay } : {}) }), { provider: "bench", modelId: "scripted" });
+  const model = scriptedModel(() => ({ text, ...(delay !== undefined ? { delay } : {}) }), { provider, modelId });
   model.forget = () => {
     model.doStreamCalls.length = 0;
   };

@@ -10,6 +10,8 @@ import { interleave, measure, round } from "../lib/stats.mjs";
 export const VARIANTS = [
   { key: "raw", label: "(a) raw streamText" },
   { key: "memory", label: "(b) createChat + memoryStore" },
+  // The cost of costing: the same turn with a model the catalog prices (OpenAI's gpt-4o-mini), so each call is priced.
+  { key: "memory-priced", label: "(b) … model priced from the catalog" },
   { key: "file", label: "(c) createChat + fileStore, fsync on" },
   { key: "file-nosync", label: "(c) createChat + fileStore, fsync off" },
   { key: "agent", label: "(d) agentResponder, one step" },
@@ -19,6 +21,7 @@ await section("turn", async ({ quick, log }) => {
   const rounds = quick ? 3 : 15;
   const turnsPerRound = quick ? 8 : 20;
   const model = benchModel();
+  const pricedModel = benchModel({ provider: "openai.chat", modelId: "gpt-4o-mini" });
   const dir = tempDir();
   const variants = VARIANTS.map(({ key }) => {
     if (key === "raw") {
@@ -33,13 +36,17 @@ await section("turn", async ({ quick, log }) => {
         },
       };
     }
-    const chat = variantChat(key, { model, dir: `${dir}/${key}` });
+    const chat =
+      key === "memory-priced"
+        ? variantChat("memory", { model: pricedModel, dir: `${dir}/${key}` })
+        : variantChat(key, { model, dir: `${dir}/${key}` });
+    const turnModel = key === "memory-priced" ? pricedModel : model;
     return {
       name: key,
       async round() {
         const session = await chat.createSession();
         const m = await measure(async () => {
-          for (let i = 0; i < turnsPerRound; i++) await chatTurn(session, inputOf(i), model);
+          for (let i = 0; i < turnsPerRound; i++) await chatTurn(session, inputOf(i), turnModel);
         });
         return { ...m, items: turnsPerRound };
       },

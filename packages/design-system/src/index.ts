@@ -12,7 +12,7 @@ export { StatusBadge } from "./trace/status-badge.js";
 export type { TraceHalt } from "./trace/halted.js";
 export { RowDuration, formatDuration } from "./trace/duration.js";
 export { IoDetail, prettyValue, type IoDetailProps } from "./trace/io-detail.js";
-export { RowFrame, RowError, type RowFrameProps } from "./trace/row-frame.js";
+export { RowFrame, RowError, formatUsd, type RowFrameProps } from "./trace/row-frame.js";
 export { ApprovalIcon, ModelIcon, StepIcon, ToolIcon } from "./trace/icons.js";
 export { describeTrace, summarizeTrace, type TraceSummary } from "./trace/trace-summary.js";
 export { describeModelError, describeModelErrorCause } from "./trace/error-words.js";

@@ -67,6 +67,10 @@ export type {
   TraceNodeKind,
   Usage,
 } from "./runtime/types.js";
+export type { Cost, Price, Prices } from "./cost/price.js";
+export { formatCost } from "./cost/price.js";
+export type { Budget, BudgetLimit, Spent } from "./cost/budget.js";
+export { BudgetExceededError } from "./cost/errors.js";
 export { McpTools } from "./mcp/mcp-tools.js";
 export type {
   McpApprovalPolicy,

@@ -20,6 +20,14 @@ describe("ModelRow", () => {
     expect(container.querySelector(".jt-row__meta")!.textContent).toBe("1,242 tokens");
   });
 
+  it("shows the call's cost after its tokens, and none when the model's price is not known", () => {
+    const { container } = render(<TraceList rows={[{ ...(answeredModel as ChatTraceModelRow), cost: { usd: 0.000432 } }]} />);
+    expect(container.querySelector(".jt-row__meta")!.textContent).toBe("1,242 tokens · $0.00043");
+    cleanup();
+    const unknown = render(<TraceList rows={[{ ...(answeredModel as ChatTraceModelRow), cost: {} }]} />);
+    expect(unknown.container.querySelector(".jt-row__meta")!.textContent).toBe("1,242 tokens");
+  });
+
   it("says each failed request in words while the AI SDK retries, the raw error folded under it", () => {
     const { container } = render(<TraceList rows={[retryingModel]} />);
     expect(container.querySelector(".jt-row__title")!.textContent).toBe("Retrying gpt-5-mini (attempt 2)");

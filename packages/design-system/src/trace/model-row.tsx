@@ -36,7 +36,7 @@ export function ModelRow({ row }: { row: ChatTraceModelRow }) {
         {failed ? <Failure error={row.error!} /> : null}
       </>
     ) : undefined;
-  return <RowFrame row={row} icon={<ModelIcon />} meta={tokens(row.usage)} body={body} />;
+  return <RowFrame row={row} icon={<ModelIcon />} meta={tokens(row.usage, row.cost)} body={body} />;
 }
 
 /** The failed requests, oldest first, each in words with its raw error folded under it. */

@@ -59,7 +59,16 @@ export function RowError({ row }: { row: ChatTraceRow }) {
   return <p className="jt-error">{row.error}</p>;
 }
 
-/** "1,234 tokens", from a row's usage. */
-export function tokens(usage: { totalTokens: number } | undefined): string | undefined {
-  return usage ? `${usage.totalTokens.toLocaleString()} tokens` : undefined;
+/** "1,234 tokens", from a row's usage, and "· $0.00043" after it when the row has a cost (none when the model's price is not known). */
+export function tokens(usage: { totalTokens: number } | undefined, cost?: { usd?: number }): string | undefined {
+  if (!usage) return undefined;
+  const words = `${usage.totalTokens.toLocaleString()} tokens`;
+  return cost?.usd === undefined ? words : `${words} · ${formatUsd(cost.usd)}`;
+}
+
+/** A cost in USD as people read it: "$0.00043", "$1.25" (the words of `formatCost` in `june`). */
+export function formatUsd(amount: number): string {
+  if (amount === 0) return "$0";
+  if (amount >= 1) return `$${amount.toFixed(2)}`;
+  return `$${amount.toPrecision(2).replace(/0+$/, "").replace(/\.$/, "")}`;
 }

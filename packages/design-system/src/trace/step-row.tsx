@@ -9,7 +9,7 @@ export function StepRow({ row, actions }: { row: ChatTraceStepRow; actions?: Tra
     <RowFrame
       row={row}
       icon={<StepIcon />}
-      meta={row.status === "done" ? tokens(row.usage) : undefined}
+      meta={row.status === "done" ? tokens(row.usage, row.cost) : undefined}
       body={row.error && !row.canceled ? <RowError row={row} /> : undefined}
       nested={<TraceList rows={row.children} actions={actions} nested="guide" />}
       after={

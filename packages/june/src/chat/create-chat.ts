@@ -14,6 +14,8 @@ import { JournaledSession, type SessionHost } from "./session.js";
 import { SessionJournal } from "./session-journal.js";
 import type { TurnController } from "./turn.js";
 import { responderProvenance } from "./turn-metadata.js";
+import { checkPrices, type Prices } from "../cost/price.js";
+import { checkBudget, type Budget } from "../cost/budget.js";
 import { resolveTelemetry, type TelemetryOption } from "../telemetry/options.js";
 import type { Chat, ContextBuilder, Responder, Session } from "./types.js";
 
@@ -38,6 +40,17 @@ export interface ChatOptions {
    * connects its `<McpTools>` through them, and gets their `tools`. Close them with `mcp.close()` when done.
    */
   mcp?: McpConnections;
+  /**
+   * Your prices by model id, USD per million tokens (`{ "gpt-4o-mini": { input, output, cacheRead?, cacheWrite? } }`);
+   * they win over the catalog's. Each turn's `metadata.cost` prices its usage. See docs/cost.md.
+   */
+  prices?: Prices;
+  /**
+   * Budgets (`{ turn?, session? }`, each `{ usd?, tokens? }`): when what a turn (or the session's turns together)
+   * spent has reached one as the turn's next model call would start, the turn stops there and fails with a
+   * `BudgetExceededError`; a call in flight always finishes. See docs/cost.md.
+   */
+  budget?: Budget;
 }
 
 /** A chat answered by any responder. */
@@ -75,6 +88,8 @@ export function createChat(options: CreateChatOptions): Chat {
   const { store = memoryStore(), context = fullContext(), idGenerator, maxInputChars = DEFAULT_MAX_INPUT_CHARS, mcp } = options;
   const responder = responderOf(options);
   const telemetry = resolveTelemetry(options.telemetry, "createChat({ telemetry })");
+  const prices = checkPrices(options.prices, "createChat({ prices }):");
+  const budget = checkBudget(options.budget, "createChat({ budget }):");
   if (!isStore(store)) throw new TypeError("createChat({ store }): store must be a ChatStore");
   if (typeof context !== "function") throw new TypeError("createChat({ context }): context must be a context builder function");
   if (idGenerator !== undefined && typeof idGenerator !== "function") {
@@ -116,6 +131,8 @@ export function createChat(options: CreateChatOptions): Chat {
     newId,
     running: new Map<string, TurnController>(),
     telemetry,
+    ...(prices ? { prices } : {}),
+    ...(budget ? { budget } : {}),
   };
 
   // One read of the journal: every store's `read` of an unknown session throws SessionNotFoundError (the
@@ -168,7 +185,7 @@ function responderOf(options: CreateChatOptions): Responder {
     throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
   }
   if (hasModel) {
-    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, ...modelOptions } = options as ModelChatOptions;
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, ...modelOptions } = options as ModelChatOptions;
     return modelResponder(modelOptions);
   }
   const responder = options.responder;

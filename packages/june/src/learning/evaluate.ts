@@ -3,6 +3,7 @@ import { errorInfo } from "../chat/stream/error-info.js";
 import { responderProvenance, turnMetadata } from "../chat/turn-metadata.js";
 import type { Chat, Responder, TurnEvent, ResponderExecution, ResponderResult } from "../chat/types.js";
 import { CanceledError, TimeoutError } from "../runtime/errors.js";
+import { addCost, checkPrices, UNKNOWN_COST, ZERO_COST, type Cost, type Prices } from "../cost/price.js";
 import type { ResponderProvenance } from "../stores/types.js";
 import { EvalCaseFormatError, ScorerError } from "./errors.js";
 import { toEvalCase } from "./eval-case.js";
@@ -48,6 +49,7 @@ export async function evaluate(
   const approvals = options.approvals ?? "deny";
   if (approvals !== "deny" && approvals !== "approve") throw new TypeError(`evaluate({ approvals }): must be "deny" or "approve", got ${String(approvals)}`);
   const { timeoutMs, signal, onResult } = options;
+  const prices = checkPrices(options.prices, "evaluate({ prices }):");
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0)) {
     throw new TypeError(`evaluate({ timeoutMs }): must be a positive number of milliseconds, got ${String(timeoutMs)}`);
   }
@@ -62,7 +64,7 @@ export async function evaluate(
   const worker = async () => {
     while (!signal?.aborted && next < list.length) {
       const index = next++;
-      const result = await runCase({ responder, provenance, evalCase: list[index]!, index, scorers, approvals, timeoutMs, signal });
+      const result = await runCase({ responder, provenance, evalCase: list[index]!, index, scorers, approvals, timeoutMs, signal, prices });
       results[index] = result;
       done++;
       onResult?.(result, done, list.length);
@@ -79,6 +81,7 @@ export async function evaluate(
     cases: results,
     stats: scorerStats(results, scorers.map(([name]) => name), thresholds),
     failed: results.filter((result) => result.error !== undefined).length,
+    cost: reportCost(results),
   };
 }
 
@@ -91,6 +94,7 @@ interface RunCaseOptions {
   approvals: "deny" | "approve";
   timeoutMs: number | undefined;
   signal: AbortSignal | undefined;
+  prices: Prices | undefined;
 }
 
 /** One case: the reply, then every score. Never throws: failures are kept in the result. */
@@ -124,6 +128,7 @@ async function runCase(options: RunCaseOptions): Promise<EvalCaseResult> {
       result.reply = answered.text;
       const metadata = turnMetadata(options.provenance, answered.metadata);
       if (metadata.usage) result.usage = metadata.usage;
+      if (metadata.cost) result.cost = metadata.cost;
       if (metadata.model) result.model = metadata.model;
     }
     for (const [name, scorer] of scorers) {
@@ -158,6 +163,7 @@ async function answer(options: RunCaseOptions, signal: AbortSignal): Promise<Res
     signal,
     sessionId: EVAL_SESSION_ID,
     turnId: `eval-${options.index + 1}`,
+    ...(options.prices ? { prices: options.prices } : {}),
   });
   if (typeof execution !== "object" || execution === null || typeof (execution.result as PromiseLike<unknown> | undefined)?.then !== "function") {
     throw new ResponderContractError("respond() must return an execution with a `result` promise");
@@ -267,4 +273,14 @@ async function collectCases(cases: Iterable<EvalCase> | AsyncIterable<EvalCase>)
     list.push(evalCase);
   }
   return list;
+}
+
+/** The replies' costs added up: unknown when a case that answered has no cost (its model's price was not known). */
+function reportCost(results: readonly EvalCaseResult[]): Cost {
+  let total: Cost = ZERO_COST;
+  for (const result of results) {
+    if (result.reply === undefined && result.usage === undefined) continue;
+    total = addCost(total, result.cost ?? UNKNOWN_COST);
+  }
+  return total;
 }

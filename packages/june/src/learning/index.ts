@@ -20,6 +20,7 @@ export type {
   EvalError,
   EvalReport,
   EvaluateOptions,
+  CostComparison,
   ReportComparison,
   Scorer,
   ScorerContext,

@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { TurnFeedback } from "../chat/types.js";
 import type { ModelInfo, Usage } from "../runtime/types.js";
+import type { Cost, Prices } from "../cost/price.js";
 import type { ResponderProvenance } from "../stores/types.js";
 
 /** Where a case came from: the turn that answered it and what answered it. */
@@ -11,6 +12,8 @@ export interface EvalCaseMetadata {
   responder: ResponderProvenance;
   model?: ModelInfo;
   usage?: Partial<Usage>;
+  /** What the turn cost (left out when its model's price was not known). */
+  cost?: Cost;
   /** When the turn was answered (ISO time). */
   at: string;
 }
@@ -72,6 +75,8 @@ export interface EvaluateOptions {
   signal?: AbortSignal;
   /** Called as each case ends, in the order they end. */
   onResult?: (result: EvalCaseResult, done: number, total: number) => void;
+  /** Your prices by model id (USD per million tokens), which win over the catalog's for each case's cost. */
+  prices?: Prices;
 }
 
 /** What went wrong in a case: the responder failed, or a scorer threw or gave a score out of range. */
@@ -91,6 +96,8 @@ export interface EvalCaseResult {
   /** Each scorer's score. A scorer that could not score (the responder or the scorer failed) counts 0. */
   scores: Record<string, number>;
   usage?: Partial<Usage>;
+  /** What the reply cost (left out when the model's price is not known). */
+  cost?: Cost;
   model?: ModelInfo;
   /** How long the reply took, in milliseconds. */
   timeMs: number;
@@ -123,6 +130,8 @@ export interface EvalReport {
   stats: Record<string, ScorerStats>;
   /** How many cases failed (the responder or a scorer). */
   failed: number;
+  /** What the run's replies cost together; `usd` undefined when a reply's cost is not known. */
+  cost: Cost;
 }
 
 /** How a case moved between two reports. */
@@ -138,6 +147,15 @@ export interface CaseComparison {
   /** Whether the case failed in each report. */
   failedBefore: boolean;
   failedAfter: boolean;
+  /** The case's cost in USD in each report, and the difference (each undefined when not known). */
+  cost: CostComparison;
+}
+
+/** A cost in USD before and after, and the difference: undefined where a cost is not known. */
+export interface CostComparison {
+  before?: number;
+  after?: number;
+  delta?: number;
 }
 
 /** What `compareReports(a, b)` returns: `a` is before, `b` after. */
@@ -152,4 +170,6 @@ export interface ReportComparison {
   removed: string[];
   /** Per scorer both reports have: the mean before and after. */
   scorers: Record<string, { before: number; after: number; delta: number }>;
+  /** What each whole run cost, before and after. */
+  cost: CostComparison;
 }

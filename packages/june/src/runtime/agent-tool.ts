@@ -153,6 +153,15 @@ function subRun(parent: RunState, path: string): { run: RunState; usage: () => U
       };
       parent.usage = total;
     },
+    // Its cost, prices and budget are the run's: what a sub-agent spends counts against the run's budget.
+    get cost() {
+      return parent.cost;
+    },
+    set cost(total) {
+      parent.cost = total;
+    },
+    prices: parent.prices,
+    budget: parent.budget,
     ...(parent.checkpoints ? { checkpoints: parent.checkpoints } : {}),
     ...(parent.spans ? { spans: parent.spans } : {}),
   };

@@ -2,6 +2,7 @@ import type { ModelMessage } from "ai";
 import { StepResultNotSerializableError } from "./errors.js";
 import type { ApprovalRequest, CheckpointRequest, RunCheckpoint, StartOptions, StepCheckpoint, TraceError, Usage } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
+import type { Cost } from "../cost/price.js";
 
 /**
  * A run's checkpoint as it moves: what finished, what failed, which model steps wait and on what. Each change
@@ -20,6 +21,7 @@ export class Checkpointer {
   readonly #restored: { promise: Promise<void>; resolve: () => void };
   #queue: Promise<void> = Promise.resolve();
   #usage: () => Usage = () => ZERO_USAGE;
+  #cost: (() => Cost) | undefined;
 
   constructor(from: RunCheckpoint | undefined, onCheckpoint: StartOptions["onCheckpoint"]) {
     this.#onCheckpoint = onCheckpoint;
@@ -52,6 +54,11 @@ export class Checkpointer {
   /** Where the usage comes from at each write (the run's running total). */
   set usageSource(source: () => Usage) {
     this.#usage = source;
+  }
+
+  /** Where the cost comes from at each write (the run's running total, kept across a resume). */
+  set costSource(source: () => Cost) {
+    this.#cost = source;
   }
 
   isCompleted(stepId: string): boolean {
@@ -153,6 +160,7 @@ export class Checkpointer {
       waiting: this.#waiting,
       usage: { ...this.#usage() },
     };
+    if (this.#cost) checkpoint.cost = { ...this.#cost() };
     return JSON.parse(JSON.stringify(checkpoint)) as RunCheckpoint;
   }
 

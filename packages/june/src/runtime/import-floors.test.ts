@@ -58,6 +58,7 @@ function streamTextCallers(): string[] {
 const FLOORS: readonly (readonly string[])[] = [
   ["errors", "redaction", "jsx"],
   ["ai-sdk", "mcp", "sdk"],
+  ["cost"],
   ["telemetry"],
   ["runtime"],
   ["stores"],

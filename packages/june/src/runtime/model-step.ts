@@ -68,6 +68,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     output,
     signal,
     inbox,
+    prices: run.prices,
+    budget: run.budget,
   };
   // One call's input: the step's part, the history so far, and a host that reads the step's text as the call
   // starts. Object.assign, not `{ ...base, history }`: V8 builds a literal that spreads a larger object and adds

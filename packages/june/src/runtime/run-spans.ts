@@ -5,6 +5,7 @@ import { sizeOf } from "../telemetry/attributes.js";
 import { JuneSpan, type SpanAttributes } from "../telemetry/june-span.js";
 import { ModelCallSpan, type ModelCallInfo } from "../telemetry/model-call-span.js";
 import { resolveTelemetry, type Telemetry, type TelemetryOption } from "../telemetry/options.js";
+import type { Cost } from "../cost/price.js";
 
 interface ToolSpan {
   readonly span: JuneSpan;
@@ -60,7 +61,7 @@ export class RunSpans {
   }
 
   /** A step ended: its span ends with its status (and error), closing the tool and approval spans it left open. */
-  stepEnded(nodeId: string, status: NodeStatus, error?: unknown, usage?: Usage): void {
+  stepEnded(nodeId: string, status: NodeStatus, error?: unknown, usage?: Usage, cost?: Cost): void {
     const step = this.#steps.get(nodeId);
     if (!step) return;
     this.#steps.delete(nodeId);
@@ -69,7 +70,7 @@ export class RunSpans {
     }
     for (const tool of step.tools.values()) tool.span.end({ "june.tool.status": status === "error" ? "error" : "canceled" });
     if (status === "error" && error !== undefined) step.span.fail(error);
-    step.span.end({ "june.step.status": status, ...usageAttributes(usage) });
+    step.span.end({ "june.step.status": status, ...usageAttributes(usage, cost) });
   }
 
   /** A model call of a step starts: its span, or undefined. */
@@ -103,10 +104,10 @@ export class RunSpans {
   }
 
   /** The run ended. */
-  end(status: "done" | "error" | "canceled", usage: Usage, error?: unknown): void {
+  end(status: "done" | "error" | "canceled", usage: Usage, error?: unknown, cost?: Cost): void {
     for (const nodeId of [...this.#steps.keys()]) this.stepEnded(nodeId, status);
     if (status === "error" && error !== undefined) this.#run.fail(error);
-    this.#run.end({ "june.run.status": status, ...usageAttributes(usage) });
+    this.#run.end({ "june.run.status": status, ...usageAttributes(usage, cost) });
   }
 
   #settleApproval(approvalId: string, outcome: ApprovalOutcome, decidedBy?: "policy"): void {
@@ -165,6 +166,10 @@ export class RunCallSpans {
     this.call.fail(error);
   }
 
+  cost(cost: Cost): void {
+    this.call.cost(cost);
+  }
+
   end(reason?: string): void {
     this.call.end(reason);
   }
@@ -209,8 +214,9 @@ export class RunCallSpans {
   }
 }
 
-function usageAttributes(usage: Usage | undefined): SpanAttributes {
+function usageAttributes(usage: Usage | undefined, cost?: Cost): SpanAttributes {
   if (!usage) return {};
+  if (cost?.usd !== undefined) return { ...usageAttributes(usage), "june.cost.usd": cost.usd };
   return {
     "gen_ai.usage.input_tokens": usage.inputTokens,
     "gen_ai.usage.output_tokens": usage.outputTokens,

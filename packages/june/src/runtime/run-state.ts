@@ -6,6 +6,7 @@ import type { Semaphore } from "./scheduler.js";
 import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
 import type { RunSpans } from "./run-spans.js";
+import type { Cost, Prices } from "../cost/price.js";
 import type { NodeStatus, RunContext, TraceError, Usage } from "./types.js";
 import type { WorkflowNode } from "./components.js";
 
@@ -24,6 +25,12 @@ export interface RunState {
   /** Where the run's `<McpTools>` connect, and the MCP servers every step gets. */
   readonly mcp: RunMcp;
   usage: Usage;
+  /** What the run's model calls cost so far (from its checkpoint's, on a resume). */
+  cost: Cost;
+  /** Your prices (`start({ prices })`), which win over the catalog's. */
+  readonly prices?: Prices | undefined;
+  /** Throws `BudgetExceededError` when the run's budget is spent (`start({ budget })`); checked before each model call. */
+  readonly budget?: (() => void) | undefined;
   /** Set when the run saves checkpoints or starts from one. */
   readonly checkpoints?: Checkpointer;
   /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */

@@ -12,6 +12,8 @@ import { TraceStore } from "./trace-store.js";
 import { RunSpans } from "./run-spans.js";
 import type { RunCheckpoint, RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
+import { checkPrices, ZERO_COST } from "../cost/price.js";
+import { assertWithinBudget, checkBudget } from "../cost/budget.js";
 
 /**
  * Renders a workflow, starts running it and returns its handle at once. The whole static tree is rendered and
@@ -54,10 +56,16 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     mcp: new RunMcp(options.mcp),
     runWorkflow: (workflow, env) => executeAll(renderWorkflow(workflow, rootScope(), env.run.stepIds), env),
     usage: options.checkpoint ? { ...ZERO_USAGE, ...options.checkpoint.usage } : ZERO_USAGE,
+    cost: options.checkpoint?.cost ?? ZERO_COST,
+    prices: checkPrices(options.prices, "start()"),
+    budget: budgetCheck(options, () => run),
     ...(checkpoints ? { checkpoints } : {}),
     ...(spans ? { spans } : {}),
   };
-  if (checkpoints) checkpoints.usageSource = () => run.usage;
+  if (checkpoints) {
+    checkpoints.usageSource = () => run.usage;
+    checkpoints.costSource = () => run.cost;
+  }
   const controller = new AbortController();
   let finished = false;
 
@@ -92,18 +100,18 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     const endedAt = Date.now();
     if (!failure) {
       trace.update(id, { status: "done", endedAt });
-      spans?.end("done", run.usage);
+      spans?.end("done", run.usage, undefined, run.cost);
       return result("done");
     }
     const cause = controller.signal.aborted ? controller.signal.reason : failure.error;
     const status: RunStatus = isCanceled(cause) ? "canceled" : "error";
     trace.closeOpen(id, status === "canceled" ? "canceled" : "error", toTraceError(cause), endedAt);
-    spans?.end(status, run.usage, cause);
+    spans?.end(status, run.usage, cause, run.cost);
     throw new RunError(runErrorMessage(cause, status), { result: result(status), cause });
   };
 
   const result = (status: RunStatus): RunResult =>
-    Object.freeze({ id, status, steps: { ...run.steps }, trace: trace.close(), usage: { ...run.usage } });
+    Object.freeze({ id, status, steps: { ...run.steps }, trace: trace.close(), usage: { ...run.usage }, cost: { ...run.cost } });
 
   const promise = drive();
   // A caller that never reads `result` must not crash the process; whoever awaits it still sees the error.
@@ -201,4 +209,15 @@ function runErrorMessage(cause: unknown, status: RunStatus): string {
   if (status === "canceled") return cause instanceof Error ? cause.message : "The run was canceled";
   if (TimeoutError.isInstance(cause)) return cause.message;
   return `The run failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+}
+
+/** The run's budget check: what the run spent (its checkpoint's included) against `budget`, `spent` before it. */
+function budgetCheck(options: StartOptions, state: () => RunState): (() => void) | undefined {
+  const budget = checkBudget(options.budget, "start()");
+  if (!budget) return undefined;
+  const before = options.spent;
+  return () => {
+    const run = state();
+    assertWithinBudget(budget, { tokens: run.usage.totalTokens, usd: run.cost.usd ?? 0 }, before);
+  };
 }

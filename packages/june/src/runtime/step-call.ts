@@ -4,6 +4,7 @@ import type { PolicyDecision } from "./tool-approval.js";
 import type { ApprovalOutcome } from "./approvals.js";
 import type { ApprovalState } from "./types.js";
 import { addUsage } from "./usage.js";
+import { addCost, type Cost } from "../cost/price.js";
 import type { CallHost, OpenApproval, ToolHost } from "./model-engine/call-model.js";
 
 /** A model step as its calls meet it: where their nodes go in the run's trace, and its tools' nodes. */
@@ -48,6 +49,10 @@ export function stepHost(step: StepCall): CallHost {
     usage: (usage) => {
       trace.update(stepNodeId, { usage: Object.freeze(addUsage(trace.field(stepNodeId, "usage") as never, usage)) });
       run.usage = addUsage(run.usage, usage);
+    },
+    cost: (cost) => {
+      trace.update(stepNodeId, { cost: Object.freeze(addCost(trace.field(stepNodeId, "cost") as Cost | undefined, cost)) });
+      run.cost = addCost(run.cost, cost);
     },
     tools: stepTools(step),
   };

@@ -7,6 +7,7 @@ import { endFields, isCanceled, makeContext, stepKey, toTraceError, type Env } f
 import { linkedController, raceAbort } from "./scheduler.js";
 import type { Usage } from "./types.js";
 import { modelInfo } from "./usage.js";
+import type { Cost } from "../cost/price.js";
 
 /**
  * Runs one `<Step>`: adds its trace node, arms its timeout, runs its `run` function or its model loop, and
@@ -59,7 +60,7 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     }
     run.steps[node.id] = result;
     run.trace.update(nodeId, { status: "done", endedAt: Date.now(), result });
-    run.spans?.stepEnded(nodeId, "done", undefined, run.trace.field(nodeId, "usage") as Usage | undefined);
+    run.spans?.stepEnded(nodeId, "done", undefined, run.trace.field(nodeId, "usage") as Usage | undefined, run.trace.field(nodeId, "cost") as Cost | undefined);
   } catch (error) {
     const cause = signal.aborted ? signal.reason : error;
     run.approvals.withdrawStep(key);
@@ -68,7 +69,7 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     const end = endFields(cause);
     run.trace.closeOpen(nodeId, isCanceled(cause) ? "canceled" : "error", toTraceError(cause), end.endedAt);
     run.trace.update(nodeId, end);
-    run.spans?.stepEnded(nodeId, end.status, cause, run.trace.field(nodeId, "usage") as Usage | undefined);
+    run.spans?.stepEnded(nodeId, end.status, cause, run.trace.field(nodeId, "usage") as Usage | undefined, run.trace.field(nodeId, "cost") as Cost | undefined);
     throw cause;
   } finally {
     if (timer !== undefined) clearTimeout(timer);

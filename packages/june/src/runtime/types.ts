@@ -2,6 +2,8 @@ import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
 import type { CallSettings, ModelInfo, Usage } from "../ai-sdk/call-types.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { McpConnections } from "../mcp/connections.js";
+import type { Cost, Prices } from "../cost/price.js";
+import type { Budget, Spent } from "../cost/budget.js";
 
 /** The state of a trace node. */
 export type NodeStatus = "pending" | "running" | "done" | "error" | "canceled";
@@ -44,6 +46,8 @@ export interface StepNode extends BaseNode {
   readonly result?: unknown;
   readonly model?: ModelInfo;
   readonly usage?: Usage;
+  /** What the step's model calls cost (`usd` undefined when a model's price is not known). */
+  readonly cost?: Cost;
   /** Mirrors the `<Step stream>` prop: this step's text is meant to be streamed (chat streams it). */
   readonly stream?: boolean;
 }
@@ -52,6 +56,8 @@ export interface ModelCallNode extends BaseNode {
   readonly model: ModelInfo;
   readonly partialText: string;
   readonly usage?: Usage;
+  /** What the call cost: its usage at the model's price (`usd` undefined when that price is not known). */
+  readonly cost?: Cost;
   readonly finishReason?: string;
   /**
    * What the call was sent, as bounded, redacted excerpts (the system prompt, then the last few messages):
@@ -173,6 +179,8 @@ export interface RunCheckpoint {
   waiting: Record<string, StepCheckpoint>;
   /** Usage of every model call so far. */
   usage: Usage;
+  /** What every model call so far cost (kept across a resume). */
+  cost?: Cost;
 }
 
 /** What a step's prompt function, a `run` step and a render function receive. */
@@ -195,6 +203,8 @@ export interface RunResult {
   readonly steps: Record<string, unknown>;
   readonly trace: TraceNode;
   readonly usage: Usage;
+  /** What the run's model calls cost (`usd` undefined when a model's price is not known). `start()` always sets it. */
+  readonly cost?: Cost;
 }
 
 export interface StartOptions {
@@ -230,6 +240,19 @@ export interface StartOptions {
    * leave them open. Default: the connections in effect (`mcp.run(fn)`), else the run's own, closed when it ends.
    */
   mcp?: McpConnections;
+  /**
+   * Your prices by model id, USD per million tokens (`{ "gpt-4o-mini": { input, output, cacheRead?, cacheWrite? } }`);
+   * they win over the catalog's. See docs/cost.md.
+   */
+  prices?: Prices;
+  /**
+   * Budgets (`{ turn?, session? }`, each `{ usd?, tokens? }`): when what was spent has reached one as the next
+   * model call would start, the run stops there with a `BudgetExceededError` (a call in flight always finishes).
+   * `turn` limits this run (across a resume from its checkpoint too); `session`, this run plus `spent`. See docs/cost.md.
+   */
+  budget?: Budget;
+  /** What was spent before this run (a chat passes its session's), counted against `budget.session`. */
+  spent?: Spent;
 }
 
 export interface RunHandle {

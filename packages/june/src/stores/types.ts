@@ -1,4 +1,5 @@
 import type { ModelInfo, Usage } from "../ai-sdk/call-types.js";
+import type { Cost } from "../cost/price.js";
 
 /** Status a turn ends with in the journal. */
 export type TurnEndStatus = "completed" | "failed" | "canceled";
@@ -19,6 +20,8 @@ export interface TurnMetadata {
   handoff?: HandoffRecord;
   model?: ModelInfo;
   usage?: Partial<Usage>;
+  /** What the turn cost, from its usage at the model's price; left out when that price is not known (never 0). */
+  cost?: Cost;
   finishReason?: string;
 }
 

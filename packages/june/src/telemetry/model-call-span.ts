@@ -4,6 +4,7 @@ import { inputMessages, modelCallSpanName, outputMessages, requestAttributes, re
 import type { Context } from "@opentelemetry/api";
 import { JuneSpan, type SpanAttributes } from "./june-span.js";
 import type { Telemetry } from "./options.js";
+import type { Cost } from "../cost/price.js";
 
 /** What a model call's span starts from. */
 export interface ModelCallInfo {
@@ -30,6 +31,7 @@ export class ModelCallSpan {
   #text = "";
   #chars = 0;
   #finish: Finish | undefined;
+  #cost: Cost | undefined;
 
   private constructor(readonly span: JuneSpan) {}
 
@@ -64,6 +66,11 @@ export class ModelCallSpan {
     }
   }
 
+  /** What the call cost: `june.cost.usd` on the span (left out when unknown). */
+  cost(cost: Cost): void {
+    this.#cost = cost;
+  }
+
   fail(error: unknown): void {
     this.span.fail(error);
     this.end("error");
@@ -74,6 +81,6 @@ export class ModelCallSpan {
     if (this.span.ended) return;
     const finishReason = reason ?? this.#finish?.finishReason;
     if (this.span.telemetry.recordOutputs && this.#text.length > 0) this.span.output("gen_ai.output.messages", outputMessages(this.#text, finishReason));
-    this.span.end({ ...responseAttributes({ ...this.#finish, finishReason }), "june.output.chars": this.#chars });
+    this.span.end({ ...responseAttributes({ ...this.#finish, finishReason }), "june.output.chars": this.#chars, "june.cost.usd": this.#cost?.usd });
   }
 }

@@ -29,7 +29,8 @@ export interface ScriptCall {
   /** Fails the call: thrown by `doStream` when `errorAt` is `"start"`, else streamed as an `error` part after the text. */
   error?: unknown;
   errorAt?: "start" | "end";
-  usage?: { inputTokens?: number; outputTokens?: number };
+  /** Token counts the call reports; `cacheReadTokens` and `cacheWriteTokens` are part of `inputTokens`. */
+  usage?: { inputTokens?: number; outputTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   /** Defaults to `tool-calls` when there are tool calls, else `stop`. */
   finishReason?: LanguageModelV3FinishReason["unified"];
 }
@@ -102,8 +103,10 @@ function toError(error: unknown): unknown {
 function usageOf(step: ScriptCall, text: string): LanguageModelV3Usage {
   const input = step.usage?.inputTokens ?? 10;
   const output = step.usage?.outputTokens ?? Math.max(1, Math.ceil(text.length / 4));
+  const cacheRead = step.usage?.cacheReadTokens;
+  const cacheWrite = step.usage?.cacheWriteTokens;
   return {
-    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    inputTokens: { total: input, noCache: input - (cacheRead ?? 0) - (cacheWrite ?? 0), cacheRead, cacheWrite },
     outputTokens: { total: output, text: output, reasoning: undefined },
   };
 }

@@ -7,5 +7,7 @@ import type { TurnError } from "../api/types";
  * (`name: message`) stays available as the detail.
  */
 export function describeTurnError(error: TurnError | undefined): string {
+  // A budget's own words say which budget, what was spent and that nothing was cut.
+  if (error?.name === "BudgetExceededError") return error.message;
   return (error && describeModelError(error)) ?? "The turn failed.";
 }

@@ -37,3 +37,23 @@ describe("TurnView's trace", () => {
     expect(html("suspended")).not.toMatch(/Running|Calling/);
   });
 });
+
+describe("TurnView's footer", () => {
+  const view = ({ metadata, ...turn }: Record<string, unknown>) =>
+    renderToStaticMarkup(createElement(TurnView, { turn: { input: "Hi", steers: [], text: "Hello", ...turn } as never, rows: [], metadata: metadata as never }));
+
+  it("a completed turn says its model, tokens and cost; no cost when its model's price is not known", () => {
+    const model = { provider: "openai.responses", modelId: "gpt-4o-mini" };
+    expect(view({ status: "completed", metadata: { responder: { kind: "model" }, model, usage: { totalTokens: 1500 }, cost: { usd: 0.00045 } } })).toContain(
+      "gpt-4o-mini · 1,500 tokens · $0.00045",
+    );
+    const unknown = view({ status: "completed", metadata: { responder: { kind: "model" }, model, usage: { totalTokens: 1500 } } });
+    expect(unknown).toContain("gpt-4o-mini · 1,500 tokens</p>");
+    expect(unknown).not.toContain("$");
+  });
+
+  it("a turn a budget stopped says so in the budget's words", () => {
+    const message = "The session budget is spent ($0.0009 of $0.0008): stopped before the next model call";
+    expect(view({ status: "failed", error: { name: "BudgetExceededError", message } })).toContain(`<p class="turn__error-text">The session budget is spent ($0.0009 of $0.0008): stopped before the next model call</p>`);
+  });
+});

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
-import { describeTrace, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
+import { describeTrace, formatUsd, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
 import { FeedbackBar } from "./feedback-bar";
 import { type BranchSwitch, RegenerateIcon, TurnInput } from "./turn-input";
 import { describeTurnError } from "./turn-error";
@@ -134,6 +134,8 @@ function TurnFooter({ status, error, metadata, cut = false }: { status: TurnStat
       if (metadata?.model) parts.push(metadata.model.modelId);
       const tokens = metadata?.usage?.totalTokens;
       if (tokens !== undefined) parts.push(`${tokens.toLocaleString()} tokens`);
+      // What the turn cost, when its model's price is known (no cost is shown rather than $0).
+      if (metadata?.cost?.usd !== undefined) parts.push(formatUsd(metadata.cost.usd));
       return parts.length > 0 ? <p className="turn__note">{parts.join(" · ")}</p> : null;
     }
     default: {

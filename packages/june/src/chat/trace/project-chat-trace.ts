@@ -12,6 +12,7 @@ type ApprovalState = NonNullable<ToolCallNode["approval"]>["state"];
 type TraceError = NonNullable<TraceNode["error"]>;
 import { redactText } from "../../redaction/redact.js";
 import { DEFAULT_EXCERPT_CHARS, excerpt, truncate } from "../../redaction/excerpt.js";
+import type { Cost } from "../../cost/price.js";
 
 /** A row's state: `done` once it finished, `error` when it failed or was canceled. */
 export type ChatTraceRowStatus = "running" | "error" | "pending" | "done";
@@ -41,6 +42,8 @@ export interface ChatTraceStepRow extends ChatTraceRowBase {
   text?: string;
   model?: ModelInfo;
   usage?: Usage;
+  /** What the step's model calls cost; left out while a model's price is not known. */
+  cost?: Cost;
 }
 
 /** One model call: of a step, or a model chat's turn (a top row then). */
@@ -48,6 +51,8 @@ export interface ChatTraceModelRow extends ChatTraceRowBase {
   kind: "model";
   model: ModelInfo;
   usage?: Usage;
+  /** What the call cost; left out when the model's price is not known. */
+  cost?: Cost;
   finishReason?: string;
   /** What the call wrote so far, bounded and redacted. */
   text?: string;
@@ -194,6 +199,7 @@ function stepRow(node: StepNode, context: Context): ChatTraceStepRow {
   if (node.partialText) row.text = truncate(redactText(node.partialText), context.maxTextChars);
   if (node.model) row.model = { provider: node.model.provider, modelId: node.model.modelId };
   if (node.usage) row.usage = { ...node.usage };
+  if (node.cost?.usd !== undefined) row.cost = { usd: node.cost.usd };
   return withFailure(row, node.status, node.error, context, node);
 }
 
@@ -235,6 +241,7 @@ function modelRow(node: ModelCallNode, context: Context): ChatTraceModelRow {
     model: { provider: node.model.provider, modelId: node.model.modelId },
   };
   if (node.usage) row.usage = { ...node.usage };
+  if (node.cost?.usd !== undefined) row.cost = { usd: node.cost.usd };
   if (node.finishReason) row.finishReason = node.finishReason;
   if (node.partialText) row.text = truncate(redactText(node.partialText), context.maxTextChars);
   if (node.prompt) row.prompt = node.prompt.map(messageRow);

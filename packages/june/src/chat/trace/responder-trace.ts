@@ -1,4 +1,5 @@
 import type { ModelInfo, Usage } from "../../ai-sdk/call-types.js";
+import type { Cost } from "../../cost/price.js";
 
 /**
  * A turn's trace as the responder contract carries it (`run-update` events): the tree a responder reports,
@@ -40,6 +41,8 @@ export interface ResponderTraceStep extends ResponderTraceBase {
   readonly partialText?: string;
   readonly model?: ModelInfo;
   readonly usage?: Usage;
+  /** What its model calls cost, when known. */
+  readonly cost?: Cost;
 }
 
 /** One model call. */
@@ -48,6 +51,8 @@ export interface ResponderTraceModelCall extends ResponderTraceBase {
   readonly model: ModelInfo;
   readonly partialText?: string;
   readonly usage?: Usage;
+  /** What its model calls cost, when known. */
+  readonly cost?: Cost;
   readonly finishReason?: string;
   /** What the call was sent and answered, as bounded, redacted excerpts. */
   readonly prompt?: readonly ResponderTraceMessage[];

@@ -13,6 +13,7 @@ import type { Release } from "../scheduler.js";
 import type { SteerInbox } from "../steer.js";
 import type { CallSettings, ModelInfo, ModelAttemptFailure, Usage } from "../types.js";
 import { toUsage } from "../usage.js";
+import { costOf, priceOf, type Cost, type Prices } from "../../cost/price.js";
 import type { ModelCallInfo } from "../../telemetry/model-call-span.js";
 import { callNode, type CallEnd, type CallPatch, type NewCallNode } from "./call-node.js";
 import { stepResponse as ownMessages, streamModel } from "../../ai-sdk/stream-model.js";
@@ -23,6 +24,8 @@ export interface CallSpan {
   with<T>(fn: () => T): T;
   onPart(part: TextStreamPart<ToolSet>): void;
   fail(error: unknown): void;
+  /** What the call cost, before `end`. */
+  cost?(cost: Cost): void;
   end(reason?: string): void;
 }
 
@@ -56,6 +59,8 @@ export interface CallHost {
   acquire?(signal: AbortSignal): Promise<Release>;
   /** The tokens of the call's finished step. */
   usage?(usage: Usage): void;
+  /** What the call's finished step cost (after `usage`; unknown when the model's price is). */
+  cost?(cost: Cost): void;
   /** What of an interrupted call's text stays in the conversation: what its readers took (default: all of it). */
   kept?(text: string): string;
   readonly tools?: ToolHost;
@@ -75,6 +80,10 @@ export interface CallInput {
   readonly signal: AbortSignal;
   readonly inbox: SteerInbox;
   readonly host: CallHost;
+  /** Your prices, which win over the catalog's. */
+  readonly prices?: Prices | undefined;
+  /** Throws (`BudgetExceededError`) when what was spent has reached a budget: called before the call starts, never during it. */
+  readonly budget?: (() => void) | undefined;
 }
 
 /** The model call's last `finish-step`: what `Output.parseCompleteOutput` needs. */
@@ -106,6 +115,8 @@ export interface FinishedCall {
   readonly continues: boolean;
   readonly approvals: readonly OpenApproval[];
   readonly finish: FinishInfo | undefined;
+  /** What the call cost: its usage at the model's price (unknown when that is). */
+  readonly cost: Cost;
 }
 
 /** How one call ended: interrupted by steer input, or finished. */
@@ -119,6 +130,17 @@ export type CallOutcome = { readonly kind: "interrupted"; readonly messages: Mod
  */
 export async function callModel(input: CallInput): Promise<CallOutcome> {
   const { signal, history, inbox, host } = input;
+  // A budget stops the run before a call, never in the middle of one. The call that did not start is a node
+  // that failed with the budget's error: the trace (and every surface drawing it) says why the run stopped.
+  if (input.budget) {
+    try {
+      input.budget();
+    } catch (error) {
+      const nodeId = host.open(callNode.start(input.modelInfo, input.system, history));
+      host.end(nodeId, callNode.end({ kind: "failed", error }), "failed");
+      throw error;
+    }
+  }
   // One controller for the call, linked to the step's signal by one listener (no AbortSignal.any per call), which
   // also cancels the reader; a steer's interrupt does both itself.
   const interrupt = new AbortController();
@@ -149,6 +171,9 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     if (interruptible && !signal.aborted && !callSignal.aborted) abortCall(new DOMException("june: steer input interrupts this call", "AbortError"), false);
   };
 
+  // The model's price, looked up while the call runs (the catalog's provider file loads once, on first use).
+  const price = priceOf(input.modelInfo, input.prices);
+  price.catch(() => {});
   let nodeId: string | undefined;
   let attemptStartedAt: number | undefined;
   let failed: readonly ModelAttemptFailure[] | undefined;
@@ -254,6 +279,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
 
   reader = parts.getReader();
   let drained = false;
+  let cost: Cost | undefined;
   try {
     for (;;) {
       const next = await reader.read();
@@ -262,6 +288,10 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       if (!stopped) onPart(next.value);
     }
     drained = !callSignal.aborted;
+    if (drained) {
+      cost = costOf(finish?.usage, await price);
+      span?.cost?.(cost);
+    }
   } catch (error) {
     if (!callSignal.aborted) {
       span?.fail(error);
@@ -290,10 +320,12 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   }
   // A stream that ended without a step (no finish-step): the AI SDK's own promise says why.
   const response = stepResponse ?? responseMessages((await result.response).messages, carried);
-  host.end(nodeId, callNode.end({ kind: "done", response, usage: usage ?? toUsage(undefined), finishReason: finish?.finishReason ?? "other" }), "done");
+  cost ??= costOf(finish?.usage, await price);
+  host.cost?.(cost);
+  host.end(nodeId, callNode.end({ kind: "done", response, usage: usage ?? toUsage(undefined), cost, finishReason: finish?.finishReason ?? "other" }), "done");
   const messages = prepared ? [...prepared, ...response] : [...history, ...response];
   const continues = approvals.length === 0 && clientCalls.size > 0 && [...clientCalls].every((id) => answered.has(id));
-  return { kind: "finished", messages, response, text, continues, approvals, finish };
+  return { kind: "finished", messages, response, text, continues, approvals, finish, cost };
 }
 
 /**

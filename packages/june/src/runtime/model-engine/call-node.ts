@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import { promptExcerpt, responseExcerpt } from "../message-excerpt.js";
 import { endFields, toTraceError } from "../run-state.js";
+import type { Cost } from "../../cost/price.js";
 import type { ModelAttemptFailure, ModelCallNode, ModelInfo, TraceMessage, Usage } from "../types.js";
 
 /** A model call's node as it starts: every field but `id` and `children`. */
@@ -11,7 +12,7 @@ export type CallPatch = { -readonly [K in keyof NewCallNode]?: NewCallNode[K] };
 
 /** How a call ended, as its node says. */
 export type CallEnd =
-  | { readonly kind: "done"; readonly response: readonly ModelMessage[]; readonly usage: Usage; readonly finishReason: string }
+  | { readonly kind: "done"; readonly response: readonly ModelMessage[]; readonly usage: Usage; readonly cost?: Cost; readonly finishReason: string }
   | { readonly kind: "interrupted"; readonly text: string }
   | { readonly kind: "canceled"; readonly text: string }
   | { readonly kind: "failed"; readonly error: unknown };
@@ -40,6 +41,7 @@ export const callNode = {
     switch (end.kind) {
       case "done": {
         const patch: CallPatch = { status: "done", endedAt: at, usage: end.usage, finishReason: end.finishReason };
+        if (end.cost) patch.cost = end.cost;
         if (end.response.length > 0) patch.response = responseExcerpt(end.response);
         return patch;
       }

@@ -220,6 +220,9 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
     if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
     if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
     if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
+    if (turn.prices !== undefined) runOptions.prices = turn.prices;
+    if (turn.budget !== undefined) runOptions.budget = turn.budget;
+    if (turn.spent !== undefined) runOptions.spent = turn.spent;
     const save = turn.onCheckpoint;
     if (save) {
       runOptions.onCheckpoint = async (checkpoint) => {
@@ -264,6 +267,7 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
         streamed = text;
       }
       const metadata: ResponderMetadata = { usage: { ...run.usage } };
+      if (run.cost?.usd !== undefined) metadata.cost = { ...run.cost };
       const model = singleModel(run.trace);
       if (model) metadata.model = model;
       return { text, metadata, run };

@@ -6,6 +6,8 @@ import { steerLoop } from "../../../runtime/model-engine/steer-loop.js";
 import { SteerInbox } from "../../../runtime/steer.js";
 import type { CallSettings, ModelInfo, Usage } from "../../../runtime/types.js";
 import { modelInfo } from "../../../runtime/usage.js";
+import { addCost, type Cost } from "../../../cost/price.js";
+import { addSpent, assertWithinBudget, NOTHING_SPENT, type Spent } from "../../../cost/budget.js";
 import { TurnEndedError } from "../../errors.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
@@ -87,6 +89,8 @@ class ModelTurn implements CallHost {
   readonly #telemetry: Telemetry | undefined;
   /** Every call's input but its history and host. */
   readonly #base: Omit<CallInput, "history" | "host">;
+  /** What the turn's calls spent so far, for its budgets. */
+  #spent: Spent = NOTHING_SPENT;
 
   constructor(model: LanguageModel, instructions: string | undefined, settings: CallSettings, info: ModelInfo, options: RespondOptions) {
     this.#telemetry = resolveTelemetry(options.telemetry, "modelResponder: RespondOptions.telemetry");
@@ -101,6 +105,8 @@ class ModelTurn implements CallHost {
       output: undefined,
       signal: options.signal,
       inbox: this.#inbox,
+      prices: options.prices,
+      budget: options.budget && (() => assertWithinBudget(options.budget!, { tokens: this.#spent.tokens, usd: this.#spent.usd }, options.spent)),
     };
     // One copy of the context (never appended to in place: it may be the builder's own array). `concat` copies
     // references in bulk, several times faster than a spread for a long session's context.
@@ -136,6 +142,7 @@ class ModelTurn implements CallHost {
     const onCancel = () => this.#interrupt?.abort();
     this.#signal.addEventListener("abort", onCancel, { once: true });
     let usage: Partial<Usage> | undefined;
+    let cost: Cost | undefined;
     let finishReason: string | undefined;
     try {
       await steerLoop(
@@ -148,12 +155,16 @@ class ModelTurn implements CallHost {
         conversation,
         async (call) => {
           usage = addUsage(usage, call.finish?.usage);
+          cost = addCost(cost, call.cost);
+          this.#spent = addSpent(this.#spent, { tokens: call.finish?.usage.totalTokens ?? 0, usd: call.cost.usd ?? 0 });
           if (call.finish) finishReason = call.finish.finishReason;
           return this.#settle(call);
         },
       );
       const metadata: ResponderResult["metadata"] = { model: this.#base.modelInfo };
       if (usage) metadata.usage = usage;
+      // An unknown cost is no `cost` at all (never 0): `metadata.cost?.usd` is undefined.
+      if (cost?.usd !== undefined) metadata.cost = cost;
       if (finishReason !== undefined) metadata.finishReason = finishReason;
       return { text: this.#earlier + this.#segment, metadata };
     } catch (error) {
