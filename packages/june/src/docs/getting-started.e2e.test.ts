@@ -43,7 +43,7 @@ const nodeMajor = Number(process.versions.node.split(".")[0]);
 // "On Node 22 or 24:" and "On Node 20, name the AI SDK 6 line ...:": the line for this Node.
 const installs = fencedBlocks(project).filter((b) => b.lang === "sh" && /npm install june\b/.test(b.code));
 const install = only(
-  installs.filter((b) => (nodeMajor >= 22 ? /Node 22/.test(b.before) : /Node 20/.test(b.before))),
+  installs.filter((b) => (nodeMajor >= 22 ? /On Node 22/.test(b.before) : /On Node 20/.test(b.before))),
   `install block for Node ${nodeMajor}`,
 );
 
