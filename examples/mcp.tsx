@@ -5,7 +5,7 @@
  * MCP SDK (packages/june/src/mcp/__fixtures__/stdio-server.mjs), started over stdio by `<McpTools>`. No API key,
  * no network: the model is `scriptedModel` from `june/testing`.
  *
- *   npm ci && npm run build
+ *   npm ci -w june --ignore-scripts && npm run build -w june
  *   npx june ask examples/mcp.tsx "Remember to water the plants" --yes
  *   npx june chat examples/mcp.tsx       # "remember ...", then "what are my notes?", "what is 2 + 3?"
  *

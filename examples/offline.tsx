@@ -6,7 +6,7 @@
  * calls a tool that needs approval, then `reply` streams the answer. So you see the reply stream, the
  * progress line and an approval prompt, as with a real model.
  *
- *   npm ci && npm run build
+ *   npm ci -w june --ignore-scripts && npm run build -w june
  *   npx june ask examples/offline.tsx "Deploy the docs to staging"
  *   npx june chat examples/offline.tsx
  *

@@ -7,12 +7,12 @@
  * the app's `readUIMessageStream`. It installs from the npm registry into a temporary folder, so it runs on the
  * AI SDK 7 leg of CI, or when `JUNE_PACK_TEST=1` asks for it (then with the AI SDK 6 line).
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, packageDir } from "../cli/__fixtures__/built-bin.js";
+import { packageDir, packJune } from "../cli/__fixtures__/built-bin.js";
 import { AI_SDK_MAJOR } from "./major.js";
 
 /** The app's own packages, pinned, by AI SDK line (the versions the repository's lockfiles hold). */
@@ -24,19 +24,18 @@ const APP_PACKAGES = {
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 const enabled = AI_SDK_MAJOR === 7 || process.env.JUNE_PACK_TEST === "1";
 let dir = "";
+let tarball = "";
 
 describe.runIf(enabled)(`june packed and installed beside ai@${APP_PACKAGES[AI_SDK_MAJOR].ai}`, () => {
   beforeAll(() => {
-    ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), "june-pack-"));
-    execFileSync(npm, ["pack", "--pack-destination", dir], { cwd: packageDir, stdio: "pipe" });
+    tarball = packJune(dir);
   }, 240_000);
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it("installs with no flags and no peer conflict, uses the app's ai, and a model turn, an approved tool and /ui-chat all work", () => {
-    const tarball = readdirSync(dir).find((name) => name.endsWith(".tgz"))!;
     writeFileSync(
       join(dir, "package.json"),
       JSON.stringify({ name: "pack-app", private: true, type: "module", dependencies: { june: `file:./${tarball}`, ...APP_PACKAGES[AI_SDK_MAJOR] } }, null, 2),

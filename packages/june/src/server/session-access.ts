@@ -33,8 +33,9 @@ export type CanAccess = (principal: Principal, session: SessionInfo) => boolean 
 export const SESSION_PARAMS: readonly string[] = ["id", "sessionId", "chatId"];
 /**
  * The ones `guard` checks before the route runs. `:chatId` is a `useChat` chat the client names, which may not
- * exist yet: its routes (`/ui-chat/:chatId/...`) answer one that is not there, or not the caller's, as having
- * nothing running (a 204), so they open it through `open` themselves.
+ * exist yet: its routes answer one that is not there, or not the caller's, as having nothing running (a 204,
+ * `/ui-chat/:chatId/...`) or no messages (`[]`, `/sessions/:chatId/ui-messages`), so they open it through
+ * `open` themselves.
  */
 const GUARDED_PARAMS: readonly string[] = ["id", "sessionId"];
 

@@ -35,7 +35,6 @@ describe("sessions that belong to someone", () => {
 
     const asks: [string, (id: string, turnId: string) => Promise<Response>][] = [
       ["read", (id) => bob.get(`/sessions/${id}`)],
-      ["ui-messages", (id) => bob.get(`/sessions/${id}/ui-messages`)],
       ["turn", (id) => bob.post(`/sessions/${id}/turns`, { input: "bob was here" })],
       ["events replay", (_, turnId) => bob.get(`/turns/${turnId}/events`)],
       ["rename", (id) => bob.call("PUT", `/sessions/${id}/title`, { title: "bob was here" })],
@@ -51,6 +50,13 @@ describe("sessions that belong to someone", () => {
       expect(theirs, what).toEqual(none);
       expect(theirs.body, what).not.toContain(ALICE_SECRET);
     }
+
+    // ui-messages: alice's chat is, to bob, one not created yet (what a new useChat chat asks for): no messages,
+    // the very answer for an id nobody has.
+    const theirMessages = await bob.get(`/sessions/${session.id}/ui-messages`);
+    const noMessages = await bob.get(`/sessions/${missing}/ui-messages`);
+    expect([theirMessages.status, await theirMessages.text()]).toEqual([200, "[]"]);
+    expect([noMessages.status, await noMessages.text()]).toEqual([200, "[]"]);
 
     // `/ui-chat` with alice's id is refused, and writes nothing into her session.
     const ui = await bob.post("/ui-chat", uiChatBody(session.id, "bob was here"));

@@ -16,7 +16,7 @@ const MAX_LIST_LIMIT = 1_000;
  * The routes of sessions (mounted under `/sessions`): `GET|POST /`, `GET|DELETE /:id`, `PUT /:id/title`
  * `{ title }` (renames it), `POST /:id/turns`
  * `{ input }` (the turn's events as SSE), `POST /:id/turns/:turnId/feedback`, `GET /:id/cases` and
- * `GET /:id/ui-messages`.
+ * `GET /:chatId/ui-messages` (`[]` for a chat that does not exist yet).
  */
 export function sessionRoutes(context: HandlerContext): Router {
   const { chat, registry } = context;
@@ -79,7 +79,8 @@ export function sessionRoutes(context: HandlerContext): Router {
       return context.json(200, { ok: true });
     })
     .on("GET", "/:id/cases", (route) => handleSessionCases(route, context))
-    .on("GET", "/:id/ui-messages", (route) => handleUiMessages(route, context));
+    // `:chatId`: a `useChat` chat's, which may not exist yet (answered as no messages, see handleUiMessages).
+    .on("GET", "/:chatId/ui-messages", (route) => handleUiMessages(route, context));
 }
 
 function listOptions(url: URL): ListSessionsOptions {

@@ -53,7 +53,7 @@ export async function serveStaticFile(pathname: string, options: StaticFilesOpti
   if (await isFile(index)) return fileResponse(index, headers);
   return text(
     503,
-    `June Studio is not built: no index.html in ${root}. Build it with \`npm run build -w june-studio\`.`,
+    `June Studio is not built: no index.html in ${root}. In June's repository, \`npm ci && npm run build\` builds it (\`npm ci -w june\` installs June alone, without Studio).`,
     headers,
   );
 }

@@ -320,7 +320,10 @@ describe("useChat's daily calls over real HTTP: regenerate, stop, reload", () =>
       ["More", "Second reply."],
     ]);
     expect(JSON.stringify(model.doStreamCalls[2].prompt)).toContain("Regenerated hello.");
-    expect((await fetch(`${base}/sessions/nope/ui-messages`)).status).toBe(404);
+    // A new useChat chat asks for its messages before its first one: a chat that does not exist yet has none.
+    const none = await fetch(`${base}/sessions/nope/ui-messages`);
+    expect([none.status, await none.json()]).toEqual([200, []]);
+    expect(await chat.store.getSession("nope")).toBeUndefined();
   });
 
   it("a reload while a turn waits for approval shows the tool part, and approving it continues that message", async () => {

@@ -170,14 +170,22 @@ async function runningTurn(
 }
 
 /**
- * `GET /sessions/:id/ui-messages`: the current branch as `UIMessage[]` (see `toUIMessages`); a running turn
+ * `GET /sessions/:chatId/ui-messages`: the current branch as `UIMessage[]` (see `toUIMessages`); a running turn
  * shows what its stream showed so far: its text, and its tool parts with their approval state, so a
  * reloaded page can answer an approval and continue the same message. The turn may run in this process or
  * in another one (its events read from the bus up to their end at the time of the request, bounded in
- * time); when the bus cannot answer, the page gets the journal's view.
+ * time); when the bus cannot answer, the page gets the journal's view. A new `useChat` chat asks before its
+ * first message, so a chat that does not exist yet (or, through the caller's access, another owner's, which
+ * is answered as one that does not exist) has no messages: `[]`, not a 404.
  */
-export async function handleUiMessages({ params }: RouteContext, context: HandlerContext): Promise<Response> {
-  const session = await context.chat.openSession(params.id);
+export async function handleUiMessages({ params, access }: RouteContext, context: HandlerContext): Promise<Response> {
+  let session: Session;
+  try {
+    session = await access.open(params.chatId!);
+  } catch (error) {
+    if (SessionNotFoundError.isInstance(error)) return context.json(200, []);
+    throw error;
+  }
   const view = await sessionView(session, context, { bestEffort: true });
   const messages = toUIMessages(view.turns);
   const runningId = view.runningTurnId;

@@ -30,3 +30,17 @@ export function ensureBuilt(): void {
   });
   execFileSync(process.execPath, [join(packageDir, "scripts/bundle-cli.mjs")], { cwd: packageDir, stdio: "inherit" });
 }
+
+/**
+ * June built (if need be) and packed with `npm pack` into `destination`, as an app outside the repository would
+ * install it; answers the tarball's file name (in `destination`).
+ */
+export function packJune(destination: string): string {
+  ensureBuilt();
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const before = new Set(readdirSync(destination));
+  execFileSync(npm, ["pack", "--pack-destination", destination], { cwd: packageDir, stdio: "pipe" });
+  const tarball = readdirSync(destination).find((name) => name.endsWith(".tgz") && !before.has(name));
+  if (tarball === undefined) throw new Error(`npm pack left no new .tgz in ${destination}`);
+  return tarball;
+}

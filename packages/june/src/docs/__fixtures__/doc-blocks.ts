@@ -19,27 +19,47 @@ export interface DocBlock {
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/;
 const LANGS: Record<string, "ts" | "tsx"> = { ts: "ts", typescript: "ts", tsx: "tsx" };
 
-/** Every ```ts / ```tsx block of a page, in order. */
-export function extractBlocks(page: string, markdown: string): DocBlock[] {
+/** A fenced block of any language: its info string's first word (lower case, `""` for none) and what the line before says. */
+export interface FencedBlock {
+  /** The 1-based line of the opening fence. */
+  line: number;
+  lang: string;
+  /** The last non-blank line before the fence, trimmed (a `<!-- no-run -->` marker, or prose). */
+  before: string;
+  code: string;
+}
+
+/** Every fenced block of a page, in order (`sh`, `json` and the rest as well as TypeScript). */
+export function fencedBlocks(markdown: string): FencedBlock[] {
   const lines = markdown.split("\n");
-  const blocks: DocBlock[] = [];
+  const blocks: FencedBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
     const open = FENCE.exec(lines[i]!);
     if (!open) continue;
     const fence = open[2]!;
     const end = lines.findIndex((line, j) => j > i && line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "");
     const close = end === -1 ? lines.length : end;
-    const lang = LANGS[open[3]!.toLowerCase()];
-    if (lang) {
-      let before = i - 1;
-      while (before >= 0 && lines[before]!.trim() === "") before--;
-      const marker = before >= 0 ? lines[before]!.trim() : "";
-      const mode: BlockMode = marker === "<!-- no-check -->" ? "skip" : marker === "<!-- no-run -->" ? "check" : "run";
-      blocks.push({ page, line: i + 1, lang, mode, code: lines.slice(i + 1, close).join("\n") + "\n" });
-    }
+    let before = i - 1;
+    while (before >= 0 && lines[before]!.trim() === "") before--;
+    blocks.push({
+      line: i + 1,
+      lang: open[3]!.toLowerCase(),
+      before: before >= 0 ? lines[before]!.trim() : "",
+      code: lines.slice(i + 1, close).join("\n") + "\n",
+    });
     i = close;
   }
   return blocks;
+}
+
+/** Every ```ts / ```tsx block of a page, in order. */
+export function extractBlocks(page: string, markdown: string): DocBlock[] {
+  return fencedBlocks(markdown).flatMap(({ line, lang: name, before, code }) => {
+    const lang = LANGS[name];
+    if (!lang) return [];
+    const mode: BlockMode = before === "<!-- no-check -->" ? "skip" : before === "<!-- no-run -->" ? "check" : "run";
+    return [{ page, line, lang, mode, code }];
+  });
 }
 
 export interface DocLink {

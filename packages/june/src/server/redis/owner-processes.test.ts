@@ -76,7 +76,6 @@ describe("sessions that belong to someone, over two processes sharing PostgreSQL
     // The issue's own list, through B: read, ui-messages, a turn, events replay, rename, feedback, delete.
     for (const [what, response] of [
       ["read", await bobOnB.get(`/sessions/${idleId}`)],
-      ["ui-messages", await bobOnB.get(`/sessions/${idleId}/ui-messages`)],
       ["turn", await bobOnB.post(`/sessions/${idleId}/turns`, { input: "bob was here" })],
       ["events of the running turn", await bobOnB.get(`/turns/${live.turnId}/events`)],
       ["events replay", await bobOnB.get(`/turns/${done.turnId}/events`)],
@@ -90,6 +89,9 @@ describe("sessions that belong to someone, over two processes sharing PostgreSQL
       expect(response.status, what).toBe(404);
       expect(await response.text(), what).not.toContain("secret");
     }
+    // ui-messages answers a chat bob does not see, as one that does not exist yet, with no messages.
+    const uiMessages = await bobOnB.get(`/sessions/${idleId}/ui-messages`);
+    expect([uiMessages.status, await uiMessages.text()]).toEqual([200, "[]"]);
 
     // Every route the router has, through B.
     const chat = createChat({ responder: approvalResponder(), store: memoryStore() });
