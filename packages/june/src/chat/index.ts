@@ -99,3 +99,5 @@ export { hideFilePaths, isCredentialKey, REDACTED, redact, redactText } from "..
 export type { RedactOptions, TextRedactOptions } from "../redaction/redact.js";
 export { fileStore, memoryStore } from "../stores/index.js";
 export type { FileStoreOptions } from "../stores/index.js";
+export { GuardrailTrippedError, type GuardrailStage } from "../errors/guardrail-tripped-error.js";
+export type { Guardrails, GuardrailVerdict, InputGuardrail, OutputGuardrail, ToolGuardrail } from "../guardrails/types.js";

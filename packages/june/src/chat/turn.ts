@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from "../runtime/types.js";
 import { CanceledError } from "../runtime/errors.js";
+import type { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import type { TurnMetadata } from "../stores/types.js";
 import { ApprovalNotPendingError, SteerNotSupportedError, TurnEndedError, TurnSuspendedError } from "./errors.js";
 import { validateInput } from "./input.js";
@@ -27,6 +28,7 @@ export type TurnOutcome =
   | { status: "completed"; result: ResponderResult; metadata: TurnMetadata }
   | { status: "failed"; error: unknown }
   | { status: "canceled" }
+  | { status: "blocked"; error: GuardrailTrippedError }
   | { status: "suspended"; requests: { id: string; toolName: string }[] };
 
 /**
@@ -315,6 +317,7 @@ export class TurnController {
         return;
       }
       case "failed":
+      case "blocked":
         this.#result.reject(outcome.error);
         return;
       case "canceled":

@@ -1,3 +1,5 @@
+import type { Guardrails } from "../guardrails/types.js";
+import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
 import type { LanguageModel, ModelMessage } from "ai";
 import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, TraceNode, Usage } from "../runtime/types.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
@@ -43,6 +45,13 @@ export interface RespondOptions {
    * spans nest under the turn's. `modelResponder` and `agentResponder` do.
    */
   telemetry?: TelemetryOption;
+  /**
+   * The chat's `toolApproval` (`createChat({ toolApproval })`): a workflow responder applies it to every step
+   * with no policy of its own (`agentResponder` does, through `start({ toolApproval })`).
+   */
+  toolApproval?: ToolApprovalPolicy;
+  /** The chat's tool guardrails (`createChat({ guardrails: { tool } })`), for a workflow responder to apply to every step. */
+  guardrails?: Pick<Guardrails, "tool">;
 }
 
 /** A durable turn's state as its responder hands it over. JSON-safe. */
@@ -106,7 +115,7 @@ export interface Responder {
   resume?(options: ResumeOptions): ResponderExecution;
 }
 
-export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "suspended";
+export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "suspended" | "blocked";
 
 export interface TurnResult {
   text: string;

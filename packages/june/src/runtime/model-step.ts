@@ -15,6 +15,9 @@ import { modelInfo } from "./usage.js";
 import { finishedResults, keepOutcome, traceOutput, type KeepOutcome } from "./finished-calls.js";
 import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } from "./tool-approval.js";
 import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
+import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
+import { firstTrip } from "../guardrails/check.js";
+import type { GuardrailVerdict, Guardrails, InputGuardrail, OutputGuardrail, ToolGuardrail } from "../guardrails/types.js";
 
 const DEFAULT_MAX_STEPS = 20;
 
@@ -42,8 +45,9 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     ? { checkpoints: run.checkpoints, stepId: plan.id, onWriteFailed: (error) => void (unstored ??= { error }) }
     : undefined;
   const policyDecisions = new Map<string, PolicyDecision>();
-  const policy = plan.props.toolApproval ?? lookup(plan.scope, (s) => s.toolApproval);
-  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run, keep, policy, policyDecisions);
+  const policy = plan.props.toolApproval ?? lookup(plan.scope, (s) => s.toolApproval) ?? run.defaults?.toolApproval;
+  const guards = stepGuardrails(plan, run);
+  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), plan.id, run, keep, policy, policyDecisions, guards.tool);
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
@@ -79,6 +83,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     const saved = checkpoints?.takeWaiting(plan.id);
     let history = saved ? [...saved.messages] : await promptOf(plan.props.prompt, ctx, plan.id, signal);
     signal.throwIfAborted();
+    if (!saved && guards.input.length > 0) await tripOn(guards.input, { input: promptText(history) }, "input", signal);
     let calls = saved?.calls ?? 0;
     if (saved) {
       const approvals = saved.requests.length > 0 ? reopen(step, saved) : [];
@@ -107,6 +112,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       if (outcome.continues) return calls < maxSteps ? outcome.messages : "end";
       return undefined;
     });
+    if (guards.output.length > 0) await tripOn(guards.output, { text: reply.text }, "output", signal);
     return output ? await parseOutput(output, reply.text, reply.finish) : reply.text;
   } finally {
     inbox.close();
@@ -197,31 +203,42 @@ function guardTools(
   keep: KeepOutcome | undefined,
   policy: ToolApprovalPolicy | undefined,
   decided: Map<string, PolicyDecision>,
+  toolGuards: readonly ToolGuardrail[] = [],
 ): ToolSet {
   const guarded: ToolSet = {};
   const evaluated = new Map<string, ReturnType<typeof evaluateRule>>();
   for (const [name, value] of Object.entries(tools)) {
     const execute = value.execute;
     const rule = ruleFor(policy, name);
-    if ((rule === undefined && value.needsApproval === undefined) || typeof execute !== "function") {
+    if ((rule === undefined && value.needsApproval === undefined && toolGuards.length === 0) || typeof execute !== "function") {
       guarded[name] = value;
       continue;
     }
     const own = value.needsApproval;
     const needsApproval =
-      rule === undefined
+      rule === undefined && toolGuards.length === 0
         ? own
         : async (toolInput: unknown, options: { toolCallId: string; messages: ModelMessage[] }): Promise<boolean> => {
             // The AI SDK asks again when it reads the approval response: the policy decides a call once.
             let pending = evaluated.get(options.toolCallId);
             if (!pending) {
-              pending = evaluateRule(rule, typeof policy === "function", { toolCallId: options.toolCallId, toolName: name, input: toolInput, messages: options.messages, tools });
+              pending = (async () => {
+                // A tool guardrail checks the call's input first: a trip denies it, by policy, with its reason.
+                const trip = await firstTrip(toolGuards, { toolName: name, input: toolInput });
+                if (trip) return { type: "denied" as const, reason: new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "tool-input", toolName: name }).message };
+                return rule === undefined
+                  ? { type: "not-applicable" as const }
+                  : evaluateRule(rule, typeof policy === "function", { toolCallId: options.toolCallId, toolName: name, input: toolInput, messages: options.messages, tools });
+              })();
               evaluated.set(options.toolCallId, pending);
             }
             const decision = await pending;
             switch (decision.type) {
               case "not-applicable":
-                return typeof own === "function" ? Boolean(await own.call(value, toolInput as never, options as never)) : own === true;
+                if (typeof own === "function") return Boolean(await own.call(value, toolInput as never, options as never));
+                if (own === true) return true;
+                // No one needs to decide: the call runs as approved, and the AI SDK runs it right away.
+                return false;
               case "user-approval":
                 return true;
               case "approved":
@@ -241,12 +258,51 @@ function guardTools(
         if (run.approvals.isDenied(stepId, options.toolCallId)) {
           throw new ToolDeniedError({ toolName: name, stepId });
         }
-        if (!keep) return execute.call(value, toolInput, options as never);
-        return keepOutcome(keep, value, () => execute.call(value, toolInput, options as never), { toolCallId: options.toolCallId, input: toolInput });
+        const call = toolGuards.length === 0 ? () => execute.call(value, toolInput, options as never) : () => checkedOutput(toolGuards, name, execute.call(value, toolInput, options as never));
+        if (!keep) return call();
+        return keepOutcome(keep, value, call, { toolCallId: options.toolCallId, input: toolInput });
       },
     } as AITool<any, any>;
   }
   return guarded;
+}
+
+/** A tool's output, checked by the tool guardrails before the model sees it: a trip answers with the refusal (an error). */
+async function checkedOutput(guards: readonly ToolGuardrail[], toolName: string, running: unknown): Promise<unknown> {
+  const output = await running;
+  const trip = await firstTrip(guards, { toolName, output });
+  if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "tool-output", toolName });
+  return output;
+}
+
+/** A step's guardrails: the run's, then each `Agent`'s from the outermost in, then the step's own. */
+function stepGuardrails(plan: StepPlan, run: RunState): { input: InputGuardrail[]; output: OutputGuardrail[]; tool: ToolGuardrail[] } {
+  const layers: Guardrails[] = [];
+  for (let scope: StepPlan["scope"] | undefined = plan.scope; scope !== undefined; scope = scope.parent) if (scope.guardrails) layers.unshift(scope.guardrails);
+  if (run.defaults?.guardrails) layers.unshift(run.defaults.guardrails);
+  if (plan.props.guardrails) layers.push(plan.props.guardrails);
+  return {
+    input: layers.flatMap((g) => g.input ?? []),
+    output: layers.flatMap((g) => g.output ?? []),
+    tool: layers.flatMap((g) => g.tool ?? []),
+  };
+}
+
+/** Throws `GuardrailTrippedError` when one of `guards` trips on `args`. */
+async function tripOn<A>(guards: readonly { name: string; check(args: A): GuardrailVerdict | PromiseLike<GuardrailVerdict> }[], args: A, stage: "input" | "output", signal: AbortSignal): Promise<void> {
+  const trip = await raceAbort(firstTrip(guards, args), signal);
+  if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage });
+}
+
+/** The text of a step's prompt that an input guardrail reads: its last user message's text. */
+function promptText(messages: readonly ModelMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "user") continue;
+    if (typeof message.content === "string") return message.content;
+    return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  }
+  return "";
 }
 
 function toOutput(output: StepOutput | undefined): OutputInterface | undefined {

@@ -1,3 +1,5 @@
+import type { Guardrails } from "../guardrails/types.js";
+import { validateGuardrails } from "../guardrails/check.js";
 import type { LanguageModel, Tool as AITool } from "ai";
 import type { ToolApprovalPolicy } from "./tool-approval.js";
 import { Fragment, isElement, type JuneElement } from "../jsx/element.js";
@@ -15,6 +17,7 @@ export interface Scope {
   readonly model?: LanguageModel;
   readonly instructions?: string;
   readonly toolApproval?: ToolApprovalPolicy;
+  readonly guardrails?: Guardrails;
   readonly settings: CallSettings;
   /** This scope's own tools, filled while its subtree renders (so sibling order does not matter). */
   readonly tools: Record<string, AITool<any, any>>;
@@ -119,6 +122,7 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     const settings = pickCallSettings(props);
     const agentScope: Scope = { parent: scope, model: p.model, instructions: p.instructions, settings, tools: {}, mcp: [] };
     if (p.toolApproval !== undefined) Object.assign(agentScope, { toolApproval: checkToolApproval(p.toolApproval, fail) });
+    if (p.guardrails !== undefined) Object.assign(agentScope, { guardrails: checkGuardrails(p.guardrails, fail) });
     const children = renderWorkflow(p.children, agentScope, ids);
     out.push({ kind: "agent", name: p.name ?? "Agent", scope: agentScope, children });
     return;
@@ -184,6 +188,7 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
   }
   if (p.timeout !== undefined && !(typeof p.timeout === "number" && p.timeout > 0)) fail("`timeout` must be a positive number");
   if (p.toolApproval !== undefined) checkToolApproval(p.toolApproval, fail);
+  if (p.guardrails !== undefined) checkGuardrails(p.guardrails, fail);
   const tools: Record<string, AITool<any, any>> = {};
   const mcp: McpToolsOptions[] = [];
   for (const child of flattenFragments(p.children)) {
@@ -287,6 +292,15 @@ function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (typeof value === "object") return `an object (${Object.prototype.toString.call(value)})`;
   return `a ${typeof value}`;
+}
+
+/** `guardrails` must be `{ input?, output?, tool? }` lists of `{ name, check }` (checked when the workflow renders). */
+function checkGuardrails(guardrails: unknown, fail: (problem: string) => never): Guardrails {
+  try {
+    return validateGuardrails(guardrails, "guardrails")!;
+  } catch (error) {
+    return fail((error as Error).message.replace(/^guardrails: /, ""));
+  }
 }
 
 /** `toolApproval` must be an object of rules by tool name or a function (checked when the workflow renders). */

@@ -1,3 +1,5 @@
+import type { Guardrails } from "../guardrails/types.js";
+import type { ToolApprovalPolicy } from "./tool-approval.js";
 import { CanceledError } from "./errors.js";
 import type { RunMcp } from "../mcp/connections.js";
 import type { ApprovalRegistry } from "./approvals.js";
@@ -27,6 +29,8 @@ export interface RunState {
   readonly checkpoints?: Checkpointer;
   /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */
   readonly spans?: RunSpans;
+  /** `start()`'s `toolApproval` and `guardrails`: what every model step starts from. */
+  readonly defaults?: { readonly toolApproval?: ToolApprovalPolicy; readonly guardrails?: Guardrails };
 }
 
 /** Where a node executes: its run, its parent trace node and the signal that aborts it. */

@@ -1,3 +1,5 @@
+import type { Guardrails } from "../guardrails/types.js";
+import type { ToolApprovalPolicy } from "./tool-approval.js";
 import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
 import type { AiTelemetrySettings } from "../ai-sdk/telemetry-settings.js";
 import type { TelemetryOption } from "../telemetry/options.js";
@@ -243,6 +245,10 @@ export interface StartOptions {
    * leave them open. Default: the connections in effect (`mcp.run(fn)`), else the run's own, closed when it ends.
    */
   mcp?: McpConnections;
+  /** The `toolApproval` of every model step that has none of its own, nor an `Agent`'s (a chat's `toolApproval`). */
+  toolApproval?: ToolApprovalPolicy;
+  /** Guardrails for every model step, before its `Agent`'s and its own (a chat's `guardrails.tool`). */
+  guardrails?: Guardrails;
 }
 
 export interface RunHandle {

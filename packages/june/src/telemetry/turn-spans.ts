@@ -1,3 +1,4 @@
+import type { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import { ROOT_CONTEXT, trace, type Context } from "@opentelemetry/api";
 import type { ResponderProvenance, TurnMetadata } from "../stores/types.js";
 import { JuneSpan } from "./june-span.js";
@@ -36,7 +37,8 @@ export type TurnSpanOutcome =
   | { status: "completed"; text: string; metadata: TurnMetadata }
   | { status: "failed"; error: unknown }
   | { status: "canceled" }
-  | { status: "suspended" };
+  | { status: "suspended" }
+  | { status: "blocked"; error: GuardrailTrippedError };
 
 /**
  * A chat turn's span, `june.turn`: session and turn ids, the responder's kind, id and version, the input's
@@ -121,6 +123,13 @@ export class TurnSpans {
         return this.span.end({ "june.turn.status": "canceled" });
       case "suspended":
         return this.span.end({ "june.turn.status": "suspended" });
+      case "blocked":
+        this.span.event("june.guardrail.tripped", {
+          "june.guardrail.name": outcome.error.guardrail,
+          "june.guardrail.stage": outcome.error.stage,
+          "june.guardrail.reason": outcome.error.reason,
+        });
+        return this.span.end({ "june.turn.status": "blocked" });
       default: {
         const unknown: never = outcome;
         void unknown;

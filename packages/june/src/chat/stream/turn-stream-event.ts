@@ -56,7 +56,7 @@ export interface StreamApprovalRequest {
 }
 
 /** How a turn ended, as the stream says it. */
-export type TurnEndStatus = "completed" | "failed" | "canceled" | "suspended";
+export type TurnEndStatus = "completed" | "failed" | "canceled" | "suspended" | "blocked";
 
 /** Always the last event. */
 export interface TurnEndStreamEvent {
@@ -67,7 +67,7 @@ export interface TurnEndStreamEvent {
   status: TurnEndStatus;
   /** The reply, redacted, when the turn completed; when it was canceled, the reply streamed until then (cut). */
   text?: string;
-  /** The failure, when the turn failed: see `errorInfo`. */
+  /** The failure, when the turn failed; the guardrail's refusal (`GuardrailTrippedError`) when it was blocked: see `errorInfo`. */
   error?: ErrorInfo;
   /** The turn's provenance, redacted, when it completed. */
   metadata?: TurnMetadata;

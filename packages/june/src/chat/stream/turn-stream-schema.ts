@@ -13,7 +13,7 @@ import type { TurnEndStatus, TurnStreamEvent, TurnStreamEventType } from "./turn
 export const TURN_STREAM_EVENT_TYPES: readonly TurnStreamEventType[] = ["turn-start", "text-delta", "run-update", "approval-request", "turn-end"];
 
 const TYPES: ReadonlySet<string> = new Set(TURN_STREAM_EVENT_TYPES);
-const END_STATUSES: ReadonlySet<string> = new Set<TurnEndStatus>(["completed", "failed", "canceled", "suspended"]);
+const END_STATUSES: ReadonlySet<string> = new Set<TurnEndStatus>(["completed", "failed", "canceled", "suspended", "blocked"]);
 const ROW_STATUSES: ReadonlySet<string> = new Set<ChatTraceRow["status"]>(["running", "error", "pending", "done"]);
 const APPROVAL_STATES: ReadonlySet<string> = new Set(["pending", "approved", "denied"]);
 /** Deeper trace trees than this are not something `projectChatTrace` makes. */

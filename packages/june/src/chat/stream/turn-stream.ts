@@ -133,6 +133,7 @@ async function turnEnd(turn: Turn, redaction: TextRedactOptions, streamed: strin
   } catch (error) {
     if (turn.status === "canceled") return { type: "turn-end", ...ids, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}) };
     if (turn.status === "suspended") return { type: "turn-end", ...ids, status: turn.status };
+    if (turn.status === "blocked") return { type: "turn-end", ...ids, status: "blocked", error: errorInfo(error, { redaction }) };
     return { type: "turn-end", ...ids, status: "failed", error: errorInfo(error, { redaction }) };
   }
   const end: TurnEndStreamEvent = { type: "turn-end", ...ids, status: "completed", text: redactText(result.text, redaction) };

@@ -205,6 +205,8 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
     if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
     if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
     if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
+    if (turn.toolApproval !== undefined) runOptions.toolApproval = turn.toolApproval;
+    if (turn.guardrails?.tool !== undefined) runOptions.guardrails = { tool: turn.guardrails.tool };
     const save = turn.onCheckpoint;
     if (save) {
       runOptions.onCheckpoint = async (checkpoint) => {
