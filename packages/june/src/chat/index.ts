@@ -1,5 +1,6 @@
 export type {
   ApprovalRequestEvent,
+  PolicyDecisionEvent,
   ApproveCommand,
   ApproveOptions,
   CancelCommand,

@@ -21,6 +21,8 @@ import type {
 } from "./types.js";
 
 const NO_REQUESTS: readonly ApprovalRequest[] = Object.freeze([]);
+/** The reason of an approval "remember for this session" took (a decision by policy: no one was asked again). */
+const REMEMBERED = "approved for the session";
 const noRelease = (): void => {};
 
 /** How a turn ended, as the runner decided it. */
@@ -205,7 +207,7 @@ export class TurnController {
     while (this.#checkpointWrites.size > 0) await Promise.allSettled([...this.#checkpointWrites]);
   }
 
-  /** Buffers one of the responder's events; anything but the three turn events is dropped. */
+  /** Buffers one of the responder's events; anything but the three responder events is dropped. */
   push(event: unknown): void {
     this.#push(event);
     this.#suspendWatch?.check();
@@ -225,9 +227,16 @@ export class TurnController {
         if (this.#suspendWatch) this.#suspendWatch.tree = e.tree;
         this.#journalPolicyDecisions();
         return;
+      case "policy-decision":
+        // The turn says these itself (from the execution's `policyDecisions`); a responder's own are dropped.
+        return;
       case "approval-request":
         // A tool the user approved for the whole session is approved again without asking.
-        if (this.#journal.rememberedTools.has(e.request?.toolName) && decided(() => this.decide(e.request.id, true, {}, e.request.toolName))) return;
+        if (this.#journal.rememberedTools.has(e.request?.toolName) && decided(() => this.decide(e.request.id, true, {}, e.request.toolName))) {
+          const { id, stepId, toolName, toolCallId } = e.request;
+          this.events.push({ type: "policy-decision", decision: { id, stepId, toolName, toolCallId, approved: true, reason: REMEMBERED } });
+          return;
+        }
         this.events.push(e);
         return;
       default: {
@@ -359,7 +368,7 @@ export class TurnController {
           toolName: toolName ?? "unknown",
           approved,
           ...(options.reason !== undefined ? { reason: options.reason } : {}),
-          ...(rememberedTool !== undefined ? { reason: "approved for the session" } : {}),
+          ...(rememberedTool !== undefined ? { reason: REMEMBERED, decidedBy: "policy" as const } : {}),
           ...(remember ? { remember } : {}),
         },
       ]),
@@ -372,6 +381,7 @@ export class TurnController {
     if (!decisions || decisions.length <= this.#policyJournaled) return;
     const fresh = decisions.slice(this.#policyJournaled);
     this.#policyJournaled = decisions.length;
+    for (const decision of fresh) this.events.push({ type: "policy-decision", decision });
     this.#track(
       this.#journalWrite(
         fresh.map((decision) => ({

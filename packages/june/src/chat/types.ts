@@ -22,7 +22,17 @@ export interface ApprovalRequestEvent {
   request: ApprovalRequest;
 }
 /** The live events of a turn, discriminated on `type`. */
-export type TurnEvent = TextDeltaEvent | RunUpdateEvent | ApprovalRequestEvent;
+/**
+ * A tool call the workflow's `toolApproval` (or a tool guardrail, or "remember for this session") decided:
+ * no one is asked, nothing is pending. The turn emits it once per decision, after the run update that holds it.
+ */
+export interface PolicyDecisionEvent {
+  type: "policy-decision";
+  decision: PolicyApproval;
+}
+
+/** What a turn emits: its responder's events, and the decisions taken by policy (a responder's own `policy-decision`s are dropped). */
+export type TurnEvent = TextDeltaEvent | RunUpdateEvent | ApprovalRequestEvent | PolicyDecisionEvent;
 export type ResponderEvent = TurnEvent;
 
 /** What a responder gets for each turn. */

@@ -86,11 +86,11 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     if (!saved && guards.input.length > 0) await tripOn(guards.input, { input: promptText(history) }, "input", signal);
     let calls = saved?.calls ?? 0;
     if (saved) {
-      const approvals = saved.requests.length > 0 ? reopen(step, saved) : [];
+      const approvals = saved.requests.length > 0 ? reopen(step, saved, policyDecisions) : [];
       checkpoints!.markRestored();
       if (approvals.length > 0) {
         // Approved calls that finished before the process stopped answer with their stored outcome, not a run.
-        history = [...history, { role: "tool", content: [...(await decisions(approvals, signal, plan.id, run)), ...finishedResults(saved.requests)] }];
+        history = [...history, { role: "tool", content: [...(await decisions(approvals, signal, plan.id, run, policyDecisions)), ...finishedResults(saved.requests)] }];
       }
     }
     const reply = await steerLoop(callInput, history, async (outcome) => {
@@ -99,10 +99,15 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       calls++;
       if (outcome.approvals.length > 0) {
         if (checkpoints?.saving) {
-          const requests = outcome.approvals.map((approval): CheckpointRequest => ({ id: approval.approvalId, ...approval.toolCall }));
+          // A call decided by policy is saved decided: restored, it is never asked of a person.
+          const requests = outcome.approvals.map((approval): CheckpointRequest => {
+            const policy = policyDecisions.get(approval.toolCall.toolCallId);
+            const decision = policy ? { decision: { approved: policy.approved, ...(policy.reason !== undefined ? { reason: policy.reason } : {}), decidedBy: "policy" as const } } : {};
+            return { id: approval.approvalId, ...approval.toolCall, ...decision };
+          });
           await raceAbort(checkpoints.stepWaiting(plan.id, { messages: outcome.messages, requests, calls }), signal);
         }
-        return [...outcome.messages, { role: "tool", content: await decisions(outcome.approvals, signal, plan.id, run) }];
+        return [...outcome.messages, { role: "tool", content: await decisions(outcome.approvals, signal, plan.id, run, policyDecisions) }];
       }
       // A step that waited saves each further call, so a resume never re-asks what was answered since.
       if (checkpoints?.saving && checkpoints.isWaiting(plan.id) && outcome.continues && calls < maxSteps) {
@@ -125,7 +130,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
  * a new decision); a decision taken but not acted on is applied as it was, and a call that finished keeps its
  * stored outcome.
  */
-function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
+function reopen(step: StepCall, saved: StepCheckpoint, byPolicy: Map<string, PolicyDecision>): OpenApproval[] {
   return saved.requests.map((request) => {
     const toolCall = { toolCallId: request.toolCallId, toolName: request.toolName, input: request.input };
     const decision = request.decision;
@@ -133,11 +138,17 @@ function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
       return openApproval(step, request.id, toolCall, { retry: decision !== undefined || request.retry === true });
     }
     const nodeId = toolNode(step, toolCall);
+    if (decision.decidedBy === "policy") byPolicy.set(request.toolCallId, { approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) });
     const outcome: ApprovalOutcome = decision.approved
       ? { kind: "approved" }
       : { kind: "denied", ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
     if (!decision.approved) step.run.approvals.markDenied(step.stepId, request.toolCallId);
-    const approval = { id: request.id, state: decision.approved ? ("approved" as const) : ("denied" as const), ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    const approval = {
+      id: request.id,
+      state: decision.approved ? ("approved" as const) : ("denied" as const),
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      ...(decision.decidedBy === "policy" ? { decidedBy: "policy" as const } : {}),
+    };
     const finished = request.output !== undefined ? { status: "done" as const, endedAt: Date.now(), output: traceOutput(request.output) } : {};
     step.run.trace.update(nodeId, decision.approved ? { approval, ...finished } : { status: "done", endedAt: Date.now(), approval });
     return { approvalId: request.id, wait: Promise.resolve(outcome), toolCall };
@@ -145,18 +156,28 @@ function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
 }
 
 /** Waits for every approval of a call (each wait already races the step's signal), as response parts. */
-async function decisions(approvals: readonly OpenApproval[], signal: AbortSignal, stepId: string, run: RunState): Promise<ToolApprovalResponse[]> {
+async function decisions(
+  approvals: readonly OpenApproval[],
+  signal: AbortSignal,
+  stepId: string,
+  run: RunState,
+  byPolicy: ReadonlyMap<string, PolicyDecision>,
+): Promise<ToolApprovalResponse[]> {
   const outcomes = await Promise.all(approvals.map((approval) => approval.wait));
   signal.throwIfAborted();
   if (outcomes.some((outcome) => outcome.kind === "withdrawn")) throw new CanceledError("An approval request was withdrawn");
   if (run.checkpoints?.saving) {
     // Marked started on disk before any approved call executes: a resume never runs it twice.
-    const decided = new Map<string, { approved: boolean; reason?: string }>();
+    const decided = new Map<string, { approved: boolean; reason?: string; decidedBy?: "policy" }>();
     approvals.forEach((approval, index) => {
       const outcome = outcomes[index]!;
+      const policy = byPolicy.get(approval.toolCall.toolCallId);
+      // A decision by policy stays one after a restart: its reason (an approval's too) and who decided.
+      const reason = outcome.kind === "denied" ? outcome.reason : policy?.reason;
       decided.set(approval.approvalId, {
         approved: outcome.kind === "approved",
-        ...(outcome.kind === "denied" && outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+        ...(reason !== undefined ? { reason } : {}),
+        ...(policy ? { decidedBy: "policy" as const } : {}),
       });
     });
     await raceAbort(run.checkpoints.stepDecided(stepId, decided), signal);

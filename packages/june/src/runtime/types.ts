@@ -147,7 +147,7 @@ export interface CheckpointRequest {
   toolCallId: string;
   input: unknown;
   /** The decision, once taken. */
-  decision?: { approved: boolean; reason?: string };
+  decision?: { approved: boolean; reason?: string; decidedBy?: "policy" };
   /**
    * The approved call's `execute` may have begun: on resume it asks again (`retry: true`), never runs unasked,
    * unless its `output` is stored.

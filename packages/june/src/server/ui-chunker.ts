@@ -91,6 +91,9 @@ export class UiChunker {
       case "run-update":
         this.#resolveTools(event.rows);
         return;
+      case "policy-decision":
+        // The run-update that came before it shows the call decided (its row says by policy, and why).
+        return;
       case "approval-request": {
         const { request } = event;
         if (tools.has(request.toolCallId)) return;
@@ -116,6 +119,11 @@ export class UiChunker {
           const error = event.error ?? { name: "Error", message: "The turn failed" };
           write({ type: "error", errorText: `${error.name}: ${error.message}` });
           this.finishReason = "error";
+        } else if (event.status === "blocked") {
+          // A guardrail tripped: the refusal is the turn's error, and the reply (if any streamed) does not count.
+          const error = event.error ?? { name: "GuardrailTrippedError", message: "Blocked by a guardrail" };
+          write({ type: "error", errorText: `${error.name}: ${error.message}` });
+          this.finishReason = "content-filter";
         } else if (event.status === "canceled") {
           write({ type: "abort", reason: "The turn was canceled" });
           this.finishReason = "other";

@@ -56,7 +56,7 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
       ) : null}
       <div className="turn__reply" aria-live={live ? "polite" : undefined}>
         {/* A canceled turn keeps what it streamed, marked as cut where it stopped. */}
-        {turn.text ? <p className={turn.status === "canceled" ? "reply reply--cut" : "reply"}>{turn.text}</p> : null}
+        {turn.text && turn.status !== "blocked" ? <p className={turn.status === "canceled" ? "reply reply--cut" : "reply"}>{turn.text}</p> : null}
         {/* While a call waits for a decision its row asks for it; the reply says nothing more. */}
         {running && !turn.text && !rows.some(isPending) ? <p className="reply reply--waiting">Thinking…</p> : null}
         {running && turn.text ? <span className="caret" aria-hidden="true" /> : null}
@@ -123,6 +123,9 @@ function TurnFooter({ status, error, metadata, cut = false }: { status: TurnStat
           ) : null}
         </div>
       );
+    case "blocked":
+      // A guardrail's refusal: its name and reason, in place of the reply.
+      return <p className="turn__note turn__note--error turn__blocked">{error ? error.message : "Blocked by a guardrail."}</p>;
     case "canceled":
       return <p className="turn__note">{cut ? "Canceled: the reply was cut here." : "Canceled."}</p>;
     case "interrupted":

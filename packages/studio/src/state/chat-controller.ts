@@ -11,7 +11,7 @@ export interface LiveTurn {
   steers: string[];
   text: string;
   rows: ChatTraceRow[];
-  status: "running" | "completed" | "failed" | "canceled" | "suspended";
+  status: "running" | "completed" | "failed" | "canceled" | "suspended" | "blocked";
   error?: TurnError;
   /** A regenerated or edited turn: the id of the turn it takes the place of (shown no more, nor what follows it). */
   replaces?: string;

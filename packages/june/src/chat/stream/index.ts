@@ -5,6 +5,8 @@
  */
 export type {
   ApprovalRequestStreamEvent,
+  PolicyDecisionStreamEvent,
+  StreamPolicyDecision,
   IndexedTurnStreamEvent,
   RunUpdateStreamEvent,
   StreamApprovalRequest,

@@ -13,6 +13,7 @@ export type TurnStreamEvent =
   | TextDeltaStreamEvent
   | RunUpdateStreamEvent
   | ApprovalRequestStreamEvent
+  | PolicyDecisionStreamEvent
   | TurnEndStreamEvent;
 
 /** Always the first event (index 0): which turn this is, for the approve, deny, cancel and steer routes. */
@@ -38,6 +39,25 @@ export interface RunUpdateStreamEvent {
 export interface ApprovalRequestStreamEvent {
   type: "approval-request";
   request: StreamApprovalRequest;
+}
+
+/**
+ * A tool call decided without asking anyone: by the workflow's or the chat's `toolApproval`, a tool
+ * guardrail (its reason names it) or a tool approved for the session. Never pending; nothing to answer.
+ */
+export interface PolicyDecisionStreamEvent {
+  type: "policy-decision";
+  decision: StreamPolicyDecision;
+}
+
+/** A decision by policy as it leaves the process: its reason redacted; never the call's input. */
+export interface StreamPolicyDecision {
+  id: string;
+  stepId: string;
+  toolName: string;
+  toolCallId: string;
+  approved: boolean;
+  reason?: string;
 }
 
 /** An approval request as it leaves the process: its input redacted, and bounded. */

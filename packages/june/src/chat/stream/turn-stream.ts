@@ -116,6 +116,10 @@ function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, 
       }
     case "approval-request":
       return { type: "approval-request", request: streamApprovalRequest(event.request, redaction) };
+    case "policy-decision": {
+      const { id, stepId, toolName, toolCallId, approved, reason } = event.decision;
+      return { type: "policy-decision", decision: { id, stepId, toolName, toolCallId, approved, ...(reason !== undefined ? { reason: ownPatterns(reason, redaction) } : {}) } };
+    }
     default: {
       const unreachable: never = event;
       void unreachable;
