@@ -26,6 +26,7 @@ export type {
   WorkflowNode,
 } from "./runtime/components.js";
 export { start } from "./runtime/start.js";
+export { AskUser, ASK_USER_TOOL, type AskUserProps } from "./ask/ask-user.js";
 export type {
   ToolApprovalDecision,
   ToolApprovalFunction,

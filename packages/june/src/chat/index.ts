@@ -1,6 +1,9 @@
 export type {
   ApprovalRequestEvent,
   PolicyDecisionEvent,
+  InputRequestEvent,
+  InputRequest,
+  AnswerCommand,
   ApproveCommand,
   ApproveOptions,
   CancelCommand,

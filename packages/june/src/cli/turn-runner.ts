@@ -85,6 +85,22 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
           screen.status(renderProgressLine(event.rows, { colors: screen.err, columns: io.stderr.columns }));
           break;
         }
+        case "input-request": {
+          // A question the workflow asks: answered at the prompt; with no one to answer, it is declined.
+          if (!turn.requests.some((pending) => pending.id === event.request.id)) break;
+          const release = turn.holdSuspend?.();
+          try {
+            const answer = await approver.answer?.(event.request.question, interrupt.signal);
+            if (answer !== undefined) turn.answer(event.request.id, answer);
+            else if (!interrupt.signal.aborted) {
+              screen.note(screen.err.yellow(`no one to answer: ${event.request.question}`));
+              turn.deny(event.request.id, "no one to answer");
+            }
+          } finally {
+            release?.();
+          }
+          break;
+        }
         case "policy-decision": {
           const { toolName, approved, reason } = event.decision;
           const line = `${toolName} ${approved ? "approved" : "denied"} by policy${reason !== undefined ? `: ${reason}` : ""}`;

@@ -132,6 +132,7 @@ function delegate(execution: ResponderExecution, result: Promise<ResponderResult
   };
   if (events !== undefined) guarded.events = events;
   if (execution.approve) guarded.approve = (id) => execution.approve!(id);
+  if (execution.answer) guarded.answer = (id, value) => execution.answer!(id, value);
   if (execution.deny) guarded.deny = (id, reason) => execution.deny!(id, reason);
   if (execution.steer) guarded.steer = (input) => execution.steer!(input);
   if (execution.checkpoint) guarded.checkpoint = () => execution.checkpoint!();

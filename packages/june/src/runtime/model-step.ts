@@ -17,6 +17,7 @@ import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } f
 import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import { firstTrip } from "../guardrails/check.js";
+import { isAskUserTool } from "../ask/ask-user.js";
 import type { GuardrailVerdict, Guardrails, InputGuardrail, OutputGuardrail, ToolGuardrail } from "../guardrails/types.js";
 
 const DEFAULT_MAX_STEPS = 20;
@@ -59,6 +60,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     toolNodes: new Map<string, string>(),
     policyDecisions,
     ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
+    askTools: new Set(Object.keys(tools).filter((name) => isAskUserTool(tools[name]))),
   };
   const base = {
     model,
@@ -278,6 +280,12 @@ function guardTools(
       execute: (toolInput: unknown, options: { toolCallId: string }) => {
         if (run.approvals.isDenied(stepId, options.toolCallId)) {
           throw new ToolDeniedError({ toolName: name, stepId });
+        }
+        if (isAskUserTool(value)) {
+          // A question's result is the person's answer (a restart between the answer and here asks again).
+          const answer = run.approvals.takeAnswer(stepId, options.toolCallId);
+          if (!answer) throw new ToolDeniedError({ toolName: name, stepId });
+          return keep ? keepOutcome(keep, value, async () => answer.value, { toolCallId: options.toolCallId, input: toolInput }) : answer.value;
         }
         const call = toolGuards.length === 0 ? () => execute.call(value, toolInput, options as never) : () => checkedOutput(toolGuards, name, execute.call(value, toolInput, options as never));
         if (!keep) return call();

@@ -1,3 +1,4 @@
+import { AskUser, ASK_USER_TOOL, askUserTool, type AskUserProps } from "../ask/ask-user.js";
 import type { Guardrails } from "../guardrails/types.js";
 import { validateGuardrails } from "../guardrails/check.js";
 import type { LanguageModel, Tool as AITool } from "ai";
@@ -135,6 +136,11 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     return;
   }
   if (type === McpTools) return void scope.mcp.push(checkMcpTools(element, fail));
+  if (type === AskUser) {
+    if (Object.hasOwn(scope.tools, ASK_USER_TOOL)) fail(`a tool named "${ASK_USER_TOOL}" is already in this scope`);
+    scope.tools[ASK_USER_TOOL] = askUserTool((props as AskUserProps).description);
+    return;
+  }
   if (type === Parallel) {
     const concurrency = props.concurrency as number | undefined;
     if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
@@ -198,8 +204,13 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
       }));
       continue;
     }
+    if (isElement(child) && child.type === AskUser) {
+      if (Object.hasOwn(tools, ASK_USER_TOOL)) fail(`two tools named "${ASK_USER_TOOL}"`);
+      tools[ASK_USER_TOOL] = askUserTool((child.props as AskUserProps).description);
+      continue;
+    }
     if (!isElement(child) || child.type !== Tool) {
-      fail(`a Step's only children are <Tool>s and <McpTools>, found ${isElement(child) ? elementLabel(child) : describeValue(child)}`);
+      fail(`a Step's only children are <Tool>s, <McpTools> and <AskUser>, found ${isElement(child) ? elementLabel(child) : describeValue(child)}`);
     }
     const [name, value] = checkTool(child as JuneElement, (problem) => {
       const label = elementLabel(child as JuneElement);

@@ -122,6 +122,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
       return run.approvals.policyDecisions;
     },
     approve: (requestId) => run.approvals.approve(requestId),
+    answer: (requestId, value) => run.approvals.answer(requestId, value),
     deny: (requestId, reason) => run.approvals.deny(requestId, reason),
     cancel: (reason) => {
       if (finished || controller.signal.aborted) return;

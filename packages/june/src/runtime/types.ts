@@ -128,6 +128,8 @@ export interface ApprovalRequest {
    * process stopped: it was not run again, and runs only on a new approval.
    */
   readonly retry?: boolean;
+  /** Set on an `ask_user` call (`<AskUser />`): the question a person answers (`answer`), in place of approving. */
+  readonly question?: string;
 }
 
 /** A tool call the step's `toolApproval` decided: no one was asked. */
@@ -260,6 +262,8 @@ export interface RunHandle {
   /** The tool calls decided by policy (`toolApproval`) so far, oldest first: never in `requests`. */
   readonly policyDecisions?: readonly PolicyApproval[];
   /** Executes the tool. `false` for an unknown, withdrawn or already-decided id. */
+  /** Answers a pending question (an `ask_user` call, `request.question` set): the tool's result is `value`. */
+  answer?(id: string, value: unknown): boolean;
   approve(id: string): boolean;
   /** The tool never executes; the model is told `reason`. `false` for an unknown or decided id. */
   deny(id: string, reason?: string): boolean;

@@ -91,6 +91,9 @@ export class UiChunker {
       case "run-update":
         this.#resolveTools(event.rows);
         return;
+      case "input-request":
+        // The question's tool call shows with the run-update; its answer comes back as the tool's output.
+        return;
       case "policy-decision":
         // The run-update that came before it shows the call decided (its row says by policy, and why).
         return;

@@ -100,6 +100,11 @@ export class TurnSpans {
     this.span.event("june.cancel");
   }
 
+  /** A question (`ask_user`) was answered: the event names the request, never the answer. */
+  answered(requestId: string): void {
+    this.span.event("june.question.answered", { "june.request.id": requestId });
+  }
+
   end(outcome: TurnSpanOutcome): void {
     switch (outcome.status) {
       case "completed": {

@@ -6,6 +6,7 @@
 export type {
   ApprovalRequestStreamEvent,
   PolicyDecisionStreamEvent,
+  InputRequestStreamEvent,
   StreamPolicyDecision,
   IndexedTurnStreamEvent,
   RunUpdateStreamEvent,

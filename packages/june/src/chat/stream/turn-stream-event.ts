@@ -14,6 +14,7 @@ export type TurnStreamEvent =
   | RunUpdateStreamEvent
   | ApprovalRequestStreamEvent
   | PolicyDecisionStreamEvent
+  | InputRequestStreamEvent
   | TurnEndStreamEvent;
 
 /** Always the first event (index 0): which turn this is, for the approve, deny, cancel and steer routes. */
@@ -39,6 +40,13 @@ export interface RunUpdateStreamEvent {
 export interface ApprovalRequestStreamEvent {
   type: "approval-request";
   request: StreamApprovalRequest;
+}
+
+/** A question for a person (`<AskUser />`): answer it with `POST /turns/:id/answer` or `turn.answer(id, value)`. */
+export interface InputRequestStreamEvent {
+  type: "input-request";
+  /** `question` redacted. */
+  request: { id: string; question: string };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { TurnEndStatus, TurnStreamEvent, TurnStreamEventType } from "./turn
  */
 
 /** Every `type` a turn-stream event can have, in the order a turn sends them. */
-export const TURN_STREAM_EVENT_TYPES: readonly TurnStreamEventType[] = ["turn-start", "text-delta", "run-update", "approval-request", "policy-decision", "turn-end"];
+export const TURN_STREAM_EVENT_TYPES: readonly TurnStreamEventType[] = ["turn-start", "text-delta", "run-update", "approval-request", "policy-decision", "input-request", "turn-end"];
 
 const TYPES: ReadonlySet<string> = new Set(TURN_STREAM_EVENT_TYPES);
 const END_STATUSES: ReadonlySet<string> = new Set<TurnEndStatus>(["completed", "failed", "canceled", "suspended", "blocked"]);
@@ -52,6 +52,12 @@ export function parseTurnStreamEvent(value: unknown): TurnStreamEvent {
       const request = object(event.request, "request");
       for (const key of ["id", "stepId", "toolName", "toolCallId", "input"] as const) string(request[key], `request.${key}`);
       if (!("inputValue" in request)) throw new TurnStreamEventError("request.inputValue", "is missing");
+      break;
+    }
+    case "input-request": {
+      const request = object(event.request, "request");
+      string(request.id, "request.id");
+      string(request.question, "request.question");
       break;
     }
     case "policy-decision": {

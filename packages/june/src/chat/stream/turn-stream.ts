@@ -54,7 +54,7 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
         continue;
       }
       // The text before a tool call is complete: show all of it while the turn waits for a decision.
-      if (event.type === "approval-request") {
+      if (event.type === "approval-request" || event.type === "input-request") {
         const rest = text.flush();
         streamed += rest;
         if (rest !== "") yield indexed({ type: "text-delta", text: rest });
@@ -116,6 +116,8 @@ function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, 
       }
     case "approval-request":
       return { type: "approval-request", request: streamApprovalRequest(event.request, redaction) };
+    case "input-request":
+      return { type: "input-request", request: { id: event.request.id, question: ownPatterns(event.request.question, redaction) } };
     case "policy-decision": {
       const { id, stepId, toolName, toolCallId, approved, reason } = event.decision;
       return { type: "policy-decision", decision: { id, stepId, toolName, toolCallId, approved, ...(reason !== undefined ? { reason: ownPatterns(reason, redaction) } : {}) } };

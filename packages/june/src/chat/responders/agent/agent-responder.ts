@@ -274,6 +274,7 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
       return handle?.policyDecisions ?? [];
     },
     approve: (requestId) => handle?.approve(requestId) ?? false,
+    answer: (requestId, value) => handle?.answer?.(requestId, value) ?? false,
     deny: (requestId, reason) => handle?.deny(requestId, reason) ?? false,
     steer: (input) => {
       if (!handle) throw new TypeError("agentResponder: the turn's run has not started, so it cannot be steered");
