@@ -109,7 +109,8 @@ function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, 
   switch (event.type) {
     case "run-update":
       try {
-        return { type: "run-update", rows: streamTraceRows(event.tree, { requests: turn.requests, redaction }) };
+        // A question (`ask_user`) is answered in its own box (`input-request`), not approved from its row.
+        return { type: "run-update", rows: streamTraceRows(event.tree, { requests: turn.requests.filter((r) => r.question === undefined), redaction }) };
       } catch {
         // A tree the projection does not understand (a custom responder's) is not worth failing the stream.
         return undefined;
