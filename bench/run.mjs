@@ -8,7 +8,7 @@
  *   npm run bench -- --json               the same figures as JSON on stdout
  *   npm run bench -- --json --out FILE    … written to FILE
  *   npm run bench -- --quick              a small, fast run (a smoke test of every section)
- *   npm run bench -- --only turn,growth   some sections only (turn, growth, sessions, streaming, startup, memory, telemetry, concurrency, mcp, durable, subagent, ui-chat)
+ *   npm run bench -- --only turn,growth   some sections only (turn, growth, sessions, streaming, startup, memory, telemetry, concurrency, mcp, durable, subagent, ui-chat, guardrails)
  *   npm run bench -- --from FILE          the tables of figures saved earlier with --json --out FILE
  */
 import { spawn } from "node:child_process";
@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { REPORTS } from "./lib/report.mjs";
 
-const SECTIONS = ["turn", "growth", "sessions", "streaming", "startup", "memory", "telemetry", "concurrency", "mcp", "durable", "subagent", "ui-chat"];
+const SECTIONS = ["turn", "growth", "sessions", "streaming", "startup", "memory", "telemetry", "concurrency", "mcp", "durable", "subagent", "ui-chat", "guardrails"];
 
 function parseArgs(argv) {
   const options = { quick: false, json: false, out: undefined, only: SECTIONS, from: undefined };

@@ -91,6 +91,16 @@ export const REPORTS = {
       first,
     ].join("\n");
   },
+  guardrails(f) {
+    const names = { none: "no guardrail", end: 'output guardrail, stream: "end"', hold: 'output guardrail, stream: "hold"' };
+    return [
+      `11. Guardrails: a ${f.deltas}-delta reply streamed 1 ms apart, one output check of ${f.checkMs} ms once the reply is whole (medians)`,
+      table(
+        ["variant", "send → first text-delta", "send → turn end", "text-delta events", "chars/s while streaming"],
+        f.rows.map((r) => [names[r.variant], ms(r.firstDeltaMs), ms(r.turnMs), fmt(r.textDeltaEvents), r.charsPerSecond === null ? "all at once" : fmt(r.charsPerSecond)]),
+      ),
+    ].join("\n");
+  },
   durable(f) {
     return [
       `10. Durable turns: one turn of a two-step agent workflow (${f.deltas}-delta streamed reply, no approvals), plain and agentResponder({ durable: true }), median over ${f.rounds} rounds of ${f.turnsPerRound} turns; ratios to the plain turn on the same store`,

@@ -1,4 +1,6 @@
 export { JuneError } from "./errors/june-error.js";
+export { GuardrailTrippedError, type GuardrailStage } from "./errors/guardrail-tripped-error.js";
+export type { Guardrails, GuardrailVerdict, InputGuardrail, OutputGuardrail, ToolGuardrail } from "./guardrails/types.js";
 export { Fragment } from "./jsx/element.js";
 export type { JuneElement, JuneNode } from "./jsx/element.js";
 export {
@@ -27,6 +29,7 @@ export type {
   WorkflowNode,
 } from "./runtime/components.js";
 export { start } from "./runtime/start.js";
+export { AskUser, ASK_USER_TOOL, type AskUserProps } from "./ask/ask-user.js";
 export type {
   ToolApprovalDecision,
   ToolApprovalFunction,

@@ -17,6 +17,10 @@ import { responderProvenance } from "./turn-metadata.js";
 import { checkPrices, type Prices } from "../cost/price.js";
 import { checkBudget, type Budget } from "../cost/budget.js";
 import { resolveTelemetry, type TelemetryOption } from "../telemetry/options.js";
+import { validateGuardrails } from "../guardrails/check.js";
+import { guardedResponder } from "./guarded-responder.js";
+import type { Guardrails } from "../guardrails/types.js";
+import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
 import type { Chat, ContextBuilder, Responder, Session } from "./types.js";
 
 /** Options every chat takes, whatever answers it. */
@@ -51,6 +55,18 @@ export interface ChatOptions {
    * `BudgetExceededError`; a call in flight always finishes. See docs/cost.md.
    */
   budget?: Budget;
+  /**
+   * Checks around every turn: `input` (the user's input, before the responder answers), `output` (the reply,
+   * held until it passes or checked at its end: `stream`), `tool` (each tool call's input before approval and
+   * output before the model sees it; applied to a workflow's steps through the responder). A trip ends the turn
+   * `blocked` with a `GuardrailTrippedError`.
+   */
+  guardrails?: Guardrails;
+  /**
+   * Decides tool calls without asking a person, in AI SDK 7's shapes (see `ToolApprovalPolicy`), for every
+   * step of the responder's workflow that has no `toolApproval` of its own.
+   */
+  toolApproval?: ToolApprovalPolicy;
 }
 
 /** A chat answered by any responder. */
@@ -86,6 +102,11 @@ export function createChat(options: CreateChatOptions): Chat {
     throw new TypeError("createChat(options): options must be an object with `responder`, or `model` and `instructions`");
   }
   const { store = memoryStore(), context = fullContext(), idGenerator, maxInputChars = DEFAULT_MAX_INPUT_CHARS, mcp } = options;
+  const guardrails = validateGuardrails(options.guardrails, "createChat({ guardrails })");
+  const policy: unknown = options.toolApproval;
+  if (policy !== undefined && typeof policy !== "function" && (typeof policy !== "object" || policy === null || Array.isArray(policy))) {
+    throw new TypeError("createChat({ toolApproval }): must be an object of rules by tool name, or a function");
+  }
   const responder = responderOf(options);
   const telemetry = resolveTelemetry(options.telemetry, "createChat({ telemetry })");
   const prices = checkPrices(options.prices, "createChat({ prices }):");
@@ -120,10 +141,11 @@ export function createChat(options: CreateChatOptions): Chat {
       throw new TypeError(`createChat({ store }): durable turns need a store that keeps checkpoints; this one has no ${missing.join(", ")}`);
     }
   }
+  const guard = (r: Responder): Responder => withChatPolicies(guardrails ? guardedResponder(r, guardrails) : r, options.toolApproval, guardrails?.tool);
   const host: SessionHost = {
     store,
     // Each turn's responder runs with the chat's MCP connections in effect, so its runs reuse them.
-    responder: mcp ? { ...responder, respond: (respondOptions) => mcp.run(() => responder.respond(respondOptions)) } : responder,
+    responder: guard(mcp ? { ...responder, respond: (respondOptions) => mcp.run(() => responder.respond(respondOptions)) } : responder),
     ...(durable ? { durable } : {}),
     provenance: responderProvenance(responder),
     context,
@@ -185,7 +207,7 @@ function responderOf(options: CreateChatOptions): Responder {
     throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
   }
   if (hasModel) {
-    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, ...modelOptions } = options as ModelChatOptions;
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, guardrails: _guardrails, toolApproval: _toolApproval, ...modelOptions } = options as ModelChatOptions;
     return modelResponder(modelOptions);
   }
   const responder = options.responder;
@@ -199,6 +221,15 @@ function responderOf(options: CreateChatOptions): Responder {
     }
   }
   return responder;
+}
+
+/** The responder, handed the chat's `toolApproval` and tool guardrails with every turn (and every resume). */
+function withChatPolicies(responder: Responder, toolApproval: ToolApprovalPolicy | undefined, tool: Guardrails["tool"]): Responder {
+  if (toolApproval === undefined && (tool === undefined || tool.length === 0)) return responder;
+  const extra = { ...(toolApproval !== undefined ? { toolApproval } : {}), ...(tool !== undefined && tool.length > 0 ? { guardrails: { tool } } : {}) };
+  const wrapped: Responder = { ...responder, respond: (respondOptions) => responder.respond({ ...respondOptions, ...extra }) };
+  if (typeof responder.resume === "function") wrapped.resume = (resumeOptions) => responder.resume!({ ...resumeOptions, ...extra });
+  return wrapped;
 }
 
 function isStore(store: unknown): store is ChatStore {

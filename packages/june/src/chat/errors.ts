@@ -12,7 +12,7 @@ export class SteerNotSupportedError extends JuneError {
 }
 
 /** The controls a turn takes (see `TurnCommand`): the `control` a `TurnEndedError` names. */
-export type TurnControlName = "approve" | "deny" | "cancel" | "steer";
+export type TurnControlName = "approve" | "deny" | "answer" | "cancel" | "steer";
 
 /**
  * A control (`steer`, or any `turn.control(command)`) used on a turn that is already over (or ending, or
@@ -33,7 +33,9 @@ export class TurnEndedError extends JuneError {
         ? "cannot take more input"
         : control === "cancel"
           ? "cannot be canceled"
-          : `cannot decide approval "${options.approvalId ?? "?"}"`;
+          : control === "answer"
+            ? `cannot answer question "${options.approvalId ?? "?"}"`
+            : `cannot decide approval "${options.approvalId ?? "?"}"`;
     super(`Turn "${turnId}" ${what}: ${detail}`);
     this.turnId = turnId;
     this.control = control;
@@ -42,8 +44,9 @@ export class TurnEndedError extends JuneError {
 }
 
 /** The `TurnEndedError` a command gets from a turn that is over. */
-export function endedError(turnId: string, command: { type: TurnControlName; approvalId?: string }): TurnEndedError {
-  return new TurnEndedError(turnId, undefined, { control: command.type, ...(command.approvalId !== undefined && { approvalId: command.approvalId }) });
+export function endedError(turnId: string, command: { type: TurnControlName; approvalId?: string; requestId?: string }): TurnEndedError {
+  const id = command.approvalId ?? command.requestId;
+  return new TurnEndedError(turnId, undefined, { control: command.type, ...(id !== undefined && { approvalId: id }) });
 }
 
 /**

@@ -8,6 +8,10 @@
  */
 export type {
   ApprovalRequestEvent,
+  PolicyDecisionEvent,
+  InputRequestEvent,
+  InputRequest,
+  AnswerCommand,
   ApproveCommand,
   ApproveOptions,
   CancelCommand,
@@ -87,3 +91,5 @@ export { sqliteStore } from "../stores/sqlite/sqlite-store.js";
 export type { SqliteStoreOptions } from "../stores/sqlite/sqlite-store.js";
 export { postgresStore } from "../stores/postgres/postgres-store.js";
 export type { PostgresStoreOptions } from "../stores/postgres/postgres-store.js";
+export { GuardrailTrippedError, type GuardrailStage } from "../errors/guardrail-tripped-error.js";
+export type { Guardrails, GuardrailVerdict, InputGuardrail, OutputGuardrail, ToolGuardrail } from "../guardrails/types.js";

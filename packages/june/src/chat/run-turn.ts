@@ -1,4 +1,5 @@
 import { SessionBusyError } from "../stores/errors.js";
+import { guardrailTrip } from "../errors/guardrail-tripped-error.js";
 import { errorInfo } from "./stream/error-info.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
@@ -85,6 +86,9 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
 /** Journals how the turn ended (or that it suspended), releases the lease and only then settles the turn. */
 async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store" | "durable" | "onDone">, outcome: TurnOutcome, started: boolean, lease: TurnLease | undefined): Promise<void> {
   const { turn, journal, store } = options;
+  // A guardrail's trip is not a failure: the turn is blocked, and says why.
+  const trip = outcome.status === "failed" ? guardrailTrip(outcome.error) : undefined;
+  if (trip) outcome = { status: "blocked", error: trip };
   turn.closeControls();
   // No checkpoint is written after this: the turn-end below deletes the last one, and none may come back.
   if (options.durable) await turn.closeCheckpoints();
@@ -320,6 +324,9 @@ export function endEntry(turnId: string, outcome: TurnOutcome, streamed = ""): N
       return { type: "turn-end", turnId, status: "failed", error: errorInfo(outcome.error) };
     case "canceled":
       return { type: "turn-end", turnId, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}) };
+    case "blocked":
+      // The reply (streamed or not) is not kept: the refusal stands in for it.
+      return { type: "turn-end", turnId, status: "blocked", error: errorInfo(outcome.error) };
     case "suspended":
       // Internal invariant: the runner journals a suspension with suspendEntry and never asks for its end entry.
       throw new Error("june: a suspended turn journals turn-suspend, not turn-end");

@@ -1,3 +1,4 @@
+import type { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import { ROOT_CONTEXT, trace, type Context } from "@opentelemetry/api";
 import type { ResponderProvenance, TurnMetadata } from "../stores/types.js";
 import { JuneSpan } from "../telemetry/june-span.js";
@@ -36,7 +37,8 @@ export type TurnSpanOutcome =
   | { status: "completed"; text: string; metadata: TurnMetadata }
   | { status: "failed"; error: unknown }
   | { status: "canceled" }
-  | { status: "suspended" };
+  | { status: "suspended" }
+  | { status: "blocked"; error: GuardrailTrippedError };
 
 /**
  * A chat turn's span, `june.turn`: session and turn ids, the responder's kind, id and version, the input's
@@ -98,6 +100,11 @@ export class TurnSpans {
     this.span.event("june.cancel");
   }
 
+  /** A question (`ask_user`) was answered: the event names the request, never the answer. */
+  answered(requestId: string): void {
+    this.span.event("june.question.answered", { "june.request.id": requestId });
+  }
+
   end(outcome: TurnSpanOutcome): void {
     switch (outcome.status) {
       case "completed": {
@@ -122,6 +129,13 @@ export class TurnSpans {
         return this.span.end({ "june.turn.status": "canceled" });
       case "suspended":
         return this.span.end({ "june.turn.status": "suspended" });
+      case "blocked":
+        this.span.event("june.guardrail.tripped", {
+          "june.guardrail.name": outcome.error.guardrail,
+          "june.guardrail.stage": outcome.error.stage,
+          "june.guardrail.reason": outcome.error.reason,
+        });
+        return this.span.end({ "june.turn.status": "blocked" });
       default: {
         const unknown: never = outcome;
         void unknown;

@@ -591,7 +591,9 @@ describe("approvals", () => {
     r.last().events.end();
     r.last().result.resolve({ text: "ok" });
     await second.result;
-    expect((await collect(second)).map((e) => e.type === "approval-request" && e.request.id)).toEqual(["b2"]);
+    // The remembered approval is a decision by policy: an event of its own, never a request.
+    const said = (await collect(second)).map((e) => (e.type === "approval-request" ? e.request.id : e.type === "policy-decision" ? `policy ${e.decision.id}` : false));
+    expect(said).toEqual(["policy b1", "b2"]);
     const approvals = (await journal(store, session.id)).filter((e) => e.type === "approval");
     expect(approvals).toMatchObject([
       { requestId: "a1", toolName: "search", approved: true, remember: "session" },

@@ -1,5 +1,7 @@
+import { ASK_USER_TOOL } from "../ask/ask-user.js";
 import type { ApprovalRequest } from "../runtime/types.js";
 import { CanceledError } from "../runtime/errors.js";
+import type { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import type { TurnMetadata } from "../stores/types.js";
 import { ApprovalNotPendingError, SteerNotSupportedError, TurnEndedError, TurnSuspendedError } from "./errors.js";
 import { validateInput } from "./input.js";
@@ -20,6 +22,10 @@ import type {
 } from "./types.js";
 
 const NO_REQUESTS: readonly ApprovalRequest[] = Object.freeze([]);
+/** The reason of an approval "remember for this session" took (a decision by policy: no one was asked again). */
+const REMEMBERED = "approved for the session";
+/** The reason journaled for an answered question (`ask_user`): that it was answered, never the answer. */
+const ANSWERED = "question answered";
 const noRelease = (): void => {};
 
 /** How a turn ended, as the runner decided it. */
@@ -27,6 +33,7 @@ export type TurnOutcome =
   | { status: "completed"; result: ResponderResult; metadata: TurnMetadata }
   | { status: "failed"; error: unknown }
   | { status: "canceled" }
+  | { status: "blocked"; error: GuardrailTrippedError }
   | { status: "suspended"; requests: { id: string; toolName: string }[] };
 
 /**
@@ -203,7 +210,7 @@ export class TurnController {
     while (this.#checkpointWrites.size > 0) await Promise.allSettled([...this.#checkpointWrites]);
   }
 
-  /** Buffers one of the responder's events; anything but the three turn events is dropped. */
+  /** Buffers one of the responder's events; anything but the three responder events is dropped. */
   push(event: unknown): void {
     this.#push(event);
     this.#suspendWatch?.check();
@@ -223,9 +230,24 @@ export class TurnController {
         if (this.#suspendWatch) this.#suspendWatch.tree = e.tree;
         this.#journalPolicyDecisions();
         return;
+      case "policy-decision":
+        // The turn says these itself (from the execution's `policyDecisions`); a responder's own are dropped.
+        return;
+      case "input-request":
+        // The turn says these itself (from a request with a question); a responder's own are dropped.
+        return;
       case "approval-request":
+        if (typeof e.request?.question === "string") {
+          const { id, question, stepId, toolCallId } = e.request;
+          this.events.push({ type: "input-request", request: { id, question, stepId, toolCallId } });
+          return;
+        }
         // A tool the user approved for the whole session is approved again without asking.
-        if (this.#journal.rememberedTools.has(e.request?.toolName) && decided(() => this.decide(e.request.id, true, {}, e.request.toolName))) return;
+        if (this.#journal.rememberedTools.has(e.request?.toolName) && decided(() => this.decide(e.request.id, true, {}, e.request.toolName))) {
+          const { id, stepId, toolName, toolCallId } = e.request;
+          this.events.push({ type: "policy-decision", decision: { id, stepId, toolName, toolCallId, approved: true, reason: REMEMBERED } });
+          return;
+        }
         this.events.push(e);
         return;
       default: {
@@ -243,6 +265,27 @@ export class TurnController {
     return decided(() => this.decide(id, false, { reason }));
   }
 
+  answer(id: string, value: unknown): boolean {
+    return decided(() => this.decideAnswer(id, value));
+  }
+
+  /**
+   * Answers a question once: `TurnEndedError` once the controls are closed, `ApprovalNotPendingError` for an id
+   * the execution does not wait on as a question. Journaled as answered, never with the answer.
+   */
+  decideAnswer(id: string, value: unknown): void {
+    const execution = this.#execution;
+    if (!this.open) throw new TurnEndedError(this.id, undefined, { control: "answer", approvalId: id });
+    if (value === undefined) throw new TypeError(`turn.answer("${id}", value): value must be a string or a JSON value, got undefined`);
+    if (!execution || this.#decided.has(id) || typeof execution.answer !== "function" || !execution.answer(id, value)) {
+      throw new ApprovalNotPendingError({ turnId: this.id, approvalId: id });
+    }
+    this.#decided.add(id);
+    this.#spans?.answered(id);
+    queueMicrotask(() => this.#suspendWatch?.check());
+    this.#track(this.#journalWrite([{ type: "approval", turnId: this.id, requestId: id, toolName: ASK_USER_TOOL, approved: true, reason: ANSWERED }]));
+  }
+
   /** Applies a control, throwing a typed error when the turn cannot take it (see `Turn.control`). */
   async control(command: TurnCommand): Promise<void> {
     switch (command.type) {
@@ -250,6 +293,8 @@ export class TurnController {
         return this.decide(command.approvalId, true, command.remember ? { remember: command.remember } : {});
       case "deny":
         return this.decide(command.approvalId, false, command.reason !== undefined ? { reason: command.reason } : {});
+      case "answer":
+        return this.decideAnswer(command.requestId, command.value);
       case "cancel":
         // A cancel already asked for, or a turn deciding its end, still answers: the turn ends either way.
         if (this.status !== "running") throw new TurnEndedError(this.id, undefined, { control: "cancel" });
@@ -315,6 +360,7 @@ export class TurnController {
         return;
       }
       case "failed":
+      case "blocked":
         this.#result.reject(outcome.error);
         return;
       case "canceled":
@@ -356,7 +402,7 @@ export class TurnController {
           toolName: toolName ?? "unknown",
           approved,
           ...(options.reason !== undefined ? { reason: options.reason } : {}),
-          ...(rememberedTool !== undefined ? { reason: "approved for the session" } : {}),
+          ...(rememberedTool !== undefined ? { reason: REMEMBERED, decidedBy: "policy" as const } : {}),
           ...(remember ? { remember } : {}),
         },
       ]),
@@ -369,6 +415,7 @@ export class TurnController {
     if (!decisions || decisions.length <= this.#policyJournaled) return;
     const fresh = decisions.slice(this.#policyJournaled);
     this.#policyJournaled = decisions.length;
+    for (const decision of fresh) this.events.push({ type: "policy-decision", decision });
     this.#track(
       this.#journalWrite(
         fresh.map((decision) => ({
@@ -439,6 +486,9 @@ class ChatTurn implements Turn {
   }
   deny(id: string, reason?: string): boolean {
     return this.#controller.deny(id, reason);
+  }
+  answer(id: string, value: unknown): boolean {
+    return this.#controller.answer(id, value);
   }
   cancel(): void {
     this.#controller.cancel();

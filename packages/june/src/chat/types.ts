@@ -1,3 +1,5 @@
+import type { Guardrails } from "../guardrails/types.js";
+import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
 import type { LanguageModel, ModelMessage } from "ai";
 import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, Usage } from "../runtime/types.js";
 import type { ResponderTraceNode } from "./trace/responder-trace.js";
@@ -26,7 +28,31 @@ export interface ApprovalRequestEvent {
   request: ApprovalRequest;
 }
 /** The live events of a turn, discriminated on `type`. */
-export type TurnEvent = TextDeltaEvent | RunUpdateEvent | ApprovalRequestEvent;
+/** A question the workflow asks a person (`<AskUser />`): answer it with `turn.answer(request.id, value)`. */
+export interface InputRequestEvent {
+  type: "input-request";
+  request: InputRequest;
+}
+
+/** A question waiting for a person's answer. */
+export interface InputRequest {
+  id: string;
+  question: string;
+  stepId?: string;
+  toolCallId?: string;
+}
+
+/**
+ * A tool call the workflow's `toolApproval` (or a tool guardrail, or "remember for this session") decided:
+ * no one is asked, nothing is pending. The turn emits it once per decision, after the run update that holds it.
+ */
+export interface PolicyDecisionEvent {
+  type: "policy-decision";
+  decision: PolicyApproval;
+}
+
+/** What a turn emits: its responder's events, and the decisions taken by policy (a responder's own `policy-decision`s are dropped). */
+export type TurnEvent = TextDeltaEvent | RunUpdateEvent | ApprovalRequestEvent | InputRequestEvent | PolicyDecisionEvent;
 
 /** What a responder gets for each turn. */
 export interface RespondOptions {
@@ -60,6 +86,13 @@ export interface RespondOptions {
   budget?: Budget;
   /** What the session's other turns spent, counted against `budget.session`. */
   spent?: Spent;
+  /**
+   * The chat's `toolApproval` (`createChat({ toolApproval })`): a workflow responder applies it to every step
+   * with no policy of its own (`agentResponder` does, through `start({ toolApproval })`).
+   */
+  toolApproval?: ToolApprovalPolicy;
+  /** The chat's tool guardrails (`createChat({ guardrails: { tool } })`), for a workflow responder to apply to every step. */
+  guardrails?: Pick<Guardrails, "tool">;
 }
 
 /** A durable turn's state as its responder hands it over. JSON-safe. */
@@ -104,6 +137,8 @@ export interface ResponderExecution {
   /** Tool calls decided by policy (`toolApproval`) so far, oldest first: the turn journals each once. */
   readonly policyDecisions?: readonly PolicyApproval[];
   approve?(id: string): boolean;
+  /** Answers a question (a request with `question`): see `Turn.answer`. */
+  answer?(id: string, value: unknown): boolean;
   deny?(id: string, reason?: string): boolean;
   /** Takes more input while the turn runs. */
   steer?(input: string): void | Promise<void>;
@@ -134,7 +169,7 @@ export interface Responder {
   resume?(options: ResumeOptions): ResponderExecution;
 }
 
-export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "suspended";
+export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "suspended" | "blocked";
 
 export interface TurnResult {
   text: string;
@@ -153,7 +188,14 @@ export interface ApproveOptions {
  * A control for a running turn, as `turn.control` takes it (and the server's `approve`, `deny`, `cancel`
  * and `steer` routes, and the bus between processes, carry it).
  */
-export type TurnCommand = ApproveCommand | DenyCommand | CancelCommand | SteerCommand;
+export type TurnCommand = ApproveCommand | DenyCommand | AnswerCommand | CancelCommand | SteerCommand;
+
+/** Answers a question the turn asked (an `input-request`): its value is the `ask_user` tool's result. */
+export interface AnswerCommand {
+  type: "answer";
+  requestId: string;
+  value: unknown;
+}
 
 /** Runs the tool call the turn waits on (`remember: "session"`: and later calls of the same tool). */
 export interface ApproveCommand {
@@ -191,6 +233,12 @@ export interface Turn extends AsyncIterable<TurnEvent> {
   approve(id: string, options?: ApproveOptions): boolean;
   /** Denies a pending request; `false` when the turn does not wait on it (`control` says why, typed). */
   deny(id: string, reason?: string): boolean;
+  /**
+   * Answers a question the turn asked (`input-request`, a request with `question`): `value` (a string, or any
+   * JSON value) is what the model gets as the `ask_user` tool's result. The journal records that it was
+   * answered, never the answer. `false` when the turn does not wait on that question.
+   */
+  answer(id: string, value: unknown): boolean;
   /** Cancels the turn; a no-op once it is over. */
   cancel(): void;
   /** Resolves once the responder took the input. */

@@ -19,6 +19,11 @@ export interface ApprovalDecision {
 export interface Approver {
   /** The decision, or `undefined` when `signal` aborted first (the turn was canceled). */
   decide(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision | undefined>;
+  /**
+   * A person's answer to a question the turn asks (`<AskUser />`), read from the terminal; `undefined` when
+   * no one can answer (no terminal, `--yes`/`--deny`) or `signal` aborted first.
+   */
+  answer?(question: string, signal: AbortSignal): Promise<string | undefined>;
 }
 
 /** The reason given when no one is there to approve. */
@@ -46,6 +51,16 @@ export function createApprover(options: CreateApproverOptions): Approver {
     return decision;
   };
   return {
+    async answer(question, signal) {
+      if (mode !== "ask" || !io.stdin.isTTY) return undefined;
+      screen.beforePrompt();
+      screen.note(screen.err.bold(`? ${question}`));
+      try {
+        return await options.reader().question("answer> ", { signal, fresh: true });
+      } finally {
+        screen.afterPrompt();
+      }
+    },
     async decide(request, signal) {
       switch (mode) {
         case "yes":

@@ -4,6 +4,7 @@ import { errorInfo } from "../chat/stream/error-info.js";
 import { redactText, type TextRedactOptions } from "../redaction/redact.js";
 import type { Turn, TurnResult } from "../chat/types.js";
 import { TurnSuspendedError } from "../chat/errors.js";
+import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import { askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
 import type { CliIO } from "./io.js";
@@ -85,6 +86,28 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
           screen.status(renderProgressLine(event.rows, { colors: screen.err, columns: io.stderr.columns }));
           break;
         }
+        case "input-request": {
+          // A question the workflow asks: answered at the prompt; with no one to answer, it is declined.
+          if (!turn.requests.some((pending) => pending.id === event.request.id)) break;
+          const release = turn.holdSuspend?.();
+          try {
+            const answer = await approver.answer?.(event.request.question, interrupt.signal);
+            if (answer !== undefined) turn.answer(event.request.id, answer);
+            else if (!interrupt.signal.aborted) {
+              screen.note(screen.err.yellow(`no one to answer: ${event.request.question}`));
+              turn.deny(event.request.id, "no one to answer");
+            }
+          } finally {
+            release?.();
+          }
+          break;
+        }
+        case "policy-decision": {
+          const { toolName, approved, reason } = event.decision;
+          const line = `${toolName} ${approved ? "approved" : "denied"} by policy${reason !== undefined ? `: ${reason}` : ""}`;
+          screen.note(approved ? screen.err.dim(line) : screen.err.yellow(line));
+          break;
+        }
         case "approval-request": {
           // Events are buffered: a request the run has since withdrawn or that was decided is skipped.
           const request = turn.requests.find((pending) => pending.id === event.request.id);
@@ -129,6 +152,10 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
       break;
     }
     case "failed":
+      if (GuardrailTrippedError.isInstance(outcome.error)) {
+        screen.note(screen.err.yellow(`blocked: ${redactText(outcome.error.message, own)}`));
+        break;
+      }
       if (TurnSuspendedError.isInstance(outcome.error)) {
         screen.note(
           screen.err.yellow(`the turn suspended, waiting on approvals: june resume ${turn.sessionId} ${turn.id} continues it`),
@@ -157,7 +184,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
 function jsonTurnEnd(turn: Turn, outcome: TurnExit, end: TurnEndStreamEvent | undefined, redaction: TextRedactOptions): TurnEndStreamEvent {
   const ids = { turnId: turn.id, sessionId: turn.sessionId };
   if (outcome.status === "canceled") return end?.status === "canceled" ? end : { type: "turn-end", ...ids, status: "canceled" };
-  if (outcome.status === "failed" && end?.status !== "failed" && end?.status !== "suspended") {
+  if (outcome.status === "failed" && end?.status !== "failed" && end?.status !== "suspended" && end?.status !== "blocked") {
     return { type: "turn-end", ...ids, status: "failed", error: errorInfo(outcome.error, { redaction }) };
   }
   return end ?? { type: "turn-end", ...ids, status: "completed" };

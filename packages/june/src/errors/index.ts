@@ -1,1 +1,2 @@
 export { JuneError } from "./june-error.js";
+export { GuardrailTrippedError, type GuardrailStage } from "./guardrail-tripped-error.js";

@@ -162,6 +162,7 @@ function subRun(parent: RunState, path: string): { run: RunState; usage: () => U
     },
     prices: parent.prices,
     budget: parent.budget,
+    ...(parent.defaults ? { defaults: parent.defaults } : {}),
     ...(parent.checkpoints ? { checkpoints: parent.checkpoints } : {}),
     ...(parent.spans ? { spans: parent.spans } : {}),
   };

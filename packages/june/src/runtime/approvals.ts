@@ -26,6 +26,7 @@ export interface OpenApprovalOptions {
 export class ApprovalRegistry {
   private readonly pending = new Map<string, Pending>();
   private readonly deniedCalls = new Set<string>();
+  private readonly answers = new Map<string, unknown>();
   private list: readonly ApprovalRequest[] = Object.freeze([]);
   private byPolicy: readonly PolicyApproval[] = Object.freeze([]);
 
@@ -67,9 +68,27 @@ export class ApprovalRegistry {
     });
   }
 
-  /** Approves a pending request; `false` for an unknown, withdrawn or decided id. */
+  /** Approves a pending request; `false` for an unknown, withdrawn or decided id, or a question (it takes `answer`). */
   approve(id: string): boolean {
+    if (this.pending.get(id)?.request.question !== undefined) return false;
     return this.settle(id, { kind: "approved" });
+  }
+
+  /** Answers a pending question (an `ask_user` call): its tool returns `value`. `false` for anything else. */
+  answer(id: string, value: unknown): boolean {
+    const entry = typeof id === "string" ? this.pending.get(id) : undefined;
+    if (!entry || entry.request.question === undefined) return false;
+    this.answers.set(callKey(entry.request.stepId, entry.request.toolCallId), value);
+    return this.settle(id, { kind: "approved" });
+  }
+
+  /** The answer to a step's `ask_user` call, once (`undefined` when none was given in this process). */
+  takeAnswer(stepId: string, toolCallId: string): { value: unknown } | undefined {
+    const key = callKey(stepId, toolCallId);
+    if (!this.answers.has(key)) return undefined;
+    const value = this.answers.get(key);
+    this.answers.delete(key);
+    return { value };
   }
 
   /** Denies a pending request; `false` for an unknown, withdrawn or decided id. */

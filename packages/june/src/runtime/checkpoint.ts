@@ -111,7 +111,7 @@ export class Checkpointer {
   }
 
   /** The decisions on a waiting step's requests, before any approved call executes (marked `started`). */
-  stepDecided(stepId: string, decisions: ReadonlyMap<string, { approved: boolean; reason?: string }>): Promise<void> {
+  stepDecided(stepId: string, decisions: ReadonlyMap<string, { approved: boolean; reason?: string; decidedBy?: "policy" }>): Promise<void> {
     const state = this.#waiting[stepId];
     if (!state) return Promise.resolve();
     const requests = state.requests.map((request) => {

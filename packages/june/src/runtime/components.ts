@@ -1,3 +1,4 @@
+import type { Guardrails } from "../guardrails/types.js";
 import type { FlexibleSchema, LanguageModel, OutputInterface, Tool as AITool } from "ai";
 import type { JuneElement } from "../jsx/element.js";
 import type { ToolApprovalPolicy } from "./tool-approval.js";
@@ -35,6 +36,13 @@ export interface AgentProps extends CallSettings {
    * nothing. A nested `Agent`'s, or a `Step`'s, replaces it. The same on AI SDK 6 and 7.
    */
   toolApproval?: ToolApprovalPolicy;
+  /**
+   * Checks for the model steps below: `tool` checks each tool call's input before its approval (a trip denies
+   * it with the reason) and its output before the model sees it (a trip answers the model with the refusal);
+   * `input` checks a step's prompt before its first model call and `output` its reply (a trip fails the step
+   * with `GuardrailTrippedError`). A nested `Agent`'s and a `Step`'s add to these.
+   */
+  guardrails?: Guardrails;
   children?: WorkflowNode;
 }
 
@@ -58,6 +66,8 @@ export interface StepProps {
   experimental_telemetry?: CallSettings["experimental_telemetry"];
   /** Which of this step's tool calls need a decision, in place of its `Agent`'s (see `AgentProps.toolApproval`). */
   toolApproval?: ToolApprovalPolicy;
+  /** Checks for this step, added to its `Agent`'s (see `AgentProps.guardrails`). */
+  guardrails?: Guardrails;
   /** `<Tool>`s that serve this step alone. */
   children?: WorkflowNode;
 }

@@ -58,7 +58,7 @@ function streamTextCallers(): string[] {
 const FLOORS: readonly (readonly string[])[] = [
   ["errors", "redaction", "jsx"],
   ["ai-sdk", "mcp", "sdk"],
-  ["cost"],
+  ["cost", "guardrails", "ask"],
   ["telemetry"],
   ["runtime"],
   ["stores"],

@@ -16,6 +16,10 @@ import { modelInfo } from "./usage.js";
 import { finishedResults, keepOutcome, traceOutput, type KeepOutcome } from "./finished-calls.js";
 import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } from "./tool-approval.js";
 import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
+import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
+import { firstTrip } from "../guardrails/check.js";
+import { isAskUserTool } from "../ask/ask-user.js";
+import type { GuardrailVerdict, Guardrails, InputGuardrail, OutputGuardrail, ToolGuardrail } from "../guardrails/types.js";
 
 const DEFAULT_MAX_STEPS = 20;
 
@@ -45,8 +49,9 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     ? { checkpoints: run.checkpoints, stepId: stepId, onWriteFailed: (error) => void (unstored ??= { error }) }
     : undefined;
   const policyDecisions = new Map<string, PolicyDecision>();
-  const policy = plan.props.toolApproval ?? lookup(plan.scope, (s) => s.toolApproval);
-  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions);
+  const policy = plan.props.toolApproval ?? lookup(plan.scope, (s) => s.toolApproval) ?? run.defaults?.toolApproval;
+  const guards = stepGuardrails(plan, run);
+  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions, guards.tool);
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
@@ -58,6 +63,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     toolNodes: new Map<string, string>(),
     policyDecisions,
     ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
+    askTools: new Set(Object.keys(tools).filter((name) => isAskUserTool(tools[name]))),
   };
   const base = {
     model,
@@ -101,13 +107,14 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     const saved = checkpoints?.takeWaiting(stepId);
     let history = saved ? [...saved.messages] : await promptOf(plan.props.prompt, ctx, stepId, signal);
     signal.throwIfAborted();
+    if (!saved && guards.input.length > 0) await tripOn(guards.input, { input: promptText(history) }, "input", signal);
     let calls = saved?.calls ?? 0;
     if (saved) {
-      const approvals = saved.requests.length > 0 ? reopen(step, saved) : [];
+      const approvals = saved.requests.length > 0 ? reopen(step, saved, policyDecisions) : [];
       checkpoints!.markRestored();
       if (approvals.length > 0) {
         // Approved calls that finished before the process stopped answer with their stored outcome, not a run.
-        history = [...history, { role: "tool", content: [...(await decisions(approvals, signal, stepId, run)), ...finishedResults(saved.requests)] }];
+        history = [...history, { role: "tool", content: [...(await decisions(approvals, signal, stepId, run, policyDecisions)), ...finishedResults(saved.requests)] }];
       }
       // A step that stopped while a `<Tool agent>` ran: the sub-workflow resumes from the checkpoint.
       if (agents) history = await answerAgents(history, calls, saved.requests.length === 0);
@@ -118,10 +125,15 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       calls++;
       if (outcome.approvals.length > 0) {
         if (checkpoints?.saving) {
-          const requests = outcome.approvals.map((approval): CheckpointRequest => ({ id: approval.approvalId, ...approval.toolCall }));
+          // A call decided by policy is saved decided: restored, it is never asked of a person.
+          const requests = outcome.approvals.map((approval): CheckpointRequest => {
+            const policy = policyDecisions.get(approval.toolCall.toolCallId);
+            const decision = policy ? { decision: { approved: policy.approved, ...(policy.reason !== undefined ? { reason: policy.reason } : {}), decidedBy: "policy" as const } } : {};
+            return { id: approval.approvalId, ...approval.toolCall, ...decision };
+          });
           await raceAbort(checkpoints.stepWaiting(stepId, { messages: outcome.messages, requests, calls }), signal);
         }
-        const decided: ModelMessage[] = [...outcome.messages, { role: "tool", content: await decisions(outcome.approvals, signal, stepId, run) }];
+        const decided: ModelMessage[] = [...outcome.messages, { role: "tool", content: await decisions(outcome.approvals, signal, stepId, run, policyDecisions) }];
         return agents ? answerAgents(decided, calls, false) : decided;
       }
       if (agents && pendingAgentCalls(outcome.messages, tools).length > 0) {
@@ -136,6 +148,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       if (outcome.continues) return calls < maxSteps ? outcome.messages : "end";
       return undefined;
     });
+    if (guards.output.length > 0) await tripOn(guards.output, { text: reply.text }, "output", signal);
     return output ? await parseOutput(output, reply.text, reply.finish) : reply.text;
   } finally {
     inbox.close();
@@ -148,7 +161,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
  * a new decision); a decision taken but not acted on is applied as it was, and a call that finished keeps its
  * stored outcome.
  */
-function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
+function reopen(step: StepCall, saved: StepCheckpoint, byPolicy: Map<string, PolicyDecision>): OpenApproval[] {
   return saved.requests.map((request) => {
     const toolCall = { toolCallId: request.toolCallId, toolName: request.toolName, input: request.input };
     const decision = request.decision;
@@ -156,11 +169,17 @@ function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
       return openApproval(step, request.id, toolCall, { retry: decision !== undefined || request.retry === true });
     }
     const nodeId = toolNode(step, toolCall);
+    if (decision.decidedBy === "policy") byPolicy.set(request.toolCallId, { approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) });
     const outcome: ApprovalOutcome = decision.approved
       ? { kind: "approved" }
       : { kind: "denied", ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
     if (!decision.approved) step.run.approvals.markDenied(step.stepId, request.toolCallId);
-    const approval = { id: request.id, state: decision.approved ? ("approved" as const) : ("denied" as const), ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    const approval = {
+      id: request.id,
+      state: decision.approved ? ("approved" as const) : ("denied" as const),
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      ...(decision.decidedBy === "policy" ? { decidedBy: "policy" as const } : {}),
+    };
     const finished = request.output !== undefined ? { status: "done" as const, endedAt: Date.now(), output: traceOutput(request.output) } : {};
     step.run.trace.update(nodeId, decision.approved ? { approval, ...finished } : { status: "done", endedAt: Date.now(), approval });
     return { approvalId: request.id, wait: Promise.resolve(outcome), toolCall };
@@ -168,18 +187,28 @@ function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
 }
 
 /** Waits for every approval of a call (each wait already races the step's signal), as response parts. */
-async function decisions(approvals: readonly OpenApproval[], signal: AbortSignal, stepId: string, run: RunState): Promise<ToolApprovalResponse[]> {
+async function decisions(
+  approvals: readonly OpenApproval[],
+  signal: AbortSignal,
+  stepId: string,
+  run: RunState,
+  byPolicy: ReadonlyMap<string, PolicyDecision>,
+): Promise<ToolApprovalResponse[]> {
   const outcomes = await Promise.all(approvals.map((approval) => approval.wait));
   signal.throwIfAborted();
   if (outcomes.some((outcome) => outcome.kind === "withdrawn")) throw new CanceledError("An approval request was withdrawn");
   if (run.checkpoints?.saving) {
     // Marked started on disk before any approved call executes: a resume never runs it twice.
-    const decided = new Map<string, { approved: boolean; reason?: string }>();
+    const decided = new Map<string, { approved: boolean; reason?: string; decidedBy?: "policy" }>();
     approvals.forEach((approval, index) => {
       const outcome = outcomes[index]!;
+      const policy = byPolicy.get(approval.toolCall.toolCallId);
+      // A decision by policy stays one after a restart: its reason (an approval's too) and who decided.
+      const reason = outcome.kind === "denied" ? outcome.reason : policy?.reason;
       decided.set(approval.approvalId, {
         approved: outcome.kind === "approved",
-        ...(outcome.kind === "denied" && outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+        ...(reason !== undefined ? { reason } : {}),
+        ...(policy ? { decidedBy: "policy" as const } : {}),
       });
     });
     await raceAbort(run.checkpoints.stepDecided(stepId, decided), signal);
@@ -226,31 +255,42 @@ function guardTools(
   keep: KeepOutcome | undefined,
   policy: ToolApprovalPolicy | undefined,
   decided: Map<string, PolicyDecision>,
+  toolGuards: readonly ToolGuardrail[] = [],
 ): ToolSet {
   const guarded: ToolSet = {};
   const evaluated = new Map<string, ReturnType<typeof evaluateRule>>();
   for (const [name, value] of Object.entries(tools)) {
     const execute = value.execute;
     const rule = ruleFor(policy, name);
-    if ((rule === undefined && value.needsApproval === undefined) || typeof execute !== "function") {
+    if ((rule === undefined && value.needsApproval === undefined && toolGuards.length === 0) || typeof execute !== "function") {
       guarded[name] = value;
       continue;
     }
     const own = value.needsApproval;
     const needsApproval =
-      rule === undefined
+      rule === undefined && toolGuards.length === 0
         ? own
         : async (toolInput: unknown, options: { toolCallId: string; messages: ModelMessage[] }): Promise<boolean> => {
             // The AI SDK asks again when it reads the approval response: the policy decides a call once.
             let pending = evaluated.get(options.toolCallId);
             if (!pending) {
-              pending = evaluateRule(rule, typeof policy === "function", { toolCallId: options.toolCallId, toolName: name, input: toolInput, messages: options.messages, tools });
+              pending = (async () => {
+                // A tool guardrail checks the call's input first: a trip denies it, by policy, with its reason.
+                const trip = await firstTrip(toolGuards, { toolName: name, input: toolInput });
+                if (trip) return { type: "denied" as const, reason: new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "tool-input", toolName: name }).message };
+                return rule === undefined
+                  ? { type: "not-applicable" as const }
+                  : evaluateRule(rule, typeof policy === "function", { toolCallId: options.toolCallId, toolName: name, input: toolInput, messages: options.messages, tools });
+              })();
               evaluated.set(options.toolCallId, pending);
             }
             const decision = await pending;
             switch (decision.type) {
               case "not-applicable":
-                return typeof own === "function" ? Boolean(await own.call(value, toolInput as never, options as never)) : own === true;
+                if (typeof own === "function") return Boolean(await own.call(value, toolInput as never, options as never));
+                if (own === true) return true;
+                // No one needs to decide: the call runs as approved, and the AI SDK runs it right away.
+                return false;
               case "user-approval":
                 return true;
               case "approved":
@@ -270,12 +310,57 @@ function guardTools(
         if (run.approvals.isDenied(stepId, options.toolCallId)) {
           throw new ToolDeniedError({ toolName: name, stepId });
         }
-        if (!keep) return execute.call(value, toolInput, options as never);
-        return keepOutcome(keep, value, () => execute.call(value, toolInput, options as never), { toolCallId: options.toolCallId, input: toolInput });
+        if (isAskUserTool(value)) {
+          // A question's result is the person's answer (a restart between the answer and here asks again).
+          const answer = run.approvals.takeAnswer(stepId, options.toolCallId);
+          if (!answer) throw new ToolDeniedError({ toolName: name, stepId });
+          return keep ? keepOutcome(keep, value, async () => answer.value, { toolCallId: options.toolCallId, input: toolInput }) : answer.value;
+        }
+        const call = toolGuards.length === 0 ? () => execute.call(value, toolInput, options as never) : () => checkedOutput(toolGuards, name, execute.call(value, toolInput, options as never));
+        if (!keep) return call();
+        return keepOutcome(keep, value, call, { toolCallId: options.toolCallId, input: toolInput });
       },
     } as AITool<any, any>;
   }
   return guarded;
+}
+
+/** A tool's output, checked by the tool guardrails before the model sees it: a trip answers with the refusal (an error). */
+async function checkedOutput(guards: readonly ToolGuardrail[], toolName: string, running: unknown): Promise<unknown> {
+  const output = await running;
+  const trip = await firstTrip(guards, { toolName, output });
+  if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "tool-output", toolName });
+  return output;
+}
+
+/** A step's guardrails: the run's, then each `Agent`'s from the outermost in, then the step's own. */
+function stepGuardrails(plan: StepPlan, run: RunState): { input: InputGuardrail[]; output: OutputGuardrail[]; tool: ToolGuardrail[] } {
+  const layers: Guardrails[] = [];
+  for (let scope: StepPlan["scope"] | undefined = plan.scope; scope !== undefined; scope = scope.parent) if (scope.guardrails) layers.unshift(scope.guardrails);
+  if (run.defaults?.guardrails) layers.unshift(run.defaults.guardrails);
+  if (plan.props.guardrails) layers.push(plan.props.guardrails);
+  return {
+    input: layers.flatMap((g) => g.input ?? []),
+    output: layers.flatMap((g) => g.output ?? []),
+    tool: layers.flatMap((g) => g.tool ?? []),
+  };
+}
+
+/** Throws `GuardrailTrippedError` when one of `guards` trips on `args`. */
+async function tripOn<A>(guards: readonly { name: string; check(args: A): GuardrailVerdict | PromiseLike<GuardrailVerdict> }[], args: A, stage: "input" | "output", signal: AbortSignal): Promise<void> {
+  const trip = await raceAbort(firstTrip(guards, args), signal);
+  if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage });
+}
+
+/** The text of a step's prompt that an input guardrail reads: its last user message's text. */
+function promptText(messages: readonly ModelMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "user") continue;
+    if (typeof message.content === "string") return message.content;
+    return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  }
+  return "";
 }
 
 function toOutput(output: StepOutput | undefined): OutputInterface | undefined {

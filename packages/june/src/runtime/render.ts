@@ -1,3 +1,6 @@
+import { AskUser, ASK_USER_TOOL, askUserTool, type AskUserProps } from "../ask/ask-user.js";
+import type { Guardrails } from "../guardrails/types.js";
+import { validateGuardrails } from "../guardrails/check.js";
 import type { LanguageModel, Tool as AITool } from "ai";
 import type { ToolApprovalPolicy } from "./tool-approval.js";
 import { Fragment, isElement, type JuneElement } from "../jsx/element.js";
@@ -16,6 +19,7 @@ export interface Scope {
   readonly model?: LanguageModel;
   readonly instructions?: string;
   readonly toolApproval?: ToolApprovalPolicy;
+  readonly guardrails?: Guardrails;
   readonly settings: CallSettings;
   /** This scope's own tools, filled while its subtree renders (so sibling order does not matter). */
   readonly tools: Record<string, AITool<any, any>>;
@@ -120,6 +124,7 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     const settings = pickCallSettings(props);
     const agentScope: Scope = { parent: scope, model: p.model, instructions: p.instructions, settings, tools: {}, mcp: [] };
     if (p.toolApproval !== undefined) Object.assign(agentScope, { toolApproval: checkToolApproval(p.toolApproval, fail) });
+    if (p.guardrails !== undefined) Object.assign(agentScope, { guardrails: checkGuardrails(p.guardrails, fail) });
     const children = renderWorkflow(p.children, agentScope, ids);
     out.push({ kind: "agent", name: p.name ?? "Agent", scope: agentScope, children });
     return;
@@ -132,6 +137,11 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     return;
   }
   if (type === McpTools) return void scope.mcp.push(checkMcpTools(element, fail));
+  if (type === AskUser) {
+    if (Object.hasOwn(scope.tools, ASK_USER_TOOL)) fail(`a tool named "${ASK_USER_TOOL}" is already in this scope`);
+    scope.tools[ASK_USER_TOOL] = askUserTool((props as AskUserProps).description);
+    return;
+  }
   if (type === Parallel) {
     const concurrency = props.concurrency as number | undefined;
     if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
@@ -185,6 +195,7 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
   }
   if (p.timeout !== undefined && !(typeof p.timeout === "number" && p.timeout > 0)) fail("`timeout` must be a positive number");
   if (p.toolApproval !== undefined) checkToolApproval(p.toolApproval, fail);
+  if (p.guardrails !== undefined) checkGuardrails(p.guardrails, fail);
   const tools: Record<string, AITool<any, any>> = {};
   const mcp: McpToolsOptions[] = [];
   for (const child of flattenFragments(p.children)) {
@@ -194,8 +205,13 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
       }));
       continue;
     }
+    if (isElement(child) && child.type === AskUser) {
+      if (Object.hasOwn(tools, ASK_USER_TOOL)) fail(`two tools named "${ASK_USER_TOOL}"`);
+      tools[ASK_USER_TOOL] = askUserTool((child.props as AskUserProps).description);
+      continue;
+    }
     if (!isElement(child) || child.type !== Tool) {
-      fail(`a Step's only children are <Tool>s and <McpTools>, found ${isElement(child) ? elementLabel(child) : describeValue(child)}`);
+      fail(`a Step's only children are <Tool>s, <McpTools> and <AskUser>, found ${isElement(child) ? elementLabel(child) : describeValue(child)}`);
     }
     const [name, value] = checkTool(child as JuneElement, (problem) => {
       const label = elementLabel(child as JuneElement);
@@ -303,6 +319,15 @@ function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (typeof value === "object") return `an object (${Object.prototype.toString.call(value)})`;
   return `a ${typeof value}`;
+}
+
+/** `guardrails` must be `{ input?, output?, tool? }` lists of `{ name, check }` (checked when the workflow renders). */
+function checkGuardrails(guardrails: unknown, fail: (problem: string) => never): Guardrails {
+  try {
+    return validateGuardrails(guardrails, "guardrails")!;
+  } catch (error) {
+    return fail((error as Error).message.replace(/^guardrails: /, ""));
+  }
 }
 
 /** `toolApproval` must be an object of rules by tool name or a function (checked when the workflow renders). */

@@ -1,3 +1,5 @@
+import type { Guardrails } from "../guardrails/types.js";
+import type { ToolApprovalPolicy } from "./tool-approval.js";
 import { CanceledError } from "./errors.js";
 import type { RunMcp } from "../mcp/connections.js";
 import type { ApprovalRegistry } from "./approvals.js";
@@ -45,6 +47,8 @@ export interface RunState {
    * which owns rendering and execution, so the model step that calls an agent tool imports neither (no circle).
    */
   readonly runWorkflow: (element: WorkflowNode, env: Env) => Promise<void>;
+  /** `start()`'s `toolApproval` and `guardrails`: what every model step starts from. */
+  readonly defaults?: { readonly toolApproval?: ToolApprovalPolicy; readonly guardrails?: Guardrails };
 }
 
 /** A step's key in the run (its approvals' `stepId`, its checkpoint entry): its id, after its sub-workflow's path. */

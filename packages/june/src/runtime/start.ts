@@ -1,3 +1,4 @@
+import { validateGuardrails } from "../guardrails/check.js";
 import { isMcpConnections, RunMcp } from "../mcp/connections.js";
 import { ApprovalRegistry } from "./approvals.js";
 import type { WorkflowNode } from "./components.js";
@@ -61,6 +62,9 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     budget: budgetCheck(options, () => run),
     ...(checkpoints ? { checkpoints } : {}),
     ...(spans ? { spans } : {}),
+    ...(options.toolApproval !== undefined || options.guardrails !== undefined
+      ? { defaults: { ...(options.toolApproval !== undefined ? { toolApproval: options.toolApproval } : {}), ...(options.guardrails !== undefined ? { guardrails: options.guardrails } : {}) } }
+      : {}),
   };
   if (checkpoints) {
     checkpoints.usageSource = () => run.usage;
@@ -127,6 +131,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
       return run.approvals.policyDecisions;
     },
     approve: (requestId) => run.approvals.approve(requestId),
+    answer: (requestId, value) => run.approvals.answer(requestId, value),
     deny: (requestId, reason) => run.approvals.deny(requestId, reason),
     cancel: (reason) => {
       if (finished || controller.signal.aborted) return;
@@ -203,6 +208,10 @@ function checkOptions(options: StartOptions): void {
   if (onUpdate !== undefined && typeof onUpdate !== "function") throw new TypeError("start(): onUpdate must be a function");
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError("start(): signal must be an AbortSignal");
   if (options.mcp !== undefined && !isMcpConnections(options.mcp)) throw new TypeError("start(): mcp must be made by mcpConnections()");
+  validateGuardrails(options.guardrails, "start({ guardrails })");
+  if (options.toolApproval !== undefined && typeof options.toolApproval !== "function" && (typeof options.toolApproval !== "object" || options.toolApproval === null || Array.isArray(options.toolApproval))) {
+    throw new TypeError("start({ toolApproval }): must be an object of rules by tool name, or a function");
+  }
 }
 
 function runErrorMessage(cause: unknown, status: RunStatus): string {

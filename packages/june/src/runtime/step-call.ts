@@ -1,3 +1,4 @@
+import { questionOf } from "../ask/ask-user.js";
 import type { RunState } from "./run-state.js";
 import { toTraceError } from "./run-state.js";
 import type { PolicyDecision } from "./tool-approval.js";
@@ -20,6 +21,8 @@ export interface StepCall {
   readonly mcpOrigins?: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
   /** Tool calls the step's `toolApproval` decided (by tool call id): answered at once, never shown pending. */
   readonly policyDecisions?: ReadonlyMap<string, PolicyDecision>;
+  /** The step's `ask_user` tool names (`<AskUser />`): their calls are questions, answered, not approved. */
+  readonly askTools?: ReadonlySet<string>;
 }
 
 /**
@@ -115,6 +118,7 @@ export function openApproval(
       input: toolCall.input,
       ...(options.retry ? { retry: true } : {}),
       ...mcpOf(step, toolCall.toolName),
+      ...(step.askTools?.has(toolCall.toolName) ? { question: questionOf(toolCall.input) } : {}),
     },
     {
       signal: step.signal,

@@ -1,3 +1,5 @@
+import type { Guardrails } from "../guardrails/types.js";
+import type { ToolApprovalPolicy } from "./tool-approval.js";
 import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
 import type { CallSettings, ModelInfo, Usage } from "../ai-sdk/call-types.js";
 import type { TelemetryOption } from "../telemetry/options.js";
@@ -119,6 +121,8 @@ export interface ApprovalRequest {
    * process stopped: it was not run again, and runs only on a new approval.
    */
   readonly retry?: boolean;
+  /** Set on an `ask_user` call (`<AskUser />`): the question a person answers (`answer`), in place of approving. */
+  readonly question?: string;
 }
 
 /** A tool call the step's `toolApproval` decided: no one was asked. */
@@ -138,7 +142,7 @@ export interface CheckpointRequest {
   toolCallId: string;
   input: unknown;
   /** The decision, once taken. */
-  decision?: { approved: boolean; reason?: string };
+  decision?: { approved: boolean; reason?: string; decidedBy?: "policy" };
   /**
    * The approved call's `execute` may have begun: on resume it asks again (`retry: true`), never runs unasked,
    * unless its `output` is stored.
@@ -253,6 +257,10 @@ export interface StartOptions {
   budget?: Budget;
   /** What was spent before this run (a chat passes its session's), counted against `budget.session`. */
   spent?: Spent;
+  /** The `toolApproval` of every model step that has none of its own, nor an `Agent`'s (a chat's `toolApproval`). */
+  toolApproval?: ToolApprovalPolicy;
+  /** Guardrails for every model step, before its `Agent`'s and its own (a chat's `guardrails.tool`). */
+  guardrails?: Guardrails;
 }
 
 export interface RunHandle {
@@ -264,6 +272,8 @@ export interface RunHandle {
   /** The tool calls decided by policy (`toolApproval`) so far, oldest first: never in `requests`. */
   readonly policyDecisions?: readonly PolicyApproval[];
   /** Executes the tool. `false` for an unknown, withdrawn or already-decided id. */
+  /** Answers a pending question (an `ask_user` call, `request.question` set): the tool's result is `value`. */
+  answer?(id: string, value: unknown): boolean;
   approve(id: string): boolean;
   /** The tool never executes; the model is told `reason`. `false` for an unknown or decided id. */
   deny(id: string, reason?: string): boolean;

@@ -6,7 +6,7 @@ import { HttpError } from "./http-error.js";
 import { type RouteHandler, Router } from "./router.js";
 import { turnEventsResponse } from "./sse.js";
 import { rejectUnknownFields } from "./body.js";
-import { applyControl, cancelParked, decisionOf, resumeServed } from "./turn-control.js";
+import { applyControl, cancelParked, decisionOf, resumeServed, answerOf } from "./turn-control.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 
 /** A pending request as the HTTP API shows it: the input redacted and excerpted, as in trace rows. */
@@ -72,6 +72,11 @@ export function durableRoutes(context: HandlerContext): Router {
     })
     .on("POST", "/:id/turns/:turnId/approve", decide("approve"))
     .on("POST", "/:id/turns/:turnId/deny", decide("deny"))
+    .on("POST", "/:id/turns/:turnId/answer", async ({ request, params }) => {
+      const fields = await context.body(request);
+      const turn = await liveOrResumed(params.id, params.turnId);
+      return applyControl(context, turn, answerOf(fields));
+    })
     .on("POST", "/:id/turns/:turnId/cancel", async ({ request, params }) => {
       rejectUnknownFields(await context.body(request, { allowEmpty: true }), []);
       const live = await context.find(params.turnId, { running: true });

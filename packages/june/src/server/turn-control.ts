@@ -4,6 +4,14 @@ import type { HandlerContext } from "./handler-context.js";
 import { HttpError, withInputErrors } from "./http-error.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 
+/** The answer an `answer` body gives (`{ requestId, value }`: a string or any JSON value). */
+export function answerOf(fields: JsonObject): TurnCommand {
+  rejectUnknownFields(fields, ["requestId", "value", "sessionId"]);
+  const requestId = requireString(fields, "requestId", { nonEmpty: true });
+  if (!("value" in fields) || fields.value === undefined) throw new HttpError(400, `"value" is required: the answer, a string or any JSON value`);
+  return { type: "answer", requestId, value: fields.value };
+}
+
 /** The decision an `approve` or `deny` body asks for (`{ approvalId, remember? }` / `{ approvalId, reason? }`). */
 export function decisionOf(fields: JsonObject, kind: "approve" | "deny"): TurnCommand {
   if (kind === "approve") {

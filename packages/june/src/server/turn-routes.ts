@@ -3,7 +3,7 @@ import type { HandlerContext } from "./handler-context.js";
 import { HttpError } from "./http-error.js";
 import { type RouteHandler, Router } from "./router.js";
 import { turnEventsResponse } from "./sse.js";
-import { applyControl, decisionOf, resumeServed } from "./turn-control.js";
+import { applyControl, decisionOf, resumeServed, answerOf } from "./turn-control.js";
 import type { SessionAccess } from "./session-access.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 
@@ -46,6 +46,11 @@ export function turnRoutes(context: HandlerContext): Router {
     })
     .on("POST", "/:turnId/approve", decide("approve"))
     .on("POST", "/:turnId/deny", decide("deny"))
+    .on("POST", "/:turnId/answer", async ({ request, params, access }) => {
+      const fields = await context.body(request);
+      const turn = await decidable(access, params.turnId, fields);
+      return applyControl(context, turn, answerOf(fields));
+    })
     .on("POST", "/:turnId/cancel", async ({ request, params, access }) => {
       const turn = await access.served(params.turnId);
       rejectUnknownFields(await context.body(request, { allowEmpty: true }), []);

@@ -1,3 +1,5 @@
+import type { TurnCommand } from "../chat/types.js";
+import { ASK_USER_TOOL } from "../ask/ask-user.js";
 import { readUIMessageStream, UI_MESSAGE_STREAM_HEADERS, type UIMessage, type UIMessageChunk } from "ai";
 import type { TextRedactOptions } from "../redaction/redact.js";
 import { errorInfo } from "../chat/stream/error-info.js";
@@ -276,15 +278,21 @@ async function continueAfterApprovals(
   options: { signal: AbortSignal; cancelOnDisconnect: boolean },
 ): Promise<Response> {
   const responses = approvalResponses(message);
-  if (responses.length === 0) throw new HttpError(400, "The last message is the assistant's but holds no tool approval responses");
+  const answers = questionAnswers(message);
+  if (responses.length === 0 && answers.length === 0) throw new HttpError(400, "The last message is the assistant's but holds no tool approval responses");
   // The assistant message is named after its turn; a client that renamed it still means the session's latest.
   const messageId = typeof message.id === "string" ? message.id : undefined;
   const turn = await approvalTarget(session, messageId, context);
   if (!turn || turn.sessionId !== session.id) throw new HttpError(409, `No turn of chat "${session.id}" is waiting for these approvals`);
-  for (const response of responses) {
-    const command = response.approved
-      ? { type: "approve" as const, approvalId: response.approvalId }
-      : { type: "deny" as const, approvalId: response.approvalId, ...(response.reason !== undefined && { reason: response.reason }) };
+  const commands: TurnCommand[] = [
+    ...responses.map((response): TurnCommand =>
+      response.approved
+        ? { type: "approve", approvalId: response.approvalId }
+        : { type: "deny", approvalId: response.approvalId, ...(response.reason !== undefined && { reason: response.reason }) },
+    ),
+    ...answers.map((answer): TurnCommand => ({ type: "answer", requestId: answer.requestId, value: answer.value })),
+  ];
+  for (const command of commands) {
     try {
       await turn.control(command);
     } catch (error) {
@@ -374,7 +382,8 @@ function uiStream(
     if (!showing) {
       // The client has these already. Shown from past the last request it holds, or from a request it
       // never saw, or the end.
-      if (event.type === "approval-request" && unseen.delete(event.request.toolCallId)) {
+      const shown = event.type === "approval-request" ? event.request.toolCallId : event.type === "input-request" ? event.request.id : undefined;
+      if (shown !== undefined && unseen.delete(shown)) {
         // One it holds: shown from past the last of them.
         if (unseen.size === 0) {
           showing = true;
@@ -382,7 +391,7 @@ function uiStream(
         }
         return false;
       }
-      if (event.type !== "approval-request" && event.type !== "turn-end") return false;
+      if (event.type !== "approval-request" && event.type !== "input-request" && event.type !== "turn-end") return false;
       showing = true;
       chunker.showDenials();
     }
@@ -489,6 +498,21 @@ function approvalResponses(message: JsonObject): ApprovalResponse[] {
     const response: ApprovalResponse = { approvalId: id, approved };
     if (typeof reason === "string") response.reason = reason.slice(0, 10_000);
     out.push(response);
+  }
+  return out;
+}
+
+/**
+ * The client's answers to the turn's questions (`addToolOutput` on an `ask_user` call, whose call id is the
+ * question's request id), as the resent message holds them.
+ */
+function questionAnswers(message: JsonObject): { requestId: string; value: unknown }[] {
+  const out: { requestId: string; value: unknown }[] = [];
+  for (const part of parts(message)) {
+    const isAsk = part.type === `tool-${ASK_USER_TOOL}` || (part.type === "dynamic-tool" && part.toolName === ASK_USER_TOOL);
+    if (!isAsk || part.state !== "output-available" || typeof part.toolCallId !== "string") continue;
+    if (part.output === undefined) throw new HttpError(400, `The answer to question "${part.toolCallId}" has no "output"`);
+    out.push({ requestId: part.toolCallId, value: part.output });
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { ASK_USER_TOOL } from "../ask/ask-user.js";
 import type { FinishReason, UIMessageChunk } from "ai";
 import type { TurnEndStatus, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
@@ -51,6 +52,7 @@ export class UiChunker {
 
   /** True when the event asks the client for a decision it has not seen (its stream then ends there). */
   asks(event: TurnStreamEvent): boolean {
+    if (event.type === "input-request") return !this.#tools.has(event.request.id);
     return event.type === "approval-request" && !this.#tools.has(event.request.toolCallId) && !this.#decided.has(event.request.toolCallId);
   }
 
@@ -89,6 +91,18 @@ export class UiChunker {
       case "run-update":
         this.#resolveTools(event.rows);
         return;
+      case "input-request": {
+        // A question is an `ask_user` tool call the client answers with its output (`addToolOutput`): named by
+        // the request's id, which the answer the client sends back names in turn.
+        const { id, question } = event.request;
+        if (tools.get(id)?.resolved) return;
+        tools.set(id, { toolCallId: id, resolved: false });
+        write({ type: "tool-input-available", toolCallId: id, toolName: ASK_USER_TOOL, input: { question }, dynamic: true });
+        return;
+      }
+      case "policy-decision":
+        // The run-update that came before it shows the call decided (its row says by policy, and why).
+        return;
       case "approval-request": {
         const { request } = event;
         if (tools.has(request.toolCallId)) return;
@@ -114,6 +128,11 @@ export class UiChunker {
           const error = event.error ?? { name: "Error", message: "The turn failed" };
           write({ type: "error", errorText: `${error.name}: ${error.message}` });
           this.finishReason = "error";
+        } else if (event.status === "blocked") {
+          // A guardrail tripped: the refusal is the turn's error, and the reply (if any streamed) does not count.
+          const error = event.error ?? { name: "GuardrailTrippedError", message: "Blocked by a guardrail" };
+          write({ type: "error", errorText: `${error.name}: ${error.message}` });
+          this.finishReason = "content-filter";
         } else if (event.status === "canceled") {
           write({ type: "abort", reason: "The turn was canceled" });
           this.finishReason = "other";

@@ -27,7 +27,7 @@ export function isEntryType(type: unknown): type is JournalEntryType {
   return typeof type === "string" && Object.prototype.hasOwnProperty.call(ENTRY_TYPES, type);
 }
 
-const STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "canceled"]);
+const STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "canceled", "blocked"]);
 
 type Fields = Record<string, unknown>;
 

@@ -2,7 +2,8 @@ import type { ModelInfo, Usage } from "../ai-sdk/call-types.js";
 import type { Cost } from "../cost/price.js";
 
 /** Status a turn ends with in the journal. */
-export type TurnEndStatus = "completed" | "failed" | "canceled";
+/** `blocked`: a guardrail tripped (`error` names it and its reason; no reply is kept). */
+export type TurnEndStatus = "completed" | "failed" | "canceled" | "blocked";
 
 /** What a responder said about itself; recorded on every turn it answers. */
 export interface ResponderProvenance {

@@ -128,6 +128,11 @@ export class StudioClient {
     return this.json("POST", `/turns/${encodeURIComponent(turnId)}/approve`, { approvalId, ...(sessionId && { sessionId }) });
   }
 
+  /** Answers a question (`input-request`) of a live turn: `value` is what the model gets as the tool's result. */
+  answer(turnId: string, requestId: string, value: string): Promise<unknown> {
+    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/answer`, { requestId, value });
+  }
+
   /** Denies a request of a live turn; with `sessionId`, a suspended turn of that session is resumed first. */
   deny(turnId: string, approvalId: string, reason: string, sessionId?: string): Promise<unknown> {
     return this.json("POST", `/turns/${encodeURIComponent(turnId)}/deny`, { approvalId, reason, ...(sessionId && { sessionId }) });

@@ -125,7 +125,7 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
             </div>
           ) : null}
           {records.map((record) => {
-            if (live && live.turnId === record.id) return <TurnView key={live.key} turn={live} rows={live.rows} actions={actions} live />;
+            if (live && live.turnId === record.id) return <TurnView key={live.key} turn={live} rows={live.rows} actions={actions} questions={live.questions} onAnswer={chat.answer} live />;
             const waiting = parked(record);
             return (
               <TurnView
@@ -143,7 +143,7 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
               />
             );
           })}
-          {live && liveIsNew ? <TurnView key={live.key} turn={live} rows={live.rows} actions={actions} live /> : null}
+          {live && liveIsNew ? <TurnView key={live.key} turn={live} rows={live.rows} actions={actions} questions={live.questions} onAnswer={chat.answer} live /> : null}
         </div>
       </div>
       <Composer

@@ -24,10 +24,13 @@ export interface TurnViewProps {
   branch?: BranchSwitch;
   /** Ends a suspended turn without running anything: given for a parked durable turn. */
   onCancel?: () => Promise<void>;
+  /** Questions the running turn asks (`<AskUser />`), each answered in its own text box. */
+  questions?: { id: string; question: string }[];
+  onAnswer?: (requestId: string, value: string) => Promise<void>;
 }
 
 /** One turn: the user's input, its trace rows, then the reply as it is written. */
-export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback, onRegenerate, onEdit, branch, onCancel }: TurnViewProps) {
+export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback, onRegenerate, onEdit, branch, onCancel, questions, onAnswer }: TurnViewProps) {
   const running = turn.status === "running";
   const id = turn.turnId ?? turn.id;
   return (
@@ -54,9 +57,10 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
           />
         </details>
       ) : null}
+      {running && onAnswer ? questions?.map((q) => <QuestionBox key={q.id} id={q.id} question={q.question} onAnswer={onAnswer} />) : null}
       <div className="turn__reply" aria-live={live ? "polite" : undefined}>
         {/* A canceled turn keeps what it streamed, marked as cut where it stopped. */}
-        {turn.text ? <p className={turn.status === "canceled" ? "reply reply--cut" : "reply"}>{turn.text}</p> : null}
+        {turn.text && turn.status !== "blocked" ? <p className={turn.status === "canceled" ? "reply reply--cut" : "reply"}>{turn.text}</p> : null}
         {/* While a call waits for a decision its row asks for it; the reply says nothing more. */}
         {running && !turn.text && !rows.some(isPending) ? <p className="reply reply--waiting">Thinking…</p> : null}
         {running && turn.text ? <span className="caret" aria-hidden="true" /> : null}
@@ -85,6 +89,34 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
         <TurnFooter status={turn.status} error={turn.error} metadata={metadata} cut={turn.text !== ""} />
       )}
     </article>
+  );
+}
+
+/** A question the workflow asks a person: its text, a box for the answer, and Answer (disabled while sending). */
+function QuestionBox({ id, question, onAnswer }: { id: string; question: string; onAnswer: (requestId: string, value: string) => Promise<void> }) {
+  const [value, setValue] = useState("");
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="turn__question"
+      aria-label="Question"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (busy || value.trim() === "") return;
+        setBusy(true);
+        void onAnswer(id, value).finally(() => setBusy(false));
+      }}
+    >
+      <label className="turn__question-text" htmlFor={`answer-${id}`}>
+        <span className="bubble__label">Question</span> {question}
+      </label>
+      <div className="turn__question-row">
+        <input id={`answer-${id}`} className="turn__question-input" value={value} onChange={(event) => setValue(event.target.value)} placeholder="Your answer" autoFocus />
+        <button type="submit" className="button button--primary" disabled={busy || value.trim() === ""}>
+          Answer
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -123,6 +155,9 @@ function TurnFooter({ status, error, metadata, cut = false }: { status: TurnStat
           ) : null}
         </div>
       );
+    case "blocked":
+      // A guardrail's refusal: its name and reason, in place of the reply.
+      return <p className="turn__note turn__note--error turn__blocked">{error ? error.message : "Blocked by a guardrail."}</p>;
     case "canceled":
       return <p className="turn__note">{cut ? "Canceled: the reply was cut here." : "Canceled."}</p>;
     case "interrupted":

@@ -11,8 +11,10 @@ export interface LiveTurn {
   steers: string[];
   text: string;
   rows: ChatTraceRow[];
-  status: "running" | "completed" | "failed" | "canceled" | "suspended";
+  status: "running" | "completed" | "failed" | "canceled" | "suspended" | "blocked";
   error?: TurnError;
+  /** Questions the workflow asks (`input-request`) and no one has answered yet. */
+  questions?: { id: string; question: string }[];
   /** A regenerated or edited turn: the id of the turn it takes the place of (shown no more, nor what follows it). */
   replaces?: string;
 }
@@ -140,6 +142,14 @@ export class ChatController {
 
   deny(approvalId: string, reason: string): Promise<void> {
     return this.#control((turnId) => this.#client.deny(turnId, approvalId, reason), true);
+  }
+
+  /** Answers a question of the live turn; once the server took it, the question goes. */
+  answer(requestId: string, value: string): Promise<void> {
+    return this.#control(async (turnId) => {
+      await this.#client.answer(turnId, requestId, value);
+      this.#setLive((turn) => ({ ...turn, questions: (turn.questions ?? []).filter((q) => q.id !== requestId) }));
+    }, true);
   }
 
   /**
@@ -388,8 +398,16 @@ export class ChatController {
       case "approval-request":
         // The next run-update's approval row carries the buttons; nothing else to do.
         return false;
+      case "input-request": {
+        const { id, question } = event.request;
+        this.#setLive((turn) => ({ ...turn, questions: [...(turn.questions ?? []).filter((q) => q.id !== id), { id, question }] }));
+        return false;
+      }
+      case "policy-decision":
+        // The run-update that came with it shows the call decided by policy, and why.
+        return false;
       case "turn-end":
-        this.#setLive((turn) => ({ ...turn, status: event.status, text: event.text ?? turn.text, error: event.error }));
+        this.#setLive((turn) => ({ ...turn, status: event.status, text: event.text ?? turn.text, error: event.error, questions: [] }));
         return true;
       default: {
         const never: never = event;

@@ -13,6 +13,8 @@ export interface ChatSession extends ChatSnapshot {
   steer(input: string): Promise<void>;
   approve(approvalId: string): Promise<void>;
   deny(approvalId: string, reason: string): Promise<void>;
+  /** Answers a question the live turn asks. */
+  answer(requestId: string, value: string): Promise<void>;
   decideSuspended(turnId: string, approvalId: string, decision: SuspendedDecision): Promise<void>;
   /** Ends a suspended (or interrupted, resumable) turn without running anything. */
   cancelSuspended(turnId: string): Promise<void>;
@@ -40,6 +42,7 @@ export function useChatSession(controller: ChatController, sessionId: string | n
       steer: (input) => controller.steer(input),
       approve: (approvalId) => controller.approve(approvalId),
       deny: (approvalId, reason) => controller.deny(approvalId, reason),
+      answer: (requestId, value) => controller.answer(requestId, value),
       decideSuspended: (turnId, approvalId, decision) => controller.decideSuspended(turnId, approvalId, decision),
       cancelSuspended: (turnId) => controller.cancelSuspended(turnId),
       regenerate: (turnId) => controller.regenerate(turnId),

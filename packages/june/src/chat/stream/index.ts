@@ -5,6 +5,9 @@
  */
 export type {
   ApprovalRequestStreamEvent,
+  PolicyDecisionStreamEvent,
+  InputRequestStreamEvent,
+  StreamPolicyDecision,
   IndexedTurnStreamEvent,
   RunUpdateStreamEvent,
   StreamApprovalRequest,

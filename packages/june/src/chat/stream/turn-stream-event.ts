@@ -13,6 +13,8 @@ export type TurnStreamEvent =
   | TextDeltaStreamEvent
   | RunUpdateStreamEvent
   | ApprovalRequestStreamEvent
+  | PolicyDecisionStreamEvent
+  | InputRequestStreamEvent
   | TurnEndStreamEvent;
 
 /** Always the first event (index 0): which turn this is, for the approve, deny, cancel and steer routes. */
@@ -40,6 +42,32 @@ export interface ApprovalRequestStreamEvent {
   request: StreamApprovalRequest;
 }
 
+/** A question for a person (`<AskUser />`): answer it with `POST /turns/:id/answer` or `turn.answer(id, value)`. */
+export interface InputRequestStreamEvent {
+  type: "input-request";
+  /** `question` redacted. */
+  request: { id: string; question: string };
+}
+
+/**
+ * A tool call decided without asking anyone: by the workflow's or the chat's `toolApproval`, a tool
+ * guardrail (its reason names it) or a tool approved for the session. Never pending; nothing to answer.
+ */
+export interface PolicyDecisionStreamEvent {
+  type: "policy-decision";
+  decision: StreamPolicyDecision;
+}
+
+/** A decision by policy as it leaves the process: its reason redacted; never the call's input. */
+export interface StreamPolicyDecision {
+  id: string;
+  stepId: string;
+  toolName: string;
+  toolCallId: string;
+  approved: boolean;
+  reason?: string;
+}
+
 /** An approval request as it leaves the process: its input redacted, and bounded. */
 export interface StreamApprovalRequest {
   id: string;
@@ -56,7 +84,7 @@ export interface StreamApprovalRequest {
 }
 
 /** How a turn ended, as the stream says it. */
-export type TurnEndStatus = "completed" | "failed" | "canceled" | "suspended";
+export type TurnEndStatus = "completed" | "failed" | "canceled" | "suspended" | "blocked";
 
 /** Always the last event. */
 export interface TurnEndStreamEvent {
@@ -67,7 +95,7 @@ export interface TurnEndStreamEvent {
   status: TurnEndStatus;
   /** The reply, redacted, when the turn completed; when it was canceled, the reply streamed until then (cut). */
   text?: string;
-  /** The failure, when the turn failed: see `errorInfo`. */
+  /** The failure, when the turn failed; the guardrail's refusal (`GuardrailTrippedError`) when it was blocked: see `errorInfo`. */
   error?: ErrorInfo;
   /** The turn's provenance, redacted, when it completed. */
   metadata?: TurnMetadata;

@@ -10,10 +10,10 @@ import type { TurnEndStatus, TurnStreamEvent, TurnStreamEventType } from "./turn
  */
 
 /** Every `type` a turn-stream event can have, in the order a turn sends them. */
-export const TURN_STREAM_EVENT_TYPES: readonly TurnStreamEventType[] = ["turn-start", "text-delta", "run-update", "approval-request", "turn-end"];
+export const TURN_STREAM_EVENT_TYPES: readonly TurnStreamEventType[] = ["turn-start", "text-delta", "run-update", "approval-request", "policy-decision", "input-request", "turn-end"];
 
 const TYPES: ReadonlySet<string> = new Set(TURN_STREAM_EVENT_TYPES);
-const END_STATUSES: ReadonlySet<string> = new Set<TurnEndStatus>(["completed", "failed", "canceled", "suspended"]);
+const END_STATUSES: ReadonlySet<string> = new Set<TurnEndStatus>(["completed", "failed", "canceled", "suspended", "blocked"]);
 const ROW_STATUSES: ReadonlySet<string> = new Set<ChatTraceRow["status"]>(["running", "error", "pending", "done"]);
 const APPROVAL_STATES: ReadonlySet<string> = new Set(["pending", "approved", "denied"]);
 /** Deeper trace trees than this are not something `projectChatTrace` makes. */
@@ -52,6 +52,19 @@ export function parseTurnStreamEvent(value: unknown): TurnStreamEvent {
       const request = object(event.request, "request");
       for (const key of ["id", "stepId", "toolName", "toolCallId", "input"] as const) string(request[key], `request.${key}`);
       if (!("inputValue" in request)) throw new TurnStreamEventError("request.inputValue", "is missing");
+      break;
+    }
+    case "input-request": {
+      const request = object(event.request, "request");
+      string(request.id, "request.id");
+      string(request.question, "request.question");
+      break;
+    }
+    case "policy-decision": {
+      const decision = object(event.decision, "decision");
+      for (const key of ["id", "stepId", "toolName", "toolCallId"] as const) string(decision[key], `decision.${key}`);
+      if (typeof decision.approved !== "boolean") throw new TurnStreamEventError("decision.approved", `must be a boolean, got ${describe(decision.approved)}`);
+      optional(decision.reason, "decision.reason", string);
       break;
     }
     case "turn-end": {

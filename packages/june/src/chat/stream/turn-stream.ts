@@ -55,7 +55,7 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
         continue;
       }
       // The text before a tool call is complete: show all of it while the turn waits for a decision.
-      if (event.type === "approval-request") {
+      if (event.type === "approval-request" || event.type === "input-request") {
         const rest = text.flush();
         streamed += rest;
         if (rest !== "") yield indexed({ type: "text-delta", text: rest });
@@ -110,13 +110,20 @@ function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, 
   switch (event.type) {
     case "run-update":
       try {
-        return { type: "run-update", rows: streamTraceRows(event.tree, { requests: turn.requests, redaction }) };
+        // A question (`ask_user`) is answered in its own box (`input-request`), not approved from its row.
+        return { type: "run-update", rows: streamTraceRows(event.tree, { requests: turn.requests.filter((r) => r.question === undefined), redaction }) };
       } catch {
         // A tree the projection does not understand (a custom responder's) is not worth failing the stream.
         return undefined;
       }
     case "approval-request":
       return { type: "approval-request", request: streamApprovalRequest(event.request, redaction) };
+    case "input-request":
+      return { type: "input-request", request: { id: event.request.id, question: ownPatterns(event.request.question, redaction) } };
+    case "policy-decision": {
+      const { id, stepId, toolName, toolCallId, approved, reason } = event.decision;
+      return { type: "policy-decision", decision: { id, stepId, toolName, toolCallId, approved, ...(reason !== undefined ? { reason: ownPatterns(reason, redaction) } : {}) } };
+    }
     default: {
       const unreachable: never = event;
       void unreachable;
@@ -134,6 +141,7 @@ async function turnEnd(turn: Turn, redaction: TextRedactOptions, streamed: strin
   } catch (error) {
     if (turn.status === "canceled") return { type: "turn-end", ...ids, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}) };
     if (turn.status === "suspended") return { type: "turn-end", ...ids, status: turn.status };
+    if (turn.status === "blocked") return { type: "turn-end", ...ids, status: "blocked", error: errorInfo(error, { redaction }) };
     return { type: "turn-end", ...ids, status: "failed", error: errorInfo(error, { redaction }) };
   }
   const end: TurnEndStreamEvent = { type: "turn-end", ...ids, status: "completed", text: redactText(result.text, redaction) };

@@ -223,6 +223,8 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
     if (turn.prices !== undefined) runOptions.prices = turn.prices;
     if (turn.budget !== undefined) runOptions.budget = turn.budget;
     if (turn.spent !== undefined) runOptions.spent = turn.spent;
+    if (turn.toolApproval !== undefined) runOptions.toolApproval = turn.toolApproval;
+    if (turn.guardrails?.tool !== undefined) runOptions.guardrails = { tool: turn.guardrails.tool };
     const save = turn.onCheckpoint;
     if (save) {
       runOptions.onCheckpoint = async (checkpoint) => {
@@ -291,6 +293,7 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
       return handle?.policyDecisions ?? [];
     },
     approve: (requestId) => handle?.approve(requestId) ?? false,
+    answer: (requestId, value) => handle?.answer?.(requestId, value) ?? false,
     deny: (requestId, reason) => handle?.deny(requestId, reason) ?? false,
     steer: (input) => {
       if (!handle) throw new TypeError("agentResponder: the turn's run has not started, so it cannot be steered");

@@ -1,0 +1,60 @@
+import { jsonSchema, tool, type Tool as AITool } from "ai";
+
+/** The name of the tool `<AskUser />` gives the model. */
+export const ASK_USER_TOOL = "ask_user";
+
+/** Marks the `ask_user` tool: a step answers its calls with a person's answer, not with an `execute`. */
+export const askUserMarker: unique symbol = Symbol.for("june.askUser");
+
+/** Props of `<AskUser>`. */
+export interface AskUserProps {
+  /** What the model is told the tool is for (default: ask the user a question and wait for the answer). */
+  description?: string;
+}
+
+/**
+ * Gives the model of the steps it serves (a child of `<Agent>` or `<Step>`, like `<Tool>`) a tool named
+ * `ask_user` with `{ question: string }`. A call asks a person and waits like an approval: the turn emits an
+ * `input-request` (`{ id, question }`), `turn.answer(id, value)` answers it, and the answer is the tool's
+ * result, what the model sees. A cancel withdraws the question; a durable turn suspends on it and resumes,
+ * in any process, with the answer. The journal keeps that the question was answered, never the answer.
+ *
+ * @example
+ * <Agent model={model}>
+ *   <AskUser />
+ *   <Step id="plan" prompt={input} />
+ * </Agent>
+ */
+export function AskUser(_props: AskUserProps): null {
+  return null;
+}
+
+/** The `ask_user` tool: it asks for approval (a question waits like one); the step answers it from the registry. */
+export function askUserTool(description?: string): AITool<any, any> {
+  const value = tool({
+    description: description ?? "Ask the user a question and wait for their answer. Use it when you need information only the user has.",
+    inputSchema: jsonSchema<{ question: string }>({
+      type: "object",
+      properties: { question: { type: "string", description: "The question, as the user will read it" } },
+      required: ["question"],
+      additionalProperties: false,
+    }),
+    needsApproval: true,
+    execute: async (): Promise<unknown> => {
+      // Internal invariant: a step replaces this execute with one that returns the person's answer.
+      throw new Error("june: ask_user ran outside a step");
+    },
+  } as AITool<any, any>);
+  return Object.assign(value, { [askUserMarker]: true });
+}
+
+/** True for the tool `<AskUser />` made. */
+export function isAskUserTool(value: unknown): boolean {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[askUserMarker] === true;
+}
+
+/** The question of an `ask_user` call's input, as a string. */
+export function questionOf(input: unknown): string {
+  const question = (input as { question?: unknown } | null)?.question;
+  return typeof question === "string" ? question : JSON.stringify(question ?? "");
+}

@@ -1,0 +1,141 @@
+import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
+import { SteerNotSupportedError } from "./errors.js";
+import { quiet } from "./internal/deferred.js";
+import type { ApprovalRequest, PolicyApproval } from "../runtime/types.js";
+import type { Responder, TurnEvent as ResponderEvent, ResponderExecution, ResponderResult, RespondOptions, ResumeOptions } from "./types.js";
+import { firstTrip } from "../guardrails/check.js";
+import type { Guardrails } from "../guardrails/types.js";
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * `responder` with the chat's input and output guardrails around each turn. A trip rejects the turn's result
+ * with `GuardrailTrippedError`, which the turn ends with as `blocked`.
+ *
+ * Input guardrails run before `respond` (those with `run: "beside"` beside it, its events held until they
+ * pass). Output guardrails check the reply's text once it is whole: while any of them holds (`stream: "hold"`,
+ * the default), the reply's `text-delta`s (and the trace updates that come with them) are held and released
+ * at once when every check passed; none of a blocked reply reaches a surface. With only `stream: "end"`
+ * guardrails the text streams as it comes and a trip blocks the turn at its end. A resumed turn (its input
+ * passed when it started) is checked on its output only.
+ */
+export function guardedResponder(responder: Responder, guardrails: Guardrails): Responder {
+  const inputs = guardrails.input ?? NONE;
+  const outputs = guardrails.output ?? NONE;
+  if (inputs.length === 0 && outputs.length === 0) return responder;
+  const guarded: Responder = {
+    ...responder,
+    respond(options: RespondOptions): ResponderExecution {
+      const before = inputs.filter((g) => (g.run ?? "before") === "before");
+      const beside = inputs.filter((g) => g.run === "beside");
+      const check = (list: typeof inputs): Promise<void> =>
+        firstTrip(list, { input: options.input }).then((trip) => {
+          if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "input" });
+        });
+      if (before.length === 0 && beside.length === 0) return guardOutput(responder.respond(options), outputs);
+      // The responder starts once the `before` checks pass; its events flow once the `beside` ones did too.
+      const started = check(before).then(() => guardOutput(responder.respond(options), outputs));
+      const passed = Promise.all([started, check(beside)]).then(([execution]) => execution);
+      return deferredExecution(started, passed, options.turnId);
+    },
+  };
+  if (typeof responder.resume === "function") {
+    const resume = responder.resume.bind(responder);
+    guarded.resume = (options: ResumeOptions) => guardOutput(resume(options), outputs);
+  }
+  return guarded;
+}
+
+/** An execution that starts later (`started`) and is let through once `passed`: its events and requests wait. */
+function deferredExecution(started: Promise<ResponderExecution>, passed: Promise<ResponderExecution>, turnId: string): ResponderExecution {
+  let inner: ResponderExecution | undefined;
+  let open = false;
+  quiet(started).then((execution) => void (inner = execution), () => {});
+  quiet(passed).then(() => void (open = true), () => {});
+  return {
+    result: passed.then((execution) => execution.result),
+    events: (async function* (): AsyncGenerator<ResponderEvent> {
+      let execution: ResponderExecution;
+      try {
+        execution = await passed;
+      } catch {
+        return;
+      }
+      if (execution.events) yield* execution.events;
+    })(),
+    get requests(): readonly ApprovalRequest[] {
+      return (open && inner?.requests) || NONE;
+    },
+    get policyDecisions(): readonly PolicyApproval[] | undefined {
+      return open ? inner?.policyDecisions : undefined;
+    },
+    approve: (id) => (open && inner?.approve ? inner.approve(id) : false),
+    deny: (id, reason) => (open && inner?.deny ? inner.deny(id, reason) : false),
+    steer: async (input) => {
+      const execution = await passed;
+      if (!execution.steer) throw new SteerNotSupportedError(turnId);
+      await execution.steer(input);
+    },
+    checkpoint: () => (open ? inner?.checkpoint?.() : undefined),
+  };
+}
+
+/** The execution with its reply checked by `outputs` before its result (and, while one holds, its text) goes out. */
+function guardOutput(execution: ResponderExecution, outputs: Guardrails["output"] & {}): ResponderExecution {
+  if (outputs.length === 0) return execution;
+  const hold = outputs.some((g) => (g.stream ?? "hold") === "hold");
+  const result = Promise.resolve(execution.result).then(async (value: ResponderResult) => {
+    const trip = await firstTrip(outputs, { text: typeof value?.text === "string" ? value.text : "" });
+    if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "output" });
+    return value;
+  });
+  const source = execution.events;
+  const guarded = delegate(execution, result, source);
+  if (!hold || source === undefined) return guarded;
+  return delegate(
+    execution,
+    result,
+    (async function* (): AsyncGenerator<ResponderEvent> {
+      let text = "";
+      let update: ResponderEvent | undefined;
+      for await (const event of source) {
+        if (event.type === "text-delta") text += event.text;
+        else if (event.type === "run-update") update = event;
+        else {
+          // A request must not wait on the reply: it goes out with the trace as it stands.
+          if (update) yield update;
+          update = undefined;
+          yield event;
+        }
+      }
+      try {
+        await result;
+      } catch {
+        return; // Blocked (or failed): nothing of the held reply goes out.
+      }
+      if (text !== "") yield { type: "text-delta", text };
+      if (update) yield update;
+    })(),
+  );
+}
+
+/** `execution` with another result and events; everything else is asked of it (its getters stay its own). */
+function delegate(execution: ResponderExecution, result: Promise<ResponderResult>, events: AsyncIterable<ResponderEvent> | undefined): ResponderExecution {
+  const guarded: ResponderExecution = {
+    result,
+    get requests() {
+      return execution.requests;
+    },
+    get policyDecisions() {
+      return execution.policyDecisions;
+    },
+  };
+  if (events !== undefined) guarded.events = events;
+  if (execution.approve) guarded.approve = (id) => execution.approve!(id);
+  if (execution.answer) guarded.answer = (id, value) => execution.answer!(id, value);
+  if (execution.deny) guarded.deny = (id, reason) => execution.deny!(id, reason);
+  if (execution.steer) guarded.steer = (input) => execution.steer!(input);
+  if (execution.checkpoint) guarded.checkpoint = () => execution.checkpoint!();
+  if (execution.restored) guarded.restored = execution.restored;
+  return guarded;
+}
