@@ -1,5 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
-import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, TraceNode, Usage } from "../runtime/types.js";
+import type { ApprovalDecision, ApprovalRequest, DecisionOutcome, ModelInfo, PolicyApproval, RunResult, TraceNode, Usage } from "../runtime/types.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { ChatStore, ContextProvenance, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
@@ -80,8 +80,12 @@ export interface ResponderExecution {
   readonly requests?: readonly ApprovalRequest[];
   /** Tool calls decided by policy (`toolApproval`) so far, oldest first: the turn journals each once. */
   readonly policyDecisions?: readonly PolicyApproval[];
-  approve?(id: string): boolean;
-  deny?(id: string, reason?: string): boolean;
+  /**
+   * Decides one of `requests` and says what happened: `decided`, or `not-pending` (unknown, withdrawn or
+   * decided already). An approval's `input`, when given, replaces the model's (checked against the tool's
+   * schema first: `ToolInputInvalidError`, nothing decided).
+   */
+  decide?(id: string, decision: ApprovalDecision): DecisionOutcome;
   /** Takes more input while the turn runs. */
   steer?(input: string): void | Promise<void>;
   /** A durable execution's latest checkpoint, if any. */
@@ -119,6 +123,12 @@ export interface TurnResult {
 export interface ApproveOptions {
   /** Also approve later calls of the same tool in this session. */
   remember?: "session";
+  /**
+   * Runs the tool with this input in place of the model's: checked against the tool's input schema first
+   * (`ToolInputInvalidError` when it does not fit, and the request stays pending). The model sees the call
+   * as it ran; the journal records that the input was edited, never the input.
+   */
+  input?: unknown;
 }
 
 /**
@@ -132,6 +142,8 @@ export interface ApproveCommand {
   type: "approve";
   approvalId: string;
   remember?: "session";
+  /** Runs the tool with this input in place of the model's (see `ApproveOptions.input`). */
+  input?: unknown;
 }
 
 /** Refuses the tool call the turn waits on; `reason` is what the model is told. */
@@ -159,7 +171,10 @@ export interface Turn extends AsyncIterable<TurnEvent> {
   readonly status: TurnStatus;
   readonly result: Promise<TurnResult>;
   readonly requests: readonly ApprovalRequest[];
-  /** Approves a pending request; `false` when the turn does not wait on it (`control` says why, typed). */
+  /**
+   * Approves a pending request; `false` when the turn does not wait on it (`control` says why, typed). With
+   * `input`, the tool runs with it: `ToolInputInvalidError` when the tool's schema refuses it (still pending).
+   */
   approve(id: string, options?: ApproveOptions): boolean;
   /** Denies a pending request; `false` when the turn does not wait on it (`control` says why, typed). */
   deny(id: string, reason?: string): boolean;

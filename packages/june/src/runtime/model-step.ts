@@ -11,6 +11,7 @@ import { raceAbort } from "./scheduler.js";
 import { needsRetry } from "./checkpoint.js";
 import type { ApprovalOutcome } from "./approvals.js";
 import type { CheckpointRequest, Prompt, RunContext, StepCheckpoint } from "./types.js";
+import type { Decided } from "./checkpoint.js";
 import { modelInfo } from "./usage.js";
 import { finishedResults, keepOutcome, traceOutput, type KeepOutcome } from "./finished-calls.js";
 import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } from "./tool-approval.js";
@@ -53,6 +54,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     stepNodeId,
     signal,
     toolNodes: new Map<string, string>(),
+    tools,
     policyDecisions,
     ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
   };
@@ -85,7 +87,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       checkpoints!.markRestored();
       if (approvals.length > 0) {
         // Approved calls that finished before the process stopped answer with their stored outcome, not a run.
-        history = [...history, { role: "tool", content: [...(await decisions(approvals, signal, plan.id, run)), ...finishedResults(saved.requests)] }];
+        const answered = await decisions(approvals, history, signal, plan.id, run);
+        history = [...answered.messages, { role: "tool", content: [...answered.responses, ...finishedResults(saved.requests)] }];
       }
     }
     const reply = await steerLoop(callInput, history, async (outcome) => {
@@ -97,7 +100,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
           const requests = outcome.approvals.map((approval): CheckpointRequest => ({ id: approval.approvalId, ...approval.toolCall }));
           await raceAbort(checkpoints.stepWaiting(plan.id, { messages: outcome.messages, requests, calls }), signal);
         }
-        return [...outcome.messages, { role: "tool", content: await decisions(outcome.approvals, signal, plan.id, run) }];
+        const answered = await decisions(outcome.approvals, outcome.messages, signal, plan.id, run);
+        return [...answered.messages, { role: "tool", content: answered.responses }];
       }
       // A step that waited saves each further call, so a resume never re-asks what was answered since.
       if (checkpoints?.saving && checkpoints.isWaiting(plan.id) && outcome.continues && calls < maxSteps) {
@@ -127,35 +131,57 @@ function reopen(step: StepCall, saved: StepCheckpoint): OpenApproval[] {
       return openApproval(step, request.id, toolCall, { retry: decision !== undefined || request.retry === true });
     }
     const nodeId = toolNode(step, toolCall);
+    // An edited approval stored the input it runs with in place of the model's.
     const outcome: ApprovalOutcome = decision.approved
-      ? { kind: "approved" }
+      ? { kind: "approved", ...(decision.edited ? { input: request.input } : {}) }
       : { kind: "denied", ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
     if (!decision.approved) step.run.approvals.markDenied(step.stepId, request.toolCallId);
-    const approval = { id: request.id, state: decision.approved ? ("approved" as const) : ("denied" as const), ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
+    const approval = {
+      id: request.id,
+      state: decision.approved ? ("approved" as const) : ("denied" as const),
+      ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
+      ...(decision.edited ? { edited: true as const } : {}),
+    };
     const finished = request.output !== undefined ? { status: "done" as const, endedAt: Date.now(), output: traceOutput(request.output) } : {};
     step.run.trace.update(nodeId, decision.approved ? { approval, ...finished } : { status: "done", endedAt: Date.now(), approval });
     return { approvalId: request.id, wait: Promise.resolve(outcome), toolCall };
   });
 }
 
-/** Waits for every approval of a call (each wait already races the step's signal), as response parts. */
-async function decisions(approvals: readonly OpenApproval[], signal: AbortSignal, stepId: string, run: RunState): Promise<ToolApprovalResponse[]> {
+/**
+ * Waits for every approval of a call (each wait already races the step's signal): the response parts, and
+ * `messages` with each edited call's input replaced, so the tool runs with it and the model sees the call as
+ * it ran.
+ */
+async function decisions(
+  approvals: readonly OpenApproval[],
+  messages: ModelMessage[],
+  signal: AbortSignal,
+  stepId: string,
+  run: RunState,
+): Promise<{ messages: ModelMessage[]; responses: ToolApprovalResponse[] }> {
   const outcomes = await Promise.all(approvals.map((approval) => approval.wait));
   signal.throwIfAborted();
   if (outcomes.some((outcome) => outcome.kind === "withdrawn")) throw new CanceledError("An approval request was withdrawn");
+  const edits = new Map<string, unknown>();
+  approvals.forEach((approval, index) => {
+    const outcome = outcomes[index]!;
+    if (outcome.kind === "approved" && outcome.input !== undefined) edits.set(approval.toolCall.toolCallId, outcome.input);
+  });
   if (run.checkpoints?.saving) {
     // Marked started on disk before any approved call executes: a resume never runs it twice.
-    const decided = new Map<string, { approved: boolean; reason?: string }>();
+    const decided = new Map<string, Decided>();
     approvals.forEach((approval, index) => {
       const outcome = outcomes[index]!;
       decided.set(approval.approvalId, {
         approved: outcome.kind === "approved",
         ...(outcome.kind === "denied" && outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+        ...(outcome.kind === "approved" && outcome.input !== undefined ? { input: outcome.input } : {}),
       });
     });
     await raceAbort(run.checkpoints.stepDecided(stepId, decided), signal);
   }
-  return approvals.map((approval, index) => {
+  const responses = approvals.map((approval, index): ToolApprovalResponse => {
     const outcome = outcomes[index]!;
     if (outcome.kind === "withdrawn") throw new CanceledError("An approval request was withdrawn");
     return {
@@ -163,6 +189,19 @@ async function decisions(approvals: readonly OpenApproval[], signal: AbortSignal
       approvalId: approval.approvalId,
       approved: outcome.kind === "approved",
       ...(outcome.kind === "denied" && outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    };
+  });
+  return { messages: edits.size === 0 ? messages : withEditedCalls(messages, edits), responses };
+}
+
+/** `messages` with the input of each tool call in `edits` (by tool call id) replaced; the rest shared. */
+function withEditedCalls(messages: ModelMessage[], edits: ReadonlyMap<string, unknown>): ModelMessage[] {
+  return messages.map((message) => {
+    if (message.role !== "assistant" || typeof message.content === "string") return message;
+    if (!message.content.some((part) => part.type === "tool-call" && edits.has(part.toolCallId))) return message;
+    return {
+      ...message,
+      content: message.content.map((part) => (part.type === "tool-call" && edits.has(part.toolCallId) ? { ...part, input: edits.get(part.toolCallId) } : part)),
     };
   });
 }

@@ -21,7 +21,7 @@ import { ZERO_USAGE } from "./usage.js";
  * @param element The workflow: a JSX element (or array, or render function).
  * @param options `concurrency` (model calls in flight), `timeout` (ms), `signal`, `onUpdate(tree)`, `telemetry`
  *   (OpenTelemetry spans; see docs/telemetry.md).
- * @returns The `RunHandle`: `result`, `requests`, `approve`, `deny`, `cancel`, `steer`.
+ * @returns The `RunHandle`: `result`, `requests`, `decide`, `cancel`, `steer`.
  * @throws RenderError when the workflow cannot be rendered.
  *
  * @example
@@ -117,8 +117,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     get policyDecisions() {
       return run.approvals.policyDecisions;
     },
-    approve: (requestId) => run.approvals.approve(requestId),
-    deny: (requestId, reason) => run.approvals.deny(requestId, reason),
+    decide: (requestId, decision) => run.approvals.decide(requestId, decision),
     cancel: (reason) => {
       if (finished || controller.signal.aborted) return;
       spans?.event("june.cancel");

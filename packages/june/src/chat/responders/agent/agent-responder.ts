@@ -2,7 +2,7 @@ import type { ModelMessage } from "ai";
 import type { WorkflowNode } from "../../../runtime/components.js";
 import { assertRunCheckpoint, checkpointRequests } from "../../../runtime/checkpoint.js";
 import { start } from "../../../runtime/start.js";
-import type { ApprovalRequest, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
+import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
 import { valueKind } from "../../../errors/value-kind.js";
 import { durableSettings, type DurableOption } from "../../durable/checkpoint-codec.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
@@ -271,8 +271,7 @@ function startExecution(options: AgentResponderOptions, turn: RespondOptions, fr
     get policyDecisions(): readonly PolicyApproval[] {
       return handle?.policyDecisions ?? [];
     },
-    approve: (requestId) => handle?.approve(requestId) ?? false,
-    deny: (requestId, reason) => handle?.deny(requestId, reason) ?? false,
+    decide: (requestId, decision) => handle?.decide(requestId, decision) ?? NOT_PENDING,
     steer: (input) => {
       if (!handle) throw new TypeError("agentResponder: the turn's run has not started, so it cannot be steered");
       handle.steer(input);
@@ -310,3 +309,5 @@ function validate(options: AgentResponderOptions): void {
     }
   }
 }
+
+const NOT_PENDING: DecisionOutcome = Object.freeze({ kind: "not-pending" });
