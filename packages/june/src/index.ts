@@ -10,6 +10,7 @@ export {
   StepResultNotSerializableError,
   MissingModelError,
   ToolDeniedError,
+  ToolInputInvalidError,
   RestoredFailureError,
 } from "./runtime/errors.js";
 export { checkpointRequests } from "./runtime/checkpoint.js";
@@ -36,11 +37,13 @@ export type { TelemetryOption, TelemetrySettings } from "./telemetry/index.js";
 export type { AiTelemetrySettings } from "./ai-sdk/telemetry-settings.js";
 export type {
   AgentNode,
+  ApprovalDecision,
   ApprovalRequest,
   ApprovalState,
   CallSettings,
   CatchNode,
   CheckpointRequest,
+  DecisionOutcome,
   ModelAttemptFailure,
   ModelCallNode,
   ModelInfo,

@@ -77,7 +77,7 @@ describe("showTurn", () => {
     const { screen, approver, close } = setup(io, "ask");
     const turn = await turnOf(deployChat(executed));
     const shown = showTurn({ io, screen, turn, input: "Deploy it", approver, json: false });
-    await until(() => io.stderrText().includes("approve? [y/N]"));
+    await until(() => io.stderrText().includes("approve? [y/N/e(dit)]"));
     expect(io.stderrText()).toContain("deploy wants to run with");
     expect(io.stderrText()).not.toContain("secret-token-value");
     io.input.write("y\n");
@@ -96,7 +96,7 @@ describe("showTurn", () => {
     const { screen, approver, close } = setup(io, "ask");
     const turn = await turnOf(deployChat(executed));
     const shown = showTurn({ io, screen, turn, input: "Deploy it", approver, json: false });
-    await until(() => io.stderrText().includes("approve? [y/N]"));
+    await until(() => io.stderrText().includes("approve? [y/N/e(dit)]"));
     io.input.write("n\n");
     const outcome = await shown;
     close();

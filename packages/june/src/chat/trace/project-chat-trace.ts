@@ -89,8 +89,11 @@ export interface ChatTraceToolRow extends ChatTraceRowBase {
   input: string;
   /** A bounded, redacted excerpt of the tool's output, once it has one. */
   output?: string;
-  /** `decidedBy: "policy"`: the workflow's `toolApproval` decided, no one was asked. */
-  approval?: { state: ApprovalState; reason?: string; decidedBy?: "policy" };
+  /**
+   * `decidedBy: "policy"`: the workflow's `toolApproval` decided, no one was asked. `edited`: a person approved
+   * it with a changed input (`input` is the one it ran with).
+   */
+  approval?: { state: ApprovalState; reason?: string; decidedBy?: "policy"; edited?: true };
   /** The MCP server's name, for a tool of an `<McpTools>`. */
   server?: string;
 }
@@ -293,6 +296,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
     row.approval = { state: approval.state };
     if (approval.reason !== undefined) row.approval.reason = truncate(redactText(approval.reason), context.maxExcerptChars);
     if (approval.decidedBy !== undefined) row.approval.decidedBy = approval.decidedBy;
+    if (approval.edited === true) row.approval.edited = true;
   }
   return withFailure(row, node.status, node.error, context, node);
 }
@@ -374,5 +378,7 @@ function toolTitle(status: NodeStatus, toolName: string, approval: ToolCallNode[
   const byPolicy = approval?.decidedBy === "policy" ? " by policy" : "";
   if (approval?.state === "denied" && status !== "error" && status !== "canceled") return `${toolName} denied${byPolicy}`;
   if (byPolicy && status === "running") return `${toolName} approved by policy, running`;
+  // The input was edited by the person who approved it: the row says so in every state after.
+  if (approval?.edited === true) return `${titleFor("tool", status, toolName)} (input edited by you)`;
   return titleFor("tool", status, toolName);
 }
