@@ -59,9 +59,10 @@ export function durableRoutes(context: HandlerContext): Router {
     return live ?? resumeServed(context, sessionId, turnId);
   };
   const decide = (kind: "approve" | "deny"): RouteHandler => async ({ request, params }) => {
-    const fields = await context.body(request);
+    // A bad body is a 400 before the turn is looked for (or resumed).
+    const command = decisionOf(await context.body(request), kind);
     const turn = await liveOrResumed(params.id, params.turnId);
-    return applyControl(context, turn, decisionOf(fields, kind));
+    return applyControl(context, turn, command);
   };
   return new Router()
     .on("POST", "/:id/turns/:turnId/resume", async ({ request, params }) => {
