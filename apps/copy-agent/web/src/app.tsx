@@ -179,8 +179,8 @@ export function App() {
                 actions={
                   turn.status === "running" && turn.turnId
                     ? {
-                        approve: (approvalId) => api.approve(turn.sentTo, turn.turnId!, approvalId),
-                        deny: (approvalId, reason) => api.deny(turn.sentTo, turn.turnId!, approvalId, reason),
+                        approve: (approvalId) => api.approve(turn.sentTo, sessionId!, turn.turnId!, approvalId),
+                        deny: (approvalId, reason) => api.deny(turn.sentTo, sessionId!, turn.turnId!, approvalId, reason),
                         defaultDenyReason: "Denied in the Copy Agent",
                       }
                     : undefined

@@ -8,8 +8,7 @@ import type { CliIO } from "./io.js";
 import type { LineReader } from "./line-reader.js";
 import { approvalAnswer, renderApprovalDecision, renderApprovalPrompt, renderErrorLine } from "./render.js";
 import type { Screen } from "./screen.js";
-import type { StreamApprovalRequest } from "../chat/stream/turn-stream-event.js";
-import { streamApprovalRequest } from "../chat/stream/turn-stream.js";
+import { approvalView, type ApprovalView } from "../chat/trace/approval-view.js";
 import type { CliJsonEvent } from "./json-events.js";
 
 /** Answers tool approval requests for a turn or a run. */
@@ -168,8 +167,8 @@ export interface AskApprovalOptions {
   signal: AbortSignal;
   /** With `--json`: prints the request and the decision taken as JSON lines. */
   emit?: (event: CliJsonEvent) => void;
-  /** The request as the turn's stream showed it (printed with `emit`); default: `streamApprovalRequest(request)`. */
-  shown?: StreamApprovalRequest;
+  /** The request as the turn's stream showed it (printed with `emit`); default: `approvalView(request)`. */
+  shown?: ApprovalView;
 }
 
 /**
@@ -180,7 +179,7 @@ export interface AskApprovalOptions {
 export async function askApproval(options: AskApprovalOptions): Promise<void> {
   const { request, target, emit } = options;
   if (!target.requests.some((pending) => pending.id === request.id)) return;
-  emit?.({ type: "approval-request", request: options.shown ?? streamApprovalRequest(request) });
+  emit?.({ type: "approval-request", request: options.shown ?? approvalView(request) });
   // A person at the prompt never sees the turn vanish: a durable turn does not suspend while it is open
   // (released once the decision is passed on).
   const release = target.holdSuspend?.();

@@ -14,7 +14,6 @@ export type {
   ApprovalRequestStreamEvent,
   IndexedTurnStreamEvent,
   RunUpdateStreamEvent,
-  StreamApprovalRequest,
   TextDeltaStreamEvent,
   TurnEndStreamEvent,
   TurnStartStreamEvent,

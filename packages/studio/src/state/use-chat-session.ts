@@ -11,7 +11,7 @@ export interface ChatSession extends ChatSnapshot {
   queue(sessionId: string, input: string): void;
   cancel(): Promise<void>;
   steer(input: string): Promise<void>;
-  approve(approvalId: string): Promise<void>;
+  approve(approvalId: string, input?: unknown): Promise<void>;
   deny(approvalId: string, reason: string): Promise<void>;
   decideSuspended(turnId: string, approvalId: string, decision: SuspendedDecision): Promise<void>;
   /** Ends a suspended (or interrupted, resumable) turn without running anything. */
@@ -38,7 +38,7 @@ export function useChatSession(controller: ChatController, sessionId: string | n
       queue: (session, input) => controller.queue(session, input),
       cancel: () => controller.cancel(),
       steer: (input) => controller.steer(input),
-      approve: (approvalId) => controller.approve(approvalId),
+      approve: (approvalId, input) => controller.approve(approvalId, input),
       deny: (approvalId, reason) => controller.deny(approvalId, reason),
       decideSuspended: (turnId, approvalId, decision) => controller.decideSuspended(turnId, approvalId, decision),
       cancelSuspended: (turnId) => controller.cancelSuspended(turnId),

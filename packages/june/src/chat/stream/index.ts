@@ -7,7 +7,6 @@ export type {
   ApprovalRequestStreamEvent,
   IndexedTurnStreamEvent,
   RunUpdateStreamEvent,
-  StreamApprovalRequest,
   ErrorInfo,
   TextDeltaStreamEvent,
   TurnEndStatus,
@@ -30,7 +29,9 @@ export type {
 export type { TurnMetadata } from "../../stores/types.js";
 export { isTurnStreamEventType, parseTurnStreamEvent, TURN_STREAM_EVENT_TYPES } from "./turn-stream-schema.js";
 export { TurnStreamEventError } from "./turn-stream-event-error.js";
-export { MAX_INPUT_VALUE_JSON_CHARS, streamApprovalRequest, turnStream } from "./turn-stream.js";
+export { turnStream } from "./turn-stream.js";
+export { approvalView, MAX_INPUT_VALUE_JSON_CHARS } from "../trace/approval-view.js";
+export type { ApprovalView, ApprovalViewSource } from "../trace/approval-view.js";
 export type { TurnStreamOptions } from "./turn-stream.js";
 export { errorInfo, MAX_ERROR_MESSAGE_CHARS } from "./error-info.js";
 export type { ErrorInfoOptions } from "./error-info.js";

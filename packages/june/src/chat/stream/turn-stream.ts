@@ -2,13 +2,10 @@ import type { ApprovalRequest, TraceNode } from "../../runtime/types.js";
 import { redact, redactText, type TextRedactOptions } from "../../redaction/redact.js";
 import { StreamRedactor } from "../../redaction/stream-redactor.js";
 import { projectChatTrace, type ChatTraceRow } from "../trace/project-chat-trace.js";
-import { excerpt } from "../../redaction/excerpt.js";
 import type { Turn, TurnEvent, TurnResult } from "../types.js";
 import { errorInfo } from "./error-info.js";
-import type { IndexedTurnStreamEvent, StreamApprovalRequest, TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
-
-/** A redacted tool input larger than this, as JSON, goes out as its bounded excerpt instead. */
-export const MAX_INPUT_VALUE_JSON_CHARS = 16_000;
+import type { IndexedTurnStreamEvent, TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
+import { approvalView } from "../trace/approval-view.js";
 
 /** Options for `turnStream`. */
 export interface TurnStreamOptions {
@@ -71,22 +68,6 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
   yield indexed(await turnEnd(turn, redaction, streamed));
 }
 
-/**
- * An approval request as it leaves the process: the input excerpted (bounded) and, for a UI that shows
- * its fields, redacted whole when small enough. `june run --json` shows a run's requests with it too.
- */
-export function streamApprovalRequest(request: ApprovalRequest, redaction: TextRedactOptions = {}): StreamApprovalRequest {
-  const input = ownPatterns(excerpt(request.input), redaction);
-  return {
-    id: request.id,
-    stepId: request.stepId,
-    toolName: request.toolName,
-    toolCallId: request.toolCallId,
-    input,
-    inputValue: inputValue(request.input, input, redaction),
-  };
-}
-
 /** Options for `streamTraceRows`. */
 export interface StreamTraceRowsOptions {
   /** The run's pending approval requests: an approval row shows only while its request is here. */
@@ -115,7 +96,7 @@ function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, 
         return undefined;
       }
     case "approval-request":
-      return { type: "approval-request", request: streamApprovalRequest(event.request, redaction) };
+      return { type: "approval-request", request: approvalView(event.request, redaction) };
     default: {
       const unreachable: never = event;
       void unreachable;
@@ -145,13 +126,3 @@ function ownPatterns<T>(value: T, redaction: TextRedactOptions): T {
   return redaction.patterns?.length ? redact(value, redaction) : value;
 }
 
-function inputValue(input: unknown, shown: string, redaction: TextRedactOptions): unknown {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(redact(input, redaction));
-  } catch {
-    return shown;
-  }
-  if (text === undefined || text.length > MAX_INPUT_VALUE_JSON_CHARS) return shown;
-  return JSON.parse(text) as unknown;
-}

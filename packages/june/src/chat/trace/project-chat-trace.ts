@@ -1,3 +1,4 @@
+import { approvalView, type ApprovalViewSource } from "./approval-view.js";
 import type {
   ApprovalRequest,
   ApprovalState,
@@ -105,6 +106,8 @@ export interface ChatTraceApprovalRow extends ChatTraceRowBase {
   toolName: string;
   /** A bounded, redacted excerpt of the input the tool would run with. */
   input: string;
+  /** The input, redacted, as JSON (see `ApprovalView.inputValue`): what an Edit action opens. */
+  inputValue?: unknown;
 }
 
 /** A row of a projected chat trace, discriminated on `kind`. */
@@ -146,6 +149,32 @@ export function projectChatTrace(tree: TraceNode, options: ProjectChatTraceOptio
   const rows: ChatTraceRow[] = [];
   collectSteps(tree, context, rows);
   return rows;
+}
+
+/**
+ * The rows of the requests an unfinished turn waits on when its trace is not at hand (a suspended turn after a
+ * restart): each a tool call waiting for approval with its approval row, drawn by the same projection as a
+ * live turn's, so every surface shows a parked request as it showed the live one.
+ */
+export function projectPendingApprovals(requests: readonly ApprovalViewSource[], options: Omit<ProjectChatTraceOptions, "requests"> = {}): ChatTraceRow[] {
+  const context: Context = {
+    requests: requests.map((request) => ({ stepId: "", ...request })),
+    maxExcerptChars: options.maxExcerptChars ?? DEFAULT_EXCERPT_CHARS,
+    maxTextChars: options.maxTextChars ?? DEFAULT_TEXT_CHARS,
+  };
+  return requests.map((request) => {
+    const node: ToolCallNode = {
+      kind: "tool-call",
+      id: `pending-${request.id}`,
+      status: "pending",
+      startedAt: 0,
+      toolName: request.toolName,
+      toolCallId: request.toolCallId,
+      input: request.input,
+      approval: { id: request.id, state: "pending" },
+    } as ToolCallNode;
+    return toolRow(node, context);
+  });
 }
 
 interface Context {
@@ -277,6 +306,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
       title: redactText(`Run ${request.toolName}?`),
       status: "pending",
       input,
+      inputValue: approvalView(request).inputValue,
       children: [],
     });
   }
