@@ -13,6 +13,7 @@ import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution
 import { within } from "../telemetry/ai-sdk.js";
 import type { Telemetry } from "../telemetry/options.js";
 import { TurnSpans } from "../telemetry/turn-spans.js";
+import { isUnfinished } from "./unfinished.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
@@ -139,7 +140,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     await journal.catchUp();
     const record = journal.record(turn.id);
     if (!record) throw new TurnNotResumableError(journal.sessionId, turn.id, "the session has no such turn");
-    if (record.status !== "suspended" && record.status !== "interrupted") {
+    if (!isUnfinished(record.status)) {
       throw new TurnNotResumableError(journal.sessionId, turn.id, `it is ${record.status}`);
     }
     const stored = await store.getCheckpoint!(journal.sessionId, turn.id);
@@ -211,7 +212,7 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
 async function assertNoUnfinished(options: RunTurnOptions): Promise<void> {
   const { journal, store } = options;
   if (journal.unfinishedCount === 0) return;
-  const unfinished = journal.records.filter((r) => r.id !== options.turn.id && (r.status === "suspended" || r.status === "interrupted"));
+  const unfinished = journal.records.filter((r) => r.id !== options.turn.id && isUnfinished(r.status));
   if (unfinished.length === 0) return;
   const suspended = unfinished.find((r) => r.status === "suspended");
   if (suspended) throw waitingTurn(journal.sessionId, suspended);

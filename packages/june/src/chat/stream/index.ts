@@ -30,6 +30,7 @@ export type { TurnMetadata } from "../../stores/types.js";
 export { isTurnStreamEventType, parseTurnStreamEvent, TURN_STREAM_EVENT_TYPES } from "./turn-stream-schema.js";
 export { TurnStreamEventError } from "./turn-stream-event-error.js";
 export { turnStream } from "./turn-stream.js";
+export { isUnfinished } from "../unfinished.js";
 export { approvalView, MAX_INPUT_VALUE_JSON_CHARS } from "../trace/approval-view.js";
 export type { ApprovalView, ApprovalViewSource } from "../trace/approval-view.js";
 export type { TurnStreamOptions } from "./turn-stream.js";
