@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from "../runtime/types.js";
 import { SessionBusyError } from "../stores/errors.js";
 import { errorInfo } from "./stream/error-info.js";
 import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
@@ -186,14 +187,17 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
   const { turn, journal, store } = options;
   return (checkpoint: ResponderCheckpoint): Promise<void> =>
     turn.writeCheckpoint(async () => {
-      const requests = checkpoint.requests.map((r) => ({
-        id: r.id,
-        ...(r.stepId !== undefined ? { stepId: r.stepId } : {}),
-        toolName: r.toolName,
-        toolCallId: r.toolCallId,
-        input: r.input,
-        ...(r.retry ? { retry: true } : {}),
-      }));
+      const requests = checkpoint.requests.map(
+        (r): ApprovalRequest => ({
+          id: r.id,
+          stepId: r.stepId,
+          toolName: r.toolName,
+          toolCallId: r.toolCallId,
+          input: r.input,
+          ...(r.mcp ? { mcp: r.mcp } : {}),
+          ...(r.retry ? { retry: true } : {}),
+        }),
+      );
       const link = turn.spans?.link;
       const data = encodeCheckpoint(
         { version: 1, turnId: turn.id, responder: options.provenance, requests, state: checkpoint.state, ...(link ? { trace: link } : {}) },

@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from "../runtime/types.js";
 import type { ModelMessage } from "ai";
 import { CheckpointUnreadableError, SessionBusyError } from "../stores/errors.js";
 import type { ChatStore, ResponderProvenance, StoredCheckpoint } from "../stores/types.js";
@@ -397,13 +398,6 @@ export class JournaledSession implements Session {
   }
 }
 
-function pendingOf(turnId: string, request: { id: string; toolName: string; toolCallId: string; input: unknown; retry?: boolean }): PendingApproval {
-  return {
-    turnId,
-    id: request.id,
-    toolName: request.toolName,
-    toolCallId: request.toolCallId,
-    input: request.input,
-    ...(request.retry ? { retry: true } : {}),
-  };
+function pendingOf(turnId: string, request: ApprovalRequest): PendingApproval {
+  return { ...request, turnId };
 }

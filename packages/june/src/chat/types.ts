@@ -236,16 +236,11 @@ export interface TurnRecord {
   endedAt?: string;
 }
 
-/** A request an unfinished durable turn waits on, as `session.pendingApprovals()` lists it. */
-export interface PendingApproval {
-  turnId: string;
-  id: string;
-  toolName: string;
-  toolCallId: string;
-  input: unknown;
-  /** An approved call that may have begun when its process stopped: it runs again only on a new approval. */
-  retry?: boolean;
-}
+/**
+ * A request an unfinished durable turn waits on, as `session.pendingApprovals()` lists it: the run's request
+ * (`retry` set on an approved call that may have begun when its process stopped) and the turn that waits.
+ */
+export type PendingApproval = ApprovalRequest & { readonly turnId: string };
 
 /** What a context builder returns. */
 export interface ContextResult {
