@@ -32,6 +32,8 @@ interface ApprovalResponse {
   approvalId: string;
   approved: boolean;
   reason?: string;
+  /** The tool part's input as the client sent it back: an approval with an input other than the one shown is an edit. */
+  input?: unknown;
 }
 
 /**
@@ -279,9 +281,16 @@ async function continueAfterApprovals(
   const messageId = typeof message.id === "string" ? message.id : undefined;
   const turn = await approvalTarget(session, messageId, context);
   if (!turn || turn.sessionId !== session.id) throw new HttpError(409, `No turn of chat "${session.id}" is waiting for these approvals`);
+  // What each request showed the client: a part sent back with another input was edited before approving.
+  const shown = new Map<string, string>();
+  for (const { event } of (await turn.readSoFar?.(0)) ?? []) {
+    if (event.type === "approval-request") shown.set(event.request.id, JSON.stringify(event.request.inputValue));
+  }
   for (const response of responses) {
+    const before = shown.get(response.approvalId);
+    const edited = response.approved && response.input !== undefined && before !== undefined && JSON.stringify(response.input) !== before;
     const command = response.approved
-      ? { type: "approve" as const, approvalId: response.approvalId }
+      ? { type: "approve" as const, approvalId: response.approvalId, ...(edited && { input: response.input }) }
       : { type: "deny" as const, approvalId: response.approvalId, ...(response.reason !== undefined && { reason: response.reason }) };
     try {
       await turn.control(command);
@@ -455,6 +464,7 @@ function approvalResponses(message: JsonObject): ApprovalResponse[] {
     }
     const response: ApprovalResponse = { approvalId: id, approved };
     if (typeof reason === "string") response.reason = reason.slice(0, 10_000);
+    if (part.input !== undefined) response.input = part.input;
     out.push(response);
   }
   return out;
