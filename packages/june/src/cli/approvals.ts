@@ -1,4 +1,4 @@
-import type { TextRedactOptions } from "../redaction/redact.js";
+import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import type { ApprovalDecision, ApprovalRequest, DecisionOutcome } from "../runtime/types.js";
 import { ToolInputInvalidError } from "../runtime/errors.js";
 import { ApprovalNotPendingError, TurnEndedError } from "../chat/errors.js";
@@ -104,13 +104,15 @@ async function editInput(input: unknown, options: CreateApproverOptions, signal:
       }
     }
   }
+  // What each field shows is redacted as the prompt's input is: Enter keeps the value itself.
+  const shown = redact(input, options.redaction ?? {});
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    const answer = await options.reader().question(`input (JSON) [${JSON.stringify(input)}]: `, { signal });
+    const answer = await options.reader().question(`input (JSON) [${JSON.stringify(shown)}]: `, { signal });
     return answer === undefined ? undefined : answer.trim() === "" ? input : parseField(answer);
   }
   const edited: Record<string, unknown> = { ...(input as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(edited)) {
-    const answer = await options.reader().question(`  ${key} [${JSON.stringify(value)}]: `, { signal });
+  for (const key of Object.keys(edited)) {
+    const answer = await options.reader().question(`  ${key} [${JSON.stringify((shown as Record<string, unknown>)[key])}]: `, { signal });
     if (answer === undefined) return undefined;
     if (answer.trim() !== "") edited[key] = parseField(answer);
   }
