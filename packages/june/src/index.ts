@@ -12,6 +12,7 @@ export {
   StepResultNotSerializableError,
   MissingModelError,
   ToolDeniedError,
+  ToolInputInvalidError,
   RestoredFailureError,
 } from "./runtime/errors.js";
 export { checkpointRequests } from "./runtime/checkpoint.js";
@@ -42,11 +43,13 @@ export type { TelemetryOption, TelemetrySettings } from "./telemetry/index.js";
 export type { AiTelemetrySettings } from "./ai-sdk/telemetry-settings.js";
 export type {
   AgentNode,
+  ApprovalDecision,
   ApprovalRequest,
   ApprovalState,
   CallSettings,
   CatchNode,
   CheckpointRequest,
+  DecisionOutcome,
   ModelAttemptFailure,
   ModelCallNode,
   ModelInfo,

@@ -44,16 +44,17 @@ async function turn(
   expect(response.status).toBe(200);
   const events: ServerSentEvent[] = [];
   let turnId = "";
+  let sessionId = "";
   for await (const event of sseEvents(response)) {
     events.push(event);
-    if (event.event === "turn-start") turnId = event.data.turnId;
+    if (event.event === "turn-start") ({ turnId, sessionId } = event.data);
     if (event.event === "approval-request") {
       const approvalId = event.data.request.id as string;
       const decision = decide?.(approvalId);
       if (!decision) throw new Error(`unexpected approval request in "${input}"`);
       const reply = decision.approve
-        ? await call("POST", `/api/agents/${agent}/turns/${turnId}/approve`, { approvalId })
-        : await call("POST", `/api/agents/${agent}/turns/${turnId}/deny`, { approvalId, reason: decision.reason });
+        ? await call("POST", `/api/agents/${agent}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId })
+        : await call("POST", `/api/agents/${agent}/sessions/${sessionId}/turns/${turnId}/deny`, { approvalId, reason: decision.reason });
       expect(reply.status).toBe(200);
     }
   }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { LanguageModel } from "ai";
-import { agentResponder, createChat, fileStore, type Chat, type ChatStore, type TeamAgent } from "june/chat";
+import { agentResponder, createChat, fileStore, type Chat, type ChatStore, type AgentTeamOptions } from "june/chat";
 import { dataset, toJSONL } from "june/learning";
 import { createChatHandler, type ChatHandler } from "june/server";
 import { AGENTS, FRONT_DESK, type CopyAgentInfo } from "../agents/agents.js";
@@ -68,7 +68,7 @@ export function createCopyAgent(options: CopyAgentOptions = {}): CopyAgent {
   // The team: the front desk holds a new conversation and hands it to a specialist (June's handoffs); the
   // session remembers who holds it, so later turns sent to `front` go to that specialist.
   const frontModel = options.model ?? frontDeskModel();
-  const team: Record<string, TeamAgent> = {
+  const team: AgentTeamOptions["agents"] = {
     [FRONT_DESK.id]: {
       description: FRONT_DESK.description,
       render: ({ messages, input, handoff }) => <FrontDeskWorkflow model={frontModel} messages={messages} input={input} handoff={handoff} />,

@@ -77,10 +77,10 @@ export const api = {
       await reader.cancel().catch(() => undefined);
     }
   },
-  async approve(agent: string, turnId: string, approvalId: string): Promise<void> {
-    await request("POST", `${agentPath(agent)}/turns/${encodeURIComponent(turnId)}/approve`, { approvalId });
+  async approve(agent: string, sessionId: string, turnId: string, approvalId: string): Promise<void> {
+    await request("POST", `${agentPath(agent)}/sessions/${encodeURIComponent(sessionId)}/turns/${encodeURIComponent(turnId)}/approve`, { approvalId });
   },
-  async deny(agent: string, turnId: string, approvalId: string, reason: string): Promise<void> {
-    await request("POST", `${agentPath(agent)}/turns/${encodeURIComponent(turnId)}/deny`, { approvalId, reason });
+  async deny(agent: string, sessionId: string, turnId: string, approvalId: string, reason: string): Promise<void> {
+    await request("POST", `${agentPath(agent)}/sessions/${encodeURIComponent(sessionId)}/turns/${encodeURIComponent(turnId)}/deny`, { approvalId, reason });
   },
 };

@@ -8,7 +8,7 @@ interface TurnView {
   turnId?: string;
   input: string;
   text: string;
-  status: "running" | "completed" | "failed" | "canceled" | "suspended" | "interrupted";
+  status: "running" | "completed" | "failed" | "canceled" | "suspended" | "interrupted" | "blocked";
   /** The agent that answered: the turn's recorded `agent` (a team turn) or responder `version`, once the turn completed. */
   writtenBy?: string;
   /** The agent this page sent the turn to (its approvals go to that agent's API). */
@@ -101,7 +101,9 @@ export function App() {
             update(key, (turn) => ({ ...turn, rows: streamed.rows }));
             break;
           case "approval-request":
-            // The next run-update carries the approval row; nothing else to do.
+          case "input-request":
+          case "policy-decision":
+            // The next run-update carries the approval row (a question's, a policy's); nothing else to do.
             break;
           case "turn-end":
             update(key, (turn) => ({
@@ -180,8 +182,8 @@ export function App() {
                 actions={
                   turn.status === "running" && turn.turnId
                     ? {
-                        approve: (approvalId) => api.approve(turn.sentTo, turn.turnId!, approvalId),
-                        deny: (approvalId, reason) => api.deny(turn.sentTo, turn.turnId!, approvalId, reason),
+                        approve: (approvalId) => api.approve(turn.sentTo, sessionId!, turn.turnId!, approvalId),
+                        deny: (approvalId, reason) => api.deny(turn.sentTo, sessionId!, turn.turnId!, approvalId, reason),
                         defaultDenyReason: "Denied in the Copy Agent",
                       }
                     : undefined

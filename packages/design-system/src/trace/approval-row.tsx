@@ -6,23 +6,35 @@ import type { TraceActions, ChatTraceApprovalRow } from "./types.js";
 const DEFAULT_REASON = "Denied by the user";
 
 /**
- * A tool call waiting for a decision. Approve runs the tool; Deny never runs it and tells the model
- * why (the reason typed, else `actions.defaultDenyReason`). The row leaves the next snapshot once the run took the decision.
+ * A tool call waiting for a decision. Approve runs the tool; Edit opens its input as JSON to change before
+ * approving (the tool runs with the edit; one its schema refuses is shown, and the request stays pending);
+ * Deny never runs it and tells the model why (the reason typed, else `actions.defaultDenyReason`). The row
+ * leaves the next snapshot once the run took the decision.
  */
 export function ApprovalRow({ row, actions }: { row: ChatTraceApprovalRow; actions?: TraceActions }) {
   const [busy, setBusy] = useState<"approve" | "deny" | null>(null);
-  const [denying, setDenying] = useState(false);
+  const [mode, setMode] = useState<"ask" | "deny" | "edit">("ask");
   const [reason, setReason] = useState("");
+  const [draft, setDraft] = useState("");
   const [error, setError] = useState<string | null>(null);
   const approvalId = row.approvalId;
   const canDecide = actions !== undefined && row.status === "pending";
 
-  async function decide(kind: "approve" | "deny") {
+  async function decide(kind: "approve" | "deny", edited?: string) {
     if (!actions) return;
+    let input: unknown;
+    if (edited !== undefined) {
+      try {
+        input = JSON.parse(edited);
+      } catch (caught) {
+        setError(`The input is not JSON: ${caught instanceof Error ? caught.message : String(caught)}`);
+        return;
+      }
+    }
     setBusy(kind);
     setError(null);
     try {
-      if (kind === "approve") await actions.approve(approvalId);
+      if (kind === "approve") await (input === undefined ? actions.approve(approvalId) : actions.approve(approvalId, input));
       else await actions.deny(approvalId, reason.trim() || actions.defaultDenyReason || DEFAULT_REASON);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
@@ -30,9 +42,41 @@ export function ApprovalRow({ row, actions }: { row: ChatTraceApprovalRow; actio
     }
   }
 
+  function startEditing() {
+    setDraft(JSON.stringify(row.inputValue ?? row.input, null, 2));
+    setError(null);
+    setMode("edit");
+  }
+
   const body = canDecide ? (
     <div className="jt-approval">
-      {denying ? (
+      {mode === "edit" ? (
+        <form
+          className="jt-approval__edit"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void decide("approve", draft);
+          }}
+        >
+          <textarea
+            className="jt-input jt-approval__json"
+            autoFocus
+            spellCheck={false}
+            aria-label="Tool input (JSON)"
+            rows={Math.min(12, Math.max(3, draft.split("\n").length))}
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+          <div className="jt-approval__actions">
+            <button type="submit" className="jt-button jt-button--primary" disabled={busy !== null}>
+              {busy === "approve" ? "Approving…" : "Approve edited"}
+            </button>
+            <button type="button" className="jt-button jt-button--quiet" onClick={() => setMode("ask")} disabled={busy !== null}>
+              Back
+            </button>
+          </div>
+        </form>
+      ) : mode === "deny" ? (
         <form
           className="jt-approval__deny"
           onSubmit={(event) => {
@@ -51,7 +95,7 @@ export function ApprovalRow({ row, actions }: { row: ChatTraceApprovalRow; actio
           <button type="submit" className="jt-button jt-button--danger" disabled={busy !== null}>
             {busy === "deny" ? "Denying…" : "Deny"}
           </button>
-          <button type="button" className="jt-button jt-button--quiet" onClick={() => setDenying(false)} disabled={busy !== null}>
+          <button type="button" className="jt-button jt-button--quiet" onClick={() => setMode("ask")} disabled={busy !== null}>
             Back
           </button>
         </form>
@@ -60,7 +104,10 @@ export function ApprovalRow({ row, actions }: { row: ChatTraceApprovalRow; actio
           <button type="button" className="jt-button jt-button--primary" onClick={() => void decide("approve")} disabled={busy !== null}>
             {busy === "approve" ? "Approving…" : "Approve"}
           </button>
-          <button type="button" className="jt-button" onClick={() => setDenying(true)} disabled={busy !== null}>
+          <button type="button" className="jt-button" onClick={startEditing} disabled={busy !== null}>
+            Edit…
+          </button>
+          <button type="button" className="jt-button" onClick={() => setMode("deny")} disabled={busy !== null}>
             Deny…
           </button>
         </div>

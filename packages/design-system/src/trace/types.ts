@@ -18,7 +18,8 @@ export type { ChatTraceRow } from "june/chat";
 
 /** What an approval row can do. Both settle once the host took (or refused) the decision; a rejection is shown on the row. */
 export interface TraceActions {
-  approve(approvalId: string): Promise<void>;
+  /** Approves; with `input` (the row's Edit), the tool runs with it in place of the model's. */
+  approve(approvalId: string, input?: unknown): Promise<void>;
   deny(approvalId: string, reason: string): Promise<void>;
   /** The reason sent when the user denies without typing one (default "Denied by the user"). */
   defaultDenyReason?: string;

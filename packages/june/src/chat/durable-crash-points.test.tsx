@@ -108,7 +108,7 @@ describe.each(backends)("durable turns killed at a crash point ($kind)", (backen
       expect(deploys(log)).toEqual([]);
       await inThisProcess(backend, where, log, async (session) => {
         expect(await session.pendingApprovals()).toEqual([
-          { turnId: announced!.turnId, id: announced!.requestId, toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
+          { turnId: announced!.turnId, id: announced!.requestId, stepId: "reply", toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
         ]);
         const turn = await resumeAfterDeath(session, announced!.turnId!);
         expect(turn.requests.map((r) => [r.id, r.retry])).toEqual([[announced!.requestId, undefined]]);

@@ -101,7 +101,7 @@ describe.each(backends)("durable turns survive SIGKILL ($kind)", (backend) => {
       const [record] = await session.turns();
       expect(record).toMatchObject({ id: waiting.turnId, status: "interrupted", resumable: true });
       expect(await session.pendingApprovals()).toEqual([
-        { turnId: waiting.turnId, id: waiting.requestId, toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
+        { turnId: waiting.turnId, id: waiting.requestId, stepId: "reply", toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
       ]);
       const turn = await resumeAfterDeath(session, waiting.turnId!);
       expect(turn.requests.map((r) => [r.id, r.retry])).toEqual([[waiting.requestId, undefined]]);

@@ -57,7 +57,7 @@ describe("durable turns", () => {
     const again = await two.chat.openSession("s1");
     expect((await again.turns())[0]).toMatchObject({ id: turn.id, status: "suspended", resumable: true });
     expect(await again.pendingApprovals()).toEqual([
-      { turnId: turn.id, id: request.id, toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
+      { turnId: turn.id, id: request.id, stepId: "reply", toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
     ]);
     const live = await again.resume(turn.id);
     expect(live.id).toBe(turn.id);

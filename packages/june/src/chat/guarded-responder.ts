@@ -1,7 +1,7 @@
 import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import { SteerNotSupportedError } from "./errors.js";
 import { quiet } from "./internal/deferred.js";
-import type { ApprovalRequest, PolicyApproval } from "../runtime/types.js";
+import type { ApprovalRequest, DecisionOutcome, PolicyApproval } from "../runtime/types.js";
 import type { Responder, TurnEvent as ResponderEvent, ResponderExecution, ResponderResult, RespondOptions, ResumeOptions } from "./types.js";
 import { firstTrip } from "../guardrails/check.js";
 import type { Guardrails } from "../guardrails/types.js";
@@ -69,8 +69,8 @@ function deferredExecution(started: Promise<ResponderExecution>, passed: Promise
     get policyDecisions(): readonly PolicyApproval[] | undefined {
       return open ? inner?.policyDecisions : undefined;
     },
-    approve: (id) => (open && inner?.approve ? inner.approve(id) : false),
-    deny: (id, reason) => (open && inner?.deny ? inner.deny(id, reason) : false),
+    decide: (id, decision) => (open && inner?.decide ? inner.decide(id, decision) : NOT_PENDING),
+    answer: (id, value) => (open && inner?.answer ? inner.answer(id, value) : NOT_PENDING),
     steer: async (input) => {
       const execution = await passed;
       if (!execution.steer) throw new SteerNotSupportedError(turnId);
@@ -131,11 +131,12 @@ function delegate(execution: ResponderExecution, result: Promise<ResponderResult
     },
   };
   if (events !== undefined) guarded.events = events;
-  if (execution.approve) guarded.approve = (id) => execution.approve!(id);
+  if (execution.decide) guarded.decide = (id, decision) => execution.decide!(id, decision);
   if (execution.answer) guarded.answer = (id, value) => execution.answer!(id, value);
-  if (execution.deny) guarded.deny = (id, reason) => execution.deny!(id, reason);
   if (execution.steer) guarded.steer = (input) => execution.steer!(input);
   if (execution.checkpoint) guarded.checkpoint = () => execution.checkpoint!();
   if (execution.restored) guarded.restored = execution.restored;
   return guarded;
 }
+
+const NOT_PENDING: DecisionOutcome = Object.freeze({ kind: "not-pending" });

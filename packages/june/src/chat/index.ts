@@ -11,10 +11,7 @@ export type {
   PolicyDecisionEvent,
   InputRequestEvent,
   InputRequest,
-  AnswerCommand,
-  ApproveCommand,
   ApproveOptions,
-  CancelCommand,
   Chat,
   ChatFactory,
   ChatFactoryOptions,
@@ -22,7 +19,6 @@ export type {
   ContextBuilder,
   ContextOptions,
   ContextResult,
-  DenyCommand,
   PendingApproval,
   Responder,
   ResponderCheckpoint,
@@ -32,7 +28,6 @@ export type {
   RespondOptions,
   ResumeOptions,
   RunUpdateEvent,
-  SteerCommand,
   TextDeltaEvent,
   Turn,
   TurnCommand,
@@ -91,5 +86,3 @@ export { sqliteStore } from "../stores/sqlite/sqlite-store.js";
 export type { SqliteStoreOptions } from "../stores/sqlite/sqlite-store.js";
 export { postgresStore } from "../stores/postgres/postgres-store.js";
 export type { PostgresStoreOptions } from "../stores/postgres/postgres-store.js";
-export { GuardrailTrippedError, type GuardrailStage } from "../errors/guardrail-tripped-error.js";
-export type { Guardrails, GuardrailVerdict, InputGuardrail, OutputGuardrail, ToolGuardrail } from "../guardrails/types.js";

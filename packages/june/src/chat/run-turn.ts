@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from "../runtime/types.js";
 import { SessionBusyError } from "../stores/errors.js";
 import { guardrailTrip } from "../errors/guardrail-tripped-error.js";
 import { errorInfo } from "./stream/error-info.js";
@@ -17,6 +18,7 @@ import type { Telemetry } from "../telemetry/options.js";
 import type { Prices } from "../cost/price.js";
 import { addSpent, NOTHING_SPENT, type Budget, type Spent } from "../cost/budget.js";
 import { TurnSpans } from "./turn-spans.js";
+import { isUnfinished } from "./unfinished.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
@@ -150,7 +152,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     await journal.catchUp();
     const record = journal.record(turn.id);
     if (!record) throw new TurnNotResumableError(journal.sessionId, turn.id, "the session has no such turn");
-    if (record.status !== "suspended" && record.status !== "interrupted") {
+    if (!isUnfinished(record.status)) {
       throw new TurnNotResumableError(journal.sessionId, turn.id, `it is ${record.status}`);
     }
     const stored = await store.getCheckpoint!(journal.sessionId, turn.id);
@@ -203,14 +205,17 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
   const { turn, journal, store } = options;
   return (checkpoint: ResponderCheckpoint): Promise<void> =>
     turn.writeCheckpoint(async () => {
-      const requests = checkpoint.requests.map((r) => ({
-        id: r.id,
-        ...(r.stepId !== undefined ? { stepId: r.stepId } : {}),
-        toolName: r.toolName,
-        toolCallId: r.toolCallId,
-        input: r.input,
-        ...(r.retry ? { retry: true } : {}),
-      }));
+      const requests = checkpoint.requests.map(
+        (r): ApprovalRequest => ({
+          id: r.id,
+          stepId: r.stepId,
+          toolName: r.toolName,
+          toolCallId: r.toolCallId,
+          input: r.input,
+          ...(r.mcp ? { mcp: r.mcp } : {}),
+          ...(r.retry ? { retry: true } : {}),
+        }),
+      );
       const link = turn.spans?.link;
       const data = encodeCheckpoint(
         { version: 1, turnId: turn.id, responder: options.provenance, requests, state: checkpoint.state, ...(link ? { trace: link } : {}) },
@@ -229,7 +234,7 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
 async function assertNoUnfinished(options: RunTurnOptions): Promise<void> {
   const { journal, store } = options;
   if (journal.unfinishedCount === 0) return;
-  const unfinished = journal.records.filter((r) => r.id !== options.turn.id && (r.status === "suspended" || r.status === "interrupted"));
+  const unfinished = journal.records.filter((r) => r.id !== options.turn.id && isUnfinished(r.status));
   if (unfinished.length === 0) return;
   const suspended = unfinished.find((r) => r.status === "suspended");
   if (suspended) throw waitingTurn(journal.sessionId, suspended);

@@ -26,6 +26,7 @@ import {
   type JournalTurn,
   type StoredTurn,
 } from "../stores/turn-records.js";
+import { isUnfinished } from "./unfinished.js";
 
 const MAX_CONFLICT_RETRIES = 5;
 /** Up to this many turns, a record is found by looking through them (no map of records by id). */
@@ -388,7 +389,7 @@ export class SessionJournal {
     let unfinished = 0;
     for (const record of records) {
       if (!Object.isFrozen(record)) freezeTurn(record as JournalTurn);
-      if (record.status === "interrupted" || record.status === "suspended") unfinished++;
+      if (isUnfinished(record.status)) unfinished++;
     }
     this.#unfinished = unfinished;
     // Now that every record is whole, the entries it says all of give way to it.
@@ -546,7 +547,7 @@ export class SessionJournal {
         if (!record) return entry;
         // Ended before: its earlier end stops being said by the record.
         if (record.endedAt !== undefined) this.#spellEnds(record.id);
-        if (record.status === "interrupted" || record.status === "suspended") this.#unfinished--;
+        if (isUnfinished(record.status)) this.#unfinished--;
         this.#revise(record.id, (turn) => endTurn(turn, entry));
         let next = this.#find(record.id)!;
         // The store's own record when it is this one, field for field: one object for both.

@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from "../runtime/types.js";
 import type { ModelMessage } from "ai";
 import { CheckpointUnreadableError, SessionBusyError } from "../stores/errors.js";
 import type { ChatStore, ResponderProvenance, StoredCheckpoint } from "../stores/types.js";
@@ -17,6 +18,7 @@ import type { ContextBuilder, PendingApproval, Responder, ResponderResult, Sessi
 import type { Telemetry } from "../telemetry/options.js";
 import type { Prices } from "../cost/price.js";
 import type { Budget } from "../cost/budget.js";
+import { isUnfinished } from "./unfinished.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -38,7 +40,6 @@ export interface SessionHost {
   readonly budget?: Budget;
 }
 
-const UNFINISHED: ReadonlySet<string> = new Set(["suspended", "interrupted"]);
 /** Unfinished turns with a checkpoint, by id: undefined, or why their checkpoint cannot be read. */
 type Checkpointed = ReadonlyMap<string, string | undefined>;
 const NONE: Checkpointed = new Map();
@@ -228,9 +229,9 @@ export class JournaledSession implements Session {
    */
   async #checkpointed(records: readonly TurnRecord[]): Promise<Checkpointed> {
     const store = this.#host.store;
-    if (typeof store.listCheckpoints !== "function" || !records.some((r) => UNFINISHED.has(r.status))) return NONE;
+    if (typeof store.listCheckpoints !== "function" || !records.some((r) => isUnfinished(r.status))) return NONE;
     const runningId = this.#host.running.get(this.id)?.id;
-    const unfinished = new Set(records.filter((r) => UNFINISHED.has(r.status) && r.id !== runningId).map((r) => r.id));
+    const unfinished = new Set(records.filter((r) => isUnfinished(r.status) && r.id !== runningId).map((r) => r.id));
     const found = new Map<string, string | undefined>();
     for (const stored of await store.listCheckpoints(this.id)) {
       if (!unfinished.has(stored.turnId)) continue;
@@ -259,7 +260,7 @@ export class JournaledSession implements Session {
   #copies(records: readonly TurnRecord[], checkpointed: Checkpointed = NONE): TurnRecord[] {
     const runningId = this.#host.running.get(this.id)?.id;
     return records.map((record) => {
-      if (!UNFINISHED.has(record.status)) return record;
+      if (!isUnfinished(record.status)) return record;
       const running = record.id === runningId;
       const stored = !running && checkpointed.has(record.id);
       if (!running && !stored) return record;
@@ -289,7 +290,7 @@ export class JournaledSession implements Session {
         for (const r of live.requests) out.push(pendingOf(record.id, r));
         continue;
       }
-      if (!UNFINISHED.has(record.status)) continue;
+      if (!isUnfinished(record.status)) continue;
       const checkpoint = stored.get(record.id);
       if (!checkpoint) continue;
       const envelope = this.#decode(checkpoint);
@@ -313,7 +314,7 @@ export class JournaledSession implements Session {
     if (running) throw new SessionBusyError(this.id, `turn "${running.id}" is running in this process`);
     await this.#journal.catchUp();
     const record = this.#known(turnId, "resume");
-    if (!UNFINISHED.has(record.status)) throw new TurnNotResumableError(this.id, turnId, `it is ${record.status}`);
+    if (!isUnfinished(record.status)) throw new TurnNotResumableError(this.id, turnId, `it is ${record.status}`);
     if (!host.durable || typeof host.responder.resume !== "function") {
       throw new TurnNotResumableError(this.id, turnId, "the chat's responder is not durable (agentResponder({ durable: true }))");
     }
@@ -356,12 +357,12 @@ export class JournaledSession implements Session {
     }
     await this.#journal.catchUp();
     const record = this.#known(turnId, "cancel");
-    if (!UNFINISHED.has(record.status)) throw new TurnNotResumableError(this.id, turnId, `it is ${record.status}, so there is nothing to cancel`);
+    if (!isUnfinished(record.status)) throw new TurnNotResumableError(this.id, turnId, `it is ${record.status}, so there is nothing to cancel`);
     const store = this.#host.store;
     const lease = await store.acquireTurn(this.id);
     try {
       await this.#journal.catchUp();
-      if (!UNFINISHED.has(this.#journal.record(turnId)!.status)) return;
+      if (!isUnfinished(this.#journal.record(turnId)!.status)) return;
       const hasCheckpoints = typeof store.deleteCheckpoint === "function";
       await this.#journal.append([{ type: "turn-end", turnId, status: "canceled" }], { sync: true, ...(hasCheckpoints ? { deleteCheckpoint: turnId } : {}) });
     } finally {
@@ -407,13 +408,6 @@ export class JournaledSession implements Session {
   }
 }
 
-function pendingOf(turnId: string, request: { id: string; toolName: string; toolCallId: string; input: unknown; retry?: boolean }): PendingApproval {
-  return {
-    turnId,
-    id: request.id,
-    toolName: request.toolName,
-    toolCallId: request.toolCallId,
-    input: request.input,
-    ...(request.retry ? { retry: true } : {}),
-  };
+function pendingOf(turnId: string, request: ApprovalRequest): PendingApproval {
+  return { ...request, turnId };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { ApprovalRequest } from "../runtime/types.js";
+import type { ApprovalRequest, DecisionOutcome } from "../runtime/types.js";
 import { createChat } from "./create-chat.js";
 import { ApprovalNotPendingError, InputTooLargeError, SteerNotSupportedError, TurnEndedError } from "./errors.js";
 import type { Responder, TurnEvent, ResponderResult } from "./types.js";
@@ -22,12 +22,12 @@ function askingResponder(): { responder: Responder; decided: { id: string; appro
       async function* events(): AsyncGenerator<TurnEvent> {
         yield { type: "approval-request", request };
       }
-      const decide = (id: string, approved: boolean) => {
-        if (!requests.some((r) => r.id === id)) return false;
+      const decide = (id: string, approved: boolean): DecisionOutcome => {
+        if (!requests.some((r) => r.id === id)) return { kind: "not-pending" };
         requests = [];
         decided.push({ id, approved });
         queueMicrotask(() => finish({ text: approved ? "deployed" : "not deployed" }));
-        return true;
+        return { kind: "decided" };
       };
       return {
         result,
@@ -35,8 +35,7 @@ function askingResponder(): { responder: Responder; decided: { id: string; appro
         get requests() {
           return requests;
         },
-        approve: (id) => decide(id, true),
-        deny: (id) => decide(id, false),
+        decide: (id, decision) => decide(id, decision.approved),
       };
     },
   };

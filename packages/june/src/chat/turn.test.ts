@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { CanceledError } from "../runtime/errors.js";
-import type { ApprovalRequest, TraceNode } from "../runtime/types.js";
+import type { ApprovalDecision, ApprovalRequest, DecisionOutcome, TraceNode } from "../runtime/types.js";
 import { SessionBusyError } from "../stores/errors.js";
 import { memoryStore } from "../stores/memory-store.js";
 import type { ChatStore, JournalEntry } from "../stores/types.js";
@@ -476,19 +476,12 @@ describe("approvals", () => {
       get requests() {
         return requests;
       },
-      approve(id: string) {
+      decide(id: string, decision: ApprovalDecision): DecisionOutcome {
         const i = requests.findIndex((r) => r.id === id);
-        if (i < 0) return false;
+        if (i < 0) return { kind: "not-pending" };
         requests.splice(i, 1);
-        decisions.push({ id, approved: true });
-        return true;
-      },
-      deny(id: string, reason?: string) {
-        const i = requests.findIndex((r) => r.id === id);
-        if (i < 0) return false;
-        requests.splice(i, 1);
-        decisions.push({ id, approved: false, reason });
-        return true;
+        decisions.push(decision.approved ? { id, approved: true } : { id, approved: false, reason: decision.reason });
+        return { kind: "decided" };
       },
     });
     const ask = (id: string, toolName: string, input: unknown) => {

@@ -1,5 +1,5 @@
 import { ASK_USER_TOOL } from "../ask/ask-user.js";
-import type { ApprovalRequest } from "../runtime/types.js";
+import type { ApprovalDecision, ApprovalRequest, DecisionOutcome } from "../runtime/types.js";
 import { CanceledError } from "../runtime/errors.js";
 import type { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import type { TurnMetadata } from "../stores/types.js";
@@ -243,7 +243,7 @@ export class TurnController {
           return;
         }
         // A tool the user approved for the whole session is approved again without asking.
-        if (this.#journal.rememberedTools.has(e.request?.toolName) && decided(() => this.decide(e.request.id, true, {}, e.request.toolName))) {
+        if (this.#journal.rememberedTools.has(e.request?.toolName) && this.decide(e.request.id, { approved: true }, {}, e.request.toolName).kind === "decided") {
           const { id, stepId, toolName, toolCallId } = e.request;
           this.events.push({ type: "policy-decision", decision: { id, stepId, toolName, toolCallId, approved: true, reason: REMEMBERED } });
           return;
@@ -257,44 +257,38 @@ export class TurnController {
     }
   }
 
-  approve(id: string, options: ApproveOptions = {}): boolean {
-    return decided(() => this.decide(id, true, options));
-  }
-
-  deny(id: string, reason?: string): boolean {
-    return decided(() => this.decide(id, false, { reason }));
-  }
-
-  answer(id: string, value: unknown): boolean {
-    return decided(() => this.decideAnswer(id, value));
-  }
-
   /**
-   * Answers a question once: `TurnEndedError` once the controls are closed, `ApprovalNotPendingError` for an id
-   * the execution does not wait on as a question. Journaled as answered, never with the answer.
+   * Answers a question once and says what happened: `ended` once the controls are closed, `not-pending` for an
+   * id the execution does not wait on as a question. Journaled as answered, never with the answer.
    */
-  decideAnswer(id: string, value: unknown): void {
+  answer(id: string, value: unknown): DecisionOutcome {
     const execution = this.#execution;
-    if (!this.open) throw new TurnEndedError(this.id, undefined, { control: "answer", approvalId: id });
+    if (!this.open) return ENDED;
     if (value === undefined) throw new TypeError(`turn.answer("${id}", value): value must be a string or a JSON value, got undefined`);
-    if (!execution || this.#decided.has(id) || typeof execution.answer !== "function" || !execution.answer(id, value)) {
-      throw new ApprovalNotPendingError({ turnId: this.id, approvalId: id });
-    }
+    if (!execution || this.#decided.has(id) || typeof execution.answer !== "function") return NOT_PENDING;
+    const outcome = execution.answer(id, value);
+    if (outcome.kind !== "decided") return outcome;
     this.#decided.add(id);
     this.#spans?.answered(id);
     queueMicrotask(() => this.#suspendWatch?.check());
     this.#track(this.#journalWrite([{ type: "approval", turnId: this.id, requestId: id, toolName: ASK_USER_TOOL, approved: true, reason: ANSWERED }]));
+    return outcome;
   }
 
   /** Applies a control, throwing a typed error when the turn cannot take it (see `Turn.control`). */
   async control(command: TurnCommand): Promise<void> {
     switch (command.type) {
       case "approve":
-        return this.decide(command.approvalId, true, command.remember ? { remember: command.remember } : {});
-      case "deny":
-        return this.decide(command.approvalId, false, command.reason !== undefined ? { reason: command.reason } : {});
+      case "deny": {
+        const decision: ApprovalDecision =
+          command.type === "approve"
+            ? { approved: true, ...(command.input !== undefined ? { input: command.input } : {}) }
+            : { approved: false, ...(command.reason !== undefined ? { reason: command.reason } : {}) };
+        const outcome = this.decide(command.approvalId, decision, command.type === "approve" && command.remember ? { remember: command.remember } : {});
+        return this.#settled(outcome, command.type, command.approvalId);
+      }
       case "answer":
-        return this.decideAnswer(command.requestId, command.value);
+        return this.#settled(this.answer(command.requestId, command.value), "answer", command.requestId);
       case "cancel":
         // A cancel already asked for, or a turn deciding its end, still answers: the turn ends either way.
         if (this.status !== "running") throw new TurnEndedError(this.id, undefined, { control: "cancel" });
@@ -376,20 +370,39 @@ export class TurnController {
     }
   }
 
+  /** A control's outcome as the control answers it: nothing when decided, else the typed error. */
+  #settled(outcome: DecisionOutcome, control: "approve" | "deny" | "answer", approvalId: string): void {
+    switch (outcome.kind) {
+      case "decided":
+        return;
+      case "ended":
+        throw new TurnEndedError(this.id, undefined, { control, approvalId });
+      case "not-pending":
+        throw new ApprovalNotPendingError({ turnId: this.id, approvalId });
+      default: {
+        const unknown: never = outcome;
+        throw new TypeError(`Unknown decision outcome ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
   /**
-   * The one place a request is decided, once per id: `TurnEndedError` once the controls are closed,
-   * `ApprovalNotPendingError` for an id the execution does not wait on. `rememberedTool` marks an automatic
-   * approval of a tool approved for the session.
+   * The one place a request is decided, once per id, saying what happened: `ended` once the controls are
+   * closed, `not-pending` for an id the execution does not wait on. An edited input the tool's schema refuses
+   * throws `ToolInputInvalidError` (nothing decided). `rememberedTool` marks an automatic approval of a tool
+   * approved for the session.
    */
-  decide(id: string, approved: boolean, options: ApproveOptions & { reason?: string }, rememberedTool?: string): void {
+  decide(id: string, decision: ApprovalDecision, options: { remember?: "session" }, rememberedTool?: string): DecisionOutcome {
     const execution = this.#execution;
-    if (!this.open) throw new TurnEndedError(this.id, undefined, { control: approved ? "approve" : "deny", approvalId: id });
-    const decide = approved ? execution?.approve : execution?.deny;
-    if (!execution || this.#decided.has(id) || typeof decide !== "function") throw new ApprovalNotPendingError({ turnId: this.id, approvalId: id });
+    if (!this.open) return ENDED;
+    if (!execution || this.#decided.has(id) || typeof execution.decide !== "function") return NOT_PENDING;
     const toolName = rememberedTool ?? this.#toolName(id);
-    const ok = approved ? decide.call(execution, id) : decide.call(execution, id, options.reason);
-    if (!ok) throw new ApprovalNotPendingError({ turnId: this.id, approvalId: id });
+    const outcome = execution.decide(id, decision);
+    if (outcome.kind !== "decided") return outcome;
     this.#decided.add(id);
+    const approved = decision.approved;
+    const reason = decision.approved ? undefined : decision.reason;
+    const edited = decision.approved && decision.input !== undefined;
     queueMicrotask(() => this.#suspendWatch?.check());
     const remember = approved && options.remember === "session" ? ("session" as const) : undefined;
     if (remember && toolName !== undefined) this.#journal.rememberedTools.add(toolName);
@@ -401,12 +414,15 @@ export class TurnController {
           requestId: id,
           toolName: toolName ?? "unknown",
           approved,
-          ...(options.reason !== undefined ? { reason: options.reason } : {}),
+          ...(reason !== undefined ? { reason } : {}),
           ...(rememberedTool !== undefined ? { reason: REMEMBERED, decidedBy: "policy" as const } : {}),
           ...(remember ? { remember } : {}),
+          // That the person changed the input, never the input itself.
+          ...(edited ? { edited: true as const } : {}),
         },
       ]),
     );
+    return outcome;
   }
 
   /** Journals the decisions the workflow's `toolApproval` took since the last update, each once (`decidedBy: "policy"`). */
@@ -481,14 +497,15 @@ class ChatTurn implements Turn {
   get requests(): readonly ApprovalRequest[] {
     return this.#controller.requests;
   }
-  approve(id: string, options?: ApproveOptions): boolean {
-    return this.#controller.approve(id, options);
+  approve(id: string, options: ApproveOptions = {}): boolean {
+    const decision: ApprovalDecision = { approved: true, ...(options.input !== undefined ? { input: options.input } : {}) };
+    return this.#controller.decide(id, decision, options.remember ? { remember: options.remember } : {}).kind === "decided";
   }
   deny(id: string, reason?: string): boolean {
-    return this.#controller.deny(id, reason);
+    return this.#controller.decide(id, { approved: false, ...(reason !== undefined ? { reason } : {}) }, {}).kind === "decided";
   }
   answer(id: string, value: unknown): boolean {
-    return this.#controller.answer(id, value);
+    return this.#controller.answer(id, value).kind === "decided";
   }
   cancel(): void {
     this.#controller.cancel();
@@ -507,13 +524,5 @@ class ChatTurn implements Turn {
   }
 }
 
-/** `true` once `decide` decided; `false` when the turn does not wait on the request (the boolean `approve`/`deny`). */
-function decided(decide: () => void): boolean {
-  try {
-    decide();
-    return true;
-  } catch (error) {
-    if (ApprovalNotPendingError.isInstance(error) || TurnEndedError.isInstance(error)) return false;
-    throw error;
-  }
-}
+const ENDED: DecisionOutcome = Object.freeze({ kind: "ended" });
+const NOT_PENDING: DecisionOutcome = Object.freeze({ kind: "not-pending" });

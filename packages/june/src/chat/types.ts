@@ -1,7 +1,7 @@
 import type { Guardrails } from "../guardrails/types.js";
 import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
 import type { LanguageModel, ModelMessage } from "ai";
-import type { ApprovalRequest, ModelInfo, PolicyApproval, RunResult, Usage } from "../runtime/types.js";
+import type { ApprovalDecision, ApprovalRequest, DecisionOutcome, ModelInfo, PolicyApproval, RunResult, Usage } from "../runtime/types.js";
 import type { ResponderTraceNode } from "./trace/responder-trace.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
@@ -136,10 +136,14 @@ export interface ResponderExecution {
   readonly requests?: readonly ApprovalRequest[];
   /** Tool calls decided by policy (`toolApproval`) so far, oldest first: the turn journals each once. */
   readonly policyDecisions?: readonly PolicyApproval[];
-  approve?(id: string): boolean;
-  /** Answers a question (a request with `question`): see `Turn.answer`. */
-  answer?(id: string, value: unknown): boolean;
-  deny?(id: string, reason?: string): boolean;
+  /**
+   * Decides one of `requests` and says what happened: `decided`, or `not-pending` (unknown, withdrawn or
+   * decided already). An approval's `input`, when given, replaces the model's (checked against the tool's
+   * schema first: `ToolInputInvalidError`, nothing decided).
+   */
+  decide?(id: string, decision: ApprovalDecision): DecisionOutcome;
+  /** Answers a question (a request with `question`): see `Turn.answer`. Says what happened, as `decide` does. */
+  answer?(id: string, value: unknown): DecisionOutcome;
   /** Takes more input while the turn runs. */
   steer?(input: string): void | Promise<void>;
   /** A durable execution's latest checkpoint, if any. */
@@ -182,6 +186,12 @@ export interface TurnResult {
 export interface ApproveOptions {
   /** Also approve later calls of the same tool in this session. */
   remember?: "session";
+  /**
+   * Runs the tool with this input in place of the model's: checked against the tool's input schema first
+   * (`ToolInputInvalidError` when it does not fit, and the request stays pending). The model sees the call
+   * as it ran; the journal records that the input was edited, never the input.
+   */
+  input?: unknown;
 }
 
 /**
@@ -202,6 +212,8 @@ export interface ApproveCommand {
   type: "approve";
   approvalId: string;
   remember?: "session";
+  /** Runs the tool with this input in place of the model's (see `ApproveOptions.input`). */
+  input?: unknown;
 }
 
 /** Refuses the tool call the turn waits on; `reason` is what the model is told. */
@@ -229,7 +241,10 @@ export interface Turn extends AsyncIterable<TurnEvent> {
   readonly status: TurnStatus;
   readonly result: Promise<TurnResult>;
   readonly requests: readonly ApprovalRequest[];
-  /** Approves a pending request; `false` when the turn does not wait on it (`control` says why, typed). */
+  /**
+   * Approves a pending request; `false` when the turn does not wait on it (`control` says why, typed). With
+   * `input`, the tool runs with it: `ToolInputInvalidError` when the tool's schema refuses it (still pending).
+   */
   approve(id: string, options?: ApproveOptions): boolean;
   /** Denies a pending request; `false` when the turn does not wait on it (`control` says why, typed). */
   deny(id: string, reason?: string): boolean;
@@ -297,16 +312,11 @@ export interface TurnRecord {
   endedAt?: string;
 }
 
-/** A request an unfinished durable turn waits on, as `session.pendingApprovals()` lists it. */
-export interface PendingApproval {
-  turnId: string;
-  id: string;
-  toolName: string;
-  toolCallId: string;
-  input: unknown;
-  /** An approved call that may have begun when its process stopped: it runs again only on a new approval. */
-  retry?: boolean;
-}
+/**
+ * A request an unfinished durable turn waits on, as `session.pendingApprovals()` lists it: the run's request
+ * (`retry` set on an approved call that may have begun when its process stopped) and the turn that waits.
+ */
+export type PendingApproval = ApprovalRequest & { readonly turnId: string };
 
 /** What a context builder returns. */
 export interface ContextResult {

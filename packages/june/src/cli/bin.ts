@@ -76,6 +76,25 @@ const io: CliIO = {
   },
   interrupt,
   exit,
+  async editText(text, editor) {
+    // Imported here: only an edit at an approval prompt opens an editor.
+    const [{ spawnSync }, { mkdtempSync, readFileSync, rmSync, writeFileSync }, { tmpdir }, { join }] = await Promise.all([
+      import("node:child_process"),
+      import("node:fs"),
+      import("node:os"),
+      import("node:path"),
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), "june-edit-"));
+    const file = join(dir, "input.json");
+    try {
+      writeFileSync(file, text, { mode: 0o600 });
+      const run = spawnSync(`${editor} "${file}"`, { stdio: "inherit", shell: true });
+      if (run.status !== 0) return undefined;
+      return readFileSync(file, "utf8");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
   openUrl(url) {
     const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
     // Imported here: most commands never open a browser.

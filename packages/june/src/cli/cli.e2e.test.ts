@@ -145,7 +145,7 @@ describe("june (built) against a fake OpenAI server", { timeout: 90_000 }, () =>
         cwd,
         env: { ...openaiEnv(fake.url), JUNE_TEST_MARKER: marker, TERM: "xterm-256color", NO_COLOR: "1" },
       });
-      await until(() => run.stdout().includes("approve? [y/N]"), "the approval prompt");
+      await until(() => run.stdout().includes("approve? [y/N/e(dit)]"), "the approval prompt");
       expect(run.stdout()).toContain("touch wants to run with");
       expect(run.stdout()).not.toContain("sk-live-0123456789abcdefghijklmn");
       run.write(`${answer}\r`);

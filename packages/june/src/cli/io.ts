@@ -42,6 +42,11 @@ export interface CliIO {
   interrupt(): void;
   /** Quits at once with `code` (a second Ctrl-C). */
   exit(code: number): never;
+  /**
+   * Opens `text` in `editor` (`$VISUAL` or `$EDITOR`) on the terminal and resolves to the text as saved, or
+   * `undefined` when the editor failed (an approval's `e`).
+   */
+  editText?(text: string, editor: string): Promise<string | undefined>;
   /** Opens a URL in the user's browser, best effort (`june studio --open`). */
   openUrl?(url: string): void;
   /**

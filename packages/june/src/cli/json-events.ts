@@ -23,7 +23,7 @@ export type CliJsonEvent =
   | TextDeltaStreamEvent
   | JsonRunUpdate
   | ApprovalRequestStreamEvent
-  | { type: "approval"; id: string; toolName: string; approved: boolean; reason?: string }
+  | { type: "approval"; id: string; toolName: string; approved: boolean; reason?: string; edited?: true }
   | TurnEndStreamEvent
   | JsonRunEnd;
 

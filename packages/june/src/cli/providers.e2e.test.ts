@@ -118,7 +118,7 @@ describe.each(providers)("june on --model $model (the fake $name server)", { tim
       env: provider.env(fake.url, KEY),
       terminal: true,
     });
-    await until(() => run.stdout().includes("approve? [y/N]"), "the approval prompt");
+    await until(() => run.stdout().includes("approve? [y/N/e(dit)]"), "the approval prompt");
     expect(run.stdout()).toContain("deploy wants to run with");
     expect(run.stdout()).toContain('"project": "docs"');
     run.write("y\r");

@@ -4,7 +4,7 @@ import { createColors, stripAnsi } from "./colors.js";
 import {
   describeFailure,
   formatToolInput,
-  isApproval,
+  approvalAnswer,
   renderApprovalDecision,
   renderApprovalPrompt,
   renderErrorLine,
@@ -79,7 +79,7 @@ describe("approval prompts", () => {
     expect(prompt.header).toContain('"env": "prod"');
     expect(prompt.header).not.toContain("abc123");
     expect(prompt.header).not.toContain("sk-proj-abcdefghijklmnopqrstuvwxyz0123");
-    expect(prompt.question).toBe("approve? [y/N] ");
+    expect(prompt.question).toBe("approve? [y/N/e(dit)] ");
   });
 
   it("names a sub-agent's path (a <Tool agent>'s request), and a plain step's request as before", () => {
@@ -92,8 +92,9 @@ describe("approval prompts", () => {
   });
 
   it("approves on y or yes only", () => {
-    for (const yes of ["y", "Y", "yes", " YES "]) expect(isApproval(yes)).toBe(true);
-    for (const no of ["", "n", "no", "yep", "sure", undefined]) expect(isApproval(no)).toBe(false);
+    for (const yes of ["y", "Y", "yes", " YES "]) expect(approvalAnswer(yes)).toBe("approve");
+    for (const edit of ["e", "E", "edit", " Edit "]) expect(approvalAnswer(edit)).toBe("edit");
+    for (const no of ["", "n", "no", "yep", "sure", "ed", undefined]) expect(approvalAnswer(no)).toBe("deny");
   });
 
   it("says how a request was decided without asking", () => {

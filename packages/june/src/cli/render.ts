@@ -80,13 +80,16 @@ export function renderApprovalPrompt(
     .join("\n");
   return {
     header: `${colors.yellow("?")} ${colors.bold(request.toolName)}${request.mcp ? ` (MCP server ${request.mcp.server})` : ""}${request.stepId?.includes("/") ? ` (in ${request.stepId})` : ""} wants to run with\n${input}`,
-    question: `${colors.yellow("approve? [y/N]")} `,
+    question: `${colors.yellow("approve? [y/N/e(dit)]")} `,
   };
 }
 
-/** `y` or `yes` (any case) approves; anything else, an empty line included, denies. */
-export function isApproval(answer: string | undefined): boolean {
-  return answer !== undefined && /^\s*y(es)?\s*$/i.test(answer);
+/** `y` or `yes` (any case) approves; `e` or `edit` edits the input first; anything else, an empty line included, denies. */
+export function approvalAnswer(answer: string | undefined): "approve" | "edit" | "deny" {
+  if (answer === undefined) return "deny";
+  if (/^\s*y(es)?\s*$/i.test(answer)) return "approve";
+  if (/^\s*e(dit)?\s*$/i.test(answer)) return "edit";
+  return "deny";
 }
 
 /** One line about an approval decided without asking (`--yes`, `--deny`, no terminal). */

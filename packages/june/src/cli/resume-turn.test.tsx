@@ -63,7 +63,7 @@ describe("resuming a suspended turn in the CLI", () => {
     const approver = createApprover({ mode: "ask", io, screen, reader: () => reader });
     const record = (await findResumable(session, undefined))!;
     const done = resumeTurn({ io, screen, session, turn: record, mode: "ask", approver, json: false });
-    for (let i = 0; i < 200 && !io.stderrText().includes("approve? [y/N]"); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && !io.stderrText().includes("approve? [y/N/e(dit)]"); i++) await new Promise((r) => setTimeout(r, 10));
     expect(io.stderrText()).toContain("deploy wants to run with");
     io.input.write("n\n");
     const outcome = await done;
@@ -104,7 +104,7 @@ describe("resuming a suspended turn in the CLI", () => {
     const approver = createApprover({ mode: "ask", io, screen, reader: () => reader });
     const turn = session.send("ship");
     const shown = showTurn({ io, screen, turn, input: "ship", approver, json: false });
-    for (let i = 0; i < 200 && !io.stderrText().includes("approve? [y/N]"); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && !io.stderrText().includes("approve? [y/N/e(dit)]"); i++) await new Promise((r) => setTimeout(r, 10));
     // Ten times suspendAfterMs at the prompt.
     await new Promise((r) => setTimeout(r, 200));
     expect(turn.status).toBe("running");

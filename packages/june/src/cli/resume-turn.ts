@@ -1,5 +1,5 @@
 import type { Session, TurnRecord } from "../chat/types.js";
-import { askApproval, type Approver } from "./approvals.js";
+import { approvalTarget, askApproval, type Approver } from "./approvals.js";
 import type { ApprovalMode } from "./args.js";
 import { cancelOnInterrupt } from "./cancel-on-interrupt.js";
 import { CliUsageError } from "./errors.js";
@@ -76,7 +76,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<TurnExit> 
       if (interrupt.signal.aborted) break;
       // The approver shows the request when it asks; a decision by flag shows it here first.
       if (mode !== "ask") screen.note(renderApprovalPrompt(request, screen.err).header);
-      await askApproval({ request, target: live, approver: options.approver, signal: interrupt.signal });
+      await askApproval({ request, target: approvalTarget(live), approver: options.approver, signal: interrupt.signal });
     }
   } finally {
     interrupt.dispose();

@@ -112,7 +112,7 @@ describe("june resume (built bin)", () => {
     const { cwd, log, env } = await suspended();
     // Suspends after 50 ms unless held: the prompt stays open far longer.
     const run = spawnJune(["chat", fixture, "--session", "s1"], { cwd, env: { ...env, JUNE_TEST_SUSPEND_MS: "50" }, terminal: true });
-    await until(() => run.stdout().includes("approve? [y/N]"), "the approval prompt");
+    await until(() => run.stdout().includes("approve? [y/N/e(dit)]"), "the approval prompt");
     expect(run.stdout()).toContain("deploy wants to run with");
     expect(run.stdout()).not.toContain(SECRET);
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -77,7 +77,7 @@ describe("showTurn", () => {
     const { screen, approver, close } = setup(io, "ask");
     const turn = await turnOf(deployChat(executed));
     const shown = showTurn({ io, screen, turn, input: "Deploy it", approver, json: false });
-    await until(() => io.stderrText().includes("approve? [y/N]"));
+    await until(() => io.stderrText().includes("approve? [y/N/e(dit)]"));
     expect(io.stderrText()).toContain("deploy wants to run with");
     expect(io.stderrText()).not.toContain("secret-token-value");
     io.input.write("y\n");
@@ -90,13 +90,62 @@ describe("showTurn", () => {
     expect(io.stdoutText()).toBe("Deployed.");
   });
 
+  it("e edits the input field by field when there is no $EDITOR: a refused edit is said and asked again; the tool runs once with the edit", async () => {
+    const executed: string[] = [];
+    const io = createFakeIO({ stdinTTY: true });
+    const { screen, approver, close } = setup(io, "ask");
+    const turn = await turnOf(deployChat(executed));
+    const shown = showTurn({ io, screen, turn, input: "Deploy it", approver, json: false });
+    await until(() => io.stderrText().includes("approve? [y/N/e(dit)]"));
+    io.input.write("e\n");
+    await until(() => io.stderrText().includes('env ["staging"]: '));
+    io.input.write("5\n");
+    await until(() => io.stderrText().includes("token ["));
+    io.input.write("\n");
+    // 5 is a number: the tool's schema refuses it, and the request is asked again.
+    await until(() => /input\.env must be string/.test(io.stderrText()));
+    await until(() => io.stderrText().split("approve? [y/N/e(dit)]").length === 3);
+    io.input.write("e\n");
+    await until(() => io.stderrText().split('env ["staging"]: ').length === 3);
+    io.input.write("production\n");
+    await until(() => io.stderrText().split("token [").length === 3);
+    io.input.write("\n");
+    const outcome = await shown;
+    close();
+    expect(outcome.status).toBe("completed");
+    expect(executed).toEqual(["production"]);
+    // The field prompts show the input redacted, as the approval prompt does.
+    expect(io.stderrText()).not.toContain("secret-token-value");
+  });
+
+  it("e opens the input as JSON in $EDITOR and approves with what was saved", async () => {
+    const executed: string[] = [];
+    const opened: { text: string; editor: string }[] = [];
+    const io = Object.assign(createFakeIO({ stdinTTY: true, env: { EDITOR: "vi" } }), {
+      editText: async (text: string, editor: string) => {
+        opened.push({ text, editor });
+        return JSON.stringify({ ...JSON.parse(text), env: "preview" });
+      },
+    });
+    const { screen, approver, close } = setup(io, "ask");
+    const turn = await turnOf(deployChat(executed));
+    const shown = showTurn({ io, screen, turn, input: "Deploy it", approver, json: false });
+    await until(() => io.stderrText().includes("approve? [y/N/e(dit)]"));
+    io.input.write("e\n");
+    const outcome = await shown;
+    close();
+    expect(outcome.status).toBe("completed");
+    expect(opened).toEqual([{ text: expect.stringContaining('"env": "staging"'), editor: "vi" }]);
+    expect(executed).toEqual(["preview"]);
+  });
+
   it("does not run the tool when the answer is n", async () => {
     const executed: string[] = [];
     const io = createFakeIO({ stdinTTY: true });
     const { screen, approver, close } = setup(io, "ask");
     const turn = await turnOf(deployChat(executed));
     const shown = showTurn({ io, screen, turn, input: "Deploy it", approver, json: false });
-    await until(() => io.stderrText().includes("approve? [y/N]"));
+    await until(() => io.stderrText().includes("approve? [y/N/e(dit)]"));
     io.input.write("n\n");
     const outcome = await shown;
     close();

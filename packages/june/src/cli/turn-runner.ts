@@ -5,7 +5,7 @@ import { redactText, type TextRedactOptions } from "../redaction/redact.js";
 import type { Turn, TurnResult } from "../chat/types.js";
 import { TurnSuspendedError } from "../chat/errors.js";
 import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
-import { askApproval, type Approver } from "./approvals.js";
+import { approvalTarget, askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
 import type { CliIO } from "./io.js";
 import { jsonLine, JsonTraceRows, type CliJsonEvent } from "./json-events.js";
@@ -112,7 +112,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
           // Events are buffered: a request the run has since withdrawn or that was decided is skipped.
           const request = turn.requests.find((pending) => pending.id === event.request.id);
           if (!request) break;
-          await askApproval({ request, shown: event.request, target: turn, approver, signal: interrupt.signal, ...(json ? { emit } : {}) });
+          await askApproval({ request, shown: event.request, target: approvalTarget(turn), approver, signal: interrupt.signal, ...(json ? { emit } : {}) });
           break;
         }
         case "turn-end":

@@ -5,7 +5,7 @@
  * provider's module as is, its names the provider's: every one has a `VERSION`), and docs/api.md lists every
  * entry, who it is for, and exactly the names it exports.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -84,6 +84,9 @@ function duplicates(names: Map<string, string[]>): string[] {
 describe("the public surface", () => {
   const files = entries();
   const names = exportedNames(files);
+  // `JUNE_SURFACE_OUT=file npx vitest run src/docs/public-surface.test.ts` writes every entry's names as JSON:
+  // what docs/api.md's "Exports:" lines list.
+  if (process.env.JUNE_SURFACE_OUT) writeFileSync(process.env.JUNE_SURFACE_OUT, JSON.stringify(Object.fromEntries(names), null, 2));
 
   it(`june/chat exports at most ${MAX_CHAT_NAMES} names, all four store factories among them`, () => {
     const chat = names.get("june/chat")!;

@@ -179,8 +179,9 @@ describe("evaluate", () => {
         return {
           events: events(),
           result: gate.then(() => ({ text: decisions.at(-1)! })),
-          approve: (id) => (decisions.push(`approved ${id}`), decided(), true),
-          deny: (id, reason) => (decisions.push(`denied ${id}: ${reason}`), decided(), true),
+          decide: (id, decision) => (
+            decisions.push(decision.approved ? `approved ${id}` : `denied ${id}: ${decision.reason}`), decided(), { kind: "decided" as const }
+          ),
         };
       },
     };

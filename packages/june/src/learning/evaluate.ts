@@ -173,8 +173,7 @@ async function answer(options: RunCaseOptions, signal: AbortSignal): Promise<Res
   const iterator = execution.events?.[Symbol.asyncIterator]();
   const decide = (event: TurnEvent) => {
     if (event?.type !== "approval-request") return;
-    if (options.approvals === "approve") execution.approve?.(event.request.id);
-    else execution.deny?.(event.request.id, NO_ONE_TO_APPROVE);
+    execution.decide?.(event.request.id, options.approvals === "approve" ? { approved: true } : { approved: false, reason: NO_ONE_TO_APPROVE });
   };
   const reading = (async () => {
     if (!iterator) return;

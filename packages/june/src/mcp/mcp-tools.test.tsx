@@ -140,10 +140,10 @@ describe("<McpTools> over stdio", () => {
     );
     await firstRequest(run);
     expect(run.requests[0]).toMatchObject({ stepId: "first", toolName: "echo", input: { text: "secret" }, mcp: { server: "fixture", tool: "echo" } });
-    expect(run.deny(run.requests[0]!.id, "not that")).toBe(true);
+    expect(run.decide(run.requests[0]!.id, { approved: false, reason: "not that" })).toEqual({ kind: "decided" });
     await firstRequest(run);
     expect(run.requests[0]).toMatchObject({ stepId: "second", toolName: "echo" });
-    expect(run.approve(run.requests[0]!.id)).toBe(true);
+    expect(run.decide(run.requests[0]!.id, { approved: true })).toEqual({ kind: "decided" });
     const result = await run.result;
     expect(result.steps).toEqual({ first: "denied, fine", second: "approved" });
     const calls = log().filter((e) => e.event === "call");
@@ -176,7 +176,7 @@ describe("<McpTools> over stdio", () => {
     await firstRequest(run);
     expect(run.requests).toHaveLength(1);
     expect(run.requests[0]!.input).toEqual({ a: 100, b: 1 });
-    run.deny(run.requests[0]!.id);
+    run.decide(run.requests[0]!.id, { approved: false });
     await run.result;
     expect(log().filter((e) => e.event === "call").map((e) => e.input)).toEqual([{ a: 1, b: 1 }]);
     expect(asked).toContainEqual(["add", `node ${STDIO_SERVER}`, { a: 100, b: 1 }]);
@@ -382,7 +382,7 @@ describe("<McpTools> over Streamable HTTP", () => {
       </Agent>,
     );
     await firstRequest(run);
-    run.deny(run.requests[0]!.id);
+    run.decide(run.requests[0]!.id, { approved: false });
     await run.result;
     expect(http.calls).toEqual([]);
   });

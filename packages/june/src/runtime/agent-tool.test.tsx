@@ -231,7 +231,7 @@ describe("<Tool agent>: a workflow as a tool", () => {
     const resumed = start(workflow, { checkpoint, onCheckpoint: () => {} });
     await resumed.restored;
     expect(resumed.requests.map((request) => [request.id, request.stepId])).toEqual([[checkpoint.waiting["answer/research/notes"]!.requests[0]!.id, "answer/research/notes"]]);
-    resumed.approve(resumed.requests[0]!.id);
+    resumed.decide(resumed.requests[0]!.id, { approved: true });
     const result = await resumed.result;
     expect(fetchPage).toHaveBeenCalledTimes(1);
     expect(result.steps.answer).toBe("It is Rayleigh scattering.");

@@ -67,7 +67,7 @@ describe("approvals", () => {
     expect(firstPending).toBe(firstAnnounced);
     expect(commits[firstPending]!.requests).toBe(1);
 
-    expect(run.approve(request.id)).toBe(true);
+    expect(run.decide(request.id, { approved: true })).toEqual({ kind: "decided" });
     const result = await run.result;
     expect(execute).toHaveBeenCalledTimes(1);
     expect(execute.mock.calls[0]![0]).toEqual({ env: "prod" });
@@ -94,7 +94,7 @@ describe("approvals", () => {
       </Agent>,
     );
     const request = await firstRequest;
-    expect(run.deny(request.id, "Not on a Friday")).toBe(true);
+    expect(run.decide(request.id, { approved: false, reason: "Not on a Friday" })).toEqual({ kind: "decided" });
     const result = await run.result;
     expect(execute).not.toHaveBeenCalled();
     expect(result.steps.ship).toBe("All done.");
@@ -117,12 +117,12 @@ describe("approvals", () => {
         <Step id="ship" prompt="ship it" />
       </Agent>,
     );
-    expect(run.approve("nope")).toBe(false);
-    expect(run.deny("nope")).toBe(false);
+    expect(run.decide("nope", { approved: true })).toEqual({ kind: "not-pending" });
+    expect(run.decide("nope", { approved: false })).toEqual({ kind: "not-pending" });
     const request = await firstRequest;
-    expect(run.deny(request.id)).toBe(true);
-    expect(run.approve(request.id)).toBe(false);
-    expect(run.deny(request.id)).toBe(false);
+    expect(run.decide(request.id, { approved: false })).toEqual({ kind: "decided" });
+    expect(run.decide(request.id, { approved: true })).toEqual({ kind: "not-pending" });
+    expect(run.decide(request.id, { approved: false })).toEqual({ kind: "not-pending" });
     await run.result;
     expect(execute).not.toHaveBeenCalled();
   });
@@ -142,7 +142,7 @@ describe("approvals", () => {
     expect(error).toBeInstanceOf(RunError);
     expect(error.result.status).toBe("canceled");
     expect(run.requests).toEqual([]);
-    expect(run.approve(request.id)).toBe(false);
+    expect(run.decide(request.id, { approved: true })).toEqual({ kind: "not-pending" });
     expect(execute).not.toHaveBeenCalled();
     expect(model.callCount).toBe(1);
     expect(toolCalls(error.result.trace)[0]!.status).toBe("canceled");
@@ -204,7 +204,7 @@ describe("approvals", () => {
     const request = await firstRequest;
     expect(request.input).toEqual({ env: "prod" });
     expect(execute).toHaveBeenCalledTimes(1);
-    run.approve(request.id);
+    run.decide(request.id, { approved: true });
     const result = await run.result;
     expect(execute).toHaveBeenCalledTimes(2);
     expect(result.steps.ship).toBe("done");

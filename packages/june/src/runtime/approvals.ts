@@ -1,13 +1,18 @@
-import type { ApprovalRequest, PolicyApproval } from "./types.js";
+import { ToolInputInvalidError } from "./errors.js";
+import type { ApprovalDecision, ApprovalRequest, DecisionOutcome, PolicyApproval } from "./types.js";
 
-/** How an approval wait ended. `withdrawn`: the step or run stopped before anyone decided. */
+/**
+ * How an approval wait ended. `withdrawn`: the step or run stopped before anyone decided. An approval with
+ * `input` was edited: the tool runs with it, and the model sees the call with it.
+ */
 export type ApprovalOutcome =
-  | { readonly kind: "approved" }
+  | { readonly kind: "approved"; readonly input?: unknown }
   | { readonly kind: "denied"; readonly reason?: string }
   | { readonly kind: "withdrawn" };
 
 interface Pending {
   request: ApprovalRequest;
+  checkInput?: (input: unknown) => string | undefined;
   settle: (outcome: ApprovalOutcome) => void;
 }
 
@@ -16,12 +21,14 @@ export interface OpenApprovalOptions {
   signal: AbortSignal;
   /** Called synchronously when the request is decided or withdrawn, before its wait resolves. */
   onSettle: (outcome: ApprovalOutcome) => void;
+  /** What is wrong with an edited input for the tool (its input schema), or `undefined` when it fits. */
+  checkInput?: (input: unknown) => string | undefined;
 }
 
 /**
  * The run's pending approval requests. Every wait resolves (it never rejects): with the decision, or with
  * `withdrawn` when its signal aborts or its step ends, so a cancel can leave no unhandled rejection. A
- * decision is taken once; a second one, or one for an unknown id, returns `false`.
+ * decision is taken once; a second one, or one for an unknown id, is `not-pending`.
  */
 export class ApprovalRegistry {
   private readonly pending = new Map<string, Pending>();
@@ -54,6 +61,7 @@ export class ApprovalRegistry {
       const onAbort = () => this.settle(frozen.id, { kind: "withdrawn" });
       const entry: Pending = {
         request: frozen,
+        ...(options.checkInput ? { checkInput: options.checkInput } : {}),
         settle: (outcome) => {
           options.signal.removeEventListener("abort", onAbort);
           if (outcome.kind === "denied") this.deniedCalls.add(callKey(frozen.stepId, frozen.toolCallId));
@@ -68,16 +76,27 @@ export class ApprovalRegistry {
     });
   }
 
-  /** Approves a pending request; `false` for an unknown, withdrawn or decided id, or a question (it takes `answer`). */
-  approve(id: string): boolean {
-    if (this.pending.get(id)?.request.question !== undefined) return false;
-    return this.settle(id, { kind: "approved" });
+  /**
+   * Decides a pending request: `not-pending` for an unknown, withdrawn or decided id, or for approving a question
+   * (it takes `answer`). An approval with `input` is checked against the tool's input schema first:
+   * `ToolInputInvalidError`, and the request stays pending.
+   */
+  decide(id: string, decision: ApprovalDecision): DecisionOutcome {
+    if (typeof id !== "string") return NOT_PENDING;
+    const entry = this.pending.get(id);
+    if (!entry) return NOT_PENDING;
+    if (!decision.approved) return this.settle(id, decision.reason === undefined ? { kind: "denied" } : { kind: "denied", reason: decision.reason });
+    if (entry.request.question !== undefined) return NOT_PENDING;
+    if (!("input" in decision) || decision.input === undefined) return this.settle(id, { kind: "approved" });
+    const issues = entry.checkInput?.(decision.input);
+    if (issues !== undefined) throw new ToolInputInvalidError({ toolName: entry.request.toolName, approvalId: id, issues });
+    return this.settle(id, { kind: "approved", input: structuredClone(decision.input) });
   }
 
-  /** Answers a pending question (an `ask_user` call): its tool returns `value`. `false` for anything else. */
-  answer(id: string, value: unknown): boolean {
+  /** Answers a pending question (an `ask_user` call): its tool returns `value`. `not-pending` for anything else. */
+  answer(id: string, value: unknown): DecisionOutcome {
     const entry = typeof id === "string" ? this.pending.get(id) : undefined;
-    if (!entry || entry.request.question === undefined) return false;
+    if (!entry || entry.request.question === undefined) return NOT_PENDING;
     this.answers.set(callKey(entry.request.stepId, entry.request.toolCallId), value);
     return this.settle(id, { kind: "approved" });
   }
@@ -89,11 +108,6 @@ export class ApprovalRegistry {
     const value = this.answers.get(key);
     this.answers.delete(key);
     return { value };
-  }
-
-  /** Denies a pending request; `false` for an unknown, withdrawn or decided id. */
-  deny(id: string, reason?: string): boolean {
-    return this.settle(id, reason === undefined ? { kind: "denied" } : { kind: "denied", reason });
   }
 
   /** Withdraws every pending request of a step (it failed or ended). */
@@ -118,20 +132,22 @@ export class ApprovalRegistry {
     return this.deniedCalls.has(callKey(stepId, toolCallId));
   }
 
-  private settle(id: string, outcome: ApprovalOutcome): boolean {
-    if (typeof id !== "string") return false;
+  private settle(id: string, outcome: ApprovalOutcome): DecisionOutcome {
     const entry = this.pending.get(id);
-    if (!entry) return false;
+    if (!entry) return NOT_PENDING;
     this.pending.delete(id);
     this.refresh();
     entry.settle(outcome);
-    return true;
+    return DECIDED;
   }
 
   private refresh(): void {
     this.list = Object.freeze([...this.pending.values()].map((entry) => entry.request));
   }
 }
+
+const DECIDED: DecisionOutcome = Object.freeze({ kind: "decided" });
+const NOT_PENDING: DecisionOutcome = Object.freeze({ kind: "not-pending" });
 
 function callKey(stepId: string, toolCallId: string): string {
   return `${stepId}\u0000${toolCallId}`;

@@ -100,7 +100,7 @@ describe("runtime checkpoints", () => {
     const two = startSaving(flow(second), { checkpoint });
     await two.run.restored;
     expect(two.run.requests).toEqual([{ id: requestId, stepId: "ship", toolName: "deploy", toolCallId: "call-1", input: { env: "prod" } }]);
-    expect(two.run.approve(requestId)).toBe(true);
+    expect(two.run.decide(requestId, { approved: true })).toEqual({ kind: "decided" });
     const result = await two.run.result;
     expect(result.steps).toEqual({ plan: "The plan.", ship: "Shipped." });
     expect(deploy.execute).toHaveBeenCalledTimes(1);
@@ -128,7 +128,7 @@ describe("runtime checkpoints", () => {
     await abandon(one.run);
     const two = startSaving(flow(scriptedModel(["Not deployed."])), { checkpoint });
     await two.run.restored;
-    expect(two.run.deny(two.run.requests[0]!.id, "not today")).toBe(true);
+    expect(two.run.decide(two.run.requests[0]!.id, { approved: false, reason: "not today" })).toEqual({ kind: "decided" });
     const result = await two.run.result;
     expect(result.steps.ship).toBe("Not deployed.");
     expect(deploy.execute).not.toHaveBeenCalled();
@@ -147,7 +147,7 @@ describe("runtime checkpoints", () => {
     const one = startSaving(flow(scriptedModel([deployCall("prod", "c1"), "never"])));
     await one.waiting(1);
     const id = one.run.requests[0]!.id;
-    one.run.approve(id);
+    one.run.decide(id, { approved: true });
     await vi.waitFor(() => expect(deploy.execute).toHaveBeenCalledTimes(1));
     const checkpoint = one.saved.at(-1)!;
     expect(checkpoint.waiting.ship!.requests[0]).toMatchObject({ started: true });
@@ -161,7 +161,7 @@ describe("runtime checkpoints", () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(deploy.execute).toHaveBeenCalledTimes(1);
     expect(model.callCount).toBe(0);
-    two.run.approve(id);
+    two.run.decide(id, { approved: true });
     await two.run.result;
     expect(deploy.execute).toHaveBeenCalledTimes(2);
   });
@@ -187,7 +187,7 @@ describe("runtime checkpoints", () => {
     const one = startSaving(flow(first));
     await one.waiting(1);
     const id = one.run.requests[0]!.id;
-    one.run.approve(id);
+    one.run.decide(id, { approved: true });
     await nextCall;
     await abandon(one.run);
     expect(deploy.execute).toHaveBeenCalledTimes(1);
@@ -236,7 +236,7 @@ describe("runtime checkpoints", () => {
       ),
     );
     await one.waiting(1);
-    one.run.approve(one.run.requests[0]!.id);
+    one.run.decide(one.run.requests[0]!.id, { approved: true });
     await nextCall;
     await abandon(one.run);
     // As the model was given it: the AI SDK's own wording of the error (7 puts its name in front).
@@ -264,7 +264,7 @@ describe("runtime checkpoints", () => {
       },
     );
     await vi.waitFor(() => expect(requests).toHaveLength(1));
-    run.approve(requests[0]!.id);
+    run.decide(requests[0]!.id, { approved: true });
     const error = (await run.result.catch((e: unknown) => e)) as RunError;
     expect(error.cause).toMatchObject({ message: "store down" });
     expect(deploy.execute).toHaveBeenCalledTimes(1);
@@ -319,7 +319,7 @@ describe("runtime checkpoints", () => {
     const two = startSaving(flow(model((p) => `Shipped ${p}.`)), { checkpoint: last });
     await two.run.restored;
     expect(two.run.requests.map((r) => r.stepId).sort()).toEqual(["eu", "us"]);
-    for (const request of two.run.requests) two.run.approve(request.id);
+    for (const request of two.run.requests) two.run.decide(request.id, { approved: true });
     const result = await two.run.result;
     expect(result.steps).toEqual({ notes: "Notes.", eu: "Shipped eu.", us: "Shipped us." });
     expect(deploy.execute).toHaveBeenCalledTimes(2);
@@ -346,7 +346,7 @@ describe("runtime checkpoints", () => {
     const model = scriptedModel(["Recovered."]);
     const two = startSaving(flow(model, risky), { checkpoint });
     await two.run.restored;
-    two.run.approve(two.run.requests[0]!.id);
+    two.run.decide(two.run.requests[0]!.id, { approved: true });
     const result = await two.run.result;
     expect(result.steps.fallback).toBe("Recovered.");
     expect(risky).toHaveBeenCalledTimes(1);

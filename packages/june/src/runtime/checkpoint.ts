@@ -4,6 +4,15 @@ import type { ApprovalRequest, CheckpointRequest, RunCheckpoint, StartOptions, S
 import { ZERO_USAGE } from "./usage.js";
 import type { Cost } from "../cost/price.js";
 
+/** A decision as a step hands it to its checkpoint: `input` when an approval edited the call's input. */
+export interface Decided {
+  approved: boolean;
+  reason?: string;
+  input?: unknown;
+  /** Taken by a policy (the workflow's `toolApproval`, a tool guardrail, "remember for this session"), not a person. */
+  decidedBy?: "policy";
+}
+
 /**
  * A run's checkpoint as it moves: what finished, what failed, which model steps wait and on what. Each change
  * is handed to `onCheckpoint` as a JSON-safe copy, in order (one write at a time); the step that changed it
@@ -110,14 +119,19 @@ export class Checkpointer {
     return this.#write();
   }
 
-  /** The decisions on a waiting step's requests, before any approved call executes (marked `started`). */
-  stepDecided(stepId: string, decisions: ReadonlyMap<string, { approved: boolean; reason?: string; decidedBy?: "policy" }>): Promise<void> {
+  /**
+   * The decisions on a waiting step's requests, before any approved call executes (marked `started`). An
+   * edited approval keeps the input the call runs with in place of the model's (`decision.edited`).
+   */
+  stepDecided(stepId: string, decisions: ReadonlyMap<string, Decided>): Promise<void> {
     const state = this.#waiting[stepId];
     if (!state) return Promise.resolve();
-    const requests = state.requests.map((request) => {
-      const decision = decisions.get(request.id);
-      if (!decision) return request;
+    const requests = state.requests.map((request): CheckpointRequest => {
+      const decided = decisions.get(request.id);
+      if (!decided) return request;
       const { retry: _retry, ...rest } = request;
+      const { input, ...decision } = decided;
+      if (input !== undefined) return { ...rest, input, decision: { ...decision, edited: true }, started: true };
       return { ...rest, decision, ...(decision.approved ? { started: true } : {}) };
     });
     this.#waiting[stepId] = { ...state, requests };

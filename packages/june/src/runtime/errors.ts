@@ -106,6 +106,24 @@ export class ToolDeniedError extends JuneError {
 }
 
 /**
+ * An approval's edited input that the tool's input schema refuses: nothing was decided, the request is still
+ * pending. `issues` says what is wrong, as the schema put it.
+ */
+export class ToolInputInvalidError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ToolInputInvalidError");
+  override readonly name = "ToolInputInvalidError";
+  readonly toolName: string;
+  readonly approvalId: string;
+  readonly issues: string;
+  constructor(options: { toolName: string; approvalId: string; issues: string }) {
+    super(`The edited input for tool "${options.toolName}" does not match its input schema: ${options.issues}. Request "${options.approvalId}" is still pending.`);
+    this.toolName = options.toolName;
+    this.approvalId = options.approvalId;
+    this.issues = options.issues;
+  }
+}
+
+/**
  * A step that failed before its run's checkpoint, failing again on resume with the saved error: only the
  * original's `name` (as `failedName`) and `message` were kept, so this stands in for it (a `<Catch>` runs its
  * fallback with it).

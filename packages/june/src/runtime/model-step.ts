@@ -12,6 +12,7 @@ import { raceAbort } from "./scheduler.js";
 import { needsRetry } from "./checkpoint.js";
 import type { ApprovalOutcome } from "./approvals.js";
 import type { CheckpointRequest, Prompt, RunContext, StepCheckpoint } from "./types.js";
+import type { Decided } from "./checkpoint.js";
 import { modelInfo } from "./usage.js";
 import { finishedResults, keepOutcome, traceOutput, type KeepOutcome } from "./finished-calls.js";
 import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } from "./tool-approval.js";
@@ -61,6 +62,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     stepNodeId,
     signal,
     toolNodes: new Map<string, string>(),
+    tools,
     policyDecisions,
     ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
     askTools: new Set(Object.keys(tools).filter((name) => isAskUserTool(tools[name]))),
@@ -114,7 +116,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       checkpoints!.markRestored();
       if (approvals.length > 0) {
         // Approved calls that finished before the process stopped answer with their stored outcome, not a run.
-        history = [...history, { role: "tool", content: [...(await decisions(approvals, signal, stepId, run, policyDecisions)), ...finishedResults(saved.requests)] }];
+        const answered = await decisions(approvals, history, signal, stepId, run, policyDecisions);
+        history = [...answered.messages, { role: "tool", content: [...answered.responses, ...finishedResults(saved.requests)] }];
       }
       // A step that stopped while a `<Tool agent>` ran: the sub-workflow resumes from the checkpoint.
       if (agents) history = await answerAgents(history, calls, saved.requests.length === 0);
@@ -133,7 +136,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
           });
           await raceAbort(checkpoints.stepWaiting(stepId, { messages: outcome.messages, requests, calls }), signal);
         }
-        const decided: ModelMessage[] = [...outcome.messages, { role: "tool", content: await decisions(outcome.approvals, signal, stepId, run, policyDecisions) }];
+        const answered = await decisions(outcome.approvals, outcome.messages, signal, stepId, run, policyDecisions);
+        const decided: ModelMessage[] = [...answered.messages, { role: "tool", content: answered.responses }];
         return agents ? answerAgents(decided, calls, false) : decided;
       }
       if (agents && pendingAgentCalls(outcome.messages, tools).length > 0) {
@@ -170,8 +174,9 @@ function reopen(step: StepCall, saved: StepCheckpoint, byPolicy: Map<string, Pol
     }
     const nodeId = toolNode(step, toolCall);
     if (decision.decidedBy === "policy") byPolicy.set(request.toolCallId, { approved: decision.approved, ...(decision.reason !== undefined ? { reason: decision.reason } : {}) });
+    // An edited approval stored the input it runs with in place of the model's.
     const outcome: ApprovalOutcome = decision.approved
-      ? { kind: "approved" }
+      ? { kind: "approved", ...(decision.edited ? { input: request.input } : {}) }
       : { kind: "denied", ...(decision.reason !== undefined ? { reason: decision.reason } : {}) };
     if (!decision.approved) step.run.approvals.markDenied(step.stepId, request.toolCallId);
     const approval = {
@@ -179,6 +184,7 @@ function reopen(step: StepCall, saved: StepCheckpoint, byPolicy: Map<string, Pol
       state: decision.approved ? ("approved" as const) : ("denied" as const),
       ...(decision.reason !== undefined ? { reason: decision.reason } : {}),
       ...(decision.decidedBy === "policy" ? { decidedBy: "policy" as const } : {}),
+      ...(decision.edited ? { edited: true as const } : {}),
     };
     const finished = request.output !== undefined ? { status: "done" as const, endedAt: Date.now(), output: traceOutput(request.output) } : {};
     step.run.trace.update(nodeId, decision.approved ? { approval, ...finished } : { status: "done", endedAt: Date.now(), approval });
@@ -186,20 +192,30 @@ function reopen(step: StepCall, saved: StepCheckpoint, byPolicy: Map<string, Pol
   });
 }
 
-/** Waits for every approval of a call (each wait already races the step's signal), as response parts. */
+/**
+ * Waits for every approval of a call (each wait already races the step's signal): the response parts, and
+ * `messages` with each edited call's input replaced, so the tool runs with it and the model sees the call as
+ * it ran.
+ */
 async function decisions(
   approvals: readonly OpenApproval[],
+  messages: ModelMessage[],
   signal: AbortSignal,
   stepId: string,
   run: RunState,
   byPolicy: ReadonlyMap<string, PolicyDecision>,
-): Promise<ToolApprovalResponse[]> {
+): Promise<{ messages: ModelMessage[]; responses: ToolApprovalResponse[] }> {
   const outcomes = await Promise.all(approvals.map((approval) => approval.wait));
   signal.throwIfAborted();
   if (outcomes.some((outcome) => outcome.kind === "withdrawn")) throw new CanceledError("An approval request was withdrawn");
+  const edits = new Map<string, unknown>();
+  approvals.forEach((approval, index) => {
+    const outcome = outcomes[index]!;
+    if (outcome.kind === "approved" && outcome.input !== undefined) edits.set(approval.toolCall.toolCallId, outcome.input);
+  });
   if (run.checkpoints?.saving) {
     // Marked started on disk before any approved call executes: a resume never runs it twice.
-    const decided = new Map<string, { approved: boolean; reason?: string; decidedBy?: "policy" }>();
+    const decided = new Map<string, Decided>();
     approvals.forEach((approval, index) => {
       const outcome = outcomes[index]!;
       const policy = byPolicy.get(approval.toolCall.toolCallId);
@@ -209,11 +225,12 @@ async function decisions(
         approved: outcome.kind === "approved",
         ...(reason !== undefined ? { reason } : {}),
         ...(policy ? { decidedBy: "policy" as const } : {}),
+        ...(outcome.kind === "approved" && outcome.input !== undefined ? { input: outcome.input } : {}),
       });
     });
     await raceAbort(run.checkpoints.stepDecided(stepId, decided), signal);
   }
-  return approvals.map((approval, index) => {
+  const responses = approvals.map((approval, index): ToolApprovalResponse => {
     const outcome = outcomes[index]!;
     if (outcome.kind === "withdrawn") throw new CanceledError("An approval request was withdrawn");
     return {
@@ -221,6 +238,19 @@ async function decisions(
       approvalId: approval.approvalId,
       approved: outcome.kind === "approved",
       ...(outcome.kind === "denied" && outcome.reason !== undefined ? { reason: outcome.reason } : {}),
+    };
+  });
+  return { messages: edits.size === 0 ? messages : withEditedCalls(messages, edits), responses };
+}
+
+/** `messages` with the input of each tool call in `edits` (by tool call id) replaced; the rest shared. */
+function withEditedCalls(messages: ModelMessage[], edits: ReadonlyMap<string, unknown>): ModelMessage[] {
+  return messages.map((message) => {
+    if (message.role !== "assistant" || typeof message.content === "string") return message;
+    if (!message.content.some((part) => part.type === "tool-call" && edits.has(part.toolCallId))) return message;
+    return {
+      ...message,
+      content: message.content.map((part) => (part.type === "tool-call" && edits.has(part.toolCallId) ? { ...part, input: edits.get(part.toolCallId) } : part)),
     };
   });
 }

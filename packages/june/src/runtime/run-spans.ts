@@ -119,6 +119,8 @@ export class RunSpans {
     if (decidedBy) {
       approval.span.set({ "june.approval.decided_by": decidedBy, ...(reason !== undefined ? { "june.approval.reason": reason } : {}) });
     } else if (outcome.kind === "denied") approval.span.input("june.approval.reason", outcome.reason);
+    // An edited input is said, never recorded here (the tool's span records inputs under its own settings).
+    if (outcome.kind === "approved" && outcome.input !== undefined) approval.span.set({ "june.approval.edited": true, "june.approval.edited_by": "you" });
     approval.span.end({ "june.approval.decision": outcome.kind, "june.approval.wait_ms": Date.now() - approval.openedAt });
     if (approval.tool && outcome.kind !== "withdrawn") approval.tool.span.set({ "june.tool.approved": outcome.kind === "approved" });
   }

@@ -24,7 +24,7 @@ import { assertWithinBudget, checkBudget } from "../cost/budget.js";
  * @param element The workflow: a JSX element (or array, or render function).
  * @param options `concurrency` (model calls in flight), `timeout` (ms), `signal`, `onUpdate(tree)`, `telemetry`
  *   (OpenTelemetry spans; see docs/telemetry.md).
- * @returns The `RunHandle`: `result`, `requests`, `approve`, `deny`, `cancel`, `steer`.
+ * @returns The `RunHandle`: `result`, `requests`, `decide`, `cancel`, `steer`.
  * @throws RenderError when the workflow cannot be rendered.
  *
  * @example
@@ -130,9 +130,8 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     get policyDecisions() {
       return run.approvals.policyDecisions;
     },
-    approve: (requestId) => run.approvals.approve(requestId),
+    decide: (requestId, decision) => run.approvals.decide(requestId, decision),
     answer: (requestId, value) => run.approvals.answer(requestId, value),
-    deny: (requestId, reason) => run.approvals.deny(requestId, reason),
     cancel: (reason) => {
       if (finished || controller.signal.aborted) return;
       spans?.event("june.cancel");

@@ -109,7 +109,7 @@ describe("steer", () => {
           if (request && !decided) {
             decided = true;
             handle.steer("Be careful.");
-            handle.approve(request.id);
+            handle.decide(request.id, { approved: true });
           }
         },
       },

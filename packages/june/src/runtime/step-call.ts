@@ -1,5 +1,7 @@
 import { questionOf } from "../ask/ask-user.js";
+import type { Tool as AITool } from "ai";
 import type { RunState } from "./run-state.js";
+import { toolInputIssues } from "./tool-input.js";
 import { toTraceError } from "./run-state.js";
 import type { PolicyDecision } from "./tool-approval.js";
 import type { ApprovalOutcome } from "./approvals.js";
@@ -19,6 +21,8 @@ export interface StepCall {
   readonly toolNodes: Map<string, string>;
   /** The MCP server and tool name of each MCP tool, by the name the model calls it. */
   readonly mcpOrigins?: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
+  /** The step's tools, by the name the model calls them: an approval's edited input is checked against its schema. */
+  readonly tools?: Readonly<Record<string, AITool<any, any>>>;
   /** Tool calls the step's `toolApproval` decided (by tool call id): answered at once, never shown pending. */
   readonly policyDecisions?: ReadonlyMap<string, PolicyDecision>;
   /** The step's `ask_user` tool names (`<AskUser />`): their calls are questions, answered, not approved. */
@@ -122,11 +126,18 @@ export function openApproval(
     },
     {
       signal: step.signal,
+      checkInput: (input) => toolInputIssues(step.tools?.[toolCall.toolName], input),
       onSettle: (outcome) => {
         step.run.spans?.approvalSettled(approvalId, outcome);
         switch (outcome.kind) {
           case "approved":
-            return trace.update(nodeId, { status: "running", approval: { id: approvalId, state: "approved" } });
+            // An edited call shows the input it runs with.
+            return trace.update(
+              nodeId,
+              outcome.input === undefined
+                ? { status: "running", approval: { id: approvalId, state: "approved" } }
+                : { status: "running", input: outcome.input, approval: { id: approvalId, state: "approved", edited: true } },
+            );
           case "denied": {
             const approval = { id: approvalId, state: "denied" as const, ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}) };
             return trace.update(nodeId, { status: "done", endedAt: Date.now(), approval });

@@ -59,7 +59,7 @@ describe("toolApproval", () => {
         <Tool name="deploy" value={value} />
         <Step id="ship" prompt="ship it" />
       </Agent>,
-      (handle, id) => handle.approve(id),
+      (handle, id) => handle.decide(id, { approved: true }),
     );
     expect(asked).toBe(1);
     expect(execute).toHaveBeenCalledTimes(1);
@@ -110,7 +110,7 @@ describe("toolApproval", () => {
         <Tool name="deploy" value={value} />
         <Step id="ship" prompt="ship both" />
       </Agent>,
-      (handle, id) => handle.approve(id),
+      (handle, id) => handle.decide(id, { approved: true }),
     );
     expect(asked).toBe(1);
     expect(execute.mock.calls.map((call) => call[0])).toEqual([{ env: "staging" }, { env: "prod" }]);
@@ -136,7 +136,7 @@ describe("toolApproval", () => {
           }}
         />
       </Agent>,
-      (handle, id) => handle.approve(id),
+      (handle, id) => handle.decide(id, { approved: true }),
     );
     expect(seen).toEqual(['deploy {"env":"prod"}']);
     // The tool's own needsApproval: true still asks.

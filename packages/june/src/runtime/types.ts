@@ -98,7 +98,11 @@ export interface ToolCallNode extends BaseNode {
   readonly input: unknown;
   readonly output?: unknown;
   /** `decidedBy: "policy"`: the step's `toolApproval` decided, no one was asked (absent: a person decided, or it is pending). */
-  readonly approval?: { readonly id: string; readonly state: ApprovalState; readonly reason?: string; readonly decidedBy?: "policy" };
+  /**
+   * `decidedBy: "policy"`: the step's `toolApproval` decided, no one was asked (absent: a person decided, or it
+   * is pending). `edited`: the person approved it with a changed input (the node's `input` is the one that ran).
+   */
+  readonly approval?: { readonly id: string; readonly state: ApprovalState; readonly reason?: string; readonly decidedBy?: "policy"; readonly edited?: true };
   /** For a tool of an MCP server (`<McpTools>`): the server's name and the tool's name there. */
   readonly mcp?: { readonly server: string; readonly tool: string };
 }
@@ -125,6 +129,18 @@ export interface ApprovalRequest {
   readonly question?: string;
 }
 
+/**
+ * A person's answer to a request: run the tool (with `input` in place of the model's, when given), or never run
+ * it and tell the model `reason`.
+ */
+export type ApprovalDecision = { readonly approved: true; readonly input?: unknown } | { readonly approved: false; readonly reason?: string };
+
+/**
+ * What a decision did: `decided`; `not-pending` (the run, or the turn, does not wait on that request: unknown,
+ * withdrawn or decided already); `ended` (the turn is over: nothing reaches it any more).
+ */
+export type DecisionOutcome = { readonly kind: "decided" } | { readonly kind: "not-pending" } | { readonly kind: "ended" };
+
 /** A tool call the step's `toolApproval` decided: no one was asked. */
 export interface PolicyApproval {
   readonly id: string;
@@ -141,8 +157,11 @@ export interface CheckpointRequest {
   toolName: string;
   toolCallId: string;
   input: unknown;
-  /** The decision, once taken. */
-  decision?: { approved: boolean; reason?: string; decidedBy?: "policy" };
+  /**
+   * The decision, once taken. `edited`: approved with a changed input (then `input` is the edited one);
+   * `decidedBy: "policy"`: taken by a policy, not a person.
+   */
+  decision?: { approved: boolean; reason?: string; edited?: true; decidedBy?: "policy" };
   /**
    * The approved call's `execute` may have begun: on resume it asks again (`retry: true`), never runs unasked,
    * unless its `output` is stored.
@@ -271,12 +290,15 @@ export interface RunHandle {
   readonly requests: readonly ApprovalRequest[];
   /** The tool calls decided by policy (`toolApproval`) so far, oldest first: never in `requests`. */
   readonly policyDecisions?: readonly PolicyApproval[];
-  /** Executes the tool. `false` for an unknown, withdrawn or already-decided id. */
+  /**
+   * Decides a pending request: an approval executes the tool (with `input` when given: checked against the
+   * tool's input schema first, `ToolInputInvalidError` and the request stays pending); a denial never executes
+   * it and the model is told `reason`. Says what happened: `decided`, or `not-pending` (unknown, withdrawn or
+   * already decided).
+   */
+  decide(id: string, decision: ApprovalDecision): DecisionOutcome;
   /** Answers a pending question (an `ask_user` call, `request.question` set): the tool's result is `value`. */
-  answer?(id: string, value: unknown): boolean;
-  approve(id: string): boolean;
-  /** The tool never executes; the model is told `reason`. `false` for an unknown or decided id. */
-  deny(id: string, reason?: string): boolean;
+  answer?(id: string, value: unknown): DecisionOutcome;
   cancel(reason?: string): void;
   /** Hands more user input to the running steps (or the next step to start). */
   steer(input: string): void;

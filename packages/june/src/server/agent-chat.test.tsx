@@ -101,7 +101,7 @@ describe("a workflow chat over HTTP", () => {
         const rows = events.filter((e) => e.event === "run-update").at(-1)!.data.rows;
         const approvalRow = JSON.stringify(rows).includes(`"approvalId":"${event.data.request.id}"`);
         expect(approvalRow).toBe(true);
-        const approved = await post(`${base}/turns/${turnId}/approve`, { approvalId: event.data.request.id });
+        const approved = await post(`${base}/sessions/${session.id}/turns/${turnId}/approve`, { approvalId: event.data.request.id });
         bodies.push(await approved.text());
         expect(approved.status).toBe(200);
       }

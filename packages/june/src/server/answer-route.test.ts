@@ -8,7 +8,7 @@ import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
 const post = (url: string, body?: unknown) =>
   fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
-describe("POST /turns/:turnId/answer", () => {
+describe("POST /sessions/:id/turns/:turnId/answer", () => {
   it("answers a question from its input-request event; a bad body is a 400 and the question stays; a second answer is a 409", async () => {
     const { chat } = askChat({ store: memoryStore() });
     const base = await listen(createChatHandler(chat));
@@ -23,16 +23,16 @@ describe("POST /turns/:turnId/answer", () => {
       if (event.event === "input-request") {
         expect(event.data.request).toEqual({ id: expect.any(String), question: QUESTION });
         const id = event.data.request.id;
-        const bad = await post(`${base}/turns/${turnId}/answer`, { requestId: id });
+        const bad = await post(`${base}/sessions/${session.id}/turns/${turnId}/answer`, { requestId: id });
         expect(bad.status).toBe(400);
         expect((await bad.json()).error).toContain('"value" is required');
-        const approve = await post(`${base}/turns/${turnId}/approve`, { approvalId: id });
+        const approve = await post(`${base}/sessions/${session.id}/turns/${turnId}/approve`, { approvalId: id });
         expect(approve.status).toBe(409);
         await approve.text();
-        const ok = await post(`${base}/turns/${turnId}/answer`, { requestId: id, value: "staging" });
+        const ok = await post(`${base}/sessions/${session.id}/turns/${turnId}/answer`, { requestId: id, value: "staging" });
         expect(ok.status).toBe(200);
         expect(await ok.json()).toEqual({ ok: true });
-        const again = await post(`${base}/turns/${turnId}/answer`, { requestId: id, value: "prod" });
+        const again = await post(`${base}/sessions/${session.id}/turns/${turnId}/answer`, { requestId: id, value: "prod" });
         expect(again.status).toBe(409);
         await again.text();
       }

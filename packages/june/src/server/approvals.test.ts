@@ -48,11 +48,11 @@ describe("approvals over HTTP", () => {
   it("approves a tool call from its approval-request event", async () => {
     const { base, sessionId, chat } = await setup();
     const { events, turnId } = await streamTurn(base, sessionId, async (turnId, request) => {
-      const ok = await post(`${base}/turns/${turnId}/approve`, { approvalId: request.id });
+      const ok = await post(`${base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: request.id });
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual({ ok: true });
       // Decided once: a second decision is refused.
-      const again = await post(`${base}/turns/${turnId}/approve`, { approvalId: request.id });
+      const again = await post(`${base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: request.id });
       expect(again.status).toBe(409);
       bodies.push(await again.text());
     });
@@ -85,7 +85,7 @@ describe("approvals over HTTP", () => {
   it("denies a tool call with a reason", async () => {
     const { base, sessionId } = await setup();
     const { events } = await streamTurn(base, sessionId, async (turnId, request) => {
-      const denied = await post(`${base}/turns/${turnId}/deny`, { approvalId: request.id, reason: "not today" });
+      const denied = await post(`${base}/sessions/${sessionId}/turns/${turnId}/deny`, { approvalId: request.id, reason: "not today" });
       expect(denied.status).toBe(200);
     });
     expect(events.at(-1)!.data).toMatchObject({ status: "completed", text: "Checking. Not deployed: not today. Done." });
@@ -106,7 +106,7 @@ describe("approvals over HTTP", () => {
   it("never sends a tool's raw input, a key or a stack trace in any response", async () => {
     const { base, sessionId } = await setup(2);
     const { turnId, raw } = await streamTurn(base, sessionId, async (turnId, request) => {
-      await text(post(`${base}/turns/${turnId}/approve`, { approvalId: request.id }));
+      await text(post(`${base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: request.id }));
     });
     expect(raw).toContain("Deployed 2.");
     await text(fetch(`${base}/turns/${turnId}/events`));

@@ -243,14 +243,19 @@ describe("turn controls", () => {
 
   it("answers 404 for unknown turns and 409 for unknown approvals", async () => {
     const { base } = await setup(["ok"]);
-    for (const action of ["approve", "deny", "cancel", "steer"]) {
+    for (const action of ["cancel", "steer"]) {
       await expectJsonError(await post(`${base}/turns/missing/${action}`, { approvalId: "a", input: "x" }), 404, /missing/);
     }
     const id = await createSession(base);
+    for (const action of ["approve", "deny"]) {
+      await expectJsonError(await post(`${base}/sessions/${id}/turns/missing/${action}`, { approvalId: "a" }), 404, /missing/);
+      // One route per control: a turn is approved and denied through its session only.
+      await expectJsonError(await post(`${base}/turns/missing/${action}`, { approvalId: "a" }), 404);
+    }
     const events = await readSse(await post(`${base}/sessions/${id}/turns`, { input: "go" }));
     const turnId = events[0].data.turnId;
-    await expectJsonError(await post(`${base}/turns/${turnId}/approve`, { approvalId: "nope" }), 409, /nope/);
-    await expectJsonError(await post(`${base}/turns/${turnId}/deny`, { approvalId: "nope", reason: "no" }), 409);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/approve`, { approvalId: "nope" }), 409);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/deny`, { approvalId: "nope", reason: "no" }), 409);
   });
 });
 
@@ -275,7 +280,7 @@ describe("request validation", () => {
     await expectJsonError(await post(`${base}/sessions`, { metadata: "nope" }), 400, /"metadata" must be an object/);
     await expectJsonError(await fetch(`${base}/sessions?limit=0`), 400, /limit/);
     await expectJsonError(await fetch(`${base}/sessions?before=yesterday`), 400, /before/);
-    await expectJsonError(await post(`${base}/turns/x/approve`, { approvalId: 1 }), 404);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/x/approve`, { approvalId: 1 }), 400, /approvalId/);
     await expectJsonError(await fetch(`${base}/sessions/${id}/turns`), 405);
     expect((await fetch(`${base}/sessions/${id}/turns`)).headers.get("allow")).toBe("POST");
     await expectJsonError(await fetch(`${base}/nowhere`), 404);
@@ -290,9 +295,11 @@ describe("request validation", () => {
     const id = await createSession(base);
     const response = await post(`${base}/sessions/${id}/turns`, { input: "go" });
     const turnId = response.headers.get("x-june-turn-id")!;
-    await expectJsonError(await post(`${base}/turns/${turnId}/approve`, {}), 400, /approvalId/);
-    await expectJsonError(await post(`${base}/turns/${turnId}/approve`, { approvalId: "a", remember: "forever" }), 400, /remember/);
-    await expectJsonError(await post(`${base}/turns/${turnId}/deny`, { approvalId: "a", reason: 5 }), 400, /reason/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/approve`, {}), 400, /approvalId/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/approve`, { approvalId: "a", remember: "forever" }), 400, /remember/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/approve`, { approvalId: "a", input: null }), 400, /input/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/approve`, { approvalId: "a", sessionId: id }), 400, /sessionId/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/deny`, { approvalId: "a", reason: 5 }), 400, /reason/);
     await expectJsonError(await post(`${base}/turns/${turnId}/steer`, { input: "" }), 400);
     await expectJsonError(await post(`${base}/turns/${turnId}/cancel`, { force: true }), 400, /Unknown field/);
     expect((await post(`${base}/turns/${turnId}/cancel`)).status).toBe(200);
@@ -372,8 +379,8 @@ describe("options", () => {
       ["POST", "/sessions/a/turns"],
       ["GET", "/sessions/a/cases"],
       ["GET", "/turns/t/events"],
-      ["POST", "/turns/t/approve"],
-      ["POST", "/turns/t/deny"],
+      ["POST", "/sessions/a/turns/t/approve"],
+      ["POST", "/sessions/a/turns/t/deny"],
       ["POST", "/turns/t/cancel"],
       ["POST", "/turns/t/steer"],
       ["POST", "/ui-chat"],

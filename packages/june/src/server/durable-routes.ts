@@ -1,6 +1,7 @@
-import { excerpt } from "../redaction/excerpt.js";
 import { redact, type TextRedactOptions } from "../redaction/redact.js";
-import type { PendingApproval, Session, TurnRecord } from "../chat/types.js";
+import { projectPendingApprovals, type ChatTraceRow } from "../chat/trace/project-chat-trace.js";
+import { approvalView, type ApprovalView } from "../chat/trace/approval-view.js";
+import type { Session, TurnRecord } from "../chat/types.js";
 import type { HandlerContext } from "./handler-context.js";
 import { HttpError } from "./http-error.js";
 import { type RouteHandler, Router } from "./router.js";
@@ -9,40 +10,22 @@ import { rejectUnknownFields } from "./body.js";
 import { applyControl, cancelParked, decisionOf, resumeServed, answerOf } from "./turn-control.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 
-/** A pending request as the HTTP API shows it: the input redacted and excerpted, as in trace rows. */
-export interface PendingApprovalView {
-  turnId: string;
-  id: string;
-  toolName: string;
-  toolCallId: string;
-  input: string;
-  retry?: boolean;
-}
-
 /**
- * The requests a session's unfinished durable turns wait on, for `GET /sessions/:id`; none read (no store
- * call) when no turn is suspended or resumable.
+ * The requests a session's unfinished durable turns wait on, for `GET /sessions/:id`: as a person sees them
+ * (`approvalView`), and as trace rows by turn (`projectPendingApprovals`, what a client draws when it has not
+ * the turn's trace). None read (no store call) when no turn is suspended or resumable.
  */
 export async function pendingApprovalsOf(
   session: Session,
   turns: readonly TurnRecord[],
   redaction: TextRedactOptions = {},
-): Promise<PendingApprovalView[] | undefined> {
+): Promise<{ views: ApprovalView[]; rows: Record<string, ChatTraceRow[]> } | undefined> {
   if (!turns.some((turn) => turn.status === "suspended" || turn.resumable === true)) return undefined;
   const pending = await session.pendingApprovals();
-  return pending.map((request) => viewOf(request, redaction));
-}
-
-/** Redacted before it is excerpted: an excerpt cut through a credential would no longer look like one. */
-function viewOf(request: PendingApproval, redaction: TextRedactOptions): PendingApprovalView {
-  return {
-    turnId: request.turnId,
-    id: request.id,
-    toolName: request.toolName,
-    toolCallId: request.toolCallId,
-    input: excerpt(redact(request.input, redaction)),
-    ...(request.retry ? { retry: true } : {}),
-  };
+  const rows: Record<string, ChatTraceRow[]> = {};
+  for (const request of pending) (rows[request.turnId] ??= []).push(...projectPendingApprovals([request]));
+  const own = (value: Record<string, ChatTraceRow[]>) => (redaction.patterns?.length ? redact(value, redaction) : value);
+  return { views: pending.map((request) => approvalView(request, redaction)), rows: own(rows) };
 }
 
 /**
@@ -59,9 +42,10 @@ export function durableRoutes(context: HandlerContext): Router {
     return live ?? resumeServed(context, sessionId, turnId);
   };
   const decide = (kind: "approve" | "deny"): RouteHandler => async ({ request, params }) => {
-    const fields = await context.body(request);
+    // A bad body is a 400 before the turn is looked for (or resumed).
+    const command = decisionOf(await context.body(request), kind);
     const turn = await liveOrResumed(params.id, params.turnId);
-    return applyControl(context, turn, decisionOf(fields, kind));
+    return applyControl(context, turn, command);
   };
   return new Router()
     .on("POST", "/:id/turns/:turnId/resume", async ({ request, params }) => {

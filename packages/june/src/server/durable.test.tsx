@@ -43,9 +43,9 @@ describe("durable turns over HTTP", () => {
     expect(body.pendingApprovals).toEqual([expect.objectContaining({ turnId, id: requestId, toolName: "deploy", toolCallId: "call-deploy" })]);
     expect(body.pendingApprovals[0].input).toContain("prod");
 
-    // Not live anywhere: without its session the turn cannot be found; with it, it is resumed and approved.
-    expect((await post(`${b.base}/turns/${turnId}/approve`, { approvalId: requestId })).status).toBe(404);
-    const approved = await post(`${b.base}/turns/${turnId}/approve`, { approvalId: requestId, sessionId: "s1" });
+    // Not live anywhere: the session's approve route resumes it and approves. There is no other route to approve by.
+    expect((await post(`${b.base}/turns/${turnId}/approve`, { approvalId: requestId, sessionId: "s1" })).status).toBe(404);
+    const approved = await post(`${b.base}/sessions/s1/turns/${turnId}/approve`, { approvalId: requestId });
     expect(approved.status).toBe(200);
     const rest = await readSse(await fetch(`${b.base}/turns/${turnId}/events`));
     expect(rest.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed", text: 'Deployed: "live on prod".' } });

@@ -88,7 +88,7 @@ describe("sessions that belong to someone", () => {
     // The running turn is still alice's to decide: approved, it ends, and her sessions are hers alone.
     const state = (await (await alice.get(`/sessions/${busyId}`)).json()) as { runningTurnId?: string };
     expect(state.runningTurnId).toBe(live.turnId);
-    expect((await alice.post(`/turns/${live.turnId}/approve`, { approvalId: live.approvalId })).status).toBe(200);
+    expect((await alice.post(`/sessions/${busyId}/turns/${live.turnId}/approve`, { approvalId: live.approvalId })).status).toBe(200);
     const bobs = (await (await bob.get("/sessions")).json()) as { sessions: { id: string }[] };
     expect(bobs.sessions.map((s) => s.id)).not.toContain(idle.id);
   });
@@ -146,7 +146,7 @@ describe("sessions that belong to someone", () => {
     expect(await chat.store.read(busyId)).toEqual(before);
     const state = (await (await alice.get(`/sessions/${busyId}`)).json()) as { runningTurnId?: string; pendingApprovals?: unknown };
     expect(state.runningTurnId).toBe(live.turnId);
-    expect((await alice.post(`/turns/${live.turnId}/approve`, { approvalId: live.approvalId })).status).toBe(200);
+    expect((await alice.post(`/sessions/${busyId}/turns/${live.turnId}/approve`, { approvalId: live.approvalId })).status).toBe(200);
   });
 
   it("authorize: true reaches every session as before; nothing (or false) is a 401; a malformed principal a 500 that says why", async () => {

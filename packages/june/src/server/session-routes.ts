@@ -34,7 +34,7 @@ export function sessionRoutes(context: HandlerContext): Router {
     .on("GET", "/:id", async ({ params }) => {
       const session = await chat.openSession(params.id);
       const { turns, runningTurnId } = await sessionView(session, context);
-      const pendingApprovals = await pendingApprovalsOf(session, turns, context.redaction);
+      const pending = await pendingApprovalsOf(session, turns, context.redaction);
       // Served with the session so a client shows "2 / 3" by its turns without asking per turn.
       const branches = await session.alternatives();
       const hasBranches = Object.keys(branches).length > 0;
@@ -42,7 +42,7 @@ export function sessionRoutes(context: HandlerContext): Router {
         id: session.id,
         turns,
         ...(runningTurnId !== undefined && { runningTurnId }),
-        ...(pendingApprovals && { pendingApprovals }),
+        ...(pending && { pendingApprovals: pending.views, pendingRows: pending.rows }),
         ...(hasBranches && { branches }),
       });
     })

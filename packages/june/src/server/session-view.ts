@@ -1,6 +1,7 @@
 import type { Session, TurnRecord } from "../chat/types.js";
 import type { HandlerContext } from "./handler-context.js";
 import type { LocalTurn } from "./turn-registry.js";
+import { isUnfinished } from "../chat/unfinished.js";
 
 /** A session's current branch as every process serves it, whichever process runs its turn. */
 export interface SessionView {
@@ -12,7 +13,6 @@ export interface SessionView {
   local?: LocalTurn;
 }
 
-const UNFINISHED: ReadonlySet<string> = new Set(["suspended", "interrupted"]);
 
 /**
  * The session's turns and its running turn. The journal of a durable turn that another process resumed still
@@ -37,7 +37,7 @@ export async function sessionView(session: Session, context: HandlerContext, opt
 }
 
 function runningCopy(turn: TurnRecord): TurnRecord {
-  if (!UNFINISHED.has(turn.status)) return turn;
+  if (!isUnfinished(turn.status)) return turn;
   const { resumable: _resumable, ...rest } = turn;
   return { ...rest, status: "running" };
 }

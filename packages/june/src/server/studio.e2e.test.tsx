@@ -306,6 +306,55 @@ describe("June Studio", () => {
     }
   }, 90_000);
 
+  it("edits a tool's input before approving: a bad edit is refused on the row, the edited one runs once, and the model sees it", async () => {
+    const { studio, deployed, model } = await startStudio("edit", { env: "prod", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS });
+    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      await page.goto(studio.url);
+      await page.getByLabel("Message", { exact: true }).fill("Deploy the latest build, please.");
+      await page.keyboard.press("Enter");
+      const approval = page.locator('[data-kind="approval"]');
+      await approval.waitFor();
+
+      // Edit opens the input as JSON beside Approve and Deny.
+      await approval.getByRole("button", { name: "Edit…" }).click();
+      const editor = approval.getByLabel("Tool input (JSON)");
+      expect(JSON.parse(await editor.inputValue())).toEqual({ env: "prod" });
+
+      // An input the tool's schema refuses: said on the row, nothing runs, the request stays pending.
+      await editor.fill('{ "env": 5 }');
+      await approval.getByRole("button", { name: "Approve edited" }).click();
+      await expect.poll(() => approval.locator(".jt-error").textContent(), WAIT).toMatch(/input\.env must be string.*still pending/);
+      expect(await approval.getAttribute("data-status")).toBe("pending");
+      expect(deployed).toEqual([]);
+
+      await editor.fill('{ "env": "staging" }');
+      const shot = join(fileURLToPath(new URL("../../test-results/", import.meta.url)), "studio-edit-approve.png");
+      await mkdir(join(shot, ".."), { recursive: true });
+      await page.locator("main.chat").screenshot({ path: shot });
+      console.info(`Studio edit-and-approve screenshot: ${shot}`);
+      await approval.getByRole("button", { name: "Approve edited" }).click();
+
+      const turn = page.locator("article.turn").first();
+      await expect.poll(() => turn.getAttribute("data-status"), WAIT).toBe("completed");
+      // Once, with the edited input; the row says it was edited; the model's next call saw the call as it ran.
+      expect(deployed).toEqual(["staging"]);
+      const titles = await page.locator(".jt-row__title").allTextContents();
+      expect(titles).toContain("deploy ran (input edited by you)");
+      const toolInput = await page.locator('[data-kind="tool"] .jt-io').first().textContent();
+      expect(toolInput).toContain('"env":"staging"');
+      const next = model.doStreamCalls[1]!.prompt as unknown as ModelMessage[];
+      const calls = next.flatMap((m) => (m.role === "assistant" && Array.isArray(m.content) ? m.content.filter((p) => p.type === "tool-call") : []));
+      expect(calls.map((c) => (c as { input: unknown }).input)).toEqual([{ env: "staging" }]);
+      await page.locator("main.chat").screenshot({ path: shot.replace(".png", "-done.png") });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it("rejoins a running turn after a reload, denies from the row, and deletes a session", async () => {
     const { studio, deployed } = await startStudio("deny", { env: "production", outcome: "The deploy was denied.", replyDeltas: DENIED_DELTAS });
     const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });

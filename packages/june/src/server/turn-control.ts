@@ -6,22 +6,28 @@ import type { ServedTurn } from "./turn-event-bus.js";
 
 /** The answer an `answer` body gives (`{ requestId, value }`: a string or any JSON value). */
 export function answerOf(fields: JsonObject): TurnCommand {
-  rejectUnknownFields(fields, ["requestId", "value", "sessionId"]);
+  rejectUnknownFields(fields, ["requestId", "value"]);
   const requestId = requireString(fields, "requestId", { nonEmpty: true });
   if (!("value" in fields) || fields.value === undefined) throw new HttpError(400, `"value" is required: the answer, a string or any JSON value`);
   return { type: "answer", requestId, value: fields.value };
 }
 
-/** The decision an `approve` or `deny` body asks for (`{ approvalId, remember? }` / `{ approvalId, reason? }`). */
+/**
+ * The decision an `approve` or `deny` body asks for (`{ approvalId, remember?, input? }` / `{ approvalId,
+ * reason? }`). `input` runs the tool with it in place of the model's (checked against the tool's schema by the
+ * turn: a 400 naming what is wrong, and the request stays pending).
+ */
 export function decisionOf(fields: JsonObject, kind: "approve" | "deny"): TurnCommand {
   if (kind === "approve") {
-    rejectUnknownFields(fields, ["approvalId", "remember", "sessionId"]);
+    rejectUnknownFields(fields, ["approvalId", "remember", "input"]);
     const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
     const remember = optionalString(fields, "remember");
     if (remember !== undefined && remember !== "session") throw new HttpError(400, `"remember" must be "session"`);
-    return { type: "approve", approvalId, ...(remember && { remember }) };
+    const input = fields.input;
+    if (input === null) throw new HttpError(400, `"input" must be the tool's input when given, got null`);
+    return { type: "approve", approvalId, ...(remember && { remember }), ...(input !== undefined && { input }) };
   }
-  rejectUnknownFields(fields, ["approvalId", "reason", "sessionId"]);
+  rejectUnknownFields(fields, ["approvalId", "reason"]);
   const approvalId = requireString(fields, "approvalId", { nonEmpty: true });
   const reason = optionalString(fields, "reason", { maxChars: 10_000 });
   return { type: "deny", approvalId, ...(reason !== undefined && { reason }) };

@@ -1,36 +1,18 @@
-import { optionalString, rejectUnknownFields } from "./body.js";
+import { rejectUnknownFields } from "./body.js";
 import type { HandlerContext } from "./handler-context.js";
 import { HttpError } from "./http-error.js";
-import { type RouteHandler, Router } from "./router.js";
+import { Router } from "./router.js";
 import { turnEventsResponse } from "./sse.js";
-import { applyControl, decisionOf, resumeServed, answerOf } from "./turn-control.js";
-import type { SessionAccess } from "./session-access.js";
-import type { ServedTurn } from "./turn-event-bus.js";
+import { applyControl } from "./turn-control.js";
 
 /**
  * The routes of one turn, wherever it runs (mounted under `/turns`): `GET /:turnId/events` (its events as SSE,
- * from the start or after `Last-Event-ID`), and `POST /:turnId/approve|deny|cancel|steer`. A turn no process
- * has, or one of a session that is not the caller's (`SessionAccess.find`), is a 404; a control the turn
- * cannot take, the status of its typed error (409 for a decided approval or an ended turn).
+ * from the start or after `Last-Event-ID`), and `POST /:turnId/cancel|steer`. Approvals and denials are the
+ * session's routes (`POST /sessions/:id/turns/:turnId/approve|deny`, which also resume a suspended turn). A
+ * turn no process has, or one of a session that is not the caller's (`SessionAccess.find`), is a 404; a
+ * control the turn cannot take, the status of its typed error (409 for an ended turn).
  */
 export function turnRoutes(context: HandlerContext): Router {
-  /** A live turn (here or elsewhere), else, with `sessionId` in the body, a suspended one resumed here. */
-  const decidable = async (access: SessionAccess, turnId: string, fields: Record<string, unknown>): Promise<ServedTurn> => {
-    const live = await access.find(turnId, { running: true });
-    if (live) return live;
-    const sessionId = optionalString(fields, "sessionId");
-    // Without its session, as before: a turn that ended here answers 409, an unknown one 404.
-    if (sessionId === undefined) return access.served(turnId);
-    // The body names the session: it must be the caller's, as a path's would.
-    await access.check(sessionId);
-    return resumeServed(context, sessionId, turnId);
-  };
-  const decide = (kind: "approve" | "deny"): RouteHandler => async ({ request, params, access }) => {
-    const fields = await context.body(request);
-    // The turn first: an unknown one is a 404 whatever the body says.
-    const turn = await decidable(access, params.turnId, fields);
-    return applyControl(context, turn, decisionOf(fields, kind));
-  };
 
   return new Router()
     .on("GET", "/:turnId/events", async ({ request, url, params, access }) => {
@@ -43,13 +25,6 @@ export function turnRoutes(context: HandlerContext): Router {
       if (!turn) return new Response(null, { status: 204 });
       const from = replayStart(request, url);
       return turnEventsResponse(turn, { from, signal: request.signal, keepAliveMs: context.keepAliveMs });
-    })
-    .on("POST", "/:turnId/approve", decide("approve"))
-    .on("POST", "/:turnId/deny", decide("deny"))
-    .on("POST", "/:turnId/answer", async ({ request, params, access }) => {
-      const fields = await context.body(request);
-      const turn = await decidable(access, params.turnId, fields);
-      return applyControl(context, turn, answerOf(fields));
     })
     .on("POST", "/:turnId/cancel", async ({ request, params, access }) => {
       const turn = await access.served(params.turnId);

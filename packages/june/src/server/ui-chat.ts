@@ -28,6 +28,8 @@ interface ApprovalResponse {
   approvalId: string;
   approved: boolean;
   reason?: string;
+  /** The tool part's input as the client sent it back: an approval with an input other than the one shown is an edit. */
+  input?: unknown;
 }
 
 /**
@@ -284,12 +286,19 @@ async function continueAfterApprovals(
   const messageId = typeof message.id === "string" ? message.id : undefined;
   const turn = await approvalTarget(session, messageId, context);
   if (!turn || turn.sessionId !== session.id) throw new HttpError(409, `No turn of chat "${session.id}" is waiting for these approvals`);
+  // What each request showed the client: a part sent back with another input was edited before approving.
+  const shown = new Map<string, string>();
+  for (const { event } of (await turn.readSoFar?.(0)) ?? []) {
+    if (event.type === "approval-request") shown.set(event.request.id, JSON.stringify(event.request.inputValue));
+  }
   const commands: TurnCommand[] = [
-    ...responses.map((response): TurnCommand =>
-      response.approved
-        ? { type: "approve", approvalId: response.approvalId }
-        : { type: "deny", approvalId: response.approvalId, ...(response.reason !== undefined && { reason: response.reason }) },
-    ),
+    ...responses.map((response): TurnCommand => {
+      const before = shown.get(response.approvalId);
+      const edited = response.approved && response.input !== undefined && before !== undefined && JSON.stringify(response.input) !== before;
+      return response.approved
+        ? { type: "approve", approvalId: response.approvalId, ...(edited && { input: response.input }) }
+        : { type: "deny", approvalId: response.approvalId, ...(response.reason !== undefined && { reason: response.reason }) };
+    }),
     ...answers.map((answer): TurnCommand => ({ type: "answer", requestId: answer.requestId, value: answer.value })),
   ];
   for (const command of commands) {
@@ -497,6 +506,7 @@ function approvalResponses(message: JsonObject): ApprovalResponse[] {
     }
     const response: ApprovalResponse = { approvalId: id, approved };
     if (typeof reason === "string") response.reason = reason.slice(0, 10_000);
+    if (part.input !== undefined) response.input = part.input;
     out.push(response);
   }
   return out;

@@ -125,6 +125,7 @@ function approvalProblem(e: Fields): string | undefined {
   if (e.remember !== undefined && e.remember !== "session") return '`remember` must be "session" when given';
   if (e.decidedBy !== undefined && e.decidedBy !== "policy") return '`decidedBy` must be "policy" when given';
   if (!optional(e.reason, isString)) return "`reason` must be a string";
+  if (e.edited !== undefined && (e.edited !== true || e.approved !== true)) return "`edited` must be true on an approval when given";
   if (e.turnId !== undefined || e.requestId !== undefined) {
     return isString(e.turnId) && isString(e.requestId) ? undefined : "a decision needs both `turnId` and `requestId` as strings";
   }

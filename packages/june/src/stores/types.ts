@@ -114,6 +114,8 @@ export interface ApprovalEntry extends EntryBase {
   remember?: "session";
   /** `"policy"`: the workflow's `toolApproval` decided, no one was asked (absent: a person decided). */
   decidedBy?: "policy";
+  /** The person approved it with a changed input (the input itself is never journaled). */
+  edited?: true;
 }
 export interface FeedbackEntry extends EntryBase {
   type: "feedback";

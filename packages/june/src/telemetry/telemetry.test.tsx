@@ -340,7 +340,7 @@ describe("OpenTelemetry spans", () => {
       {
         telemetry: { recordInputs: true },
         onUpdate: () => {
-          for (const request of run.requests) run.deny(request.id, `no: ${CANARY_KEY}`);
+          for (const request of run.requests) run.decide(request.id, { approved: false, reason: `no: ${CANARY_KEY}` });
         },
       },
     );

@@ -123,19 +123,22 @@ export class StudioClient {
     return this.stream(response);
   }
 
-  /** Approves a request of a live turn; with `sessionId`, a suspended turn of that session is resumed first. */
-  approve(turnId: string, approvalId: string, sessionId?: string): Promise<unknown> {
-    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/approve`, { approvalId, ...(sessionId && { sessionId }) });
+  /**
+   * Approves a request of a turn of the session, wherever it runs (a suspended one is resumed first); with
+   * `input`, the tool runs with it (the server checks it against the tool's schema: a 400 says what is wrong).
+   */
+  approve(sessionId: string, turnId: string, approvalId: string, input?: unknown): Promise<unknown> {
+    return this.json("POST", `${this.turnPath(sessionId, turnId)}/approve`, { approvalId, ...(input !== undefined && { input }) });
   }
 
-  /** Answers a question (`input-request`) of a live turn: `value` is what the model gets as the tool's result. */
-  answer(turnId: string, requestId: string, value: string): Promise<unknown> {
-    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/answer`, { requestId, value });
+  /** Answers a question (`input-request`) of a turn of the session: `value` is what the model gets as the tool's result. */
+  answer(sessionId: string, turnId: string, requestId: string, value: string): Promise<unknown> {
+    return this.json("POST", `${this.turnPath(sessionId, turnId)}/answer`, { requestId, value });
   }
 
-  /** Denies a request of a live turn; with `sessionId`, a suspended turn of that session is resumed first. */
-  deny(turnId: string, approvalId: string, reason: string, sessionId?: string): Promise<unknown> {
-    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/deny`, { approvalId, reason, ...(sessionId && { sessionId }) });
+  /** Denies a request of a turn of the session, wherever it runs (a suspended one is resumed first). */
+  deny(sessionId: string, turnId: string, approvalId: string, reason: string): Promise<unknown> {
+    return this.json("POST", `${this.turnPath(sessionId, turnId)}/deny`, { approvalId, reason });
   }
 
   /** Ends a suspended (or interrupted) durable turn of the session without running anything: journaled canceled. */

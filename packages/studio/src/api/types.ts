@@ -1,4 +1,4 @@
-import type { ErrorInfo, StreamApprovalRequest, TurnStreamEvent } from "june/stream";
+import type { ApprovalView, ErrorInfo, TurnStreamEvent } from "june/stream";
 import type { ChatTraceRow, SessionInfo, TurnFeedback, TurnMetadata, TurnRecord } from "june/chat";
 
 /**
@@ -17,7 +17,7 @@ export type TurnStatus = TurnRecord["status"];
 export type TurnError = ErrorInfo;
 
 /** An approval request as the server sends it: the input is a bounded, redacted excerpt. */
-export type ApprovalRequest = StreamApprovalRequest;
+export type ApprovalRequest = ApprovalView;
 
 /** The turn's events as the server streams them, discriminated on `type`. */
 export type StreamEvent = TurnStreamEvent;
@@ -38,16 +38,11 @@ export interface SessionDetail {
   runningTurnId?: string;
   /** The requests the session's suspended (or interrupted, resumable) turns wait on; absent when none. */
   pendingApprovals?: PendingApproval[];
+  /** Those requests as trace rows, by turn id (the server's projection): drawn when the page has not the turn's trace. */
+  pendingRows?: Record<string, ChatTraceRow[]>;
   /** The alternatives at each turn of the current branch that has any (turn id → their ids, oldest first); absent when none. */
   branches?: Record<string, string[]>;
 }
 
-/** A request a durable turn waits on while no process runs it: the input excerpted and redacted. */
-export interface PendingApproval {
-  turnId: string;
-  id: string;
-  toolName: string;
-  toolCallId: string;
-  input: string;
-  retry?: boolean;
-}
+/** A request a durable turn waits on while no process runs it, as the server shows it (the input excerpted and redacted). */
+export type PendingApproval = ApprovalView & { turnId: string };

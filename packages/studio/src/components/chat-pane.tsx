@@ -60,9 +60,9 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
     const pending = pendingOf(detail, record);
     if (pending.length === 0) return undefined;
     const decide: TraceActions = {
-      approve: (approvalId) => {
+      approve: (approvalId, input) => {
         stick.current = true;
-        return chat.decideSuspended(record.id, approvalId, { approve: true });
+        return chat.decideSuspended(record.id, approvalId, { approve: true, ...(input !== undefined && { input }) });
       },
       deny: (approvalId, reason) => {
         stick.current = true;
@@ -71,7 +71,7 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
       defaultDenyReason: actions.defaultDenyReason,
     };
     return {
-      rows: suspendedRows(traces[record.id] ?? [], pending),
+      rows: suspendedRows(traces[record.id] ?? [], pending, detail?.pendingRows?.[record.id]),
       actions: running ? undefined : decide,
       onCancel: running ? undefined : () => chat.cancelSuspended(record.id),
     };

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { isUnfinished } from "june/stream";
 import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
 import { describeTrace, formatUsd, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
 import { FeedbackBar } from "./feedback-bar";
@@ -52,8 +53,8 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
           </summary>
           <TraceList
             rows={rows}
-            actions={running || turn.status === "suspended" || turn.status === "interrupted" ? actions : undefined}
-            halted={turn.status === "suspended" || turn.status === "interrupted" ? turn.status : undefined}
+            actions={running || isUnfinished(turn.status) ? actions : undefined}
+            halted={isUnfinished(turn.status) ? turn.status : undefined}
           />
         </details>
       ) : null}

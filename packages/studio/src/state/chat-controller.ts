@@ -34,7 +34,7 @@ export interface ChatSnapshot {
 }
 
 /** A decision on a request of a suspended turn. */
-export type SuspendedDecision = { approve: true } | { approve: false; reason: string };
+export type SuspendedDecision = { approve: true; input?: unknown } | { approve: false; reason: string };
 
 export interface ChatControllerOptions {
   client: StudioClient;
@@ -136,18 +136,19 @@ export class ChatController {
     }, true);
   }
 
-  approve(approvalId: string): Promise<void> {
-    return this.#control((turnId) => this.#client.approve(turnId, approvalId), true);
+  /** Approves a request of the live turn; with `input` (an edit), the tool runs with it. */
+  approve(approvalId: string, input?: unknown): Promise<void> {
+    return this.#control((turnId, sessionId) => this.#client.approve(sessionId, turnId, approvalId, input), true);
   }
 
   deny(approvalId: string, reason: string): Promise<void> {
-    return this.#control((turnId) => this.#client.deny(turnId, approvalId, reason), true);
+    return this.#control((turnId, sessionId) => this.#client.deny(sessionId, turnId, approvalId, reason), true);
   }
 
   /** Answers a question of the live turn; once the server took it, the question goes. */
   answer(requestId: string, value: string): Promise<void> {
-    return this.#control(async (turnId) => {
-      await this.#client.answer(turnId, requestId, value);
+    return this.#control(async (turnId, sessionId) => {
+      await this.#client.answer(sessionId, turnId, requestId, value);
       this.#setLive((turn) => ({ ...turn, questions: (turn.questions ?? []).filter((q) => q.id !== requestId) }));
     }, true);
   }
@@ -162,8 +163,8 @@ export class ChatController {
     const signal = this.#page?.signal;
     const record = detail?.turns.find((turn) => turn.id === turnId);
     if (!sessionId || !signal || !record || live?.status === "running") return;
-    if (decision.approve) await this.#client.approve(turnId, approvalId, sessionId);
-    else await this.#client.deny(turnId, approvalId, decision.reason, sessionId);
+    if (decision.approve) await this.#client.approve(sessionId, turnId, approvalId, decision.input);
+    else await this.#client.deny(sessionId, turnId, approvalId, decision.reason);
     this.#update({ error: null });
     this.#setLive(liveOf(record));
     // The resumed turn's events from its first: its trace and the rest of the reply, live.
@@ -441,11 +442,12 @@ export class ChatController {
   }
 
   /** Runs one control of the running turn; its failure shows as the pane's error (or, with `rethrow`, the caller's). */
-  async #control(run: (turnId: string) => Promise<unknown>, rethrow = false): Promise<void> {
+  async #control(run: (turnId: string, sessionId: string) => Promise<unknown>, rethrow = false): Promise<void> {
     const turnId = this.#state.live?.turnId;
-    if (!turnId) return;
+    const sessionId = this.#state.sessionId;
+    if (!turnId || !sessionId) return;
     try {
-      await run(turnId);
+      await run(turnId, sessionId);
     } catch (caught) {
       if (rethrow) throw caught;
       this.#update({ error: message(caught) });

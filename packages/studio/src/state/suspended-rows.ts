@@ -13,38 +13,12 @@ export function pendingOf(detail: SessionDetail | null, record: TurnRecord): Pen
 
 /**
  * The trace rows a parked turn shows: its trace so far (when this page or the server still has it), then,
- * for each request the trace has no approval row of (after a restart, all), rows shaped as a live turn's
- * are (a tool row waiting for approval, its approval row under it).
+ * for each request the trace has no approval row of (after a restart, all), the rows the server projected
+ * for it (`pendingRows`: the same projection as a live turn's, so they read as the live ones did).
  */
-export function suspendedRows(trace: readonly ChatTraceRow[], pending: readonly PendingApproval[]): ChatTraceRow[] {
+export function suspendedRows(trace: readonly ChatTraceRow[], pending: readonly PendingApproval[], projected: readonly ChatTraceRow[] = []): ChatTraceRow[] {
   const missing = pending.filter((request) => !trace.some((row) => hasApproval(row, request.id)));
-  return [
-    ...trace,
-    ...missing.map(
-      (request): ChatTraceRow => ({
-        kind: "tool",
-        id: `suspended-tool-${request.id}`,
-        toolName: request.toolName,
-        toolCallId: request.toolCallId,
-        title: `${request.toolName} needs approval`,
-        status: "pending",
-        input: request.input,
-        approval: { state: "pending" },
-        children: [
-          {
-            kind: "approval",
-            id: `suspended-approval-${request.id}`,
-            approvalId: request.id,
-            toolName: request.toolName,
-            title: `Run ${request.toolName}?`,
-            status: "pending",
-            input: request.input,
-            children: [],
-          },
-        ],
-      }),
-    ),
-  ];
+  return [...trace, ...projected.filter((row) => missing.some((request) => hasApproval(row, request.id)))];
 }
 
 /** True when a row (or a row under it) is the pending approval row of `approvalId`. */

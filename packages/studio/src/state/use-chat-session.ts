@@ -11,7 +11,7 @@ export interface ChatSession extends ChatSnapshot {
   queue(sessionId: string, input: string): void;
   cancel(): Promise<void>;
   steer(input: string): Promise<void>;
-  approve(approvalId: string): Promise<void>;
+  approve(approvalId: string, input?: unknown): Promise<void>;
   deny(approvalId: string, reason: string): Promise<void>;
   /** Answers a question the live turn asks. */
   answer(requestId: string, value: string): Promise<void>;
@@ -40,7 +40,7 @@ export function useChatSession(controller: ChatController, sessionId: string | n
       queue: (session, input) => controller.queue(session, input),
       cancel: () => controller.cancel(),
       steer: (input) => controller.steer(input),
-      approve: (approvalId) => controller.approve(approvalId),
+      approve: (approvalId, input) => controller.approve(approvalId, input),
       deny: (approvalId, reason) => controller.deny(approvalId, reason),
       answer: (requestId, value) => controller.answer(requestId, value),
       decideSuspended: (turnId, approvalId, decision) => controller.decideSuspended(turnId, approvalId, decision),

@@ -13,6 +13,11 @@ export interface DurableChatOptions {
   /** Where model calls (`model <step>`) and tool executions (`deploy <env> <secret>`) are logged, a line each. */
   log?: string;
   durable?: true | DurableOptions;
+  /**
+   * Leave the "reply" step unstreamed: its result is its last call's text, so a turn that asks and answers in
+   * one process keeps only the answer (streamed, it would show "Deploying. " the result does not continue).
+   */
+  unstreamed?: boolean;
   /** Drop the "reply" step (a workflow changed since its checkpoint). */
   withoutReply?: boolean;
   /** Called when the tool executes, before it returns (a test may kill the process there). */
@@ -79,12 +84,12 @@ export function durableChat(options: DurableChatOptions) {
         <Tool name="deploy" value={deploy} />
         <Step id="plan" prompt={`Plan: ${input}`} />
         {options.withoutReply ? null : (
-          <Step id="reply" stream prompt={(ctx) => [...messages, { role: "user", content: `${input} (${String(ctx.steps.plan)})` }]} />
+          <Step id="reply" stream={!options.unstreamed} prompt={(ctx) => [...messages, { role: "user", content: `${input} (${String(ctx.steps.plan)})` }]} />
         )}
       </Agent>
     ),
     reply: (result) => String(result.steps.reply ?? result.steps.plan),
-    stream: options.withoutReply ? undefined : { step: "reply" },
+    stream: options.withoutReply || options.unstreamed ? undefined : { step: "reply" },
   });
   return { chat: createChat({ store: options.store, responder }), model };
 }

@@ -56,18 +56,13 @@ function toKey(key: unknown, what: string): Buffer {
   return bytes;
 }
 
-/** A pending request as a checkpoint keeps it (the input included: a person must see what they approve). */
-export type CheckpointedRequest = Pick<ApprovalRequest, "id" | "toolName" | "toolCallId" | "input"> & {
-  stepId?: string;
-  retry?: boolean;
-};
-
 /** What the chat stores for an unfinished durable turn: who answers it, what it waits on, the responder's state. */
 export interface CheckpointEnvelope {
   version: 1;
   turnId: string;
   responder: ResponderProvenance;
-  requests: CheckpointedRequest[];
+  /** The requests it waits on, as the run listed them (inputs included: a person must see what they approve). */
+  requests: ApprovalRequest[];
   /** The responder's own state (an agent turn's `RunCheckpoint`). */
   state: unknown;
   /** The turn's span in its trace (ids only), when the chat records spans: a resumed turn continues it. */

@@ -10,7 +10,6 @@ export type {
   StreamPolicyDecision,
   IndexedTurnStreamEvent,
   RunUpdateStreamEvent,
-  StreamApprovalRequest,
   ErrorInfo,
   TextDeltaStreamEvent,
   TurnEndStatus,
@@ -31,7 +30,10 @@ export type {
 } from "../trace/project-chat-trace.js";
 export { isTurnStreamEventType, parseTurnStreamEvent, TURN_STREAM_EVENT_TYPES } from "./turn-stream-schema.js";
 export { TurnStreamEventError } from "./turn-stream-event-error.js";
-export { MAX_INPUT_VALUE_JSON_CHARS, streamApprovalRequest, turnStream } from "./turn-stream.js";
+export { turnStream } from "./turn-stream.js";
+export { isUnfinished } from "../unfinished.js";
+export { approvalView, MAX_INPUT_VALUE_JSON_CHARS } from "../trace/approval-view.js";
+export type { ApprovalView, ApprovalViewSource } from "../trace/approval-view.js";
 export type { TurnStreamOptions } from "./turn-stream.js";
 export { errorInfo, MAX_ERROR_MESSAGE_CHARS } from "./error-info.js";
 export type { ErrorInfoOptions } from "./error-info.js";

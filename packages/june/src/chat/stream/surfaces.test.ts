@@ -37,10 +37,10 @@ function leakyResponder(): Responder {
         await decided;
       }
       const settle = (id: string) => {
-        if (id !== request.id || requests.length === 0) return false;
+        if (id !== request.id || requests.length === 0) return { kind: "not-pending" as const };
         requests = [];
         decide();
-        return true;
+        return { kind: "decided" as const };
       };
       return {
         result,
@@ -48,8 +48,7 @@ function leakyResponder(): Responder {
         get requests() {
           return requests;
         },
-        approve: settle,
-        deny: settle,
+        decide: settle,
       };
     },
   };
@@ -83,7 +82,8 @@ async function throughSse(): Promise<{ carried: Carried; body: string }> {
     if (event.type === "approval-request") {
       const request = event.request as { id: string; inputValue: unknown };
       carried.toolInput = request.inputValue;
-      expect((await post(`/turns/${turnId}/approve`, { approvalId: request.id })).status).toBe(200);
+      const approved = await post(`/sessions/sse/turns/${turnId}/approve`, { approvalId: request.id });
+      expect(approved.status, await approved.clone().text()).toBe(200);
     }
     if (event.type === "turn-end") {
       const error = event.error as { name: string; message: string };

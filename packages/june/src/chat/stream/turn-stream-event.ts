@@ -1,3 +1,4 @@
+import type { ApprovalView } from "../trace/approval-view.js";
 import type { ChatTraceRow } from "../trace/project-chat-trace.js";
 import type { TurnMetadata } from "../../stores/types.js";
 
@@ -36,13 +37,13 @@ export interface RunUpdateStreamEvent {
   rows: ChatTraceRow[];
 }
 
-/** A tool call waiting for a decision (`POST /turns/:id/approve` or `/deny`, `turn.approve`). */
+/** A tool call waiting for a decision (`POST /sessions/:id/turns/:turnId/approve` or `/deny`, `turn.approve`). */
 export interface ApprovalRequestStreamEvent {
   type: "approval-request";
-  request: StreamApprovalRequest;
+  request: ApprovalView;
 }
 
-/** A question for a person (`<AskUser />`): answer it with `POST /turns/:id/answer` or `turn.answer(id, value)`. */
+/** A question for a person (`<AskUser />`): answer it with `POST /sessions/:id/turns/:turnId/answer` or `turn.answer(id, value)`. */
 export interface InputRequestStreamEvent {
   type: "input-request";
   /** `question` redacted. */
@@ -66,21 +67,6 @@ export interface StreamPolicyDecision {
   toolCallId: string;
   approved: boolean;
   reason?: string;
-}
-
-/** An approval request as it leaves the process: its input redacted, and bounded. */
-export interface StreamApprovalRequest {
-  id: string;
-  stepId: string;
-  toolName: string;
-  toolCallId: string;
-  /** A bounded (300 characters), redacted excerpt of the input the tool would run with. */
-  input: string;
-  /**
-   * The input itself, redacted, as JSON, for a UI that shows its fields (the UI message stream's
-   * `tool-input-available`); the excerpt (`input`) when its JSON is over 16,000 characters.
-   */
-  inputValue: unknown;
 }
 
 /** How a turn ended, as the stream says it. */

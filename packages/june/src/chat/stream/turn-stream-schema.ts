@@ -143,6 +143,8 @@ function traceRow(value: unknown, path: string, depth: number): void {
         if (typeof state !== "string" || !APPROVAL_STATES.has(state)) throw new TurnStreamEventError(`${at}.state`, `must be one of ${[...APPROVAL_STATES].join(", ")}, got ${describe(state)}`);
         const decidedBy = (approval as { decidedBy?: unknown }).decidedBy;
         if (decidedBy !== undefined && decidedBy !== "policy") throw new TurnStreamEventError(`${at}.decidedBy`, `must be "policy" when set, got ${describe(decidedBy)}`);
+        const edited = (approval as { edited?: unknown }).edited;
+        if (edited !== undefined && edited !== true) throw new TurnStreamEventError(`${at}.edited`, `must be true when set, got ${describe(edited)}`);
       });
       break;
     case "approval":

@@ -3,13 +3,10 @@ import type { ResponderTraceNode } from "../trace/responder-trace.js";
 import { redact, redactText, type TextRedactOptions } from "../../redaction/redact.js";
 import { StreamRedactor } from "../../redaction/stream-redactor.js";
 import { projectChatTrace, type ChatTraceRow } from "../trace/project-chat-trace.js";
-import { excerpt } from "../../redaction/excerpt.js";
 import type { Turn, TurnEvent, TurnResult } from "../types.js";
 import { errorInfo } from "./error-info.js";
-import type { IndexedTurnStreamEvent, StreamApprovalRequest, TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
-
-/** A redacted tool input larger than this, as JSON, goes out as its bounded excerpt instead. */
-export const MAX_INPUT_VALUE_JSON_CHARS = 16_000;
+import type { IndexedTurnStreamEvent, TurnEndStreamEvent, TurnStreamEvent } from "./turn-stream-event.js";
+import { approvalView } from "../trace/approval-view.js";
 
 /** Options for `turnStream`. */
 export interface TurnStreamOptions {
@@ -72,22 +69,6 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
   yield indexed(await turnEnd(turn, redaction, streamed));
 }
 
-/**
- * An approval request as it leaves the process: the input excerpted (bounded) and, for a UI that shows
- * its fields, redacted whole when small enough. `june run --json` shows a run's requests with it too.
- */
-export function streamApprovalRequest(request: ApprovalRequest, redaction: TextRedactOptions = {}): StreamApprovalRequest {
-  const input = ownPatterns(excerpt(request.input), redaction);
-  return {
-    id: request.id,
-    stepId: request.stepId,
-    toolName: request.toolName,
-    toolCallId: request.toolCallId,
-    input,
-    inputValue: inputValue(request.input, input, redaction),
-  };
-}
-
 /** Options for `streamTraceRows`. */
 export interface StreamTraceRowsOptions {
   /** The run's pending approval requests: an approval row shows only while its request is here. */
@@ -117,7 +98,7 @@ function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, 
         return undefined;
       }
     case "approval-request":
-      return { type: "approval-request", request: streamApprovalRequest(event.request, redaction) };
+      return { type: "approval-request", request: approvalView(event.request, redaction) };
     case "input-request":
       return { type: "input-request", request: { id: event.request.id, question: ownPatterns(event.request.question, redaction) } };
     case "policy-decision": {
@@ -154,13 +135,3 @@ function ownPatterns<T>(value: T, redaction: TextRedactOptions): T {
   return redaction.patterns?.length ? redact(value, redaction) : value;
 }
 
-function inputValue(input: unknown, shown: string, redaction: TextRedactOptions): unknown {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(redact(input, redaction));
-  } catch {
-    return shown;
-  }
-  if (text === undefined || text.length > MAX_INPUT_VALUE_JSON_CHARS) return shown;
-  return JSON.parse(text) as unknown;
-}

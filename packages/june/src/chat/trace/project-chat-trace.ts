@@ -1,4 +1,5 @@
 import type { ApprovalRequest, ModelInfo, Usage } from "../../runtime/types.js";
+import { approvalView, type ApprovalViewSource } from "./approval-view.js";
 import type {
   ResponderTraceMessage as TraceMessage,
   ResponderTraceModelCall as ModelCallNode,
@@ -93,8 +94,11 @@ export interface ChatTraceToolRow extends ChatTraceRowBase {
   input: string;
   /** A bounded, redacted excerpt of the tool's output, once it has one. */
   output?: string;
-  /** `decidedBy: "policy"`: the workflow's `toolApproval` decided, no one was asked. */
-  approval?: { state: ApprovalState; reason?: string; decidedBy?: "policy" };
+  /**
+   * `decidedBy: "policy"`: the workflow's `toolApproval` decided, no one was asked. `edited`: a person approved
+   * it with a changed input (`input` is the one it ran with).
+   */
+  approval?: { state: ApprovalState; reason?: string; decidedBy?: "policy"; edited?: true };
   /** The MCP server's name, for a tool of an `<McpTools>`. */
   server?: string;
 }
@@ -106,6 +110,8 @@ export interface ChatTraceApprovalRow extends ChatTraceRowBase {
   toolName: string;
   /** A bounded, redacted excerpt of the input the tool would run with. */
   input: string;
+  /** The input, redacted, as JSON (see `ApprovalView.inputValue`): what an Edit action opens. */
+  inputValue?: unknown;
 }
 
 /** A row of a projected chat trace, discriminated on `kind`. */
@@ -148,6 +154,32 @@ export function projectChatTrace(tree: TraceNode, options: ProjectChatTraceOptio
   const rows: ChatTraceRow[] = [];
   collectSteps(tree, context, rows);
   return rows;
+}
+
+/**
+ * The rows of the requests an unfinished turn waits on when its trace is not at hand (a suspended turn after a
+ * restart): each a tool call waiting for approval with its approval row, drawn by the same projection as a
+ * live turn's, so every surface shows a parked request as it showed the live one.
+ */
+export function projectPendingApprovals(requests: readonly ApprovalViewSource[], options: Omit<ProjectChatTraceOptions, "requests"> = {}): ChatTraceRow[] {
+  const context: Context = {
+    requests: requests.map((request) => ({ stepId: "", ...request })),
+    maxExcerptChars: options.maxExcerptChars ?? DEFAULT_EXCERPT_CHARS,
+    maxTextChars: options.maxTextChars ?? DEFAULT_TEXT_CHARS,
+  };
+  return requests.map((request) => {
+    const node: ToolCallNode = {
+      kind: "tool-call",
+      id: `pending-${request.id}`,
+      status: "pending",
+      startedAt: 0,
+      toolName: request.toolName,
+      toolCallId: request.toolCallId,
+      input: request.input,
+      approval: { id: request.id, state: "pending" },
+    } as ToolCallNode;
+    return toolRow(node, context);
+  });
 }
 
 interface Context {
@@ -288,6 +320,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
       title: redactText(`Run ${request.toolName}?`),
       status: "pending",
       input,
+      inputValue: approvalView(request).inputValue,
       children: [],
     });
   }
@@ -309,6 +342,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
     row.approval = { state: approval.state };
     if (approval.reason !== undefined) row.approval.reason = truncate(redactText(approval.reason), context.maxExcerptChars);
     if (approval.decidedBy !== undefined) row.approval.decidedBy = approval.decidedBy;
+    if (approval.edited === true) row.approval.edited = true;
   }
   return withFailure(row, node.status, node.error, context, node);
 }
@@ -390,5 +424,7 @@ function toolTitle(status: NodeStatus, toolName: string, approval: ToolCallNode[
   const byPolicy = approval?.decidedBy === "policy" ? " by policy" : "";
   if (approval?.state === "denied" && status !== "error" && status !== "canceled") return `${toolName} denied${byPolicy}`;
   if (byPolicy && status === "running") return `${toolName} approved by policy, running`;
+  // The input was edited by the person who approved it: the row says so in every state after.
+  if (approval?.edited === true) return `${titleFor("tool", status, toolName)} (input edited by you)`;
   return titleFor("tool", status, toolName);
 }

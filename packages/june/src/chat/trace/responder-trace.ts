@@ -86,6 +86,8 @@ export interface ResponderTraceToolCall extends ResponderTraceBase {
     readonly state: "pending" | "approved" | "denied";
     readonly reason?: string;
     readonly decidedBy?: "policy";
+    /** Approved with an input the person changed. */
+    readonly edited?: true;
   };
   /** For a tool of an MCP server: the server's name and the tool's name there. */
   readonly mcp?: { readonly server: string; readonly tool: string };

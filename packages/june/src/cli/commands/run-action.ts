@@ -1,5 +1,6 @@
 import type { CommandContext } from "citty";
-import { streamApprovalRequest, streamTraceRows } from "../../chat/stream/turn-stream.js";
+import { streamTraceRows } from "../../chat/stream/turn-stream.js";
+import { approvalView } from "../../chat/trace/approval-view.js";
 import { RunError } from "../../runtime/errors.js";
 import { start } from "../../runtime/start.js";
 import type { ApprovalRequest, RunHandle, RunResult, TraceNode } from "../../runtime/types.js";
@@ -75,7 +76,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   const ask = (request: ApprovalRequest, run: RunHandle) =>
     askApproval({
       request,
-      shown: streamApprovalRequest(request, own),
+      shown: approvalView(request, own),
       target: run,
       approver,
       signal: interrupt.signal,

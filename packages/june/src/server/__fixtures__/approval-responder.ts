@@ -1,4 +1,4 @@
-import type { ApprovalRequest, TraceNode } from "../../runtime/types.js";
+import type { ApprovalRequest, DecisionOutcome, TraceNode } from "../../runtime/types.js";
 import type { Responder, TurnEvent, ResponderResult } from "../../chat/types.js";
 
 /** What the test tool would have run with: credentials that must never leave the server. */
@@ -41,13 +41,13 @@ export function approvalResponder(options: ApprovalResponderOptions = {}): Respo
       });
       result.catch(() => {});
 
-      const decide = (id: string, decision: { approved: boolean; reason?: string }) => {
+      const decide = (id: string, decision: { approved: boolean; reason?: string }): DecisionOutcome => {
         const resolve = decisions.get(id);
-        if (!resolve) return false;
+        if (!resolve) return { kind: "not-pending" };
         decisions.delete(id);
         requests = requests.filter((request) => request.id !== id);
-        resolve(decision);
-        return true;
+        resolve({ approved: decision.approved, ...(decision.reason !== undefined && { reason: decision.reason }) });
+        return { kind: "decided" };
       };
 
       async function* events(): AsyncGenerator<TurnEvent> {
@@ -103,8 +103,7 @@ export function approvalResponder(options: ApprovalResponderOptions = {}): Respo
         get requests() {
           return requests;
         },
-        approve: (id) => decide(id, { approved: true }),
-        deny: (id, reason) => decide(id, { approved: false, ...(reason !== undefined && { reason }) }),
+        decide: (id, decision) => decide(id, decision),
       };
     },
   };

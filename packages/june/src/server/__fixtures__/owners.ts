@@ -53,7 +53,7 @@ export function clientOf(base: string, token: string) {
         if (event.event === "approval-request") {
           approvalId = event.data.request.id;
           if (!options.approve) break;
-          const ok = await call("POST", `/turns/${turnId}/approve`, { approvalId });
+          const ok = await call("POST", `/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId });
           if (ok.status !== 200) throw new Error(`approve answered ${ok.status}`);
         }
         if (event.event === "turn-end") break;
@@ -129,8 +129,6 @@ export async function walkEveryRoute(options: {
     "POST /sessions/:id/checkout": (turn) => ({ turnId: turn.turnId }),
     "POST /sessions/:id/turns/:turnId/approve": (turn) => ({ approvalId: turn.approvalId }),
     "POST /sessions/:id/turns/:turnId/deny": (turn) => ({ approvalId: turn.approvalId, reason: "bob was here" }),
-    "POST /turns/:turnId/approve": (turn, sessionId) => ({ approvalId: turn.approvalId, sessionId }),
-    "POST /turns/:turnId/deny": (turn, sessionId) => ({ approvalId: turn.approvalId, sessionId }),
     "POST /turns/:turnId/steer": () => ({ input: "bob was here" }),
   };
   expect(routes.length).toBeGreaterThan(15);

@@ -267,7 +267,7 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     // Resumed through A as well (a second client): A follows the turn B runs, rather than refusing it as busy.
     const resumedOnA = await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/resume`);
     // Approved through A (as Studio sends it, with the session): the decision goes to B, where the turn runs.
-    const approved = await post(`${a.base}/turns/${turnId}/approve`, { approvalId: requestId, sessionId });
+    const approved = await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: requestId });
     expect({ status: approved.status, body: await approved.json() }).toEqual({ status: 200, body: { ok: true } });
     const followedOnA = await collect(eventsOnA);
     const allOnB = await collect(await fetch(`${b.base}/turns/${turnId}/events`));
@@ -281,7 +281,7 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     expect(await uiMessagesOf(a.base, sessionId)).toEqual(await uiMessagesOf(b.base, sessionId));
     expect(deploys()).toEqual([`deploy prod ${SECRET}`]);
     // Decided once, through either process.
-    expect((await post(`${a.base}/turns/${turnId}/approve`, { approvalId: requestId, sessionId })).status).toBe(409);
+    expect((await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: requestId })).status).toBe(409);
     expect(deploys()).toHaveLength(1);
     a.child.kill("SIGTERM");
     await a.exited;

@@ -81,7 +81,7 @@ describe("sessions that belong to someone, over two processes sharing PostgreSQL
       ["events replay", await bobOnB.get(`/turns/${done.turnId}/events`)],
       ["rename", await bobOnB.call("PUT", `/sessions/${idleId}/title`, { title: "bob was here" })],
       ["feedback", await bobOnB.post(`/sessions/${idleId}/turns/${done.turnId}/feedback`, { score: 0 })],
-      ["approve", await bobOnB.post(`/turns/${live.turnId}/approve`, { approvalId: live.approvalId })],
+      ["approve", await bobOnB.post(`/sessions/${busyId}/turns/${live.turnId}/approve`, { approvalId: live.approvalId })],
       ["cancel", await bobOnB.post(`/turns/${live.turnId}/cancel`)],
       ["delete", await bobOnB.call("DELETE", `/sessions/${busyId}`)],
       ["/ui-chat", await bobOnB.post("/ui-chat", uiChatBody(idleId, "bob was here"))],
@@ -106,7 +106,7 @@ describe("sessions that belong to someone, over two processes sharing PostgreSQL
     expect(await read.text()).toContain(ALICE_SECRET);
     const events = await aliceOnB.get(`/turns/${live.turnId}/events`);
     expect(events.status).toBe(200);
-    expect((await aliceOnB.post(`/turns/${live.turnId}/approve`, { approvalId: live.approvalId })).status).toBe(200);
+    expect((await aliceOnB.post(`/sessions/${busyId}/turns/${live.turnId}/approve`, { approvalId: live.approvalId })).status).toBe(200);
     let end: unknown;
     for await (const event of sseEvents(events)) if (event.event === "turn-end") end = event.data;
     expect(end).toMatchObject({ status: "completed" });

@@ -102,7 +102,7 @@ describe("redisTurnEvents across two server processes", () => {
     const fromB = await collect(await fetch(`${b.base}/turns/${turnId}/events`), async (event) => {
       if (event.event !== "approval-request") return;
       expect(a.lines).toEqual([]);
-      const approved = await post(`${b.base}/turns/${turnId}/approve`, { approvalId: event.data.request.id });
+      const approved = await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: event.data.request.id });
       expect(approved.status).toBe(200);
     });
     const own = await fromA;
@@ -195,7 +195,9 @@ describe("redisTurnEvents across two server processes", () => {
     expect(approvalId).not.toBe("");
     expect(seen.some((e) => e.event === "turn-end")).toBe(false);
 
-    const response = await post(`${b.base}/turns/${turnId}/approve`, { approvalId });
+    // The session is still held by A's lease: the approval says busy; a control routed to A says it is gone.
+    expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId })).status).toBe(409);
+    const response = await post(`${b.base}/turns/${turnId}/steer`, { input: "still there?" });
     expect(response.status).toBe(504);
     expect(((await response.json()) as { error: string }).error).toMatch(/is gone/);
     // The journal keeps the turn A never ended; B does not report it running.

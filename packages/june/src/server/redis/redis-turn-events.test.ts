@@ -108,7 +108,7 @@ describe("redisTurnEvents across two servers", () => {
       // The session read through B shows the turn running on A.
       const session = (await (await fetch(`${b.base}/sessions/${sessionId}`)).json()) as { runningTurnId?: string };
       expect(session.runningTurnId).toBe(turnId);
-      decisions.push(await post(`${b.base}/turns/${turnId}/approve`, { approvalId: event.data.request.id }));
+      decisions.push(await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: event.data.request.id }));
     });
 
     expect(decisions.map((r) => r.status)).toEqual([200]);
@@ -130,7 +130,7 @@ describe("redisTurnEvents across two servers", () => {
     expect(await collect(await fetch(`${b.base}/turns/${turnId}/events?lastEventId=${own.length - 1}`))).toEqual([]);
 
     // Decided once: a second approval through B is refused.
-    const again = await post(`${b.base}/turns/${turnId}/approve`, { approvalId: "approval-x" });
+    const again = await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: "approval-x" });
     expect(again.status).toBe(409);
     // The journal, read through B, has the turn as A ended it.
     const session = (await (await fetch(`${b.base}/sessions/${sessionId}`)).json()) as { turns: { id: string; status: string }[]; runningTurnId?: string };
@@ -155,7 +155,7 @@ describe("redisTurnEvents across two servers", () => {
     }
     const resumed = await fetch(`${b.base}/turns/${turnId}/events`, { headers: { "last-event-id": "1" } });
     const rest = collect(resumed);
-    expect((await post(`${b.base}/turns/${turnId}/approve`, { approvalId: request!.id })).status).toBe(200);
+    expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: request!.id })).status).toBe(200);
     const own = await fromA;
     expect(await rest).toEqual(own.slice(2));
     expect(seen).toEqual(own.slice(0, seen.length));
@@ -169,7 +169,7 @@ describe("redisTurnEvents across two servers", () => {
     const denied = await startTurn(a.base, sessionId);
     const deniedEvents = await collect(await fetch(`${b.base}/turns/${denied.turnId}/events`), async (event) => {
       if (event.event !== "approval-request") return;
-      const response = await post(`${b.base}/turns/${denied.turnId}/deny`, { approvalId: event.data.request.id, reason: "not today" });
+      const response = await post(`${b.base}/sessions/${sessionId}/turns/${denied.turnId}/deny`, { approvalId: event.data.request.id, reason: "not today" });
       expect(response.status).toBe(200);
     });
     expect(a.ran).toEqual([]);
@@ -189,9 +189,9 @@ describe("redisTurnEvents across two servers", () => {
       expect(Object.keys(bodyB as object).sort()).toEqual(Object.keys(bodyA as object).sort());
       // Bad bodies are refused by B itself.
       expect((await post(`${b.base}/turns/${canceled.turnId}/steer`, { input: "" })).status).toBe(400);
-      expect((await post(`${b.base}/turns/${canceled.turnId}/approve`, { nope: 1 })).status).toBe(400);
+      expect((await post(`${b.base}/sessions/${sessionId}/turns/${canceled.turnId}/approve`, { nope: 1 })).status).toBe(400);
       // An approval id the owner does not know: its 409, relayed.
-      const unknown = await post(`${b.base}/turns/${canceled.turnId}/approve`, { approvalId: "no-such-approval" });
+      const unknown = await post(`${b.base}/sessions/${sessionId}/turns/${canceled.turnId}/approve`, { approvalId: "no-such-approval" });
       expect(unknown.status).toBe(409);
       expect(((await unknown.json()) as { error: string }).error).toMatch(/No pending approval "no-such-approval"/);
       expect((await post(`${b.base}/turns/${canceled.turnId}/cancel`)).status).toBe(200);
@@ -215,7 +215,7 @@ describe("redisTurnEvents across two servers", () => {
       if (event.event !== "approval-request") return;
       // Longer than the TTL: the owner renews the keys while the turn waits.
       await sleep(2600);
-      expect((await post(`${b.base}/turns/${turnId}/approve`, { approvalId: event.data.request.id })).status).toBe(200);
+      expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: event.data.request.id })).status).toBe(200);
     });
     expect(await fromB).toEqual(await fromA);
 
@@ -262,7 +262,9 @@ describe("redisTurnEvents across two servers", () => {
     await silent.subscribe(`${prefix}control:${a.bus.processId}`, () => undefined);
     const following = collect(await fetch(`${b.base}/turns/${turnId}/events`, { headers: { "last-event-id": "0" } }));
     await a.bus.close();
-    const timedOut = await post(`${b.base}/turns/${turnId}/approve`, { approvalId });
+    // A control routed to the turn's owner times out; an approval (the session's route) finds the session held.
+    expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId })).status).toBe(409);
+    const timedOut = await post(`${b.base}/turns/${turnId}/steer`, { input: "still there?" });
     expect(timedOut.status).toBe(504);
     expect(timedOut.headers.get("content-type")).toMatch(/application\/json/);
     expect(((await timedOut.json()) as { error: string }).error).toMatch(/did not answer/);
@@ -314,7 +316,7 @@ describe("redisTurnEvents across two servers", () => {
     const sessionId = await createSession(base);
     const { turnId, events } = await startTurn(base, sessionId);
     const rejoined = await collect(await fetch(`${base}/turns/${turnId}/events`), async (event) => {
-      if (event.event === "approval-request") expect((await post(`${base}/turns/${turnId}/approve`, { approvalId: event.data.request.id })).status).toBe(200);
+      if (event.event === "approval-request") expect((await post(`${base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: event.data.request.id })).status).toBe(200);
     });
     expect(rejoined).toEqual(await events);
     expect(ran).toEqual([{ env: "staging" }]);

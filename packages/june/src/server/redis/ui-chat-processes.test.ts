@@ -112,10 +112,10 @@ function endlessResponder(): Responder {
         else finish({ text });
       }
       const settle = (approved: boolean) => {
-        if (requests.length === 0) return false;
+        if (requests.length === 0) return { kind: "not-pending" as const };
         requests = [];
         decide(approved);
-        return true;
+        return { kind: "decided" as const };
       };
       return {
         result,
@@ -123,8 +123,7 @@ function endlessResponder(): Responder {
         get requests() {
           return requests;
         },
-        approve: () => settle(true),
-        deny: () => settle(false),
+        decide: (_id: string, decision: { approved: boolean }) => settle(decision.approved),
       };
     },
   };

@@ -42,8 +42,7 @@ function fakeRun() {
     get requests() {
       return requests;
     },
-    approve: vi.fn((id: string) => requests.some((r) => r.id === id)),
-    deny: vi.fn((id: string) => requests.some((r) => r.id === id)),
+    decide: vi.fn((id: string) => (requests.some((r) => r.id === id) ? { kind: "decided" as const } : { kind: "not-pending" as const })),
     cancel: vi.fn(),
     steer: vi.fn(),
   };
@@ -129,10 +128,10 @@ describe("agentResponder", () => {
     run.commit(pending);
     run.commit(pending);
     expect(execution.requests).toEqual([request]);
-    expect(execution.approve!("ap-1")).toBe(true);
-    expect(run.handle.approve).toHaveBeenCalledWith("ap-1");
-    expect(execution.deny!("nope", "why")).toBe(false);
-    expect(run.handle.deny).toHaveBeenCalledWith("nope", "why");
+    expect(execution.decide!("ap-1", { approved: true })).toEqual({ kind: "decided" });
+    expect(run.handle.decide).toHaveBeenCalledWith("ap-1", { approved: true });
+    expect(execution.decide!("nope", { approved: false, reason: "why" })).toEqual({ kind: "not-pending" });
+    expect(run.handle.decide).toHaveBeenCalledWith("nope", { approved: false, reason: "why" });
     await execution.steer!("more");
     expect(run.handle.steer).toHaveBeenCalledWith("more");
     run.requests.length = 0;

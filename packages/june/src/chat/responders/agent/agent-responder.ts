@@ -2,7 +2,7 @@ import type { ModelMessage } from "ai";
 import type { WorkflowNode } from "../../../runtime/components.js";
 import { assertRunCheckpoint, checkpointRequests } from "../../../runtime/checkpoint.js";
 import { start } from "../../../runtime/start.js";
-import type { ApprovalRequest, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
+import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
 import { valueKind } from "../../../errors/value-kind.js";
 import { durableSettings, type DurableOption } from "../../durable/checkpoint-codec.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
@@ -292,9 +292,8 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
     get policyDecisions(): readonly PolicyApproval[] {
       return handle?.policyDecisions ?? [];
     },
-    approve: (requestId) => handle?.approve(requestId) ?? false,
-    answer: (requestId, value) => handle?.answer?.(requestId, value) ?? false,
-    deny: (requestId, reason) => handle?.deny(requestId, reason) ?? false,
+    decide: (requestId, decision) => handle?.decide(requestId, decision) ?? NOT_PENDING,
+    answer: (requestId, value) => handle?.answer?.(requestId, value) ?? NOT_PENDING,
     steer: (input) => {
       if (!handle) throw new TypeError("agentResponder: the turn's run has not started, so it cannot be steered");
       handle.steer(input);
@@ -332,3 +331,5 @@ function validate(options: AgentResponderOptions): void {
     }
   }
 }
+
+const NOT_PENDING: DecisionOutcome = Object.freeze({ kind: "not-pending" });
