@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
  * imports included, which is stricter than needed). They must reach only Node built-ins, the package's own
  * dependencies and its required peers (`ai`, `@ai-sdk/provider`: the app's own AI SDK); an optional peer (a
  * provider, `@ai-sdk/mcp`) only as a type or through `import()` when it is used, never the CLI's tsx; and never
- * `import.meta` (how Studio finds its static files, which bundlers cannot follow). The Next.js build test is the
+ * `import.meta` (how Studio finds its static files, which bundlers cannot follow) but in `createRequire(import.meta.url)`. The Next.js build test is the
  * full check.
  */
 const src = fileURLToPath(new URL("../", import.meta.url));
@@ -27,7 +27,8 @@ function reach(entry: string): { files: string[]; eager: string[]; lazy: string[
   const walk = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    const text = readFileSync(file, "utf8");
+    // Imports in code only: a doc comment's example (`import { sqliteStore } from "june/chat"`) is not one.
+    const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
     for (const match of text.matchAll(/(?:import|export)\s+(type\s+)?[^"';]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
       const spec = match[2] ?? match[3]!;
       if (spec.startsWith(".")) walk(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
@@ -48,7 +49,10 @@ describe("what june/server and june/chat import", () => {
       expect(eager.filter((spec) => !allowed(spec))).toEqual([]);
       expect(lazy.filter((spec) => !allowed(spec) && !(packageName(spec) in pkg.peerDependencies))).toEqual([]);
       expect([...eager, ...lazy]).not.toContain("tsx");
-      expect(files.filter((file) => readFileSync(file, "utf8").includes("import.meta")).map((file) => file.slice(src.length))).toEqual([]);
+      // `createRequire(import.meta.url)` (how a store loads its optional driver, and the tokenizer its data,
+      // synchronously) is one bundlers follow: the Next.js build test builds it.
+      const otherMeta = (file: string) => readFileSync(file, "utf8").replaceAll("createRequire(import.meta.url)", "").includes("import.meta");
+      expect(files.filter(otherMeta).map((file) => file.slice(src.length))).toEqual([]);
       expect(files.some((file) => file.endsWith("serve-studio.ts"))).toBe(false);
     });
   }

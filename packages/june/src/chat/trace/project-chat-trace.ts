@@ -325,7 +325,7 @@ function toolRow(node: ToolCallNode, context: Context): ChatTraceToolRow {
     });
   }
   // A `<Tool agent>` call: its sub-workflow's steps, as step rows below the tool's.
-  for (const child of node.children) collectSteps(child, context, children);
+  for (const child of node.children ?? []) collectSteps(child, context, children);
   const row: ChatTraceToolRow = {
     kind: "tool",
     id: `tool:${node.id}`,

@@ -58,11 +58,11 @@ function searchResponder(): Responder {
         get requests() {
           return requests;
         },
-        approve(id: string) {
-          if (id !== "a1" || requests.length === 0) return false;
+        decide(id: string) {
+          if (id !== "a1" || requests.length === 0) return { kind: "not-pending" };
           requests = [];
           decide();
-          return true;
+          return { kind: "decided" };
         },
       };
     },

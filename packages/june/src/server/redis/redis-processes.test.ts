@@ -210,10 +210,13 @@ describe("redisTurnEvents across two server processes", () => {
 describe("june/server/redis without the redis package", () => {
   it("imports, and names the package to install when a bus is made", async () => {
     const entry = new URL("./index.ts", import.meta.url).href;
+    // The error class is june/chat's (the stores' errors), not re-exported by june/server/redis.
+    const errors = new URL("../../stores/errors.ts", import.meta.url).href;
     const script = `
       const m = await import(${JSON.stringify(entry)});
+      const { StoreDriverMissingError } = await import(${JSON.stringify(errors)});
       try { m.redisTurnEvents({ url: "redis://127.0.0.1:6379" }); console.log(JSON.stringify({ made: true })); }
-      catch (e) { console.log(JSON.stringify({ name: e.name, packageName: e.packageName, message: e.message, isInstance: m.StoreDriverMissingError.isInstance(e) })); }`;
+      catch (e) { console.log(JSON.stringify({ name: e.name, packageName: e.packageName, message: e.message, isInstance: StoreDriverMissingError.isInstance(e) })); }`;
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ["--require", fixture("hide-redis.cjs"), "--import", "tsx", "--input-type=module", "-e", script],

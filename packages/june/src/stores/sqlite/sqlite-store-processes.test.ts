@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sqliteStore } from "./sqlite-store.js";
 
 // Real processes: each child runs a fixture script that imports the store's source through tsx.
-const storeUrl = new URL("./index.ts", import.meta.url).href;
+const storeUrl = new URL("./sqlite-store.ts", import.meta.url).href;
 const packageDir = fileURLToPath(new URL("../../..", import.meta.url));
 const fixture = fileURLToPath(new URL("./__fixtures__/sqlite-contender.mjs", import.meta.url));
 
