@@ -96,7 +96,7 @@ describe("approvals over HTTP", () => {
   it("cancels a turn waiting for approval", async () => {
     const { base, sessionId, chat } = await setup();
     const { events } = await streamTurn(base, sessionId, async (turnId) => {
-      expect((await post(`${base}/turns/${turnId}/cancel`)).status).toBe(200);
+      expect((await post(`${base}/sessions/${sessionId}/turns/${turnId}/cancel`)).status).toBe(200);
     });
     expect(events.at(-1)!.data).toMatchObject({ type: "turn-end", status: "canceled" });
     const [turn] = await (await chat.openSession(sessionId)).turns();

@@ -204,13 +204,13 @@ describe("turn controls", () => {
       events.push(event);
       if (event.event === "turn-start") turnId = event.data.turnId;
       if (event.event === "text-delta" && events.filter((e) => e.event === "text-delta").length === 1) {
-        const canceled = await post(`${base}/turns/${turnId}/cancel`);
+        const canceled = await post(`${base}/sessions/${id}/turns/${turnId}/cancel`);
         expect(canceled.status).toBe(200);
       }
     }
     expect(events.at(-1)!.data).toMatchObject({ type: "turn-end", status: "canceled" });
     expect(events.filter((e) => e.event === "text-delta").length).toBeLessThan(50);
-    await expectJsonError(await post(`${base}/turns/${turnId}/cancel`), 409, /ended/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/cancel`), 409, /canceled/);
     const turns = await (await chat.openSession(id)).turns();
     expect(turns[0].status).toBe("canceled");
   });
@@ -224,7 +224,7 @@ describe("turn controls", () => {
     for await (const event of sseEvents(response)) {
       events.push(event);
       if (event.event === "text-delta" && events.filter((e) => e.event === "text-delta").length === 2) {
-        const steered = await post(`${base}/turns/${turnId}/steer`, { input: "be shorter" });
+        const steered = await post(`${base}/sessions/${id}/turns/${turnId}/steer`, { input: "be shorter" });
         expect(steered.status).toBe(200);
         expect(await steered.json()).toEqual({ ok: true });
       }
@@ -238,22 +238,26 @@ describe("turn controls", () => {
     const [turn] = await (await chat.openSession(id)).turns();
     expect(turn.steers.map((s) => s.input)).toEqual(["be shorter"]);
 
-    await expectJsonError(await post(`${base}/turns/${turnId}/steer`, { input: "late" }), 409);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/steer`, { input: "late" }), 409);
   });
 
   it("answers 404 for unknown turns and 409 for unknown approvals", async () => {
     const { base } = await setup(["ok"]);
-    for (const action of ["cancel", "steer"]) {
-      await expectJsonError(await post(`${base}/turns/missing/${action}`, { approvalId: "a", input: "x" }), 404, /missing/);
-    }
     const id = await createSession(base);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/missing/cancel`), 404, /missing/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/missing/steer`, { input: "x" }), 404, /missing/);
     for (const action of ["approve", "deny"]) {
       await expectJsonError(await post(`${base}/sessions/${id}/turns/missing/${action}`, { approvalId: "a" }), 404, /missing/);
-      // One route per control: a turn is approved and denied through its session only.
-      await expectJsonError(await post(`${base}/turns/missing/${action}`, { approvalId: "a" }), 404);
     }
     const events = await readSse(await post(`${base}/sessions/${id}/turns`, { input: "go" }));
     const turnId = events[0].data.turnId;
+    // One route per control, the session's: the turn-level ones are gone, even for a turn that is there.
+    for (const action of ["approve", "deny", "answer", "steer", "cancel"]) {
+      await expectJsonError(await post(`${base}/turns/${turnId}/${action}`, { approvalId: "a", input: "x" }), 404);
+    }
+    // Steering a turn through another session is a 404, as for none.
+    const other = await createSession(base);
+    await expectJsonError(await post(`${base}/sessions/${other}/turns/${turnId}/steer`, { input: "x" }), 404, /has no live or recent turn/);
     await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/approve`, { approvalId: "nope" }), 409);
     await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/deny`, { approvalId: "nope", reason: "no" }), 409);
   });
@@ -300,9 +304,10 @@ describe("request validation", () => {
     await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/approve`, { approvalId: "a", input: null }), 400, /input/);
     await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/approve`, { approvalId: "a", sessionId: id }), 400, /sessionId/);
     await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/deny`, { approvalId: "a", reason: 5 }), 400, /reason/);
-    await expectJsonError(await post(`${base}/turns/${turnId}/steer`, { input: "" }), 400);
-    await expectJsonError(await post(`${base}/turns/${turnId}/cancel`, { force: true }), 400, /Unknown field/);
-    expect((await post(`${base}/turns/${turnId}/cancel`)).status).toBe(200);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/steer`, { input: "" }), 400);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/steer`, { input: "x", force: true }), 400, /Unknown field/);
+    await expectJsonError(await post(`${base}/sessions/${id}/turns/${turnId}/cancel`, { force: true }), 400, /Unknown field/);
+    expect((await post(`${base}/sessions/${id}/turns/${turnId}/cancel`)).status).toBe(200);
     await readSse(response);
   });
 });
@@ -381,8 +386,9 @@ describe("options", () => {
       ["GET", "/turns/t/events"],
       ["POST", "/sessions/a/turns/t/approve"],
       ["POST", "/sessions/a/turns/t/deny"],
-      ["POST", "/turns/t/cancel"],
-      ["POST", "/turns/t/steer"],
+      ["POST", "/sessions/a/turns/t/answer"],
+      ["POST", "/sessions/a/turns/t/steer"],
+      ["POST", "/sessions/a/turns/t/cancel"],
       ["POST", "/ui-chat"],
       ["GET", "/unknown"],
     ];

@@ -74,7 +74,8 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * Routes (under `basePath`): `GET|POST /sessions`, `GET|DELETE /sessions/:id` (a GET also gives `branches`,
  * the alternatives at each turn that has any), `PUT /sessions/:id/title` `{ title }` (renames it; the session's info), `POST /sessions/:id/turns`
  * `{ input }` (the turn's events as Server-Sent Events), `GET /turns/:id/events` (again, from the start or
- * after `Last-Event-ID`), `POST /turns/:id/cancel|steer`, `POST /sessions/:id/turns/:turnId/approve|deny` (`{ approvalId, remember?, input? }` / `{ approvalId, reason? }`),
+ * after `Last-Event-ID`), `POST /sessions/:id/turns/:turnId/approve|deny` (`{ approvalId, remember?, input? }` / `{ approvalId, reason? }`),
+ * `answer` (`{ requestId, value }`), `steer` (`{ input }`) and `cancel` (each control has this one route),
  * `POST /sessions/:id/turns/:turnId/feedback`, the branch routes (`POST /sessions/:id/turns/:turnId/regenerate`,
  * `.../edit` `{ input }`, `GET .../branches`, `POST /sessions/:id/checkout` `{ turnId }`; see `branchRoutes`), `GET /sessions/:id/cases?filter=all|up|down` (the session's
  * eval cases as a JSONL download), `POST /ui-chat` (the AI SDK UI message stream protocol, for `useChat`:

@@ -37,7 +37,7 @@ describe("POST /sessions/:id/turns/:turnId/cancel", () => {
     await a.chat.createSession({ id: "s1" });
     const { turnId, requestId } = await suspendedTurn(a.base);
     const b = await server(dir);
-    // The turn-level route cannot reach it: no process runs it.
+    // One route per control: the turn-level one is gone.
     expect((await post(`${b.base}/turns/${turnId}/cancel`)).status).toBe(404);
     expect((await post(`${b.base}/sessions/other/turns/${turnId}/cancel`)).status).toBe(404);
     expect((await post(`${b.base}/sessions/s1/turns/nope/cancel`)).status).toBe(404);

@@ -32,14 +32,23 @@ export async function pendingApprovalsOf(
  * The durable-turn routes (mounted under `/sessions`): `POST /:id/turns/:turnId/resume` (the resumed turn's
  * events as SSE, from its first; a turn running already, in any process, is followed instead), `POST /:id/turns/:turnId/approve|deny` (`{ approvalId, remember? }` /
  * `{ approvalId, reason? }`), which decide a live turn, wherever it runs, or resume a suspended one here first,
- * and `POST /:id/turns/:turnId/cancel`, which cancels a live turn wherever it runs, or ends a suspended (or
+ * `POST /:id/turns/:turnId/answer` (`{ requestId, value }`), `POST /:id/turns/:turnId/steer` (`{ input }`), which
+ * steers a live turn wherever it runs (a turn no process has is a 404, one that ended a 409), and
+ * `POST /:id/turns/:turnId/cancel`, which cancels a live turn wherever it runs, or ends a suspended (or
  * interrupted) one without running anything: journaled `canceled`, its checkpoint deleted (`session.cancel`).
+ * Each control has this one route; a turn of another session is a 404, as for none.
  */
 export function durableRoutes(context: HandlerContext): Router {
   const liveOrResumed = async (sessionId: string, turnId: string): Promise<ServedTurn> => {
     const live = await context.find(turnId, { running: true });
     if (live && live.sessionId !== sessionId) throw new HttpError(404, `Session "${sessionId}" has no turn "${turnId}"`);
     return live ?? resumeServed(context, sessionId, turnId);
+  };
+  /** The session's turn, live or recent, in any process (not resumed): a 404 for none, or another session's. */
+  const served = async (sessionId: string, turnId: string): Promise<ServedTurn> => {
+    const turn = await context.find(turnId);
+    if (!turn || turn.sessionId !== sessionId) throw new HttpError(404, `Session "${sessionId}" has no live or recent turn "${turnId}"`);
+    return turn;
   };
   const decide = (kind: "approve" | "deny"): RouteHandler => async ({ request, params }) => {
     // A bad body is a 400 before the turn is looked for (or resumed).
@@ -60,6 +69,12 @@ export function durableRoutes(context: HandlerContext): Router {
       const fields = await context.body(request);
       const turn = await liveOrResumed(params.id, params.turnId);
       return applyControl(context, turn, answerOf(fields));
+    })
+    .on("POST", "/:id/turns/:turnId/steer", async ({ request, params }) => {
+      const fields = await context.body(request);
+      rejectUnknownFields(fields, ["input"]);
+      const input = context.input(fields);
+      return applyControl(context, await served(params.id, params.turnId), { type: "steer", input });
     })
     .on("POST", "/:id/turns/:turnId/cancel", async ({ request, params }) => {
       rejectUnknownFields(await context.body(request, { allowEmpty: true }), []);

@@ -67,7 +67,7 @@ describe("the handler's memory", () => {
     // And an ended turn decides nothing.
     const late = await post(handler, `/sessions/long/turns/${turnIds[0]}/approve`, { approvalId: "a" });
     expect(late.status).toBe(409);
-    expect((await post(handler, `/turns/${turnIds[0]}/cancel`, {})).status).toBe(409);
-    expect((await post(handler, `/turns/${turnIds[0]}/steer`, { input: "more" })).status).toBe(409);
+    expect((await post(handler, `/sessions/long/turns/${turnIds[0]}/cancel`, {})).status).toBe(409);
+    expect((await post(handler, `/sessions/long/turns/${turnIds[0]}/steer`, { input: "more" })).status).toBe(409);
   });
 });

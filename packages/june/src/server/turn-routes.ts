@@ -1,19 +1,15 @@
-import { rejectUnknownFields } from "./body.js";
 import type { HandlerContext } from "./handler-context.js";
 import { HttpError } from "./http-error.js";
 import { Router } from "./router.js";
 import { turnEventsResponse } from "./sse.js";
-import { applyControl } from "./turn-control.js";
 
 /**
  * The routes of one turn, wherever it runs (mounted under `/turns`): `GET /:turnId/events` (its events as SSE,
- * from the start or after `Last-Event-ID`), and `POST /:turnId/cancel|steer`. Approvals and denials are the
- * session's routes (`POST /sessions/:id/turns/:turnId/approve|deny`, which also resume a suspended turn). A
- * turn no process has, or one of a session that is not the caller's (`SessionAccess.find`), is a 404; a
- * control the turn cannot take, the status of its typed error (409 for an ended turn).
+ * from the start or after `Last-Event-ID`). Its controls are the session's routes
+ * (`POST /sessions/:id/turns/:turnId/approve|deny|answer|steer|cancel`), one route each. A turn no process
+ * has, or one of a session that is not the caller's (`SessionAccess.find`), is a 404.
  */
 export function turnRoutes(context: HandlerContext): Router {
-
   return new Router()
     .on("GET", "/:turnId/events", async ({ request, url, params, access }) => {
       // `?missing=empty`: a client that only asks whether a turn's events are still here (a page reload
@@ -25,17 +21,6 @@ export function turnRoutes(context: HandlerContext): Router {
       if (!turn) return new Response(null, { status: 204 });
       const from = replayStart(request, url);
       return turnEventsResponse(turn, { from, signal: request.signal, keepAliveMs: context.keepAliveMs });
-    })
-    .on("POST", "/:turnId/cancel", async ({ request, params, access }) => {
-      const turn = await access.served(params.turnId);
-      rejectUnknownFields(await context.body(request, { allowEmpty: true }), []);
-      return applyControl(context, turn, { type: "cancel" });
-    })
-    .on("POST", "/:turnId/steer", async ({ request, params, access }) => {
-      const turn = await access.served(params.turnId);
-      const fields = await context.body(request);
-      rejectUnknownFields(fields, ["input"]);
-      return applyControl(context, turn, { type: "steer", input: context.input(fields) });
     });
 }
 

@@ -73,7 +73,7 @@ describe("a turn that suspended here, resumed elsewhere", () => {
       { type: "turn-start", turnId, sessionId: "s1" },
       { type: "turn-end", turnId, sessionId: "s1", status: "completed", text: "done elsewhere" },
     ]);
-    expect((await post(`${base}/turns/${turnId}/cancel`)).status).toBe(200);
+    expect((await post(`${base}/sessions/s1/turns/${turnId}/cancel`)).status).toBe(200);
     expect(other!.commands).toEqual([{ type: "cancel" }]);
   });
 
@@ -86,8 +86,9 @@ describe("a turn that suspended here, resumed elsewhere", () => {
     ]) {
       const { base, turnId, first } = await suspendedHere(decide);
       expect(await events(await fetch(`${base}/turns/${turnId}/events`))).toEqual(first);
-      const canceled = await post(`${base}/turns/${turnId}/cancel`);
-      expect({ status: canceled.status, name: ((await canceled.json()) as { name?: string }).name }).toEqual({ status: 409, name: "TurnEndedError" });
+      // Its copy is the suspended turn: it takes no steer (cancel would end it parked, through the session).
+      const steered = await post(`${base}/sessions/s1/turns/${turnId}/steer`, { input: "more" });
+      expect({ status: steered.status, name: ((await steered.json()) as { name?: string }).name }).toEqual({ status: 409, name: "TurnEndedError" });
     }
   });
 });

@@ -141,17 +141,17 @@ export class StudioClient {
     return this.json("POST", `${this.turnPath(sessionId, turnId)}/deny`, { approvalId, reason });
   }
 
-  /** Ends a suspended (or interrupted) durable turn of the session without running anything: journaled canceled. */
-  cancelSuspended(sessionId: string, turnId: string): Promise<unknown> {
+  /**
+   * Ends a turn of the session: a running one, wherever it runs, is canceled; a suspended (or interrupted)
+   * durable one no process runs is ended without running anything (journaled canceled).
+   */
+  cancel(sessionId: string, turnId: string): Promise<unknown> {
     return this.json("POST", `${this.turnPath(sessionId, turnId)}/cancel`, {});
   }
 
-  cancel(turnId: string): Promise<unknown> {
-    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/cancel`, {});
-  }
-
-  steer(turnId: string, input: string): Promise<unknown> {
-    return this.json("POST", `/turns/${encodeURIComponent(turnId)}/steer`, { input });
+  /** Steers a running turn of the session, wherever it runs: `input` reaches the model before its next step. */
+  steer(sessionId: string, turnId: string, input: string): Promise<unknown> {
+    return this.json("POST", `${this.turnPath(sessionId, turnId)}/steer`, { input });
   }
 
   /** Journals feedback on a completed turn; it supersedes any earlier feedback on that turn. */

@@ -126,12 +126,12 @@ export class ChatController {
   }
 
   cancel(): Promise<void> {
-    return this.#control((turnId) => this.#client.cancel(turnId));
+    return this.#control((turnId, sessionId) => this.#client.cancel(sessionId, turnId));
   }
 
   steer(input: string): Promise<void> {
-    return this.#control(async (turnId) => {
-      await this.#client.steer(turnId, input);
+    return this.#control(async (turnId, sessionId) => {
+      await this.#client.steer(sessionId, turnId, input);
       this.#setLive((turn) => ({ ...turn, steers: [...turn.steers, input] }));
     }, true);
   }
@@ -184,7 +184,7 @@ export class ChatController {
     const signal = this.#page?.signal;
     if (!sessionId || !signal || live?.status === "running") return;
     try {
-      await this.#client.cancelSuspended(sessionId, turnId);
+      await this.#client.cancel(sessionId, turnId);
       const next = await this.#client.getSession(sessionId);
       if (signal.aborted) return;
       this.#setDetail(next);

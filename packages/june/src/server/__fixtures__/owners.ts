@@ -129,7 +129,7 @@ export async function walkEveryRoute(options: {
     "POST /sessions/:id/checkout": (turn) => ({ turnId: turn.turnId }),
     "POST /sessions/:id/turns/:turnId/approve": (turn) => ({ approvalId: turn.approvalId }),
     "POST /sessions/:id/turns/:turnId/deny": (turn) => ({ approvalId: turn.approvalId, reason: "bob was here" }),
-    "POST /turns/:turnId/steer": () => ({ input: "bob was here" }),
+    "POST /sessions/:id/turns/:turnId/steer": () => ({ input: "bob was here" }),
   };
   expect(routes.length).toBeGreaterThan(15);
   for (const { method, pattern } of routes) {

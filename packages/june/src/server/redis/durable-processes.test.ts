@@ -293,7 +293,7 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     const { sessionId, turnId } = await suspendOnAResumeOnB(a, async (sessionId) => {
       await collect(await post(`${a.base}/sessions/${sessionId}/turns`, { input: "ship the docs" }));
     });
-    const canceled = await post(`${a.base}/turns/${turnId}/cancel`);
+    const canceled = await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/cancel`);
     expect({ status: canceled.status, body: await canceled.json() }).toEqual({ status: 200, body: { ok: true } });
     const onA = await collect(await fetch(`${a.base}/turns/${turnId}/events`));
     expect(onA.at(-1)).toMatchObject({ event: "turn-end", data: { status: "canceled" } });
@@ -312,8 +312,9 @@ describe("durable turns across two server processes (postgresStore + redisTurnEv
     const turnId = first.find((e) => e.event === "turn-start")!.data.turnId as string;
     const request = first.find((e) => e.event === "approval-request")!.data.request as { id: string };
     expect(first.at(-1)).toMatchObject({ event: "turn-end", data: { status: "suspended" } });
-    // No process runs it: the turn route refuses it (A's copy ended suspended); the session's route ends it.
-    expect((await post(`${b.base}/turns/${turnId}/cancel`)).status).toBe(409);
+    // No process runs it: a steer is refused (A's copy ended suspended); the session's cancel route ends it.
+    expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/steer`, { input: "more" })).status).toBe(409);
+    expect((await post(`${b.base}/turns/${turnId}/cancel`)).status).toBe(404);
     const canceled = await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/cancel`);
     expect({ status: canceled.status, body: await canceled.json() }).toEqual({ status: 200, body: { ok: true } });
     for (const base of [a.base, b.base]) {

@@ -82,7 +82,8 @@ describe("sessions that belong to someone, over two processes sharing PostgreSQL
       ["rename", await bobOnB.call("PUT", `/sessions/${idleId}/title`, { title: "bob was here" })],
       ["feedback", await bobOnB.post(`/sessions/${idleId}/turns/${done.turnId}/feedback`, { score: 0 })],
       ["approve", await bobOnB.post(`/sessions/${busyId}/turns/${live.turnId}/approve`, { approvalId: live.approvalId })],
-      ["cancel", await bobOnB.post(`/turns/${live.turnId}/cancel`)],
+      ["steer", await bobOnB.post(`/sessions/${busyId}/turns/${live.turnId}/steer`, { input: "bob was here" })],
+      ["cancel", await bobOnB.post(`/sessions/${busyId}/turns/${live.turnId}/cancel`)],
       ["delete", await bobOnB.call("DELETE", `/sessions/${busyId}`)],
       ["/ui-chat", await bobOnB.post("/ui-chat", uiChatBody(idleId, "bob was here"))],
     ] as const) {

@@ -122,11 +122,11 @@ describe("redisTurnEvents across two server processes", () => {
     const sessionId = await newSession(a.base);
     const { turnId, events: fromA } = await startTurn(a.base, sessionId);
     const fromB = await collect(await fetch(`${b.base}/turns/${turnId}/events`), async (event) => {
-      if (event.event === "approval-request") expect((await post(`${b.base}/turns/${turnId}/cancel`)).status).toBe(200);
+      if (event.event === "approval-request") expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/cancel`)).status).toBe(200);
     });
     expect(fromB.at(-1)!.data).toMatchObject({ type: "turn-end", status: "canceled" });
     expect(fromB).toEqual(await fromA);
-    expect((await post(`${b.base}/turns/${turnId}/cancel`)).status).toBe(409);
+    expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/cancel`)).status).toBe(409);
     const [turn] = await (await fetch(`${a.base}/sessions/${sessionId}`)).json().then((s: { turns: { status: string }[] }) => s.turns);
     expect(turn.status).toBe("canceled");
   });
@@ -197,7 +197,7 @@ describe("redisTurnEvents across two server processes", () => {
 
     // The session is still held by A's lease: the approval says busy; a control routed to A says it is gone.
     expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId })).status).toBe(409);
-    const response = await post(`${b.base}/turns/${turnId}/steer`, { input: "still there?" });
+    const response = await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/steer`, { input: "still there?" });
     expect(response.status).toBe(504);
     expect(((await response.json()) as { error: string }).error).toMatch(/is gone/);
     // The journal keeps the turn A never ended; B does not report it running.

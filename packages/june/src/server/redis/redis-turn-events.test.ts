@@ -182,29 +182,29 @@ describe("redisTurnEvents across two servers", () => {
     const canceledEvents = await collect(await fetch(`${b.base}/turns/${canceled.turnId}/events`), async (event) => {
       if (event.event !== "approval-request") return;
       // Steer: whatever the owner answers, B answers the same.
-      const viaB = await post(`${b.base}/turns/${canceled.turnId}/steer`, { input: "also run the tests" });
-      const viaA = await post(`${a.base}/turns/${canceled.turnId}/steer`, { input: "also run the tests" });
+      const viaB = await post(`${b.base}/sessions/${sessionId}/turns/${canceled.turnId}/steer`, { input: "also run the tests" });
+      const viaA = await post(`${a.base}/sessions/${sessionId}/turns/${canceled.turnId}/steer`, { input: "also run the tests" });
       expect(viaB.status).toBe(viaA.status);
       const [bodyB, bodyA] = [await viaB.json(), await viaA.json()];
       expect(Object.keys(bodyB as object).sort()).toEqual(Object.keys(bodyA as object).sort());
       // Bad bodies are refused by B itself.
-      expect((await post(`${b.base}/turns/${canceled.turnId}/steer`, { input: "" })).status).toBe(400);
+      expect((await post(`${b.base}/sessions/${sessionId}/turns/${canceled.turnId}/steer`, { input: "" })).status).toBe(400);
       expect((await post(`${b.base}/sessions/${sessionId}/turns/${canceled.turnId}/approve`, { nope: 1 })).status).toBe(400);
       // An approval id the owner does not know: its 409, relayed.
       const unknown = await post(`${b.base}/sessions/${sessionId}/turns/${canceled.turnId}/approve`, { approvalId: "no-such-approval" });
       expect(unknown.status).toBe(409);
       expect(((await unknown.json()) as { error: string }).error).toMatch(/No pending approval "no-such-approval"/);
-      expect((await post(`${b.base}/turns/${canceled.turnId}/cancel`)).status).toBe(200);
+      expect((await post(`${b.base}/sessions/${sessionId}/turns/${canceled.turnId}/cancel`)).status).toBe(200);
     });
     expect(canceledEvents.at(-1)!.data).toMatchObject({ type: "turn-end", status: "canceled" });
     await canceled.events;
     expect(a.ran).toEqual([]);
-    const again = await post(`${b.base}/turns/${canceled.turnId}/cancel`);
+    const again = await post(`${b.base}/sessions/${sessionId}/turns/${canceled.turnId}/cancel`);
     expect(again.status).toBe(409);
     const turns = await (await a.chat.openSession(sessionId)).turns();
     expect(turns.map((t) => t.status)).toEqual(["completed", "canceled"]);
     await expect(fetch(`${b.base}/turns/no-such-turn/events`).then((r) => r.status)).resolves.toBe(404);
-    await expect(post(`${b.base}/turns/no-such-turn/cancel`).then((r) => r.status)).resolves.toBe(404);
+    await expect(post(`${b.base}/sessions/${sessionId}/turns/no-such-turn/cancel`).then((r) => r.status)).resolves.toBe(404);
   });
 
   it("keeps a waiting turn's keys alive past the TTL, expires them after its end, and stores no secret", async () => {
@@ -264,16 +264,19 @@ describe("redisTurnEvents across two servers", () => {
     await a.bus.close();
     // A control routed to the turn's owner times out; an approval (the session's route) finds the session held.
     expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId })).status).toBe(409);
-    const timedOut = await post(`${b.base}/turns/${turnId}/steer`, { input: "still there?" });
+    const timedOut = await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/steer`, { input: "still there?" });
     expect(timedOut.status).toBe(504);
     expect(timedOut.headers.get("content-type")).toMatch(/application\/json/);
     expect(((await timedOut.json()) as { error: string }).error).toMatch(/did not answer/);
 
     // Nobody listening at all.
     await silent.unsubscribe();
-    const gone = await post(`${b.base}/turns/${turnId}/cancel`);
+    const gone = await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/steer`, { input: "anyone?" });
     expect(gone.status).toBe(504);
     expect(((await gone.json()) as { error: string }).error).toMatch(/is gone/);
+    // A cancel does not wait on a process whose presence lapsed: the turn is not running anywhere B can see,
+    // and ending it parked finds the session held (A's lease), as the approval did.
+    expect((await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/cancel`)).status).toBe(409);
 
     // A's presence lapsed: B's reader stops instead of waiting forever.
     const seen = await following;
@@ -283,7 +286,7 @@ describe("redisTurnEvents across two servers", () => {
     expect(session.runningTurnId).toBeUndefined();
 
     // A itself still runs the turn and takes its controls.
-    expect((await post(`${a.base}/turns/${turnId}/cancel`)).status).toBe(200);
+    expect((await post(`${a.base}/sessions/${sessionId}/turns/${turnId}/cancel`)).status).toBe(200);
     expect((await fromA).at(-1)!.data).toMatchObject({ status: "canceled" });
     expect(await keysUnder(redis, prefix)).toContain(`${prefix}turn:${turnId}`);
   });
