@@ -35,11 +35,8 @@ import type {
   StoredCheckpoint,
   TurnLease,
 } from "./types.js";
+import type { FileStoreOptions } from "./file-store.js";
 
-export interface FileStoreOptions {
-  /** Flush appends made with `sync: true` (a turn's end) and new sessions to disk. Default true. */
-  fsync?: boolean;
-}
 
 const JOURNAL_EXT = ".jsonl";
 
@@ -55,22 +52,10 @@ interface HeldLease {
 const LIST_SLICE = 256;
 
 /**
- * A store that keeps one JSONL journal per session in `dir` (created on demand), safe to share between
- * processes: appends are whole lines written at once under a short per-session lock, a torn last line (a
- * crash mid-write) is skipped on read and cut off at the next append, and turn leases are lock files
- * (`<id>.lock`) holding the owner's pid, taken over when that process is gone. A lock is a hard link of a
- * small hidden file this store keeps beside the journals (`.lease-…`) and rewrites for each lease (cheaper
- * than creating and deleting a file per turn); `close()` removes them, and a store removes those a killed
- * process left.
- *
- * Session ids are letters, digits, `-` and `_` (at most 128); anything else is refused with
- * `InvalidSessionIdError` before any file is touched.
- *
- * @param dir The directory of the journals, e.g. `.june/chat`.
- * @example
- * const chat = createChat({ model, store: fileStore(".june/chat") });
+ * The file store itself (see `fileStore`, which loads this module on a store's first call).
+ * @param dir The directory of the journals, resolved.
  */
-export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStore {
+export function fileStoreCore(dir: string, options: FileStoreOptions = {}): ChatStore {
   if (typeof dir !== "string" || dir === "") throw new TypeError("fileStore: `dir` must be a non-empty path");
   const root = resolve(dir);
   const fsync = options.fsync ?? true;
