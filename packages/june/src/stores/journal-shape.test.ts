@@ -67,8 +67,9 @@ describe("entryProblem", () => {
       { type: "turn-end", at, seq: 3, turnId: "t1", status: "completed", text: "yes", metadata: { responder: { kind: "model" } } },
       { type: "turn-end", at, seq: 3, turnId: "t1", status: "failed", error: { name: "E", message: "m" } },
       { type: "turn-end", at, seq: 3, turnId: "t1", status: "canceled" },
+      { type: "turn-end", at, seq: 3, turnId: "t1", status: "blocked", error: { name: "GuardrailTrippedError", message: "no" } },
     ];
-    const values: unknown[] = [undefined, null, "", "x", 0, 1, 2.5, -1, true, [], ["x"], [1], {}, { responder: {} }, { responder: [] }, "2026-13-01T00:00:00.000Z"];
+    const values: unknown[] = [undefined, null, "", "x", "blocked", "completed", 0, 1, 2.5, -1, true, [], ["x"], [1], {}, { responder: {} }, { responder: [] }, "2026-13-01T00:00:00.000Z"];
     for (const base of bases) expect(entryProblem(base), JSON.stringify(base)).toBeUndefined();
     for (let i = 0; i < 3000; i++) {
       const entry = structuredClone(random.pick(bases));
@@ -99,7 +100,7 @@ function referenceProblem(e: Record<string, unknown>): string | undefined {
     if ((c.completedThrough !== undefined && !id(c.completedThrough)) || (c.summaryId !== undefined && !str(c.summaryId))) return "context";
     return undefined;
   }
-  if (!["completed", "failed", "canceled"].includes(e.status as string)) return "status";
+  if (!["completed", "failed", "canceled", "blocked"].includes(e.status as string)) return "status";
   if (e.text !== undefined && !str(e.text)) return "text";
   if (e.metadata !== undefined && !(obj(e.metadata) && obj(e.metadata.responder))) return "metadata";
   if (e.error !== undefined && !(obj(e.error) && str(e.error.name) && str(e.error.message))) return "error";

@@ -68,7 +68,7 @@ function isCommonEntry(value: unknown): boolean {
   if (typeof turnId !== "string" || turnId === "") return false;
   if (type === "turn-end") {
     const { status, text, metadata: m } = e;
-    if (status !== "completed" && status !== "failed" && status !== "canceled") return false;
+    if (typeof status !== "string" || !STATUSES.has(status)) return false;
     if (text !== undefined && typeof text !== "string") return false;
     if (e.error !== undefined) return false;
     if (m !== undefined) {
