@@ -9,6 +9,7 @@ import { JournalCorruptError } from "./errors.js";
 import { storeChecksReads } from "./journal-open.js";
 import { JournalReadCheck, entryProblem, linkProblem } from "./journal-shape.js";
 import { sqliteStore } from "./sqlite/sqlite-store.js";
+import { seededRandom } from "../testing/__fixtures__/seeded-random.js";
 import type { JournalEntry } from "./types.js";
 
 const at = "2024-01-01T00:00:00.000Z";
@@ -57,7 +58,54 @@ describe("entryProblem", () => {
     ];
     for (const [entry, expected] of cases) expect(entryProblem(entry), JSON.stringify(entry)).toMatch(expected);
   });
+
+  it("damaged turn-starts and turn-ends in June's common form are named (every change refused as the rules say, whichever path checks it; seeded)", () => {
+    const random = seededRandom(2929);
+    const bases: Record<string, unknown>[] = [
+      { type: "turn-start", at, seq: 4, turnId: "t2", input: "hi", parentTurnId: "t1", context: { builder: "fullContext", turnIds: ["t1"], completedThrough: "t1", summaryId: "s" } },
+      { type: "turn-start", at, seq: 2, turnId: "t1", input: "", context: { builder: "recentTurns", turnIds: [] } },
+      { type: "turn-end", at, seq: 3, turnId: "t1", status: "completed", text: "yes", metadata: { responder: { kind: "model" } } },
+      { type: "turn-end", at, seq: 3, turnId: "t1", status: "failed", error: { name: "E", message: "m" } },
+      { type: "turn-end", at, seq: 3, turnId: "t1", status: "canceled" },
+      { type: "turn-end", at, seq: 3, turnId: "t1", status: "blocked", error: { name: "GuardrailTrippedError", message: "no" } },
+    ];
+    const values: unknown[] = [undefined, null, "", "x", "blocked", "completed", 0, 1, 2.5, -1, true, [], ["x"], [1], {}, { responder: {} }, { responder: [] }, "2026-13-01T00:00:00.000Z"];
+    for (const base of bases) expect(entryProblem(base), JSON.stringify(base)).toBeUndefined();
+    for (let i = 0; i < 3000; i++) {
+      const entry = structuredClone(random.pick(bases));
+      const target = random.chance(0.3) && typeof entry.context === "object" ? (entry.context as Record<string, unknown>) : random.chance(0.2) && entry.metadata ? (entry.metadata as Record<string, unknown>) : entry;
+      const keys = [...Object.keys(target), "error", "text", "parentTurnId", "completedThrough", "summaryId", "responder"];
+      target[random.pick(keys)] = random.pick(values);
+      if (random.chance(0.1) && Array.isArray(entry.context && (entry.context as { turnIds?: unknown }).turnIds)) (entry.context as { turnIds: unknown[] }).turnIds.push(random.pick(values));
+      const problem = entryProblem(entry);
+      expect([JSON.stringify(entry), problem === undefined]).toEqual([JSON.stringify(entry), referenceProblem(entry) === undefined]);
+      if (problem !== undefined) expect(problem).toMatch(/^(turn-(start|end): |unknown entry type)/);
+    }
+  });
 });
+
+/** The rules of a turn-start and a turn-end as the spec gives them, spelled out independently of `entryProblem`. */
+function referenceProblem(e: Record<string, unknown>): string | undefined {
+  const str = (v: unknown) => typeof v === "string";
+  const id = (v: unknown) => str(v) && v !== "";
+  const obj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (e.type !== "turn-start" && e.type !== "turn-end") return "type";
+  if (!str(e.at) || Number.isNaN(Date.parse(e.at as string))) return "at";
+  if (!Number.isInteger(e.seq) || (e.seq as number) < 1) return "seq";
+  if (!id(e.turnId)) return "turnId";
+  if (e.type === "turn-start") {
+    const c = e.context;
+    if (!str(e.input) || (e.parentTurnId !== undefined && !id(e.parentTurnId)) || !obj(c)) return "start";
+    if (!str(c.builder) || !Array.isArray(c.turnIds) || !c.turnIds.every(str)) return "context";
+    if ((c.completedThrough !== undefined && !id(c.completedThrough)) || (c.summaryId !== undefined && !str(c.summaryId))) return "context";
+    return undefined;
+  }
+  if (!["completed", "failed", "canceled", "blocked"].includes(e.status as string)) return "status";
+  if (e.text !== undefined && !str(e.text)) return "text";
+  if (e.metadata !== undefined && !(obj(e.metadata) && obj(e.metadata.responder))) return "metadata";
+  if (e.error !== undefined && !(obj(e.error) && str(e.error.name) && str(e.error.message))) return "error";
+  return undefined;
+}
 
 describe("linkProblem", () => {
   it("every turn an entry names must have started before it", () => {

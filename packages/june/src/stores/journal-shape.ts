@@ -42,6 +42,7 @@ const isStrings = (value: unknown) => Array.isArray(value) && value.every(isStri
  * Fields a later version may add are allowed; the ones June reads must have their type.
  */
 export function entryProblem(value: unknown): string | undefined {
+  if (isCommonEntry(value)) return undefined;
   if (!isObject(value)) return "not a JSON object";
   const type = value.type;
   if (!isEntryType(type)) return `unknown entry type ${JSON.stringify(type)}`;
@@ -49,6 +50,44 @@ export function entryProblem(value: unknown): string | undefined {
   if (typeof value.seq !== "number" || !Number.isInteger(value.seq) || value.seq < 1) return `${type}: \`seq\` is not a whole number >= 1`;
   const problem = fieldsProblem(type, value);
   return problem === undefined ? undefined : `${type}: ${problem}`;
+}
+
+/**
+ * True for a well-formed `turn-start` or `turn-end` in its common form (no `error`, context turn ids all
+ * strings): what `entryProblem` accepts, checked in one function with no calls but builtins. A journal is
+ * mostly these, and a process opening one runs this code cold (not yet optimized), where every call counts.
+ * False says only "not this form": `entryProblem` then checks the entry in detail.
+ */
+function isCommonEntry(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const e = value as Fields;
+  const type = e.type;
+  if (type !== "turn-end" && type !== "turn-start") return false;
+  const { at, seq, turnId } = e;
+  if (typeof at !== "string" || typeof seq !== "number" || !Number.isInteger(seq) || seq < 1) return false;
+  if (typeof turnId !== "string" || turnId === "") return false;
+  if (type === "turn-end") {
+    const { status, text, metadata: m } = e;
+    if (typeof status !== "string" || !STATUSES.has(status)) return false;
+    if (text !== undefined && typeof text !== "string") return false;
+    if (e.error !== undefined) return false;
+    if (m !== undefined) {
+      if (typeof m !== "object" || m === null || Array.isArray(m)) return false;
+      const responder = (m as Fields).responder;
+      if (typeof responder !== "object" || responder === null || Array.isArray(responder)) return false;
+    }
+  } else {
+    const { input, parentTurnId: parent, context: c } = e;
+    if (typeof input !== "string") return false;
+    if (parent !== undefined && (typeof parent !== "string" || parent === "")) return false;
+    if (typeof c !== "object" || c === null || Array.isArray(c)) return false;
+    const { builder, turnIds, completedThrough, summaryId } = c as Fields;
+    if (typeof builder !== "string" || !Array.isArray(turnIds)) return false;
+    for (let i = 0; i < turnIds.length; i++) if (typeof turnIds[i] !== "string") return false;
+    if (completedThrough !== undefined && (typeof completedThrough !== "string" || completedThrough === "")) return false;
+    if (summaryId !== undefined && typeof summaryId !== "string") return false;
+  }
+  return !Number.isNaN(Date.parse(at));
 }
 
 function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefined {
