@@ -12,6 +12,7 @@ export {
   StepResultNotSerializableError,
   MissingModelError,
   ToolDeniedError,
+  QuestionDeclinedError,
   ToolInputInvalidError,
   RestoredFailureError,
 } from "./runtime/errors.js";
@@ -48,6 +49,7 @@ export type {
   ApprovalState,
   CallSettings,
   CatchNode,
+  CheckpointAsk,
   CheckpointRequest,
   DecisionOutcome,
   ModelAttemptFailure,

@@ -105,6 +105,21 @@ export class ToolDeniedError extends JuneError {
   }
 }
 
+/** A question a step's code asked (`ctx.ask`) that a person declined (`decide(id, { approved: false })`). */
+export class QuestionDeclinedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.QuestionDeclinedError");
+  override readonly name = "QuestionDeclinedError";
+  readonly stepId: string;
+  readonly requestId: string;
+  readonly reason?: string;
+  constructor(options: { stepId: string; requestId: string; reason?: string }) {
+    super(`The question of step "${options.stepId}" was declined${options.reason !== undefined ? `: ${options.reason}` : ""}`);
+    this.stepId = options.stepId;
+    this.requestId = options.requestId;
+    if (options.reason !== undefined) this.reason = options.reason;
+  }
+}
+
 /**
  * An approval's edited input that the tool's input schema refuses: nothing was decided, the request is still
  * pending. `issues` says what is wrong, as the schema put it.

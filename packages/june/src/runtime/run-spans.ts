@@ -86,6 +86,12 @@ export class RunSpans {
     this.#settleApproval(approvalId, outcome, decidedBy);
   }
 
+  /** A step's code asked a question (`ctx.ask`): its `june.approval` span, under the step's. */
+  questionOpened(stepNodeId: string, requestId: string, toolName: string): void {
+    const step = this.#steps.get(stepNodeId);
+    if (step) this.approvalOpened(step, requestId, toolName, requestId);
+  }
+
   /** @internal A tool call asked for approval. */
   approvalOpened(step: StepSpans, toolCallId: string, toolName: string, approvalId: string): void {
     const tool = step.tools.get(toolCallId);

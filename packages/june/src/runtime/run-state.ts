@@ -64,8 +64,13 @@ export interface Env {
 }
 
 /** The context handed to prompt functions, `run` steps and render functions. */
-export function makeContext(run: RunState, signal: AbortSignal): RunContext {
-  return Object.freeze({ runId: run.id, steps: Object.freeze({ ...run.steps }), signal });
+export function makeContext(run: RunState, signal: AbortSignal, ask: RunContext["ask"] = noAsk): RunContext {
+  return Object.freeze({ runId: run.id, steps: Object.freeze({ ...run.steps }), signal, ask });
+}
+
+/** `ctx.ask` outside a `run` step. */
+function noAsk(): Promise<never> {
+  return Promise.reject(new TypeError("ctx.ask(question) is only available in a `run` step (<Step run={async (ctx) => ...} />)"));
 }
 
 /** An error as the trace keeps it: name and message only. */

@@ -1,4 +1,5 @@
 import type { LanguageModel } from "ai";
+import { stepAsk } from "../ask/step-ask.js";
 import { assertJsonSafe } from "./checkpoint.js";
 import { RestoredFailureError, TimeoutError } from "./errors.js";
 import { runModelStep } from "./model-step.js";
@@ -49,7 +50,7 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
         }, props.timeout);
   const signal = linked === undefined ? env.signal : linked.controller.signal;
   try {
-    const ctx = makeContext(run, signal);
+    const ctx = makeContext(run, signal, props.run ? stepAsk(run, node.id, nodeId, signal) : undefined);
     const result = props.run
       ? await raceAbort(props.run(ctx), signal)
       : await runModelStep({ plan: node, run, stepNodeId: nodeId, ctx, signal });

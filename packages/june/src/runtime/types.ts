@@ -184,6 +184,19 @@ export interface StepCheckpoint {
   requests: CheckpointRequest[];
   /** Model calls the step made so far (for `maxSteps`). */
   calls: number;
+  /**
+   * A `run` step's questions (`ctx.ask`), in the order its code asked them: on resume the step runs again from
+   * its start, an answered ask returns its stored `answer` without asking, a pending one opens again (same `id`).
+   */
+  asks?: CheckpointAsk[];
+}
+
+/** A `run` step's question (`ctx.ask`) as a checkpoint keeps it. `answered` once a person answered it. */
+export interface CheckpointAsk {
+  id: string;
+  question: string;
+  answered?: true;
+  answer?: unknown;
 }
 
 /**
@@ -214,6 +227,14 @@ export interface RunContext {
   readonly steps: Readonly<Record<string, unknown>>;
   /** Aborts when the step (or the run) is canceled, fails or times out. */
   readonly signal: AbortSignal;
+  /**
+   * In a `run` step: asks a person `question` and resolves to the answer (`turn.answer(id, value)`), like
+   * `<AskUser />` for the model: an `input-request` that waits like an approval. A cancel withdraws it (the
+   * promise rejects with the cancel); a denial rejects with `QuestionDeclinedError`. In a durable turn each
+   * answer is kept in the checkpoint: on resume the step runs again from its start and an answered ask returns
+   * its answer without asking again. Elsewhere (a prompt or render function) it rejects with a `TypeError`.
+   */
+  ask(question: string): Promise<unknown>;
 }
 
 export type Prompt = string | ModelMessage[] | ((ctx: RunContext) => string | ModelMessage[] | Promise<string | ModelMessage[]>);

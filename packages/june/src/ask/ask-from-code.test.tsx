@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { QuestionDeclinedError, Step } from "june";
+import { agentResponder, createChat, fileStore, memoryStore, TurnSuspendedError, type ChatStore, type DurableOptions, type Turn } from "june/chat";
+
+const root = mkdtempSync(join(tmpdir(), "june-ask-code-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const QUESTION = "Which environment?";
+
+/** A chat whose `run` step asks a person and replies with the answer; `log` counts what its code did. */
+function codeAskChat(options: { store: ChatStore; durable?: true | DurableOptions }) {
+  const log: string[] = [];
+  const responder = agentResponder({
+    id: "code-asker",
+    ...(options.durable ? { durable: options.durable } : {}),
+    render: () => (
+      <Step
+          id="deploy"
+          run={async (ctx) => {
+            log.push("before ask");
+            const env = await ctx.ask(QUESTION);
+            log.push(`got ${JSON.stringify(env)}`);
+            return `Deploying to ${JSON.stringify(env)}.`;
+          }}
+        />
+    ),
+    reply: (result) => String(result.steps.deploy),
+  });
+  return { chat: createChat({ store: options.store, responder }), log };
+}
+
+async function firstQuestion(turn: Turn) {
+  for await (const event of turn) if (event.type === "input-request") return event.request;
+  throw new Error("the turn ended without asking");
+}
+
+describe("ctx.ask in a run step", () => {
+  it("asks with an input-request; turn.answer resumes the step, which gets the value; the trace has the ask_user row", async () => {
+    const { chat, log } = codeAskChat({ store: memoryStore() });
+    const session = await chat.createSession();
+    const turn = session.send("ship");
+    let tree: unknown;
+    const question = await (async () => {
+      for await (const event of turn) {
+        if (event.type === "run-update") tree = event.tree;
+        if (event.type === "input-request") return event.request;
+      }
+      throw new Error("the turn ended without asking");
+    })();
+    expect(question).toMatchObject({ id: expect.any(String), question: QUESTION, stepId: "deploy" });
+    // The question's row, under the step's, pending until answered (as an `ask_user` call's).
+    const step = (tree as { children: { name: string; children: unknown[] }[] }).children.find((n) => n.name === "deploy")!;
+    expect(step.children).toEqual([expect.objectContaining({ kind: "tool-call", toolName: "ask_user", toolCallId: question.id, status: "pending", input: { question: QUESTION } })]);
+    expect(turn.requests).toEqual([expect.objectContaining({ id: question.id, toolName: "ask_user", question: QUESTION })]);
+    expect(turn.approve(question.id)).toBe(false);
+    expect(turn.answer(question.id, { env: "staging" })).toBe(true);
+    expect(turn.answer(question.id, "again")).toBe(false);
+    const result = await turn.result;
+    expect(result.text).toBe('Deploying to {"env":"staging"}.');
+    expect(log).toEqual(["before ask", 'got {"env":"staging"}']);
+  });
+
+  it("cancel withdraws the question: the ask rejects with the cancel, the turn ends canceled", async () => {
+    const { chat, log } = codeAskChat({ store: memoryStore() });
+    const session = await chat.createSession();
+    const turn = session.send("ship");
+    const question = await firstQuestion(turn);
+    turn.cancel();
+    await expect(turn.result).rejects.toThrow(/canceled/);
+    expect(turn.status).toBe("canceled");
+    expect(turn.answer(question.id, "late")).toBe(false);
+    expect(log).toEqual(["before ask"]);
+  });
+
+  it("a denied question rejects the ask with QuestionDeclinedError", async () => {
+    const { chat } = codeAskChat({ store: memoryStore() });
+    const session = await chat.createSession();
+    const turn = session.send("ship");
+    const question = await firstQuestion(turn);
+    expect(turn.deny(question.id, "not telling")).toBe(true);
+    const error = await turn.result.catch((e: unknown) => e);
+    expect(JSON.stringify(error, Object.getOwnPropertyNames(error)) + String(error)).toMatch(/declined: not telling/);
+    expect(QuestionDeclinedError.name).toBe("QuestionDeclinedError");
+  });
+
+  it("a durable turn suspends on the question; another chat over the store resumes it: the answer reaches the step, asked once", async () => {
+    const dir = join(root, "durable");
+    const one = codeAskChat({ store: fileStore(dir), durable: { suspendAfterMs: 50 } });
+    const session = await one.chat.createSession({ id: "s1" });
+    const turn = session.send("ship");
+    const question = await firstQuestion(turn);
+    expect(await turn.result.catch((e: unknown) => e)).toBeInstanceOf(TurnSuspendedError);
+    expect(turn.status).toBe("suspended");
+    expect(one.log).toEqual(["before ask"]);
+
+    const two = codeAskChat({ store: fileStore(dir), durable: true });
+    const again = await two.chat.openSession("s1");
+    expect(await again.pendingApprovals()).toEqual([expect.objectContaining({ id: question.id, toolName: "ask_user", input: { question: QUESTION } })]);
+    const live = await again.resume(turn.id);
+    const events: string[] = [];
+    const reading = (async () => {
+      for await (const event of live) {
+        events.push(event.type);
+        // Asked once: answered, the step goes on and never asks again.
+        if (event.type === "input-request") {
+          expect(event.request.id).toBe(question.id);
+          expect(live.answer(event.request.id, "prod")).toBe(true);
+        }
+      }
+    })();
+    const result = await live.result;
+    await reading;
+    expect(result.text).toBe('Deploying to "prod".');
+    // The code before the ask ran twice (once per process), the question was asked once (same request id).
+    expect([...one.log, ...two.log]).toEqual(["before ask", "before ask", 'got "prod"']);
+    expect(events.filter((e) => e === "input-request")).toHaveLength(1);
+  });
+});
