@@ -2,28 +2,34 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { QuestionDeclinedError, Step } from "june";
+import { QuestionDeclinedError, Step, type RunContext } from "june";
 import { agentResponder, createChat, fileStore, memoryStore, TurnSuspendedError, type ChatStore, type DurableOptions, type Turn } from "june/chat";
 
 const root = mkdtempSync(join(tmpdir(), "june-ask-code-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const QUESTION = "Which environment?";
 
+type Run = (ctx: RunContext, log: string[]) => Promise<string>;
+
+/** Asks `QUESTION` and says the answer. */
+const askOnce: Run = async (ctx, log) => {
+  log.push("before ask");
+  const env = await ctx.ask(QUESTION);
+  log.push(`got ${JSON.stringify(env)}`);
+  return `Deploying to ${JSON.stringify(env)}.`;
+};
+
 /** A chat whose `run` step asks a person and replies with the answer; `log` counts what its code did. */
-function codeAskChat(options: { store: ChatStore; durable?: true | DurableOptions }) {
+function codeAskChat(options: { store: ChatStore; durable?: true | DurableOptions; run?: Run }) {
   const log: string[] = [];
+  const run = options.run ?? askOnce;
   const responder = agentResponder({
     id: "code-asker",
     ...(options.durable ? { durable: options.durable } : {}),
     render: () => (
       <Step
           id="deploy"
-          run={async (ctx) => {
-            log.push("before ask");
-            const env = await ctx.ask(QUESTION);
-            log.push(`got ${JSON.stringify(env)}`);
-            return `Deploying to ${JSON.stringify(env)}.`;
-          }}
+          run={(ctx) => run(ctx, log)}
         />
     ),
     reply: (result) => String(result.steps.deploy),
@@ -74,15 +80,35 @@ describe("ctx.ask in a run step", () => {
     expect(log).toEqual(["before ask"]);
   });
 
-  it("a denied question rejects the ask with QuestionDeclinedError", async () => {
-    const { chat } = codeAskChat({ store: memoryStore() });
+  it("a denied question rejects the ask with QuestionDeclinedError, which the step's code can catch", async () => {
+    const { chat } = codeAskChat({
+      store: memoryStore(),
+      run: async (ctx) => {
+        try {
+          return String(await ctx.ask(QUESTION));
+        } catch (error) {
+          if (QuestionDeclinedError.isInstance(error)) return `No answer (${error.message}; reason: ${error.reason}).`;
+          throw error;
+        }
+      },
+    });
     const session = await chat.createSession();
     const turn = session.send("ship");
     const question = await firstQuestion(turn);
     expect(turn.deny(question.id, "not telling")).toBe(true);
-    const error = await turn.result.catch((e: unknown) => e);
-    expect(JSON.stringify(error, Object.getOwnPropertyNames(error)) + String(error)).toMatch(/declined: not telling/);
-    expect(QuestionDeclinedError.name).toBe("QuestionDeclinedError");
+    expect((await turn.result).text).toBe('No answer (The question of step "deploy" was declined: not telling; reason: not telling).');
+  });
+
+  it("ctx.ask with no question is a clear error naming the step", async () => {
+    const { chat } = codeAskChat({
+      store: memoryStore(),
+      run: async (ctx) => {
+        const empty = await ctx.ask("").catch((e: Error) => e.message);
+        return empty;
+      },
+    });
+    const turn = (await chat.createSession()).send("ship");
+    expect((await turn.result).text).toMatch(/ctx\.ask\(question\) in step "deploy": question must be a non-empty string/);
   });
 
   it("a durable turn suspends on the question; another chat over the store resumes it: the answer reaches the step, asked once", async () => {
@@ -116,5 +142,49 @@ describe("ctx.ask in a run step", () => {
     // The code before the ask ran twice (once per process), the question was asked once (same request id).
     expect([...one.log, ...two.log]).toEqual(["before ask", "before ask", 'got "prod"']);
     expect(events.filter((e) => e === "input-request")).toHaveLength(1);
+  });
+
+  it("two asks, suspended on the second: on resume the first returns its stored answer without asking, the second opens again with its id", async () => {
+    const dir = join(root, "durable-two");
+    const run: Run = async (ctx, log) => {
+      log.push("start");
+      const env = await ctx.ask(QUESTION);
+      log.push(`got ${JSON.stringify(env)}`);
+      const region = await ctx.ask("Which region?");
+      log.push(`got ${JSON.stringify(region)}`);
+      return `Deploying to ${String(env)} in ${String(region)}.`;
+    };
+    const one = codeAskChat({ store: fileStore(dir), durable: { suspendAfterMs: 50 }, run });
+    const session = await one.chat.createSession({ id: "s2" });
+    const turn = session.send("ship");
+    const asked: { id: string; question: string }[] = [];
+    const reading = (async () => {
+      for await (const event of turn) {
+        if (event.type !== "input-request") continue;
+        asked.push(event.request);
+        if (asked.length === 1) expect(turn.answer(event.request.id, "prod")).toBe(true);
+      }
+    })();
+    expect(await turn.result.catch((e: unknown) => e)).toBeInstanceOf(TurnSuspendedError);
+    await reading;
+    expect(asked.map((q) => q.question)).toEqual([QUESTION, "Which region?"]);
+    expect(one.log).toEqual(["start", 'got "prod"']);
+
+    const two = codeAskChat({ store: fileStore(dir), durable: true, run });
+    const again = await two.chat.openSession("s2");
+    expect((await again.pendingApprovals()).map((r) => r.id)).toEqual([asked[1]!.id]);
+    const live = await again.resume(turn.id);
+    const reasked: string[] = [];
+    const draining = (async () => {
+      for await (const event of live) {
+        if (event.type !== "input-request") continue;
+        reasked.push(event.request.id);
+        expect(live.answer(event.request.id, "eu-west")).toBe(true);
+      }
+    })();
+    expect((await live.result).text).toBe("Deploying to prod in eu-west.");
+    await draining;
+    expect(reasked).toEqual([asked[1]!.id]);
+    expect(two.log).toEqual(["start", 'got "prod"', 'got "eu-west"']);
   });
 });
