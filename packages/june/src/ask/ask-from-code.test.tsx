@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { QuestionDeclinedError, Step, type RunContext } from "june";
+import { QuestionDeclinedError, start, Step, type RunContext } from "june";
+import { memoryTracing, parentOf } from "../telemetry/__fixtures__/memory-tracing.js";
 import { agentResponder, createChat, fileStore, memoryStore, TurnSuspendedError, type ChatStore, type DurableOptions, type Turn } from "june/chat";
 
 const root = mkdtempSync(join(tmpdir(), "june-ask-code-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const QUESTION = "Which environment?";
+const tracing = memoryTracing();
 
 type Run = (ctx: RunContext, log: string[]) => Promise<string>;
 
@@ -185,5 +187,23 @@ describe("ctx.ask in a run step", () => {
     await draining;
     expect(reasked).toEqual([asked[1]!.id]);
     expect(two.log).toEqual(["start", 'got "prod"', 'got "eu-west"']);
+  });
+
+  it("in start(): the run lists the question with handle.answer, and its june.approval span is the step's child", async () => {
+    tracing.exporter.reset();
+    const run = start(<Step id="deploy" run={async (ctx) => `to ${String(await ctx.ask(QUESTION))}`} />, {
+      onUpdate: () => {
+        const [request] = run.requests;
+        if (request) run.answer!(request.id, "dev");
+      },
+    });
+    const result = await run.result;
+    expect(result.steps.deploy).toBe("to dev");
+    const spans = tracing.spans();
+    const approval = spans.find((span) => span.name === "june.approval")!;
+    const step = spans.find((span) => span.name === "june.step")!;
+    expect(approval.attributes).toMatchObject({ "june.approval.decision": "approved", "gen_ai.tool.name": "ask_user" });
+    expect(parentOf(approval)).toBe(step.spanContext().spanId);
+    expect(JSON.stringify(approval.attributes)).not.toContain("dev");
   });
 });

@@ -46,8 +46,9 @@ export function stepAsk(run: RunState, stepId: string, stepNodeId: string, signa
       signal.throwIfAborted();
     }
     const toolCall = { toolCallId: id, toolName: ASK_USER_TOOL, input: { question } };
-    const { wait } = openApproval(step, id, toolCall);
+    // Its span first: an observer may answer it as soon as `openApproval` commits the pending row.
     run.spans?.questionOpened(stepNodeId, id, ASK_USER_TOOL);
+    const { wait } = openApproval(step, id, toolCall);
     if (toReopen.delete(id) && toReopen.size === 0) checkpoints!.markRestored();
     const outcome = await wait;
     const nodeId = step.toolNodes.get(id)!;
