@@ -1,5 +1,5 @@
 import type { LanguageModel } from "ai";
-import { stepAsk } from "../ask/step-ask.js";
+import { stepAsk } from "./step-ask.js";
 import { assertJsonSafe } from "./checkpoint.js";
 import { RestoredFailureError, TimeoutError } from "./errors.js";
 import { runModelStep } from "./model-step.js";

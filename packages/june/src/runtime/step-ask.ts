@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { ASK_USER_TOOL } from "./ask-user.js";
-import { CanceledError, QuestionDeclinedError } from "../runtime/errors.js";
-import { stepKey, type RunState } from "../runtime/run-state.js";
-import { openApproval, type StepCall } from "../runtime/step-call.js";
-import type { CheckpointAsk, CheckpointRequest, RunContext } from "../runtime/types.js";
+import { ASK_USER_TOOL } from "../ask/ask-user.js";
+import { CanceledError, QuestionDeclinedError } from "./errors.js";
+import { stepKey, type RunState } from "./run-state.js";
+import { openApproval, type StepCall } from "./step-call.js";
+import type { CheckpointAsk, CheckpointRequest, RunContext } from "./types.js";
 
 /**
  * `ctx.ask` of one run of a `run` step: each call asks a person through the run's approvals, as `<AskUser />`'s
