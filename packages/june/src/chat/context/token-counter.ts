@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { LanguageModel } from "ai";
 import { modelInfo } from "../../runtime/usage.js";
-import { estimateTokens } from "./token-budget.js";
+import { estimateTokens } from "./estimate-tokens.js";
 
 /** Counts a text's tokens. */
 export type TokenCount = (text: string) => number;
