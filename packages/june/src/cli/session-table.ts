@@ -1,3 +1,4 @@
+import { type Cost, formatCost } from "../cost/price.js";
 import type { SessionInfo } from "../stores/types.js";
 import type { Colors } from "./colors.js";
 import { oneLine } from "./render.js";
@@ -40,10 +41,13 @@ export interface SessionTableOptions {
   current?: string;
   /** Sessions with a suspended (or otherwise unfinished durable) turn: `[suspended turn]` before the title on a terminal, a last `suspended` column off one. */
   suspended?: ReadonlySet<string>;
+  /** Each session's cost (`sessionCost`): a COST column on a terminal ("$0.0012", "unknown"). */
+  costs?: ReadonlyMap<string, Cost>;
 }
 
 /**
- * Sessions as text. On a terminal: a table with a header (ID, UPDATED as a relative time, TURNS, TITLE),
+ * Sessions as text. On a terminal: a table with a header (ID, UPDATED as a relative time, TURNS, COST when
+ * `costs` is given, TITLE),
  * columns aligned, titles cut to the width. Otherwise plain tab-separated columns with no header (id,
  * updated at as an ISO time, turns, title), one session a line, for `cut` and `awk`. A session whose journal is
  * corrupt says where (a fifth column off a terminal).
@@ -64,16 +68,24 @@ export function renderSessionTable(sessions: readonly SessionInfo[], options: Se
     id: s.id,
     updated: relativeTime(s.updatedAt, now),
     turns: String(s.turnCount),
+    cost: costCell(options.costs?.get(s.id)),
     title: `${options.suspended?.has(s.id) ? "[suspended turn] " : ""}${oneLine(s.title ?? "") || "(no turns yet)"}${s.corrupt ? `  [${corruptNote(s.corrupt)}]` : ""}`,
   }));
-  const header = { mark: " ", id: "ID", updated: "UPDATED", turns: "TURNS", title: "TITLE" };
-  const width = (key: "id" | "updated" | "turns") => Math.max(header[key].length, ...rows.map((row) => row[key].length));
+  const header = { mark: " ", id: "ID", updated: "UPDATED", turns: "TURNS", cost: "COST", title: "TITLE" };
+  const width = (key: "id" | "updated" | "turns" | "cost") => Math.max(header[key].length, ...rows.map((row) => row[key].length));
   const [idWidth, updatedWidth, turnsWidth] = [width("id"), width("updated"), width("turns")];
-  const titleWidth = Math.max(10, (options.columns ?? 100) - (idWidth + updatedWidth + turnsWidth + 6) - (options.current === undefined ? 1 : 3));
+  const costWidth = options.costs === undefined ? 0 : width("cost") + 2;
+  const titleWidth = Math.max(10, (options.columns ?? 100) - (idWidth + updatedWidth + turnsWidth + costWidth + 6) - (options.current === undefined ? 1 : 3));
   const line = (row: typeof header) => {
     const title = row.title.length > titleWidth ? `${row.title.slice(0, titleWidth - 1)}…` : row.title;
     const mark = options.current === undefined ? "" : `${row.mark} `;
-    return `${mark}${row.id.padEnd(idWidth)}  ${row.updated.padEnd(updatedWidth)}  ${row.turns.padStart(turnsWidth)}  ${title}`.trimEnd();
+    const cost = costWidth === 0 ? "" : `${row.cost.padStart(costWidth - 2)}  `;
+    return `${mark}${row.id.padEnd(idWidth)}  ${row.updated.padEnd(updatedWidth)}  ${row.turns.padStart(turnsWidth)}  ${cost}${title}`.trimEnd();
   };
   return [colors.dim(line(header)), ...rows.map(line)].map((text) => `${text}\n`).join("");
+}
+
+/** A session's cost in the table: "$0.0012", or "unknown" when its price is not known. */
+function costCell(cost: Cost | undefined): string {
+  return cost?.usd === undefined ? "unknown" : formatCost(cost);
 }

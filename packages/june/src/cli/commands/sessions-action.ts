@@ -2,6 +2,8 @@ import { existsSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
 import { createChat } from "../../chat/create-chat.js";
+import type { Cost } from "../../cost/price.js";
+import { sessionCost } from "../../cost/session-cost.js";
 import { redact } from "../../redaction/redact.js";
 import type { Responder, TurnRecord } from "../../chat/types.js";
 import { fileStore } from "../../stores/file-store.js";
@@ -82,13 +84,17 @@ export async function listSessions(io: CliIO, { args }: CommandContext<typeof li
     io.stderr.write(`${colors.dim(`No sessions in ${dir} yet. Start one with june chat or june ask.`)}\n`);
     return 0;
   }
-  const suspended = await suspendedSessions(store, sessions);
+  const [suspended, costs] = await Promise.all([suspendedSessions(store, sessions), sessionCosts(store, sessions)]);
   if (args.json) {
-    for (const session of sessions) io.stdout.write(`${JSON.stringify(suspended.has(session.id) ? { ...session, suspended: true } : session)}\n`);
+    for (const session of sessions) {
+      const cost = costs.get(session.id);
+      const line = { ...session, ...(cost?.usd !== undefined ? { cost } : {}), ...(suspended.has(session.id) ? { suspended: true } : {}) };
+      io.stdout.write(`${JSON.stringify(line)}\n`);
+    }
   } else {
     const terminal = io.stdout.isTTY;
     io.stdout.write(
-      renderSessionTable(sessions, { terminal, colors: createColors(colorEnabled(io.env, io.stdout)), columns: io.stdout.columns, suspended }),
+      renderSessionTable(sessions, { terminal, colors: createColors(colorEnabled(io.env, io.stdout)), columns: io.stdout.columns, suspended, costs }),
     );
   }
   return 0;
@@ -104,6 +110,15 @@ async function suspendedSessions(store: ChatStore, sessions: readonly SessionInf
   if (!list) return new Set();
   const found = await Promise.all(sessions.map(async (s) => ((await list(s.id)).length > 0 ? s.id : undefined)));
   return new Set(found.filter((id): id is string => id !== undefined));
+}
+
+/**
+ * Each session's cost (`sessionCost` of its journal): one `read` per listed session (the list is at most 1,000).
+ * A journal that cannot be read has an unknown cost.
+ */
+async function sessionCosts(store: ChatStore, sessions: readonly SessionInfo[]): Promise<Map<string, Cost>> {
+  const costs = await Promise.all(sessions.map(async (s) => [s.id, await store.read(s.id).then(sessionCost, () => ({}) as Cost)] as const));
+  return new Map(costs);
 }
 
 /** `june sessions show ID`. */
