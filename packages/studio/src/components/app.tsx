@@ -8,6 +8,7 @@ import { useHashSession } from "../state/use-hash-session";
 import { useReachability } from "../state/use-reachability";
 import { useSessions } from "../state/use-sessions";
 import { ChatPane } from "./chat-pane";
+import { sessionCostLabel } from "./session-cost";
 import { Sidebar } from "./sidebar";
 
 /** June Studio: the sessions sidebar and the open session's chat pane. */
@@ -80,6 +81,7 @@ export function App({ client }: { client: StudioClient }) {
         loaded={sessions.loaded}
         failed={sessions.error !== null}
         selectedId={sessionId}
+        selectedCost={chat.detail && chat.detail.id === sessionId ? sessionCostLabel(chat.detail.turns) : undefined}
         onSelect={select}
         onNew={newSession}
         onDelete={deleteSession}

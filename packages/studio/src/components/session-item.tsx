@@ -14,6 +14,8 @@ export interface SessionItemProps {
   started?: string;
   /** Where its title is cut when it starts like another's (`cutTitles`); without it, at the end. */
   titleCut?: TitleCut;
+  /** What the session cost ("$0.0012", "cost unknown"), shown after its age: the sidebar gives it for the open session. */
+  cost?: string;
   onSelect(): void;
   onDelete(): void;
   /** Renames the session; rejects with what the server said when it refused. */
@@ -25,7 +27,7 @@ export interface SessionItemProps {
  * edited in place (the pencil, or a double click: Enter saves, Escape leaves it as it was); deleting asks
  * once more, in place.
  */
-export function SessionItem({ session, selected, started, titleCut, onSelect, onDelete, onRename }: SessionItemProps) {
+export function SessionItem({ session, selected, started, titleCut, cost, onSelect, onDelete, onRename }: SessionItemProps) {
   const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
 
@@ -62,6 +64,7 @@ export function SessionItem({ session, selected, started, titleCut, onSelect, on
             <span className="session__meta">
               {started ? `Started ${started} · ` : ""}
               {turns} · {relativeTime(session.updatedAt)}
+              {cost ? ` · ${cost}` : ""}
             </span>
           </button>
           <button type="button" className="session__action session__rename" aria-label="Rename session" title="Rename" onClick={() => setEditing(true)}>

@@ -9,6 +9,8 @@ export interface SidebarProps {
   /** The list could not be read (the pane shows why). */
   failed?: boolean;
   selectedId: string | null;
+  /** The open session's cost (`sessionCostLabel` of its turns), shown on its item. */
+  selectedCost?: string;
   onSelect(id: string): void;
   onNew(): void;
   onDelete(id: string): void;
@@ -31,7 +33,7 @@ function startedAt(iso: string): string {
  * titles that start alike for longer than the sidebar shows are cut in the middle, so the end that differs
  * shows; any can be renamed in place.
  */
-export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect, onNew, onDelete, onRename, onClose }: SidebarProps) {
+export function Sidebar({ sessions, loaded, failed = false, selectedId, selectedCost, onSelect, onNew, onDelete, onRename, onClose }: SidebarProps) {
   const [query, setQuery] = useState("");
   const repeated = useMemo(() => {
     const counts = new Map<string, number>();
@@ -84,6 +86,7 @@ export function Sidebar({ sessions, loaded, failed = false, selectedId, onSelect
             selected={session.id === selectedId}
             started={(repeated.get(session.title ?? "") ?? 0) > 1 ? startedAt(session.createdAt) : undefined}
             titleCut={cuts.get(session.id)}
+            cost={session.id === selectedId ? selectedCost : undefined}
             onSelect={() => onSelect(session.id)}
             onDelete={() => onDelete(session.id)}
             onRename={(title) => onRename(session.id, title)}
