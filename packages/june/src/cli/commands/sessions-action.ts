@@ -3,7 +3,7 @@ import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
 import { createChat } from "../../chat/create-chat.js";
 import type { Cost } from "../../cost/price.js";
-import { sessionCost } from "../../cost/session-cost.js";
+import { sessionCost } from "../../stores/session-cost.js";
 import { redact } from "../../redaction/redact.js";
 import type { Responder, TurnRecord } from "../../chat/types.js";
 import { fileStore } from "../../stores/file-store.js";

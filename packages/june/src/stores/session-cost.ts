@@ -1,5 +1,5 @@
-import type { JournalEntry } from "../stores/types.js";
-import { addCost, type Cost, UNKNOWN_COST, ZERO_COST } from "./price.js";
+import type { JournalEntry } from "./types.js";
+import { addCost, type Cost, UNKNOWN_COST, ZERO_COST } from "../cost/price.js";
 
 /**
  * What a session cost: the sum of its turns' `metadata.cost`, from its journal's `turn-end` entries (every
