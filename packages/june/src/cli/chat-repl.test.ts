@@ -147,7 +147,8 @@ describe("june sessions list", () => {
     const io = createFakeIO({ cwd, stdoutTTY: true, columns: 100, env: { NO_COLOR: "1" } });
     expect(await runCli({ argv: ["sessions", "list"], io })).toBe(0);
     const lines = io.stdoutText().trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^ID {36}UPDATED {3}TURNS {2}TITLE$/);
-    expect(lines[1]).toMatch(/^[0-9a-f-]{36} {2}just now {6}1 {2}Deploy the docs to staging$/);
+    // COST: the session's turns priced from the catalog (gpt-5-mini is in it), right-aligned.
+    expect(lines[0]).toMatch(/^ID {36}UPDATED {3}TURNS +COST {2}TITLE$/);
+    expect(lines[1]).toMatch(/^[0-9a-f-]{36} {2}just now {6}1 +\$\d+\.\d+ {2}Deploy the docs to staging$/);
   });
 });
