@@ -8,27 +8,15 @@
  * adapter's (`ai-sdk/stream-model.ts`), the model engine's one way to a model. The same small walker as `server/import-graph.test.ts` (type-only imports
  * and re-exports count too).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { circles, IMPORT, importsOf, sourceFiles } from "../__fixtures__/import-walker.js";
 
 const runtime = dirname(fileURLToPath(import.meta.url));
 const src = dirname(runtime);
 const ABOVE = ["chat", "server", "cli", "studio"];
-
-function sourceFiles(dir: string): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== "__fixtures__") files.push(...sourceFiles(path));
-    } else if (/\.tsx?$/.test(entry.name) && !/\.test(-d)?\.tsx?$/.test(entry.name) && !/\.e2e\./.test(entry.name)) files.push(path);
-  }
-  return files;
-}
-
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^;'"]*?from\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 /** The imports of `text` (a file at `file`) that reach a folder of `src` above the runtime, as `src`-relative paths. */
 function upwardImports(file: string, text: string): string[] {
@@ -109,39 +97,6 @@ function wrongWay(arrows: Map<string, string[]>): string[] {
     .map(([key, imports]) => `${key}: ${imports.join(", ")}`);
 }
 
-/** The relative imports of `file` that are source files in `known`. */
-function fileImports(file: string, known: ReadonlySet<string>): string[] {
-  const out: string[] = [];
-  for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2] ?? match[3];
-    if (!spec?.startsWith(".")) continue;
-    const base = resolve(dirname(file), spec).replace(/\.js$/, "");
-    const target = [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((candidate) => known.has(candidate));
-    if (target) out.push(target);
-  }
-  return out;
-}
-
-/** Every circle in the graph, each once, as the files around it. */
-function circles(graph: Map<string, string[]>): string[][] {
-  const found: string[][] = [];
-  const state = new Map<string, "open" | "done">();
-  const stack: string[] = [];
-  const visit = (file: string) => {
-    state.set(file, "open");
-    stack.push(file);
-    for (const next of graph.get(file) ?? []) {
-      const seen = state.get(next);
-      if (seen === "open") found.push([...stack.slice(stack.indexOf(next)), next]);
-      else if (seen === undefined) visit(next);
-    }
-    stack.pop();
-    state.set(file, "done");
-  };
-  for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
-  return found;
-}
-
 describe("src's floors", () => {
   it("every import between two folders goes down a floor (none up, none sideways, so no folder circle)", () => {
     const arrows = folderArrows(sourceFiles(src), (file) => readFileSync(file, "utf8"));
@@ -163,7 +118,7 @@ describe("src's floors", () => {
   it("the runtime's files import in one direction: no circle among them", () => {
     const files = sourceFiles(runtime);
     const known = new Set(files);
-    const graph = new Map(files.map((file) => [file, fileImports(file, known)]));
+    const graph = new Map(files.map((file) => [file, importsOf(file, known)]));
     expect(circles(graph).map((circle) => circle.map((file) => relative(runtime, file)).join(" -> "))).toEqual([]);
     const a = join(runtime, "a.ts");
     const b = join(runtime, "b.ts");
