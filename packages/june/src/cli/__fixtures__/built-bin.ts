@@ -1,5 +1,5 @@
 /**
- * The BUILT `june` the end-to-end tests spawn (dist/cli/bin.js, the CLI bundled by scripts/bundle-cli.mjs), rebuilt
+ * The BUILT `june` the end-to-end tests spawn (dist/cli/bin.js, the library and CLI bundled by scripts/bundle.mjs), rebuilt
  * (tsc, then the bundle) first when it is missing or older than the source (`npm test` at the root builds first, so
  * this is for running one file by hand).
  */
@@ -28,7 +28,7 @@ export function ensureBuilt(): void {
     cwd: packageDir,
     stdio: "inherit",
   });
-  execFileSync(process.execPath, [join(packageDir, "scripts/bundle-cli.mjs")], { cwd: packageDir, stdio: "inherit" });
+  execFileSync(process.execPath, [join(packageDir, "scripts/bundle.mjs")], { cwd: packageDir, stdio: "inherit" });
 }
 
 /**
