@@ -40,25 +40,56 @@ const RELATIVE_URL = /new URL\(\s*["']\.\.?\/[^"']*["']\s*,\s*import\.meta\.url\
 /** How many folders below the package root a file sits (dist/cli/main.js: 2). */
 const depth = (path) => relative(root, dirname(path)).split(sep).filter(Boolean).length;
 
+/** The build's options, less the plugins. */
+const options = {
+  entryPoints,
+  absWorkingDir: root,
+  outbase: dist,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  sourcemap: "linked",
+  logLevel: "warning",
+  metafile: true,
+  entryNames: "[dir]/[name]",
+  chunkNames: `${chunksDir}/[name]-[hash]`,
+};
+
+// The chat's group. esbuild puts each module in the chunk of the exact set of entry points (the exports, the CLI
+// and every `import()`'s target) that reach it, so some twenty entries cut June's chat path into some thirty
+// files, and each file costs its load (about a millisecond, where one more KB costs some 50 µs). So every entry
+// that reaches the chat's modules anyway also imports the chat's entry, for its side effects only: the chat's
+// whole static graph then has one set of entries, and lands in a few chunks. Left out, so they stay small: the
+// JSX runtimes, the model providers (`june/sdk/*`), `june/testing` and the CLI's own start (`june --help`).
+const HUB = join(dist, "chat/index.js");
+const LEAN = new Set(["jsx/jsx-runtime.js", "jsx/jsx-dev-runtime.js", "sdk/openai.js", "sdk/anthropic.js", "sdk/google.js", "sdk/openai-compatible.js", "testing/index.js", "cli/bin.js"].map((path) => join(dist, path)));
+const probe = await build({ ...options, write: false, outdir: join(dist, ".probe") });
+const dynamicTargets = Object.values(probe.metafile.inputs).flatMap((input) =>
+  input.imports.filter((i) => i.kind === "dynamic-import" && !i.external).map((i) => resolve(root, i.path)),
+);
+const joiners = new Set([...entryPoints, ...dynamicTargets].filter((path) => path !== HUB && !LEAN.has(path)));
+const chatGroup = {
+  name: "june-chat-group",
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!joiners.has(args.path)) return undefined;
+      const hub = relative(dirname(args.path), HUB).split(sep).join("/");
+      const line = `import ${JSON.stringify(hub.startsWith(".") ? hub : `./${hub}`)};\n`;
+      const source = readFileSync(args.path, "utf8");
+      // Before tsc's source map comment, so it stays the file's last line and every mapping stays where it was.
+      const at = source.lastIndexOf("//# sourceMappingURL=");
+      const contents = at === -1 ? `${source}\n${line}` : `${source.slice(0, at)}${line}${source.slice(at)}`;
+      return { contents, loader: "js", resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 const outDir = mkdtempSync(join(dist, ".bundle-"));
 try {
-  const { metafile } = await build({
-    entryPoints,
-    absWorkingDir: root,
-    outbase: dist,
-    outdir: outDir,
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    sourcemap: "linked",
-    logLevel: "warning",
-    metafile: true,
-    entryNames: "[dir]/[name]",
-    chunkNames: `${chunksDir}/[name]-[hash]`,
-  });
+  const { metafile } = await build({ ...options, outdir: outDir, plugins: [chatGroup] });
   // The guard of the relative URLs (see above): each output that inlines a file making one sits at that file's depth.
   const misplaced = [];
   for (const [output, { inputs }] of Object.entries(metafile.outputs)) {

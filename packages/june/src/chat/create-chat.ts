@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { LanguageModel } from "ai";
-import { isMcpConnections, type McpConnections } from "../mcp/connections.js";
+import { isMcpConnections } from "../mcp/connections-brand.js";
+import type { McpConnections } from "../mcp/connections.js";
 import type { CallSettings } from "../runtime/types.js";
 import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
 import { memoryStore } from "../stores/index.js";

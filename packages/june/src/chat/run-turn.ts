@@ -19,6 +19,7 @@ import type { Prices } from "../cost/price.js";
 import { addSpent, NOTHING_SPENT, type Budget, type Spent } from "../cost/budget.js";
 import { TurnSpans } from "./turn-spans.js";
 import { isUnfinished } from "./unfinished.js";
+import { prepareResponder } from "./responders/prepare.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
@@ -180,6 +181,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
       resumeOptions.budget = options.budget;
       resumeOptions.spent = sessionSpent(journal, turn.id);
     }
+    await prepareResponder(responder);
     execution = within(turn.spans, () => responder.resume!(resumeOptions));
     contractProblem(execution);
   } catch (error) {

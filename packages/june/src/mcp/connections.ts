@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { openConnection, type McpConnection, type ServerTarget } from "./connect.js";
 import { checkMcpToolsOptions } from "./check-options.js";
 import { McpConnectionError } from "./errors.js";
+import { CONNECTION_CACHE as CACHE, isMcpConnections } from "./connections-brand.js";
 import type { McpToolsOptions } from "./mcp-tools.js";
 
 /**
@@ -101,8 +102,6 @@ interface InEffect {
 }
 
 const inEffect = new AsyncLocalStorage<InEffect>();
-/** Where an `McpConnections` keeps its cache (not part of the public type). */
-const CACHE = Symbol("june.mcpConnections.cache");
 
 /**
  * MCP connections that outlive a run: one client per server, opened on first use and kept until `close()`.
@@ -174,7 +173,4 @@ function cacheOf(connections: McpConnections): ConnectionCache {
   return cache;
 }
 
-/** True when `value` was made by `mcpConnections()`. */
-export function isMcpConnections(value: unknown): value is McpConnections {
-  return typeof value === "object" && value !== null && (value as { [CACHE]?: unknown })[CACHE] instanceof ConnectionCache;
-}
+export { isMcpConnections };

@@ -1,7 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { WorkflowNode } from "../../../runtime/components.js";
 import { assertRunCheckpoint, checkpointRequests } from "../../../runtime/checkpoint.js";
-import { start } from "../../../runtime/start.js";
 import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
 import { valueKind } from "../../../errors/value-kind.js";
 import { durableSettings, type DurableOption } from "../../durable/checkpoint-codec.js";
@@ -10,6 +9,7 @@ import { AgentReplyError, StreamMismatchError } from "./errors.js";
 import { agentTeamResponder, type AgentTeamOptions } from "./agent-team.js";
 import type { JuneElement } from "../../../jsx/element.js";
 import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
+import { PREPARE } from "../prepare.js";
 import type {
   Responder,
   ResponderCheckpoint,
@@ -89,6 +89,19 @@ export interface AgentResponder extends Responder {
   readonly kind: "agent";
 }
 
+/** The agent runtime (`runtime/start.js`), loaded by the first turn that runs a workflow: a model chat never loads it. */
+let runtime: typeof import("../../../runtime/start.js") | undefined;
+let loadingRuntime: Promise<void> | undefined;
+
+/** Loads the agent runtime, once; undefined when it is loaded. */
+export function loadRuntime(): Promise<void> | undefined {
+  if (runtime) return undefined;
+  loadingRuntime ??= import("../../../runtime/start.js").then((module) => {
+    runtime = module;
+  });
+  return loadingRuntime;
+}
+
 /**
  * A responder that answers each turn by running a June workflow: `render` builds it from the turn's input and
  * conversation, `start()` runs it (steps, tools, approvals, `Parallel`, `Catch`, concurrency, timeouts, all
@@ -133,6 +146,7 @@ export function agentResponder(options: AgentResponderOptions | AgentTeamOptions
         assertRunCheckpoint(resumeOptions?.checkpoint, "agentResponder.resume(): checkpoint");
         return startExecution(options, resumeOptions, resumeOptions.checkpoint);
       },
+      [PREPARE]: options.startRun ? () => undefined : loadRuntime,
     });
   }
   if (id !== undefined) Object.assign(responder, { id });
@@ -155,6 +169,8 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
   let streamed = "";
   let streamError: StreamMismatchError | undefined;
   let settled = false;
+  /** Steering input given before the run started (the runtime still loading): handed to it once it starts. */
+  const steers: string[] = [];
 
   /** The run's pending requests as the turn shows them: a durable turn's once stored. */
   const visibleRequests = (): readonly ApprovalRequest[] => {
@@ -215,7 +231,8 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
   /** Renders the turn's workflow and starts its run (from the checkpoint when resuming). */
   const launch = (): RunHandle => {
     const element = options.render({ input: turn.input, messages: turn.messages, sessionId: turn.sessionId, turnId: turn.turnId });
-    const startRun = options.startRun ?? start;
+    const startRun = options.startRun ?? runtime?.start;
+    if (startRun === undefined) throw new Error("agentResponder: the agent runtime is not loaded: resume() is called after the chat awaited the responder's preparation");
     const runOptions: StartOptions = { signal: turn.signal, onUpdate };
     if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
     if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
@@ -248,7 +265,13 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
 
   const result = (async (): Promise<ResponderResult> => {
     try {
-      handle ??= launch();
+      if (!handle) {
+        // The first turn of the process loads the runtime (an await); the next ones start at once.
+        const loading = options.startRun ? undefined : loadRuntime();
+        if (loading) await loading;
+        handle ??= launch();
+        for (const input of steers.splice(0)) handle.steer(input);
+      }
       announceRequests();
       let run: RunResult;
       try {
@@ -295,8 +318,9 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
     decide: (requestId, decision) => handle?.decide(requestId, decision) ?? NOT_PENDING,
     answer: (requestId, value) => handle?.answer?.(requestId, value) ?? NOT_PENDING,
     steer: (input) => {
-      if (!handle) throw new TypeError("agentResponder: the turn's run has not started, so it cannot be steered");
-      handle.steer(input);
+      if (handle) return handle.steer(input);
+      if (typeof input !== "string") throw new TypeError("steer(input): input must be a string");
+      if (!settled) steers.push(input);
     },
     checkpoint: () => lastCheckpoint,
     ...(from ? { restored: handle!.restored ?? Promise.resolve() } : {}),

@@ -7,7 +7,8 @@ import type { DurableOption } from "../../durable/checkpoint-codec.js";
 import { durableSettings } from "../../durable/checkpoint-codec.js";
 import type { HandoffRecord } from "../../../stores/types.js";
 import type { ResponderExecution, RespondOptions, ResumeOptions } from "../../types.js";
-import { startExecution, type AgentRenderOptions, type AgentResponder, type AgentResponderOptions, type AgentRunOptions, type StartAgentRun } from "./agent-responder.js";
+import { PREPARE } from "../prepare.js";
+import { loadRuntime, startExecution, type AgentRenderOptions, type AgentResponder, type AgentResponderOptions, type AgentRunOptions, type StartAgentRun } from "./agent-responder.js";
 
 /** The name of the tool an agent's model hands the conversation on with (`render`'s `handoff`). */
 export const HANDOFF_TOOL = "handoff";
@@ -67,6 +68,7 @@ export function agentTeamResponder(options: AgentTeamOptions): AgentResponder {
         assertRunCheckpoint(turn?.checkpoint, "agentResponder.resume(): checkpoint");
         return answer(options, turn, turn.checkpoint);
       },
+      [PREPARE]: options.startRun ? () => undefined : loadRuntime,
     });
   }
   if (options.id !== undefined) Object.assign(responder, { id: options.id });
