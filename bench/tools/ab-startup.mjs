@@ -40,7 +40,7 @@ const builds =
 
 // A folder per build: the chat modules, and node_modules/june linked to the build.
 const staging = tempDir("june-ab-startup-");
-const chatModules = ["instant-model-chat.mjs", "instant-chat.mjs", "instant-chat.tsx"];
+const chatModules = ["instant-model-chat.mjs", "instant-chat.mjs", "instant-chat.tsx", "june-model-turn.mjs", "words-model.mjs"];
 for (const [i, build] of builds.entries()) {
   build.children = join(staging, `${i}-${build.label.replace(/[^\w.-]/g, "_")}`);
   mkdirSync(join(build.children, "node_modules"), { recursive: true });
@@ -52,7 +52,15 @@ const cpuAtExit = `data:text/javascript,${encodeURIComponent(
   'process.on("exit", () => { const u = process.cpuUsage(); process.stderr.write(`\\n@@cpu ${u.user + u.system}\\n`); });',
 )}`;
 
-const variants = [{ key: "bare streamText script", args: [here("../children/bare-stream.mjs")] }];
+const variants = [
+  { key: "bare streamText script", args: [here("../children/bare-stream.mjs")] },
+  // Issue 29's cold-start check (item 4): the AI SDK's own import + turn, and June's (a model chat) per build.
+  { key: "node -e 0", args: ["-e", "0"], silent: true },
+  { key: "AI SDK import + turn", args: [here("../children/ai-sdk-turn.mjs")] },
+];
+for (const build of builds) {
+  variants.push({ key: `june/chat import + turn ${build.label}`, args: [join(build.children, "june-model-turn.mjs")] });
+}
 // The model chat module alone, one turn and no CLI: what the module's own `june/chat` costs.
 for (const build of builds) {
   variants.push({ key: `model chat module alone ${build.label}`, args: [here("../children/chat-module-turn.mjs"), join(build.children, "instant-model-chat.mjs")] });
@@ -73,7 +81,7 @@ for (let r = 0; r < runs + 1; r++) {
   for (const variant of variants) {
     const result = await timeProcess(process.execPath, ["--import", cpuAtExit, ...variant.args], { cwd });
     const cpu = /@@cpu (\d+)/.exec(result.stderr);
-    if (!cpu || result.stdout.trim() === "") throw new Error(`${variant.key}: no reply or no CPU figure: ${result.stderr.slice(-400)}`);
+    if (!cpu || (!variant.silent && result.stdout.trim() === "")) throw new Error(`${variant.key}: no reply or no CPU figure: ${result.stderr.slice(-400)}`);
     if (r === 0) continue; // warm-up
     samples[variant.key].wall.push(result.exitMs);
     samples[variant.key].cpu.push(Number(cpu[1]) / 1000);
@@ -88,4 +96,12 @@ for (const { key } of variants) {
   const wall = median(samples[key].wall);
   const cpu = median(samples[key].cpu);
   console.log(`${key.padEnd(width)} ${`${round(wall)} ms`.padStart(9)} ${`${round(wall / bareWall)}×`.padStart(7)} ${`${round(cpu)} ms`.padStart(9)} ${`${round(cpu / bareCpu)}×`.padStart(7)}`);
+}
+// Item 4: (June's import + turn − node -e 0) ÷ (the AI SDK's − node -e 0), goal ≤ 1.15.
+const over = (key, field) => median(samples[key][field]) - median(samples["node -e 0"][field]);
+for (const build of builds) {
+  const key = `june/chat import + turn ${build.label}`;
+  console.log(
+    `item 4, ${build.label}: wall ${round(over(key, "wall") / over("AI SDK import + turn", "wall"))}×, CPU ${round(over(key, "cpu") / over("AI SDK import + turn", "cpu"))}× the AI SDK's own (over node -e 0)`,
+  );
 }

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { bin, ensureBuilt } from "./__fixtures__/built-bin.js";
+import { bin, ensureBuilt, packageDir } from "./__fixtures__/built-bin.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAIServer } from "../testing/fake-openai-server.js";
 
@@ -201,25 +201,30 @@ describe("june imports only what a command needs", { timeout: 60_000 }, () => {
       expect(result.code).toBe(0);
       expect(result.stdout.length).toBeGreaterThan(0);
       expect(loaded(result.urls, "/dist/cli/bin.js")).toBe(true);
-      const heavy = ["/node_modules/ai/", "/node_modules/@ai-sdk/", "/node_modules/tsx/", "/dist/chat/create-chat.js", "/dist/runtime/", "/dist/server/", "/dist/stores/"];
+      // June's library is bundled (scripts/bundle.mjs): its entries, the agent runtime's chunk, the commands' chunks.
+      const heavy = ["/node_modules/ai/", "/node_modules/@ai-sdk/", "/node_modules/tsx/", "/dist/index.js", "/dist/chat/", "/dist/server/", "/dist/chunks/start-", "-action-"];
       for (const part of heavy) {
         expect({ args, part, loaded: loaded(result.urls, part) }).toEqual({ args, part, loaded: false });
       }
     }
   });
 
-  it("june ask runs the bundled CLI, and June's library from the files a chat module's `june/chat` loads", async () => {
+  it("june ask runs the bundled CLI, and the same `june/chat` file a chat module's import loads (one copy)", async () => {
     const cwd = project({ "chat.mjs": chatWith(`"one copy"`) });
     const result = await traced(["ask", join(cwd, "chat.mjs"), "hi"]);
     expect(result).toMatchObject({ code: 0, stdout: "one copy" });
-    const cli = result.urls.filter((url) => url.includes("/dist/cli/"));
-    // The CLI's own code: the bundle (bin.js and its chunks), none of tsc's files (main.js, commands/…).
-    expect(cli.length).toBeGreaterThan(0);
-    for (const url of cli) expect(url).toMatch(/\/dist\/cli\/(bin|[\w-]+-[A-Z0-9]{8})\.js$/);
-    // The library is not in the bundle: the CLI and the module both load dist/chat's own files.
-    for (const part of ["/dist/chat/index.js", "/dist/chat/create-chat.js", "/dist/chat/session.js"]) {
-      expect({ part, loaded: loaded(result.urls, part) }).toEqual({ part, loaded: true });
+    const own = result.urls.filter((url) => url.includes("/packages/june/dist/") || url.includes("/node_modules/june/dist/"));
+    // The bundle alone: the CLI's entry, the exports' entries and the chunks of the one build, none of tsc's files.
+    const exported = Object.values(JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")).exports as Record<string, { default?: string }>)
+      .map((target) => target.default?.replace(/^\.\/dist\//, ""))
+      .filter((path): path is string => path !== undefined);
+    for (const url of own) {
+      const path = url.slice(url.indexOf("/dist/") + "/dist/".length);
+      expect({ url, bundled: path === "cli/bin.js" || exported.includes(path) || /^chunks\/[\w-]+-[A-Z0-9]{8}\.js$/.test(path) }).toEqual({ url, bundled: true });
     }
+    expect(loaded(own, "/dist/cli/bin.js")).toBe(true);
+    expect(own.some((url) => /\/dist\/chunks\/ask-action-[A-Z0-9]{8}\.js$/.test(url))).toBe(true);
+    expect(loaded(own, "/dist/chat/index.js")).toBe(true);
   });
 
   it("--model openai:ID loads the OpenAI provider alone, and neither the server nor tsx", async () => {

@@ -4,14 +4,14 @@
 // argv: <file|sqlite|postgres> <location: a dir, a database file, or "<url> <schema>"> <session id>
 const [kind, location, sessionId, schema] = process.argv.slice(2);
 const dist = new URL("../../../dist/", import.meta.url);
-const { createChat, fileStore } = await import(new URL("chat/index.js", dist).href);
+const { createChat, fileStore, sqliteStore, postgresStore } = await import(new URL("chat/index.js", dist).href);
 const { scriptedModel } = await import(new URL("testing/index.js", dist).href);
 
 async function storeOf() {
   if (kind === "file") return fileStore(location);
-  if (kind === "sqlite") return (await import(new URL("stores/sqlite/sqlite-store.js", dist).href)).sqliteStore(location);
+  if (kind === "sqlite") return sqliteStore(location);
   // A short lease: a killed holder's lease runs out in half a second (the living renew theirs).
-  if (kind === "postgres") return (await import(new URL("stores/postgres/postgres-store.js", dist).href)).postgresStore({ connectionString: location, schema, leaseTtlMs: 500 });
+  if (kind === "postgres") return postgresStore({ connectionString: location, schema, leaseTtlMs: 500 });
   throw new Error(`kill-loop-child: unknown store ${kind}`);
 }
 
