@@ -90,7 +90,7 @@ await section("startup", async ({ quick, log }) => {
   const overNode = (key, field) => coldMedian(key, field) - coldMedian("node", field);
   // Each round's own ratio (its three processes ran back to back): the spread.
   const roundRatios = (field) => cold.june.map((s, i) => (s[field] - cold.node[i][field]) / (cold.ai[i][field] - cold.node[i][field])).sort((a, b) => a - b);
-  const quartiles = (list) => [list[Math.floor((list.length - 1) / 4)], list[Math.ceil(((list.length - 1) * 3) / 4)]].map(round);
+  const quartiles = (list) => [list[Math.floor((list.length - 1) / 4)], list[Math.ceil(((list.length - 1) * 3) / 4)]].map((value) => round(value));
   const coldStart = {
     runs: coldRuns,
     nodeWallMs: round(coldMedian("node", "wallMs")),
