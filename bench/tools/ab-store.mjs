@@ -3,6 +3,8 @@
  * Before/after of a store's own work per turn, in one process: acquire the lease, append the turn-start, append
  * the turn-end (`sync: true`, `endsLease` as the chat passes it), release, for two builds of June, rounds interleaved (medians of CPU and wall):
  *   node bench/tools/ab-store.mjs /path/to/old/packages/june [rounds] [variants: file,file-nosync,memory]
+ * JUNE_BENCH_TURNS sets the turns a round (default 50, a new session each round). Given this package's own
+ * directory (`packages/june`) as the old one, both columns run this build: an A/A row.
  */
 import { join } from "node:path";
 import { inputOf, replyDeltas, tempDir } from "../lib/fixtures.mjs";
@@ -11,7 +13,7 @@ import { juneModule } from "../lib/june-module.mjs";
 
 const [oldDir, roundsArg = "15", variantsArg = "file,file-nosync"] = process.argv.slice(2);
 if (!oldDir) throw new Error("usage: ab-store.mjs OLD_PACKAGE_DIR [rounds] [variants]");
-const turns = 50;
+const turns = Number(process.env.JUNE_BENCH_TURNS ?? 50);
 const reply = replyDeltas().join("");
 const load = (dir) => juneModule("chat", dir);
 const builds = { before: await load(oldDir), after: await load(new URL("../../packages/june", import.meta.url).pathname) };

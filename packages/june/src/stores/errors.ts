@@ -86,10 +86,15 @@ export class JournalCorruptError extends JuneError {
 }
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** The last id found valid (a session's calls repeat it: acquire, appends, release). */
+let lastValid: string | undefined;
 
 /** True when `id` is a safe session id: 1 to 128 letters, digits, `-` or `_`. */
 export function isSessionId(id: unknown): id is string {
-  return typeof id === "string" && SESSION_ID.test(id);
+  if (lastValid !== undefined && id === lastValid) return true;
+  if (typeof id !== "string" || !SESSION_ID.test(id)) return false;
+  lastValid = id;
+  return true;
 }
 
 /** Throws `InvalidSessionIdError` unless `id` is a safe session id. */

@@ -1,13 +1,14 @@
-import { fstatSync, ftruncateSync, unlinkSync, writeSync } from "node:fs";
+import { ftruncateSync, unlinkSync, writeSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { decodeJournal, encodeBatch, type DecodedJournal } from "./journal-codec.js";
 import type { JournalHandles } from "./journal-handles.js";
 import { existsSync } from "node:fs";
+import { releaseKept } from "./kept-leases.js";
 import { hasCode, liveOwner, tryLock, unlock } from "./lock-file.js";
 import { conflict } from "./store-helpers.js";
-import { fileKey, type CachedListing, type FileKey } from "./listing-cache.js";
+import { MTIME_UNKNOWN, fileKey, type CachedListing, type FileKey } from "./listing-cache.js";
 
 /** How long an append waits for another writer of the same journal before giving up. */
 const JOURNAL_LOCK_WAIT_MS = 10_000;
@@ -88,7 +89,9 @@ async function lockJournalOutsideLease(request: JournalAppend, lockPath: string)
   for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
     const token = await lockJournal(request.sessionId, lockPath);
     const lockedAt = Date.now();
-    const holder = liveOwner(request.leasePath);
+    let holder = liveOwner(request.leasePath);
+    // Kept between turns by another store of this process: let go at once (see `kept-leases.ts`).
+    if (holder !== undefined && !request.ownsLease(holder.token) && releaseKept(request.leasePath)) holder = liveOwner(request.leasePath);
     if (holder === undefined || request.ownsLease(holder.token)) return { token, lockedAt };
     await dropJournalLock(lockPath, token, lockedAt);
     if (Date.now() > deadline) {
@@ -133,10 +136,12 @@ async function write(request: JournalAppend): Promise<JournalAppendResult> {
       }
       throw error;
     }
-    const after = fileKey(fstatSync(fh.fd));
+    // The state written, without a stat: the same inode, the bytes after the readable length (see MTIME_UNKNOWN).
+    const validBytes = before.validBytes + bytes.length;
+    const after: FileKey = { ino: key.ino, size: validBytes, mtimeMs: MTIME_UNKNOWN };
     if (request.afterWrite) await request.afterWrite();
     if (request.sync) await fh.datasync();
-    return { before, validBytes: before.validBytes + bytes.length, key: after };
+    return { before, validBytes, key: after };
   });
 }
 

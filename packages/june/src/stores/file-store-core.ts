@@ -20,10 +20,11 @@ import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { KnownTurns } from "./known-turns.js";
 import { LeaseTemplates, type LeaseTemplate } from "./lease-templates.js";
-import { hasCode, hostName, tryLock, unlock, unlockOwn, withinHalfTtl, type LockFileId } from "./lock-file.js";
+import { forgetKept, keepLease, releaseKept } from "./kept-leases.js";
+import { hasCode, hostName, isLockFile, newOwner, tryLock, unlock, unlockOwn, unlockOwnSync, withinHalfTtl, type LockFileId } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
 import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
-import { ListingCache, fileKey, readListing, type CachedListing, type FileKey } from "./listing-cache.js";
+import { ListingCache, fileKey, readListing, sameState, type CachedListing, type FileKey } from "./listing-cache.js";
 import type {
   AppendOptions,
   ChatStore,
@@ -47,7 +48,22 @@ interface HeldLease {
   template?: LeaseTemplate;
   takenAt: number;
   ttlMs: number;
+  /** Kept after its turn ended, for the session's next turn here, since then (`Date.now()`). */
+  kept?: number;
+  /** Its entry in the process's kept leases (`kept-leases.ts`), while kept. */
+  releaseKept?: () => void;
 }
+/** How long a lease stays kept after its turn's end by default (see `FileStoreOptions.keepLeaseMs`). */
+const KEEP_LEASE_MS = 1_000;
+/** Checks `keepLeaseMs`: a finite number of milliseconds >= 0. */
+function checkKeepLease(value: unknown): number {
+  if (value === undefined) return KEEP_LEASE_MS;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new TypeError("fileStore: `keepLeaseMs` must be a finite number of milliseconds >= 0");
+  }
+  return value;
+}
+
 /** Sessions listed per slice of `listSessions` before yielding to the event loop. */
 const LIST_SLICE = 256;
 
@@ -59,6 +75,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
   if (typeof dir !== "string" || dir === "") throw new TypeError("fileStore: `dir` must be a non-empty path");
   const root = resolve(dir);
   const fsync = options.fsync ?? true;
+  const keepLeaseMs = checkKeepLease(options.keepLeaseMs);
   const cache = new ListingCache(root);
   const queues = new Map<string, Promise<unknown>>();
   const handles = new JournalHandles();
@@ -71,6 +88,8 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
   const templates = new LeaseTemplates(root);
   /** Tokens of leases an append released with their turn's end (`endsLease`), until `releaseTurn` comes for them. */
   const releasedWithAppend = new Set<string>();
+  /** Releases the kept leases idle for `keepLeaseMs` (one timer for all, armed while any is kept). */
+  let keptSweep: NodeJS.Timeout | undefined;
   const ownsLease = (token: string) => {
     for (const lease of held.values()) if (lease.token === token) return true;
     return false;
@@ -187,6 +206,8 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
 
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
+      const own = held.get(id);
+      if (own?.kept !== undefined) releaseKeptNow(id, own);
       handles.retire(id);
       known.forget(id);
       let existed = true;
@@ -217,7 +238,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       return queued(sessionId, async () => {
         const lease = held.get(sessionId);
         const written = await appendToJournal({
-          afterWrite: lease !== undefined && lease.token === ending ? () => releaseWithAppend(sessionId, lease) : undefined,
+          afterWrite: lease !== undefined && lease.token === ending ? () => endWithAppend(sessionId, lease) : undefined,
           leased: lease !== undefined && withinHalfTtl(lease.takenAt, lease.ttlMs),
           leasePath: leasePath(sessionId),
           ownsLease,
@@ -297,9 +318,18 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
     async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {
       assertSessionId(sessionId);
       const ttlMs = checkTtl(opts?.ttlMs);
+      const own = held.get(sessionId);
+      if (own?.kept !== undefined) {
+        // Kept since this session's last turn here: taken again as it is, unless a lease with an expiry is asked.
+        const again = Number.isFinite(ttlMs) ? undefined : takeKept(sessionId, own);
+        if (again) return again;
+        if (held.get(sessionId) === own) releaseKeptNow(sessionId, own);
+      }
       exists(sessionId);
       const takenAt = Date.now();
-      const attempt = await tryLock(leasePath(sessionId), { ttlMs, templates });
+      let attempt = await tryLock(leasePath(sessionId), { ttlMs, templates });
+      // Kept by another store of this process between its turns: let go at once, as a release would have.
+      if (!attempt.acquired && releaseKept(leasePath(sessionId))) attempt = await tryLock(leasePath(sessionId), { ttlMs, templates });
       if (!attempt.acquired) {
         const owner = attempt.owner;
         const where = owner && owner.host !== hostName() ? ` on ${owner.host}` : "";
@@ -335,6 +365,9 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
 
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
     async close(): Promise<void> {
+      for (const [sessionId, own] of [...held]) if (own.kept !== undefined) releaseKeptNow(sessionId, own);
+      clearTimeout(keptSweep);
+      keptSweep = undefined;
       await swept;
       await handles.closeAll();
       await templates.close();
@@ -351,6 +384,82 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
   async function releaseWithAppend(sessionId: string, own: HeldLease): Promise<void> {
     releasedWithAppend.add(own.token);
     await releaseHeld(sessionId, own).catch(() => undefined);
+  }
+
+  /**
+   * The end of the turn that holds `own` was just written: the lease is kept for the session's next turn here
+   * (`keepLeaseMs`; a lease without an expiry only), else released (`releaseWithAppend`). `releaseTurn` then
+   * has nothing left to do. A kept lease is the lock file as it was, this process's: another process finds the
+   * session busy until it is released (the timer, `close()`, `deleteSession`, another store of this process
+   * asking for it, the process's exit).
+   */
+  async function endWithAppend(sessionId: string, own: HeldLease): Promise<void> {
+    if (keepLeaseMs <= 0 || Number.isFinite(own.ttlMs) || own.template === undefined) return releaseWithAppend(sessionId, own);
+    releasedWithAppend.add(own.token);
+    const release = () => {
+      if (held.get(sessionId) === own && own.kept !== undefined) releaseKeptNow(sessionId, own);
+    };
+    own.releaseKept = release;
+    own.kept = Date.now();
+    keepLease(leasePath(sessionId), release);
+    keptSweep ??= setTimeout(sweepKept, keepLeaseMs).unref();
+  }
+
+  /** The timer of kept leases: releases those idle for `keepLeaseMs`, then waits for the next one's time. */
+  function sweepKept(): void {
+    keptSweep = undefined;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [sessionId, own] of [...held]) {
+      if (own.kept === undefined) continue;
+      // An append of this session in flight writes under this lease: it goes once that is done.
+      const due = queues.has(sessionId) ? now + 10 : own.kept + keepLeaseMs;
+      if (due <= now) releaseKeptNow(sessionId, own);
+      else next = Math.min(next, due);
+    }
+    if (next !== Infinity) keptSweep = setTimeout(sweepKept, Math.max(1, next - now)).unref();
+  }
+
+  /**
+   * A kept lease taken again for a new turn: one stat tells the lock is still its file (nobody else may take
+   * it over while this process lives, but a person or another process's `deleteSession` may remove it), and
+   * the lock is rewritten with the new lease's owner. Undefined when the lock is gone (the caller takes a new one).
+   */
+  function takeKept(sessionId: string, own: HeldLease): TurnLease | undefined {
+    own.kept = undefined;
+    if (own.releaseKept) forgetKept(leasePath(sessionId), own.releaseKept);
+    own.releaseKept = undefined;
+    const template = own.template!;
+    if (!isLockFile(leasePath(sessionId), own.file)) {
+      held.delete(sessionId);
+      templates.giveBack(template);
+      return undefined;
+    }
+    const takenAt = Date.now();
+    const owner = newOwner(takenAt);
+    templates.rewrite(template, JSON.stringify(owner));
+    releasedWithAppend.delete(own.token);
+    own.token = owner.token;
+    own.takenAt = takenAt;
+    own.file = { ino: template.ino, size: template.size, birthtimeMs: template.birthtimeMs };
+    return Object.freeze({ sessionId, token: owner.token });
+  }
+
+  /** Releases a kept lease now, synchronously (a timer, `close()`, another store's need, the process's exit). */
+  function releaseKeptNow(sessionId: string, own: HeldLease): void {
+    own.kept = undefined;
+    if (own.releaseKept) forgetKept(leasePath(sessionId), own.releaseKept);
+    own.releaseKept = undefined;
+    held.delete(sessionId);
+    releasedWithAppend.delete(own.token);
+    let unlinked = false;
+    try {
+      unlinked = unlockOwnSync(leasePath(sessionId), own.file);
+    } catch {
+      // Left to be taken over (its owner's pid is checked), as a failed release would leave it.
+    } finally {
+      if (own.template) templates.giveBack(own.template, unlinked);
+    }
   }
 
   /** Releases a lease this store holds: its lock goes, its template may be linked again. */
@@ -438,7 +547,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       const stats = statSync(path, { throwIfNoEntry: false });
       if (!stats) throw new SessionNotFoundError(sessionId);
       if (stats.ino !== cached.ino || stats.size < cached.size) return undefined;
-      if (stats.size === cached.size && stats.mtimeMs === cached.mtimeMs) return [];
+      if (sameState(cached, stats)) return [];
       fd = openSync(path, "r");
       const key = fileKey(fstatSync(fd));
       if (key.ino !== cached.ino || key.size < cached.size) return undefined;

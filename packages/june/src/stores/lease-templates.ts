@@ -52,10 +52,7 @@ export class LeaseTemplates {
    */
   link(path: string, content: string): LeaseTemplate | undefined {
     const template = this.#take();
-    const text = content.length < template.size ? content.padEnd(template.size) : content;
-    const bytes = Buffer.from(text);
-    writeSync(template.fd, bytes, 0, bytes.length, 0);
-    template.size = Math.max(template.size, bytes.length);
+    this.rewrite(template, content);
     try {
       linkSync(template.path, path);
     } catch (error) {
@@ -64,6 +61,19 @@ export class LeaseTemplates {
       throw error;
     }
     return template;
+  }
+
+  /**
+   * Writes `content` over a template (padded with spaces to its size): while it is linked as a lock, the lock
+   * holds the new owner at once (the same file). Its size may grow.
+   */
+  rewrite(template: LeaseTemplate, content: string): void {
+    const text = content.length < template.size ? content.padEnd(template.size) : content;
+    // A string written as it is (no Buffer made for it); an owner's JSON is ASCII but for a host name.
+    const length = Buffer.byteLength(text);
+    let written = writeSync(template.fd, text, 0);
+    if (written < length) written += writeSync(template.fd, Buffer.from(text).subarray(written), 0, length - written, written);
+    template.size = Math.max(template.size, length);
   }
 
   /**

@@ -21,6 +21,22 @@ export const INDEX_FILE = ".sessions-index.json";
 // 2: entries keep `listing` (was `summary`); an index of another version is ignored and rebuilt.
 const INDEX_VERSION = 2;
 
+/**
+ * The `mtimeMs` of a journal state this store wrote itself without a stat after the write: its inode and size
+ * are known (the bytes written after the readable length it checked), and since a journal only grows, the same
+ * inode and size found later are that state (its mtime is then taken from that stat).
+ */
+export const MTIME_UNKNOWN = -1;
+
+/** Whether `key` (stats just taken) is the state `cached` describes (see `MTIME_UNKNOWN`). */
+export function sameState(cached: FileKey, key: FileKey): boolean {
+  if (cached.ino !== key.ino || cached.size !== key.size) return false;
+  if (cached.mtimeMs === key.mtimeMs) return true;
+  if (cached.mtimeMs !== MTIME_UNKNOWN) return false;
+  cached.mtimeMs = key.mtimeMs;
+  return true;
+}
+
 export function fileKey(stats: Stats): FileKey {
   return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
 }
@@ -117,7 +133,7 @@ export class ListingCache {
 
   private fresh(id: string, key: FileKey): CachedListing | undefined {
     const c = this.entries.get(id);
-    const same = c && c.ino === key.ino && c.size === key.size && c.mtimeMs === key.mtimeMs;
+    const same = c !== undefined && sameState(c, key);
     // A journal with a torn tail may be cut and appended to in the same mtime tick: always look again.
     return same && c.validBytes === c.size ? c : undefined;
   }

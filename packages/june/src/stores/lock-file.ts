@@ -66,16 +66,7 @@ export function hostName(): string {
 export async function tryLock(path: string, options: { ttlMs?: number; templates?: LeaseTemplates } = {}): Promise<LockAttempt> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const now = Date.now();
-    const owner: LockOwner = {
-      pid: process.pid,
-      host: hostName(),
-      token: newToken(),
-      acquiredAt: new Date(now).toISOString(),
-      instance: instanceId(),
-    };
-    if (options.ttlMs !== undefined && Number.isFinite(options.ttlMs)) {
-      owner.expiresAt = new Date(now + options.ttlMs).toISOString();
-    }
+    const owner = newOwner(now, options.ttlMs);
     if (options.templates) {
       const template = options.templates.link(path, JSON.stringify(owner));
       if (template) {
@@ -94,6 +85,19 @@ export async function tryLock(path: string, options: { ttlMs?: number; templates
     if (!removeIf(path, (text) => text === raw)) return { acquired: false, owner: current };
   }
   return { acquired: false, owner: parseOwner(readOrUndefined(path) ?? "") };
+}
+
+/** What a lock taken now by this process holds: a fresh token, and an expiry when `ttlMs` is finite. */
+export function newOwner(now: number, ttlMs?: number): LockOwner {
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: hostName(),
+    token: newToken(),
+    acquiredAt: new Date(now).toISOString(),
+    instance: instanceId(),
+  };
+  if (ttlMs !== undefined && Number.isFinite(ttlMs)) owner.expiresAt = new Date(now + ttlMs).toISOString();
+  return owner;
 }
 
 function lockFileId(stats: { ino: number; size: number; birthtimeMs: number; mtimeMs: number }): LockFileId {
@@ -141,9 +145,22 @@ export async function unlock(path: string, token: string): Promise<boolean> {
  */
 export async function unlockOwn(path: string, token: string, file: LockFileId, takenAt: number, ttlMs: number | undefined): Promise<boolean> {
   if (!withinHalfTtl(takenAt, ttlMs)) return unlock(path, token);
+  return unlockOwnSync(path, file);
+}
+
+/** True when the lock at `path` is still the very file `file` (see `unlockOwn`): one stat. */
+export function isLockFile(path: string, file: LockFileId): boolean {
   const stats = statSync(path, { throwIfNoEntry: false });
   if (!stats || stats.ino !== file.ino || stats.size !== file.size || stats.birthtimeMs !== file.birthtimeMs) return false;
-  if (file.mtimeMs !== undefined && stats.mtimeMs !== file.mtimeMs) return false;
+  return file.mtimeMs === undefined || stats.mtimeMs === file.mtimeMs;
+}
+
+/**
+ * `unlockOwn` within the first half of the lock's expiry (or with none), synchronously: a stat that tells it
+ * is still the very file, then the unlink. For a release that cannot wait (a process exiting).
+ */
+export function unlockOwnSync(path: string, file: LockFileId): boolean {
+  if (!isLockFile(path, file)) return false;
   try {
     unlinkSync(path);
     return true;
