@@ -10,6 +10,7 @@
  *   npm run bench -- --quick              a small, fast run (a smoke test of every section)
  *   npm run bench -- --only turn,growth   some sections only (turn, growth, sessions, streaming, startup, memory, telemetry, concurrency, mcp, durable, subagent, ui-chat, guardrails)
  *   npm run bench -- --from FILE          the tables of figures saved earlier with --json --out FILE
+ *   npm run bench -- --only turn --rounds 40   more rounds for the sections that take it (turn): a narrower interval
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,10 +19,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { REPORTS } from "./lib/report.mjs";
 
+/** The sections that take `--rounds N`. */
+const ROUNDS_SECTIONS = ["turn"];
 const SECTIONS = ["turn", "growth", "sessions", "streaming", "startup", "memory", "telemetry", "concurrency", "mcp", "durable", "subagent", "ui-chat", "guardrails"];
 
 function parseArgs(argv) {
-  const options = { quick: false, json: false, out: undefined, only: SECTIONS, from: undefined };
+  const options = { quick: false, json: false, out: undefined, only: SECTIONS, from: undefined, rounds: undefined };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--quick") options.quick = true;
@@ -29,6 +32,8 @@ function parseArgs(argv) {
     else if (arg === "--out") options.out = argv[++i];
     else if (arg.startsWith("--out=")) options.out = arg.slice(6);
     else if (arg === "--from") options.from = argv[++i];
+    else if (arg === "--rounds") options.rounds = argv[++i];
+    else if (arg.startsWith("--rounds=")) options.rounds = arg.slice(9);
     else if (arg === "--only") options.only = argv[++i]?.split(",") ?? [];
     else if (arg.startsWith("--only=")) options.only = arg.slice(7).split(",");
     else if (arg === "--help" || arg === "-h") {
@@ -39,14 +44,15 @@ function parseArgs(argv) {
     }
   }
   if (options.out === "") throw new Error("bench: --out needs a file name");
+  if (options.rounds !== undefined && !/^[1-9]\d*$/.test(options.rounds)) throw new Error("bench: --rounds needs a positive integer");
   for (const name of options.only) if (!SECTIONS.includes(name)) throw new Error(`bench: unknown section "${name}" (sections: ${SECTIONS.join(", ")})`);
   return options;
 }
 
-function runSection(name, { quick }, scratch) {
+function runSection(name, { quick, rounds }, scratch) {
   const script = fileURLToPath(new URL(`./sections/${name}.mjs`, import.meta.url));
   const result = join(scratch, `${name}.json`);
-  const args = ["--expose-gc", script, "--result", result, ...(quick ? ["--quick"] : [])];
+  const args = ["--expose-gc", script, "--result", result, ...(quick ? ["--quick"] : []), ...(rounds !== undefined && ROUNDS_SECTIONS.includes(name) ? ["--rounds", rounds] : [])];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", reject);

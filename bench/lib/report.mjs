@@ -9,10 +9,22 @@ const GROWTH_LABELS = { raw: "raw", memory: "memoryStore", "file-nosync": "fileS
 export const REPORTS = {
   turn(f) {
     return [
-      `1. Turn overhead: one turn of a ${f.deltas}-delta scripted reply, median over ${f.rounds} rounds of ${f.turnsPerRound} turns (fresh session per round)`,
+      `1. Turn overhead: one turn of a ${f.deltas}-delta scripted reply, median over ${f.rounds} rounds of ${f.turnsPerRound} turns (fresh session per round); per round: the CPU ratio to (a) in the same round, its quartiles and a 95 % interval of its median`,
       table(
-        ["driver", "CPU/turn", "wall/turn", "CPU ratio", "wall ratio", "CPU over (a)"],
-        f.rows.map((r) => [r.label, ms(r.cpuMs), ms(r.wallMs), x(r.cpuRatio), x(r.wallRatio), ms(r.cpuOverFloorMs)]),
+        ["driver", "CPU/turn", "wall/turn", "CPU ratio", "wall ratio", "CPU over (a)", "per round: median [q1–q3]", "95 % interval"],
+        f.rows.map((r) => {
+          const p = r.cpuRatioPerRound;
+          return [
+            r.label,
+            ms(r.cpuMs),
+            ms(r.wallMs),
+            x(r.cpuRatio),
+            x(r.wallRatio),
+            ms(r.cpuOverFloorMs),
+            p ? `${fmt(p.median)} [${fmt(p.q1)}–${fmt(p.q3)}]` : "–",
+            p ? `${fmt(p.ci95[0])}–${fmt(p.ci95[1])}` : "–",
+          ];
+        }),
       ),
     ].join("\n");
   },

@@ -41,8 +41,44 @@ export async function interleave(variants, { rounds, warmupRounds = 1 }) {
     }
   }
   const out = {};
-  for (const [name, s] of samples) out[name] = { cpuMs: median(s.cpu), wallMs: median(s.wall), rounds: s.cpu.length };
+  for (const [name, s] of samples) out[name] = { cpuMs: median(s.cpu), wallMs: median(s.wall), rounds: s.cpu.length, cpuSamples: s.cpu, wallSamples: s.wall };
   return out;
+}
+
+/**
+ * How a variant's CPU compares with a floor's, round by round (both from one `interleave`, so round r of each ran
+ * next to the other): the per-round ratios' median and quartiles, and a 95 % interval for the median ratio
+ * (bootstrap over rounds, a fixed seed so a saved run prints the same). An A/A pair (the floor against a second
+ * copy of itself) shows the run's noise: a gap between two variants means something only when it is larger than
+ * that interval.
+ */
+export function ratioSpread(samples, floorSamples, { resamples = 2000 } = {}) {
+  const ratios = samples.map((v, i) => v / floorSamples[i]);
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const q = (p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))))];
+  let seed = 0x9e3779b9;
+  const random = () => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const medians = [];
+  for (let k = 0; k < resamples; k++) {
+    const pick = Array.from({ length: ratios.length }, () => ratios[Math.floor(random() * ratios.length)]);
+    medians.push(median(pick));
+  }
+  medians.sort((a, b) => a - b);
+  return {
+    median: median(ratios),
+    q1: q(0.25),
+    q3: q(0.75),
+    min: sorted[0],
+    max: sorted.at(-1),
+    ci95: [medians[Math.floor(0.025 * (resamples - 1))], medians[Math.ceil(0.975 * (resamples - 1))]],
+  };
 }
 
 /** A forced garbage collection, when the process runs with --expose-gc. */

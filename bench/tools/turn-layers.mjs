@@ -5,10 +5,11 @@
  * signal, `onError`, the silent telemetry settings that watch retries); `modelResponder` called directly (its
  * trace, excerpts, reply buffer); and the whole chat over memoryStore (context, journal, turn):
  *   node --expose-gc bench/tools/turn-layers.mjs [rounds=40]
- * Each row is a ratio to the floor and what it adds over the row above.
+ * Each row is a ratio to the floor and what it adds over the row above. The last row is apart: the chat over
+ * memoryStore with a responder that answers at once (no model, no events): the chat's own fixed work per turn.
  */
 import { createChat, fullContext, memoryStore, modelResponder } from "june/chat";
-import { observeAttempts } from "../../packages/june/dist/runtime/model-attempts.js";
+import { observeAttempts } from "../../packages/june/dist/ai-sdk/attempts-v6.js";
 import { benchModel, chatTurn, inputOf, rawTurn } from "../lib/fixtures.mjs";
 import { interleave, measure, round } from "../lib/stats.mjs";
 
@@ -59,11 +60,32 @@ variants.push({
     return { ...m, items: 20 };
   },
 });
+// The chat's fixed work: a responder that answers at once with the same reply (no model, no events).
+const reply = (await rawTurn(model, [], "warm-up")).toString();
+const instant = createChat({ responder: { kind: "instant", respond: () => ({ result: Promise.resolve({ text: reply }) }) }, store: memoryStore(), context: fullContext() });
+variants.push({
+  name: "chat, instant responder",
+  async round() {
+    const session = await instant.createSession();
+    const m = await measure(async () => {
+      for (let i = 0; i < 20; i++) {
+        const turn = session.send(inputOf(i));
+        for await (const event of turn) void event;
+        await turn.result;
+      }
+    });
+    return { ...m, items: 20 };
+  },
+});
 const results = await interleave(variants, { rounds, warmupRounds: 3 });
 const floor = results["raw streamText"].cpuMs;
 let previous = floor;
 console.log(`${"layer".padEnd(26)} ${"CPU/turn".padStart(9)} ${"ratio".padStart(7)} ${"adds".padStart(9)}`);
 for (const [name, r] of Object.entries(results)) {
+  if (name === "chat, instant responder") {
+    console.log(`${name.padEnd(26)} ${`${round(r.cpuMs)} ms`.padStart(9)}   (apart: the chat's fixed work, no model)`);
+    continue;
+  }
   console.log(`${name.padEnd(26)} ${`${round(r.cpuMs)} ms`.padStart(9)} ${`${round(r.cpuMs / floor)}×`.padStart(7)} ${`${Math.round((r.cpuMs - previous) * 1000)} µs`.padStart(9)}`);
   previous = r.cpuMs;
 }

@@ -53,6 +53,10 @@ export async function followExecution(options: FollowOptions, execution: Respond
   return outcome;
 }
 
+function isTextDelta(event: unknown): boolean {
+  return (event as { type?: unknown } | null)?.type === "text-delta";
+}
+
 /** A result the turn no longer waits for must not become an unhandled rejection. */
 export function ignoreRejection(result: PromiseLike<unknown>): void {
   Promise.resolve(result).then(undefined, () => {});
@@ -92,14 +96,20 @@ class ExecutionFollower {
       (error: unknown) => this.#onFailure(error),
     );
     if (events instanceof ReplayBuffer) {
-      this.#stopFollowing = events.follow({
-        item: (value) => {
-          if (this.#state.kind === "decided") return this.stopFollowing();
-          this.#take(value);
+      this.#stopFollowing = events.follow(
+        {
+          item: (value) => {
+            if (this.#state.kind === "decided") return this.stopFollowing();
+            this.#take(value);
+          },
+          end: () => this.#onEventsEnd(),
+          fail: (error) => this.#onFailure(error),
         },
-        end: () => this.#onEventsEnd(),
-        fail: (error) => this.#onFailure(error),
-      });
+        // A reply's text goes into the turn as it is pushed (one hop, no microtask a delta): taking it calls
+        // nothing of the responder's. Anything else (a snapshot that may journal decisions, an approval request a
+        // remembered tool decides at once) comes in a microtask, after the push that brought it.
+        { now: isTextDelta },
+      );
     } else if (events) void this.#readEvents(events);
   }
 

@@ -251,6 +251,66 @@ describe("ReplayBuffer", () => {
     }
   });
 
+  describe("read: next() calls", () => {
+    test("next() calls made before the items come are answered in order, then the end", async () => {
+      const buffer = new ReplayBuffer<number>();
+      const reader = buffer.read();
+      const first = reader.next();
+      const second = reader.next();
+      const third = reader.next();
+      buffer.push(1);
+      buffer.push(2);
+      buffer.end();
+      expect(await first).toEqual({ done: false, value: 1 });
+      expect(await second).toEqual({ done: false, value: 2 });
+      expect(await third).toEqual({ done: true, value: undefined });
+      expect(await reader.next()).toEqual({ done: true, value: undefined });
+    });
+
+    test("return() while a next() waits ends it, and the reader no longer holds drained back", async () => {
+      const buffer = new ReplayBuffer<number>();
+      const reader = buffer.read();
+      buffer.push(1);
+      expect(await reader.next()).toEqual({ done: false, value: 1 });
+      let drained = false;
+      void buffer.drained().then(() => (drained = true));
+      await settle();
+      expect(drained).toBe(false); // it holds the item it was handed
+      const waiting = reader.next();
+      await settle();
+      expect(drained).toBe(true); // back for more: it acted on it
+      buffer.push(2);
+      const pending = reader.next();
+      await reader.return();
+      expect(await waiting).toEqual({ done: false, value: 2 });
+      expect(await pending).toEqual({ done: true, value: undefined });
+      buffer.push(3);
+      await buffer.drained();
+    });
+
+    test("a failed buffer rejects the waiting next() once its items are read", async () => {
+      const buffer = new ReplayBuffer<number>();
+      const reader = buffer.read();
+      const first = reader.next();
+      const second = reader.next();
+      buffer.push(1);
+      buffer.fail(new Error("boom"));
+      expect(await first).toEqual({ done: false, value: 1 });
+      await expect(second).rejects.toThrow("boom");
+      expect(await reader.next()).toEqual({ done: true, value: undefined });
+    });
+
+    test("an abort ends a waiting next()", async () => {
+      const buffer = new ReplayBuffer<number>();
+      const abort = new AbortController();
+      const reader = buffer.read(0, abort.signal);
+      const waiting = reader.next();
+      abort.abort();
+      expect(await waiting).toEqual({ done: true, value: undefined });
+      await buffer.drained();
+    });
+  });
+
   describe("follow", () => {
     function sink<T>() {
       const got: T[] = [];
@@ -293,7 +353,7 @@ describe("ReplayBuffer", () => {
       buffer.push("b");
       buffer.fail(new Error("boom"));
       const s = sink<string>();
-      buffer.follow(s.sink, 1);
+      buffer.follow(s.sink, { from: 1 });
       await settle();
       expect(s.got).toEqual(["b"]);
       expect(s.calls.at(-1)).toBe("fail boom");
@@ -325,6 +385,28 @@ describe("ReplayBuffer", () => {
       buffer.end();
       await settle();
       expect(s.calls).toEqual([]);
+    });
+
+    test("`now`: the items it names are handed over inside push when nothing waits ahead of them; order holds", async () => {
+      const buffer = new ReplayBuffer<string>({ discardRead: true });
+      const s = sink<string>();
+      buffer.follow(s.sink, { now: (item) => item.startsWith("text") });
+      await settle();
+      buffer.push("text 1");
+      expect(s.got).toEqual(["text 1"]); // inside push
+      expect(buffer.isDrained).toBe(true);
+      expect(buffer.dropUnread()).toEqual([]);
+      buffer.push("update");
+      buffer.push("text 2"); // behind an item still to be handed over: waits for it
+      expect(s.got).toEqual(["text 1"]);
+      await settle();
+      expect(s.got).toEqual(["text 1", "update", "text 2"]);
+      buffer.push("text 3");
+      expect(s.got).toEqual(["text 1", "update", "text 2", "text 3"]);
+      buffer.end();
+      expect(s.calls.at(-1)).toBe("item"); // the end still comes in a microtask
+      await settle();
+      expect(s.calls.at(-1)).toBe("end");
     });
 
     test("a sink may call back into the writer", async () => {

@@ -27,9 +27,38 @@ export interface BufferSink<T> {
 /** A `follow`er: a reader whose items are handed over in a microtask, several pushes sharing one. */
 interface Follower<T> extends ReaderState {
   sink: BufferSink<T>;
+  /** Items it may be handed inside `push` (see `FollowOptions.now`). */
+  now: ((item: T) => boolean) | undefined;
   scheduled: boolean;
   stopped: boolean;
 }
+
+/** How `follow` hands items over. */
+export interface FollowOptions<T> {
+  /** The first item's index (default 0). */
+  from?: number;
+  /**
+   * Items the sink takes inside `push` itself, when nothing is waiting for it ahead of them: no microtask of their
+   * own. For items whose `sink.item` does not call back into the writer (a turn taking a reply's text).
+   */
+  now?: (item: T) => boolean;
+}
+
+/** A `read()` call's reader: its position, and the `next()` calls waiting for an item. */
+interface IteratorReader<T> extends ReaderState {
+  signal: AbortSignal | undefined;
+  /** Counted from its first `next()` (as a generator's body starts there). */
+  started: boolean;
+  done: boolean;
+  /** `next()` calls not answered yet, oldest first: answered as items come. */
+  pending: { resolve(result: IteratorResult<T, void>): void; reject(error: unknown): void }[];
+  onAbort: (() => void) | undefined;
+}
+
+const DONE: IteratorResult<never, void> = Object.freeze({ done: true, value: undefined });
+
+/** No parked reader: shared, never pushed to (a reader that parks gets a list of its own). */
+const EMPTY_PARKED: never[] = [];
 
 const OPEN: BufferState = { kind: "open" };
 const ENDED: BufferState = { kind: "ended" };
@@ -56,6 +85,8 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
   #readCalled = false;
   readonly #readers = new Set<ReaderState>();
   #followers: Follower<T>[] | undefined;
+  /** `read()` readers with a `next()` waiting for an item. */
+  #parked: IteratorReader<T>[] = EMPTY_PARKED;
   #waiters: (() => void)[] = [];
   #drainWaiters: (() => void)[] = [];
 
@@ -66,6 +97,11 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
   /** How many items were pushed (the index the next one gets). */
   get length(): number {
     return this.#offset + this.#items.length;
+  }
+
+  /** True when every open reader has taken every item and come back for more (what `drained()` waits for). */
+  get isDrained(): boolean {
+    return this.#isDrained();
   }
 
   /** True once `end()` or `fail()` was called: no more items come. */
@@ -90,7 +126,7 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
     if (this.#state.kind !== "open") return;
     this.#items.push(item);
     this.#wake();
-    if (this.#followers !== undefined) this.#scheduleFollowers();
+    if (this.#followers !== undefined) this.#pushToFollowers(item);
   }
 
   /** No more items: readers finish after the last one. */
@@ -105,7 +141,9 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
 
   /**
    * The items from index `from` on, waiting for new ones until the buffer ends, or `signal` aborts (then the
-   * iteration just stops). Throws the buffer's error after the last item if it failed.
+   * iteration just stops). Throws the buffer's error after the last item if it failed. An async iterator
+   * written out, not a generator: a `next()` waiting for an item is answered by the `push` that brings it, with
+   * no promise of the buffer's own in between.
    */
   read(from = 0, signal?: AbortSignal): AsyncGenerator<T, void, undefined> {
     if (!Number.isInteger(from) || from < 0) throw new RangeError(`ReplayBuffer.read(from): from must be a non-negative integer, got ${String(from)}`);
@@ -114,7 +152,20 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
       if (from < this.#offset + this.#released) throw new RangeError(`ReplayBuffer.read(from): item ${from} was already taken`);
     }
     this.#readCalled = true;
-    return this.#read({ cursor: from, holding: false }, signal);
+    const reader: IteratorReader<T> = { cursor: from, holding: false, signal, started: false, done: false, pending: [], onAbort: undefined };
+    const iterator: AsyncGenerator<T, void, undefined> = {
+      next: () => this.#next(reader),
+      return: () => {
+        this.#closeReader(reader);
+        return Promise.resolve(DONE);
+      },
+      throw: (error: unknown) => {
+        this.#closeReader(reader);
+        return Promise.reject(error);
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    } as AsyncGenerator<T, void, undefined>;
+    return iterator;
   }
 
   [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
@@ -128,14 +179,15 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
    * reader: it is drained once a delivery ran, and `dropUnread` takes what it was not handed yet. The returned
    * function stops it (no more calls to the sink). With `discardRead`, as for `read`, once only.
    */
-  follow(sink: BufferSink<T>, from = 0): () => void {
+  follow(sink: BufferSink<T>, options: FollowOptions<T> = {}): () => void {
+    const from = options.from ?? 0;
     if (!Number.isInteger(from) || from < 0) throw new RangeError(`ReplayBuffer.follow(from): from must be a non-negative integer, got ${String(from)}`);
     if (this.#discardRead) {
       if (this.#readCalled) throw new TypeError("These events can be read only once");
       if (from < this.#offset + this.#released) throw new RangeError(`ReplayBuffer.follow(from): item ${from} was already taken`);
     }
     this.#readCalled = true;
-    const follower: Follower<T> = { cursor: from, holding: false, sink, scheduled: false, stopped: false };
+    const follower: Follower<T> = { cursor: from, holding: false, sink, now: options.now, scheduled: false, stopped: false };
     this.#readers.add(follower);
     (this.#followers ??= []).push(follower);
     this.#schedule(follower);
@@ -172,28 +224,103 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
     return dropped;
   }
 
-  async *#read(reader: ReaderState, signal: AbortSignal | undefined): AsyncGenerator<T, void, undefined> {
-    // Counted from its first step: a generator closed before it started never runs its `finally`.
-    this.#readers.add(reader);
+  /** A reader's `next()`: an item at once when there is one, else a promise the next push (or the end) answers. */
+  #next(reader: IteratorReader<T>): Promise<IteratorResult<T, void>> {
+    if (reader.done) return Promise.resolve(DONE);
+    if (reader.pending.length > 0) return new Promise((resolve, reject) => reader.pending.push({ resolve, reject }));
+    if (!reader.started) {
+      reader.started = true;
+      this.#readers.add(reader);
+      const signal = reader.signal;
+      if (signal !== undefined && !signal.aborted) {
+        reader.onAbort = () => this.#closeReader(reader);
+        signal.addEventListener("abort", reader.onAbort, { once: true });
+      }
+    }
+    // Back for more: it acted on the item it was handed.
+    reader.holding = false;
     try {
-      for (;;) {
-        if (signal?.aborted) return;
-        const i = reader.cursor - this.#offset;
-        if (i < this.#items.length) {
-          const item = this.#handOut(reader, i);
-          reader.holding = true;
-          yield item;
-          reader.holding = false;
+      const result = this.#answer(reader);
+      if (result !== undefined) return Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.#parked === EMPTY_PARKED) this.#parked = [];
+    this.#parked.push(reader);
+    return new Promise((resolve, reject) => reader.pending.push({ resolve, reject }));
+  }
+
+  /**
+   * What a reader's `next()` gets now: the next item, the end (the buffer ended, or its signal aborted), or the
+   * buffer's error (thrown); undefined when it must wait.
+   */
+  #answer(reader: IteratorReader<T>): IteratorResult<T, void> | undefined {
+    if (reader.signal?.aborted) {
+      this.#finishReader(reader);
+      return DONE;
+    }
+    const i = reader.cursor - this.#offset;
+    if (i < this.#items.length) {
+      const value = this.#handOut(reader, i);
+      reader.holding = true;
+      return { done: false, value };
+    }
+    // Back for more after the last item: this reader has acted on everything pushed so far.
+    if (this.#drainWaiters.length > 0) this.#notifyDrained();
+    const state = this.#state;
+    if (state.kind === "open") return undefined;
+    this.#finishReader(reader);
+    if (state.kind === "ended") return DONE;
+    throw state.error;
+  }
+
+  /** Answers the parked readers' waiting `next()` calls, oldest first, as far as the buffer now can. */
+  #serveParked(): void {
+    const parked = this.#parked;
+    // Filled again below with the readers still waiting (swapped, so `#finishReader` sees the live list).
+    this.#parked = EMPTY_PARKED;
+    for (const reader of parked) {
+      while (reader.pending.length > 0) {
+        const waiting = reader.pending[0]!;
+        // A `next()` waiting is a reader back for more (`#answer` marks it holding what it hands over).
+        reader.holding = false;
+        let result: IteratorResult<T, void> | undefined;
+        try {
+          result = reader.done ? DONE : this.#answer(reader);
+        } catch (error) {
+          reader.pending.shift();
+          waiting.reject(error);
           continue;
         }
-        // Back for more after the last item: this reader has acted on everything pushed so far.
-        if (this.#drainWaiters.length > 0) this.#notifyDrained();
-        const state = this.#state;
-        if (state.kind === "ended") return;
-        if (state.kind === "failed") throw state.error;
-        await this.waitFor(reader.cursor, signal);
+        if (result === undefined) break;
+        reader.pending.shift();
+        waiting.resolve(result);
       }
-    } finally {
+      if (reader.pending.length > 0) {
+        if (this.#parked === EMPTY_PARKED) this.#parked = [];
+        this.#parked.push(reader);
+      }
+    }
+  }
+
+  /** The reader stops: `return()`, its signal, or its last answer. Its waiting `next()` calls end. */
+  #closeReader(reader: IteratorReader<T>): void {
+    if (reader.done) return;
+    this.#finishReader(reader);
+    const pending = reader.pending;
+    reader.pending = [];
+    for (const waiting of pending) waiting.resolve(DONE);
+  }
+
+  #finishReader(reader: IteratorReader<T>): void {
+    if (reader.done) return;
+    reader.done = true;
+    reader.holding = false;
+    if (reader.onAbort !== undefined) reader.signal!.removeEventListener("abort", reader.onAbort);
+    reader.onAbort = undefined;
+    const at = this.#parked.indexOf(reader);
+    if (at !== -1) this.#parked.splice(at, 1);
+    if (reader.started) {
       this.#readers.delete(reader);
       if (this.#drainWaiters.length > 0) this.#notifyDrained();
     }
@@ -210,6 +337,23 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
 
   #scheduleFollowers(): void {
     for (const follower of this.#followers!) this.#schedule(follower);
+  }
+
+  /** A pushed item to each follower: at once to one that takes it now with nothing ahead of it, else in a microtask. */
+  #pushToFollowers(item: T): void {
+    const followers = this.#followers!;
+    for (const follower of followers.length === 1 ? followers : followers.slice()) {
+      if (follower.now !== undefined && !follower.scheduled && !follower.stopped && follower.now(item)) {
+        const i = follower.cursor - this.#offset;
+        // Only the item just pushed is ahead of it: hand it over here.
+        if (i === this.#items.length - 1) {
+          follower.sink.item(this.#handOut(follower, i));
+          if (this.#drainWaiters.length > 0) this.#notifyDrained();
+          continue;
+        }
+      }
+      this.#schedule(follower);
+    }
   }
 
   #schedule(follower: Follower<T>): void {
@@ -279,6 +423,7 @@ export class ReplayBuffer<T> implements AsyncIterable<T> {
   }
 
   #wake(): void {
+    if (this.#parked.length > 0) this.#serveParked();
     if (this.#waiters.length === 0) return;
     const waiters = this.#waiters;
     this.#waiters = [];

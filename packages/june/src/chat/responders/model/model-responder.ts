@@ -185,8 +185,12 @@ class ModelTurn implements CallHost {
   async #settle(call: FinishedCall): Promise<ModelMessage[] | undefined> {
     this.#settling = true;
     if (this.#inbox.size === 0) {
-      this.#interrupt = new AbortController();
-      await this.#queue.drained(this.#interrupt.signal);
+      // A turn that takes the text as it is pushed has it all already: no wait, no controller to end one.
+      if (this.#queue.isDrained) this.#interrupt = undefined;
+      else {
+        this.#interrupt = new AbortController();
+        await this.#queue.drained(this.#interrupt.signal);
+      }
       this.#signal.throwIfAborted();
     }
     if (this.#inbox.size === 0 || this.#segment === call.text) return undefined;
