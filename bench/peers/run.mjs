@@ -16,6 +16,7 @@
  *   node bench/peers/run.mjs                  the tables
  *   node bench/peers/run.mjs --quick          a small, fast run (a smoke test)
  *   node bench/peers/run.mjs --json [--out F] the figures as JSON
+ *   node bench/peers/run.mjs --parts heap     some parts only: turn, heap, cold, load
  *   npm run bench -- --only peers             the same, as a section of `npm run bench`
  */
 import { statSync } from "node:fs";
@@ -45,8 +46,10 @@ async function json(node, args) {
 
 const runsOn = (driver, runtime) => runtime.major >= 22 || !NEEDS_NODE_22[driver];
 
-/** Runs everything; `log` gets progress lines. */
-export async function runPeers({ quick = false, log = (m) => process.stderr.write(`  [peers] ${m}\n`) } = {}) {
+export const PARTS = ["turn", "heap", "cold", "load"];
+
+/** Runs the parts asked for (all four by default); `log` gets progress lines. */
+export async function runPeers({ quick = false, parts = PARTS, log = (m) => process.stderr.write(`  [peers] ${m}\n`) } = {}) {
   ensurePeers(log);
   const started = Date.now();
   const runtimes = [];
@@ -57,6 +60,23 @@ export async function runPeers({ quick = false, log = (m) => process.stderr.writ
   const leftOut = modern ? [] : Object.entries(NEEDS_NODE_22).map(([driver, why]) => ({ driver, why: `${why}; no Node 22+ found` }));
   if (!modern) log("no Node 22 or later (set JUNE_BENCH_NODE24): Mastra and OpenAI Agents left out");
 
+  const figures = {};
+  if (parts.includes("turn")) figures.turn = await turnPart(runtimes, quick, log);
+  if (parts.includes("heap")) figures.heap = await heapPart(runtimes, quick, log);
+  if (parts.includes("cold")) figures.cold = await coldPart(runtimes, quick, log);
+  if (parts.includes("load")) figures.load = await loadPart(runtimes, quick, log);
+  return {
+    date: new Date().toISOString(),
+    quick,
+    versions: peerVersions(),
+    runtimes: runtimes.map((r) => r.name),
+    leftOut,
+    ...figures,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+}
+
+async function turnPart(runtimes, quick, log) {
   // 1. Per-turn CPU: REPS processes per driver and runtime, reps interleaved (every driver's rep 1, then rep 2…,
   // the order rotating). In each process TURNS-turn conversations of the driver and of the raw floor alternate,
   // ROUNDS rounds after WARMUP. The ratio: the driver's CPU per turn over the floor's in the A/A processes of the
@@ -100,20 +120,28 @@ export async function runPeers({ quick = false, log = (m) => process.stderr.writ
     }
   }
 
+  return { reps, turns, rounds, warmup, deltas: 60, rows: turnRows };
+}
+
+async function heapPart(runtimes, quick, log) {
   // 2. Idle heap per live conversation (--expose-gc): SESSIONS conversations of 10 turns kept, heapUsed after gc
   // per conversation; June's own figure also by bench/tools/live-session-heap.mjs (the same method).
-  const sessions = quick ? 20 : 100;
+  const sessions = quick ? 20 : 200;
   const heapRows = [];
   log(`idle heap: ${sessions} live 10-turn conversations per driver and runtime`);
   for (const runtime of runtimes) {
     for (const driver of HEAP_DRIVERS.filter((d) => runsOn(d, runtime))) {
       const r = await json(runtime.node, ["--expose-gc", child, "heap", driver, String(sessions), "10"]);
-      heapRows.push({ runtime: runtime.name, driver, bytesPerSession: r.bytesPerSession });
+      heapRows.push({ runtime: runtime.name, driver, bytesPerSession: r.bytesPerSession, bytesPerSessionAtHalf: r.bytesPerSessionAtHalf });
     }
     const june = await json(runtime.node, ["--expose-gc", liveSessionHeap, "memory", String(sessions), "10"]);
     heapRows.push({ runtime: runtime.name, driver: "june-memory (live-session-heap.mjs)", bytesPerSession: june.liveBytesPerSession });
   }
 
+  return { sessions, turns: 10, rows: heapRows };
+}
+
+async function coldPart(runtimes, quick, log) {
   // 3. Cold start: a fresh process that imports the driver and runs one turn, against `node -e 0` of the same
   // runtime; RUNS each, interleaved, after one warm-up run each (the file cache).
   const coldRuns = quick ? 2 : 7;
@@ -137,6 +165,10 @@ export async function runPeers({ quick = false, log = (m) => process.stderr.writ
     }
   }
 
+  return { runs: coldRuns, rows: coldRows };
+}
+
+async function loadPart(runtimes, quick, log) {
   // 4. fileStore open + load of a 1,000-turn session against reading and parsing the same JSONL by hand, in fresh
   // processes (bench/children/open-session.mjs, which one goes first alternating), under each runtime.
   const loadTurns = quick ? 200 : 1000;
@@ -168,18 +200,7 @@ export async function runPeers({ quick = false, log = (m) => process.stderr.writ
     });
   }
 
-  return {
-    date: new Date().toISOString(),
-    quick,
-    versions: peerVersions(),
-    runtimes: runtimes.map((r) => r.name),
-    leftOut,
-    turn: { reps, turns, rounds, warmup, deltas: 60, rows: turnRows },
-    heap: { sessions, turns: 10, rows: heapRows },
-    cold: { runs: coldRuns, rows: coldRows },
-    load: { runs: loadRuns, rows: loadRows },
-    seconds: Math.round((Date.now() - started) / 1000),
-  };
+  return { runs: loadRuns, rows: loadRows };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -187,7 +208,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = argv.indexOf("--out");
   const out = at === -1 ? undefined : argv[at + 1];
   try {
-    const figures = await runPeers({ quick: argv.includes("--quick") });
+    const p = argv.indexOf("--parts");
+    const parts = p === -1 ? PARTS : argv[p + 1].split(",");
+    for (const part of parts) if (!PARTS.includes(part)) throw new Error(`bench/peers: unknown part ${part} (parts: ${PARTS.join(", ")})`);
+    const figures = await runPeers({ quick: argv.includes("--quick"), parts });
     const text = argv.includes("--json") ? `${JSON.stringify(figures, null, 2)}\n` : `${renderPeers(figures)}\n(${figures.seconds} s, ${figures.date})\n`;
     if (out) {
       const { writeFileSync } = await import("node:fs");
