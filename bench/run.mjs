@@ -9,6 +9,9 @@
  *   npm run bench -- --json --out FILE    … written to FILE
  *   npm run bench -- --quick              a small, fast run (a smoke test of every section)
  *   npm run bench -- --only turn,growth   some sections only (turn, growth, sessions, streaming, startup, memory, telemetry, concurrency, mcp, durable, subagent, ui-chat, guardrails)
+ *   npm run bench -- --only peers         June against its peers (OpenAI Agents, Mastra, LangGraph, the AI SDK), not
+ *                                         in the default run: it installs their pinned packages into bench/peers
+ *                                         (bench/peers/run.mjs)
  *   npm run bench -- --from FILE          the tables of figures saved earlier with --json --out FILE
  *   npm run bench -- --only turn --rounds 40   more rounds for the sections that take it (turn): a narrower interval
  */
@@ -22,6 +25,8 @@ import { REPORTS } from "./lib/report.mjs";
 /** The sections that take `--rounds N`. */
 const ROUNDS_SECTIONS = ["turn"];
 const SECTIONS = ["turn", "growth", "sessions", "streaming", "startup", "memory", "telemetry", "concurrency", "mcp", "durable", "subagent", "ui-chat", "guardrails"];
+/** Sections run only when named with --only. */
+const OPT_IN = ["peers"];
 
 function parseArgs(argv) {
   const options = { quick: false, json: false, out: undefined, only: SECTIONS, from: undefined, rounds: undefined };
@@ -45,7 +50,9 @@ function parseArgs(argv) {
   }
   if (options.out === "") throw new Error("bench: --out needs a file name");
   if (options.rounds !== undefined && !/^[1-9]\d*$/.test(options.rounds)) throw new Error("bench: --rounds needs a positive integer");
-  for (const name of options.only) if (!SECTIONS.includes(name)) throw new Error(`bench: unknown section "${name}" (sections: ${SECTIONS.join(", ")})`);
+  for (const name of options.only) {
+    if (!SECTIONS.includes(name) && !OPT_IN.includes(name)) throw new Error(`bench: unknown section "${name}" (sections: ${[...SECTIONS, ...OPT_IN].join(", ")})`);
+  }
   return options;
 }
 

@@ -1,5 +1,6 @@
 /** The tables `npm run bench` prints, one per section, from the sections' JSON figures. */
 import { fmt, table } from "./table.mjs";
+import { renderPeers } from "../peers/report.mjs";
 
 const ms = (v) => fmt(v, " ms");
 const x = (v) => fmt(v, "×");
@@ -7,6 +8,7 @@ const x = (v) => fmt(v, "×");
 const GROWTH_LABELS = { raw: "raw", memory: "memoryStore", "file-nosync": "fileStore", agent: "agent" };
 
 export const REPORTS = {
+  peers: renderPeers,
   turn(f) {
     return [
       `1. Turn overhead: one turn of a ${f.deltas}-delta scripted reply, median over ${f.rounds} rounds of ${f.turnsPerRound} turns (fresh session per round); per round: the CPU ratio to (a) in the same round, its quartiles and a 95 % interval of its median`,
