@@ -438,7 +438,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
     const takenAt = Date.now();
     const owner = newOwner(takenAt);
     templates.rewrite(template, JSON.stringify(owner));
-    releasedWithAppend.delete(own.token);
+    // The old token stays in `releasedWithAppend`: a `releaseTurn` of the ended turn's lease still finds nothing to do.
     own.token = owner.token;
     own.takenAt = takenAt;
     own.file = { ino: template.ino, size: template.size, birthtimeMs: template.birthtimeMs };
@@ -451,7 +451,6 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
     if (own.releaseKept) forgetKept(leasePath(sessionId), own.releaseKept);
     own.releaseKept = undefined;
     held.delete(sessionId);
-    releasedWithAppend.delete(own.token);
     let unlinked = false;
     try {
       unlinked = unlockOwnSync(leasePath(sessionId), own.file);
