@@ -2,7 +2,7 @@
 /**
  * Before/after of a store's own work per turn, in one process: acquire the lease, append the turn-start, append
  * the turn-end (`sync: true`, `endsLease` as the chat passes it), release, for two builds of June, rounds interleaved (medians of CPU and wall):
- *   node bench/tools/ab-store.mjs /path/to/old/packages/june [rounds] [variants: file,file-nosync,memory]
+ *   node bench/tools/ab-store.mjs /path/to/old/packages/june [rounds] [variants: file,file-nosync,file-kept,memory]
  * JUNE_BENCH_TURNS sets the turns a round (default 50, a new session each round). Given this package's own
  * directory (`packages/june`) as the old one, both columns run this build: an A/A row.
  */
@@ -21,7 +21,8 @@ const dir = tempDir();
 
 function storeOf(chat, key, path) {
   if (key === "memory") return chat.memoryStore();
-  return chat.fileStore(path, { fsync: key === "file" });
+  // file-kept: fsync off and the lease kept between turns (`keepLeaseMs`, off by default; an older build ignores it).
+  return chat.fileStore(path, { fsync: key === "file", ...(key === "file-kept" ? { keepLeaseMs: 1_000 } : {}) });
 }
 
 const variants = [];

@@ -53,8 +53,8 @@ interface HeldLease {
   /** Its entry in the process's kept leases (`kept-leases.ts`), while kept. */
   releaseKept?: () => void;
 }
-/** How long a lease stays kept after its turn's end by default (see `FileStoreOptions.keepLeaseMs`). */
-const KEEP_LEASE_MS = 1_000;
+/** How long a lease stays kept after its turn's end by default: not at all (see `FileStoreOptions.keepLeaseMs`). */
+const KEEP_LEASE_MS = 0;
 /** Checks `keepLeaseMs`: a finite number of milliseconds >= 0. */
 function checkKeepLease(value: unknown): number {
   if (value === undefined) return KEEP_LEASE_MS;

@@ -62,7 +62,7 @@ function otherProcess(dir: string, keepLeaseMs?: number) {
 describe("fileStore keeps a turn's lease for the session's next turn (keepLeaseMs)", () => {
   it("a turn's end keeps the lock, this process's; the next turn takes it again: the same file, the new lease's owner", async () => {
     const dir = temp.dir();
-    const store = fileStore(dir, { fsync: false });
+    const store = fileStore(dir, { fsync: false, keepLeaseMs: 1_000 });
     let seq = await sessionWithTurns(store, "s", 0);
     const first = await oneTurn(store, seq, "a");
     seq = first.seq;
@@ -98,7 +98,7 @@ describe("fileStore keeps a turn's lease for the session's next turn (keepLeaseM
 
     // Another store of this process (a second chat on the same directory) gets it at once, and appends.
     seq = (await oneTurn(store, seq, "c")).seq;
-    const other = fileStore(dir, { fsync: false });
+    const other = fileStore(dir, { fsync: false, keepLeaseMs: 1_000 });
     const theirs = await other.acquireTurn("s");
     expect(owner(dir).token).toBe(theirs.token);
     await expect(store.acquireTurn("s")).rejects.toMatchObject({ name: "SessionBusyError" });
@@ -117,7 +117,7 @@ describe("fileStore keeps a turn's lease for the session's next turn (keepLeaseM
 
   it("a kept lock removed by hand is not taken again blindly: the next turn takes a new one", async () => {
     const dir = temp.dir();
-    const store = fileStore(dir, { fsync: false });
+    const store = fileStore(dir, { fsync: false, keepLeaseMs: 1_000 });
     let seq = await sessionWithTurns(store, "s", 0);
     seq = (await oneTurn(store, seq, "a")).seq;
     unlinkSync(join(dir, "s.lock"));
@@ -153,7 +153,7 @@ describe("fileStore keeps a turn's lease for the session's next turn (keepLeaseM
 
   it("a process that exits keeping a lease releases it; one killed with SIGKILL leaves it, and it is taken over", async () => {
     const dir = temp.dir();
-    const store = fileStore(dir, { fsync: false });
+    const store = fileStore(dir, { fsync: false, keepLeaseMs: 1_000 });
     await sessionWithTurns(store, "s", 0);
 
     const exiting = otherProcess(dir, 60_000);
