@@ -13,6 +13,13 @@
  */
 import { DELTAS, inputOf, load } from "./drivers.mjs";
 
+// No peer reports anything anywhere: Mastra's usage telemetry (sent only from Mastra's server and file-based agents,
+// which no driver uses), OpenAI Agents' trace export (the Runner also runs with tracing off), LangSmith tracing.
+process.env.MASTRA_TELEMETRY_DISABLED = "1";
+process.env.OPENAI_AGENTS_DISABLE_TRACING = "1";
+process.env.LANGSMITH_TRACING = "false";
+process.env.LANGCHAIN_TRACING_V2 = "false";
+
 const [mode, name, ...rest] = process.argv.slice(2);
 
 const cpuOf = (since) => {
