@@ -87,7 +87,9 @@ const chatGroup = {
   },
 };
 
-const outDir = mkdtempSync(join(dist, ".bundle-"));
+// Beside dist, as deep: the chained source maps name src/ by paths relative to each output, which must hold once
+// the outputs move into dist.
+const outDir = mkdtempSync(join(root, ".bundle-"));
 try {
   const { metafile } = await build({ ...options, outdir: outDir, plugins: [chatGroup] });
   // The guard of the relative URLs (see above): each output that inlines a file making one sits at that file's depth.
@@ -106,18 +108,17 @@ try {
     throw new Error(`bundle: a relative import.meta.url would change meaning (move it, or resolve by package name): ${misplaced.join(", ")}`);
   }
   // Nothing in dist but the bundle and tsc's declarations.
-  removeScripts(dist, outDir);
+  removeScripts(dist);
   moveInto(outDir, dist);
 } finally {
   rmSync(outDir, { recursive: true, force: true });
 }
 
-function removeScripts(dir, keep) {
+function removeScripts(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (path === keep) continue;
     if (statSync(path).isDirectory()) {
-      removeScripts(path, keep);
+      removeScripts(path);
       if (readdirSync(path).length === 0) rmSync(path, { recursive: true });
     } else if (/\.js(\.map)?$/.test(name)) rmSync(path);
   }
