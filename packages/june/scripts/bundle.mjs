@@ -63,9 +63,10 @@ const options = {
 // files, and each file costs its load (about a millisecond, where one more KB costs some 50 µs). So every entry
 // that reaches the chat's modules anyway also imports the chat's entry, for its side effects only: the chat's
 // whole static graph then has one set of entries, and lands in a few chunks. Left out, so they stay small: the
-// JSX runtimes, the model providers (`june/sdk/*`), `june/testing` and the CLI's own start (`june --help`).
+// JSX runtimes, the model providers (`june/sdk/*`), `june/testing`, the CLI's own start (`june --help`), and
+// `june/stream`, which browsers load (Studio, a user's UI): it must not pull the chat's Node modules into a page.
 const HUB = join(dist, "chat/index.js");
-const LEAN = new Set(["jsx/jsx-runtime.js", "jsx/jsx-dev-runtime.js", "sdk/openai.js", "sdk/anthropic.js", "sdk/google.js", "sdk/openai-compatible.js", "testing/index.js", "cli/bin.js"].map((path) => join(dist, path)));
+const LEAN = new Set(["chat/stream/index.js", "jsx/jsx-runtime.js", "jsx/jsx-dev-runtime.js", "sdk/openai.js", "sdk/anthropic.js", "sdk/google.js", "sdk/openai-compatible.js", "testing/index.js", "cli/bin.js"].map((path) => join(dist, path)));
 const probe = await build({ ...options, write: false, outdir: join(dist, ".probe") });
 const dynamicTargets = Object.values(probe.metafile.inputs).flatMap((input) =>
   input.imports.filter((i) => i.kind === "dynamic-import" && !i.external).map((i) => resolve(root, i.path)),

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -25,5 +25,24 @@ describe("june/stream", () => {
     const { files, packages } = reach(join(dirname(fileURLToPath(import.meta.url)), "index.ts"));
     expect(packages).toEqual([]);
     for (const file of files) expect(readFileSync(file, "utf8"), file).not.toMatch(/\bprocess\.|\bBuffer\b|import\.meta/);
+  });
+
+  // The build bundles the library (scripts/bundle.mjs): what a page loads is the built entry and its chunks, which
+  // must not carry the chat's Node modules along (the test command builds first; without a build, nothing to read).
+  const built = join(dirname(fileURLToPath(import.meta.url)), "../../../dist/chat/stream/index.js");
+  it.skipIf(!existsSync(built))("its built entry and the chunks it loads import no package and no Node built-in", () => {
+    const files = new Set<string>();
+    const packages = new Set<string>();
+    const walk = (file: string) => {
+      if (files.has(file)) return;
+      files.add(file);
+      for (const match of readFileSync(file, "utf8").matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']([^"']+)["']/g)) {
+        if (match[1].startsWith(".")) walk(resolve(dirname(file), match[1]));
+        else packages.add(match[1]);
+      }
+    };
+    walk(built);
+    expect([...packages], [...files].join(", ")).toEqual([]);
+    expect(files.size).toBeLessThan(12);
   });
 });
