@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { bin, ensureBuilt, packageDir } from "./__fixtures__/built-bin.js";
+import { bin, ensureBuilt, packageDir, traceImport } from "./__fixtures__/built-bin.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeOpenAIServer } from "../testing/fake-openai-server.js";
 
@@ -168,20 +168,6 @@ describe("june ask loads modules of every shape", { timeout: 90_000 }, () => {
     }
   });
 });
-
-/**
- * A hook, registered with `node --import` before the CLI starts, that appends every URL the CLI's ES
- * modules resolve to `JUNE_TRACE_FILE`.
- */
-const TRACE_HOOK = `import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, nextResolve) {
-  const result = await nextResolve(specifier, context);
-  appendFileSync(process.env.JUNE_TRACE_FILE, result.url + "\\n");
-  return result;
-}`;
-const traceImport = `data:text/javascript,${encodeURIComponent(
-  `import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(TRACE_HOOK)}`)});`,
-)}`;
 
 /** Runs the built `june` and returns what it printed and every ES module URL it resolved. */
 async function traced(args: string[], env: Record<string, string> = {}): Promise<Result & { urls: string[] }> {

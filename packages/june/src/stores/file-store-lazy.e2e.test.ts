@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { ensureBuilt, packageDir } from "../cli/__fixtures__/built-bin.js";
+import { ensureBuilt, packageDir, traceImport } from "../cli/__fixtures__/built-bin.js";
 
 beforeAll(() => {
   ensureBuilt();
@@ -17,17 +17,6 @@ beforeAll(() => {
 
 const dir = mkdtempSync(join(tmpdir(), "june-lazy-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Appends every ES module URL the process resolves to `JUNE_TRACE_FILE`. */
-const TRACE_HOOK = `import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, nextResolve) {
-  const result = await nextResolve(specifier, context);
-  appendFileSync(process.env.JUNE_TRACE_FILE, result.url + "\\n");
-  return result;
-}`;
-const traceImport = `data:text/javascript,${encodeURIComponent(
-  `import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(TRACE_HOOK)}`)});`,
-)}`;
 
 it("importing june/chat and making a fileStore load no file-store-core.js; the store's first call does", { timeout: 60_000 }, () => {
   const trace = join(dir, "trace.txt");

@@ -11,6 +11,18 @@ import { fileURLToPath } from "node:url";
 export const packageDir = fileURLToPath(new URL("../../../", import.meta.url));
 export const bin = join(packageDir, "dist/cli/bin.js");
 
+/** A module hook that appends every ES module URL the process resolves to the file `JUNE_TRACE_FILE` names. */
+const TRACE_HOOK = `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, nextResolve) {
+  const result = await nextResolve(specifier, context);
+  appendFileSync(process.env.JUNE_TRACE_FILE, result.url + "\\n");
+  return result;
+}`;
+/** `node --import <this>` registers TRACE_HOOK before the process loads anything else. */
+export const traceImport = `data:text/javascript,${encodeURIComponent(
+  `import { register } from "node:module";\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(TRACE_HOOK)}`)});`,
+)}`;
+
 function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
