@@ -1,4 +1,3 @@
-import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import type { ApprovalDecision, ApprovalRequest, DecisionOutcome } from "../runtime/types.js";
 import { ToolInputInvalidError } from "../runtime/errors.js";
 import { ApprovalNotPendingError, TurnEndedError } from "../chat/errors.js";
@@ -34,8 +33,6 @@ export interface CreateApproverOptions {
   screen: Screen;
   /** The terminal's line reader, made when first needed. */
   reader: () => LineReader;
-  /** Patterns of the user's own (`JUNE_REDACT`), masked in the tool input a prompt shows. */
-  redaction?: TextRedactOptions;
 }
 
 /**
@@ -69,7 +66,7 @@ export function createApprover(options: CreateApproverOptions): Approver {
           return decided(request, { approved: false, reason: "denied with --deny" });
         case "ask": {
           if (!io.stdin.isTTY) return decided(request, { approved: false, reason: NO_ONE_TO_APPROVE });
-          const prompt = renderApprovalPrompt(request, screen.err, options.redaction);
+          const prompt = renderApprovalPrompt(request, screen.err, io.redact);
           screen.beforePrompt();
           if (refused !== undefined) screen.note(renderErrorLine(refused, screen.err));
           screen.note(prompt.header);
@@ -120,7 +117,7 @@ async function editInput(input: unknown, options: CreateApproverOptions, signal:
     }
   }
   // What each field shows is redacted as the prompt's input is: Enter keeps the value itself.
-  const shown = redact(input, options.redaction ?? {});
+  const shown = io.redact(input);
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     const answer = await options.reader().question(`input (JSON) [${JSON.stringify(shown)}]: `, { signal });
     return answer === undefined ? undefined : answer.trim() === "" ? input : parseField(answer);

@@ -4,7 +4,7 @@
  * gets (streams, environment, working directory, Ctrl-C, exit) and exits with `runCli`'s code.
  */
 import { fstatSync } from "node:fs";
-import type { CliIO } from "./io.js";
+import type { ProcessIO } from "./io.js";
 import { runCli } from "./main.js";
 
 const interruptListeners: (() => boolean)[] = [];
@@ -39,7 +39,7 @@ function sameFile(a: number, b: number): boolean {
   }
 }
 
-const io: CliIO = {
+const io: ProcessIO = {
   stdout: {
     write: (text) => void process.stdout.write(text),
     get isTTY() {

@@ -1,4 +1,6 @@
-/** A stream the CLI writes to: stdout or stderr. */
+import type { TextRedactOptions } from "../redaction/redact.js";
+
+/** A stream of the process the CLI writes to: stdout or stderr, as it is. */
 export interface CliOutput {
   write(text: string): void;
   /** True when the stream is a terminal. */
@@ -17,11 +19,11 @@ export interface CliInput {
 }
 
 /**
- * Everything the CLI takes from its process, passed down to every command, so commands never touch
- * `process` and run in tests with fake streams. `bin.ts` builds the real one; it is the only place that
- * touches `process`.
+ * Everything the CLI takes from its process, so commands never touch `process` and run in tests with fake
+ * streams. `bin.ts` builds the real one (it is the only place that touches `process`) and gives it to `runCli`,
+ * which puts it behind the output gate (`CliIO`) before any command sees it.
  */
-export interface CliIO {
+export interface ProcessIO {
   readonly stdout: CliOutput;
   readonly stderr: CliOutput;
   readonly stdin: CliInput;
@@ -49,16 +51,41 @@ export interface CliIO {
   editText?(text: string, editor: string): Promise<string | undefined>;
   /** Opens a URL in the user's browser, best effort (`june studio --open`). */
   openUrl?(url: string): void;
+}
+
+/** stdout or stderr behind the output gate (`output-gate.ts`). */
+export interface GatedOutput extends CliOutput {
+  /** Writes text the CLI composed (a note, an error line, a table): masked on its way out. */
+  write(text: string): void;
   /**
-   * stderr as it is, past the redaction every other write goes through (`redactedIO`): only for what the CLI
-   * prints because the user must see it whole, a secret of their own (`june studio`'s URL and its token).
-   * Absent on an io that masks nothing: use `stderr` then.
+   * Writes text made only of what was redacted with the gate's options already: the turn stream's reply and
+   * events (`turnStream(turn, { redaction: io.redaction })`), or values `io.redact` returned, as JSON. It is
+   * written as it is: masking a reply a write at a time would miss a key split across two writes (the stream
+   * masked it whole), and masking JSON text could cut an escape.
    */
-  readonly stderrVerbatim?: CliOutput;
+  writeRedacted(text: string): void;
+}
+
+/**
+ * What every command gets: its process's io behind the output gate (`outputGate`), the one place the CLI
+ * redacts. Its options (June's patterns, then `JUNE_REDACT`'s) were resolved once, by `runCli`.
+ */
+export interface CliIO extends ProcessIO {
+  readonly stdout: GatedOutput;
+  readonly stderr: GatedOutput;
+  /** The gate's own patterns (`JUNE_REDACT`), for the projections that redact as they cut (`turnStream`, `streamTraceRows`, `approvalView`, `errorInfo`). */
+  readonly redaction: TextRedactOptions;
+  /** A copy of `value` redacted with the gate's options (`redact`), to render or write with `writeRedacted`. */
+  redact<T>(value: T): T;
+  /**
+   * stderr as it is, past the gate: only for what the CLI prints because the user must see it whole, a
+   * secret of their own (`june studio`'s URL and its token).
+   */
+  readonly stderrVerbatim: CliOutput;
 }
 
 /** Whether colors may be used on `output`: a terminal, `NO_COLOR` unset or empty, `TERM` not `dumb`. */
-export function colorEnabled(env: CliIO["env"], output: CliOutput): boolean {
+export function colorEnabled(env: ProcessIO["env"], output: CliOutput): boolean {
   if (!output.isTTY) return false;
   const noColor = env.NO_COLOR;
   if (noColor !== undefined && noColor !== "") return false;

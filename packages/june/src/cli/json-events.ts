@@ -8,7 +8,7 @@ import type {
 import { traceRowChanges, type TraceRowChange } from "../chat/stream/trace-row-changes.js";
 import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
 import { errorInfo } from "../chat/stream/error-info.js";
-import { redact, type TextRedactOptions } from "../redaction/redact.js";
+import type { CliIO } from "./io.js";
 import type { RunResult, RunStatus, Usage } from "../runtime/types.js";
 
 /**
@@ -49,16 +49,16 @@ export interface RunEnd {
 
 /**
  * `june run`'s `run-end` line, safe to print: step results and usage redacted the way the turn stream
- * redacts a turn's metadata (June's patterns, then `redaction`'s: a step may return a tool's output or a
- * config with a password in it), the failure as the stream's `errorInfo`.
+ * redacts a turn's metadata (with the output gate's options, June's patterns then `JUNE_REDACT`'s: a step may
+ * return a tool's output or a config with a password in it), the failure as the stream's `errorInfo`.
  */
-export function jsonRunEnd(end: RunEnd, redaction: TextRedactOptions = {}): JsonRunEnd {
+export function jsonRunEnd(end: RunEnd, gate: Pick<CliIO, "redact" | "redaction">): JsonRunEnd {
   return {
     type: "run-end",
     ...(end.runId !== undefined ? { runId: end.runId } : {}),
     status: end.status,
-    ...(end.result ? { steps: redact(end.result.steps, redaction), usage: redact(end.result.usage, redaction) } : {}),
-    ...("error" in end ? { error: errorInfo(end.error, { redaction }) } : {}),
+    ...(end.result ? { steps: gate.redact(end.result.steps), usage: gate.redact(end.result.usage) } : {}),
+    ...("error" in end ? { error: errorInfo(end.error, { redaction: gate.redaction }) } : {}),
   };
 }
 

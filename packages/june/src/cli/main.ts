@@ -11,10 +11,12 @@ import { sessionsCommand } from "./commands/sessions.js";
 import { studioCommand } from "./commands/studio.js";
 import { createColors, stripAnsi } from "./colors.js";
 import { CliUsageError, isCliExitError } from "./errors.js";
-import { colorEnabled, type CliIO } from "./io.js";
+import { colorEnabled, type CliIO, type ProcessIO } from "./io.js";
 import { COMMAND_HELP, renderHelp, usageLine } from "./help.js";
 import { otlpTracesUrl } from "./otlp-endpoint.js";
-import { redactedIO } from "./redacted-io.js";
+import type { TextRedactOptions } from "../redaction/redact.js";
+import { outputGate } from "./output-gate.js";
+import { redactOptionsOf } from "./redact-patterns.js";
 import { describeFailure, renderErrorLine } from "./render.js";
 import { closestName } from "./suggest.js";
 
@@ -47,7 +49,8 @@ export function juneCommand(io: CliIO): CommandDef {
 export interface RunCliOptions {
   /** The arguments after `june`. */
   argv: readonly string[];
-  io: CliIO;
+  /** The process's streams, environment and signals (`bin.ts`'s, or a test's fake). */
+  io: ProcessIO;
 }
 
 /** The leaf command the arguments name, its parent, the arguments left for it, and its path. */
@@ -119,8 +122,16 @@ function missingArgument(error: Error, path: string[]): string | undefined {
  * configuration (one line on stderr, never a stack trace), 130 canceled. Never touches `process`.
  */
 export async function runCli(options: RunCliOptions): Promise<number> {
-  // Every line printed, by any command, is masked on its way out.
-  const io = redactedIO(options.io);
+  // The redaction options, resolved once: every line printed, by any command, leaves through the gate.
+  // A bad JUNE_REDACT is the command's usage error (exit 2); `--help` still prints, masked with June's patterns.
+  let badRedact: { error: unknown } | undefined;
+  let redaction: TextRedactOptions = {};
+  try {
+    redaction = redactOptionsOf(options.io.env);
+  } catch (error) {
+    badRedact = { error };
+  }
+  const io = outputGate(options.io, redaction);
   const errColors = createColors(colorEnabled(io.env, io.stderr));
   const root = juneCommand(io);
   let path: string[] = [];
@@ -149,6 +160,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     }
     const args = ((await resolved(found.command.args)) ?? {}) as ArgsDef;
     checkFlags(found.rest, args, found.path.join(" "));
+    if (badRedact) throw badRedact.error;
     otlp = await otlpExport(io, found.path[0]);
     const { result } = await runCommand(found.command, { rawArgs: found.rest });
     return typeof result === "number" ? result : 0;

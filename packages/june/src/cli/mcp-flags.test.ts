@@ -26,7 +26,7 @@ describe("--mcp", () => {
   });
 
   it("an approval prompt names the MCP server of the tool", () => {
-    const prompt = renderApprovalPrompt({ toolName: "fs_read", input: { path: "a" }, mcp: { server: "npx files", tool: "read" } }, createColors(false));
+    const prompt = renderApprovalPrompt({ toolName: "fs_read", input: { path: "a" }, mcp: { server: "npx files", tool: "read" } }, createColors(false), (value) => value);
     expect(prompt.header).toContain("fs_read (MCP server npx files) wants to run with");
   });
 

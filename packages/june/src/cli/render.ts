@@ -1,11 +1,12 @@
 import type { ChatTraceRow } from "../chat/trace/project-chat-trace.js";
-import { redact, type TextRedactOptions } from "../redaction/redact.js";
 import type { ApprovalRequest } from "../runtime/types.js";
 import type { Colors } from "./colors.js";
+import type { Redact } from "./output-gate.js";
 
 /**
  * Pure renderers: what the CLI shows, as strings. Printing them is `screen.ts`'s job, so both can be
- * tested apart.
+ * tested apart; what they return is masked on its way out by the output gate. A renderer that cuts a value
+ * (a tool's input) takes the gate's `redact`, so the value is masked before it is cut.
  */
 
 /** Rows still at work: running or waiting, depth first. */
@@ -53,11 +54,11 @@ export function renderProgressLine(rows: readonly ChatTraceRow[], options: Progr
 /** Longest input shown in an approval prompt. */
 const MAX_PROMPT_INPUT_CHARS = 2_000;
 
-/** A tool's input for an approval prompt: redacted (June's patterns, then `redaction`'s), as JSON, bounded. */
-export function formatToolInput(input: unknown, maxChars = MAX_PROMPT_INPUT_CHARS, redaction: TextRedactOptions = {}): string {
+/** A tool's input for an approval prompt: redacted (`mask`, the output gate's `redact`), as JSON, bounded. */
+export function formatToolInput(input: unknown, mask: Redact, maxChars = MAX_PROMPT_INPUT_CHARS): string {
   let text: string;
   try {
-    const safe = redact(input, redaction);
+    const safe = mask(input);
     text = typeof safe === "string" ? safe : (JSON.stringify(safe, null, 2) ?? String(safe));
   } catch {
     text = "[unserializable]";
@@ -72,9 +73,9 @@ export function formatToolInput(input: unknown, maxChars = MAX_PROMPT_INPUT_CHAR
 export function renderApprovalPrompt(
   request: Pick<ApprovalRequest, "toolName" | "input" | "mcp"> & { readonly stepId?: string },
   colors: Colors,
-  redaction: TextRedactOptions = {},
+  mask: Redact,
 ): { header: string; question: string } {
-  const input = formatToolInput(request.input, MAX_PROMPT_INPUT_CHARS, redaction)
+  const input = formatToolInput(request.input, mask)
     .split("\n")
     .map((line) => `  ${line}`)
     .join("\n");
@@ -107,12 +108,12 @@ export function renderErrorLine(message: string, colors: Colors): string {
   return `${colors.red("june:")} ${oneLine(message)}`;
 }
 
-/** A turn or run that failed: `name: message`, redacted (June's patterns, then `redaction`'s), on one line. */
-export function describeFailure(error: unknown, redaction: TextRedactOptions = {}): string {
-  const safe = redact(error, redaction) as { name?: unknown; message?: unknown } | string;
-  if (typeof safe === "string") return oneLine(safe);
-  const name = typeof safe?.name === "string" ? safe.name : "Error";
-  const message = typeof safe?.message === "string" ? safe.message : String(error);
+/** A turn or run that failed: `name: message`, on one line (masked when it is written, by the output gate). */
+export function describeFailure(error: unknown): string {
+  if (typeof error === "string") return oneLine(error);
+  const { name: rawName, message: rawMessage } = (typeof error === "object" && error !== null ? error : {}) as { name?: unknown; message?: unknown };
+  const name = typeof rawName === "string" ? rawName : "Error";
+  const message = typeof rawMessage === "string" ? rawMessage : String(error);
   return oneLine(name === "Error" ? message : `${name}: ${message}`);
 }
 

@@ -8,7 +8,6 @@ import type { ModelSpec } from "./models.js";
 import { describeFailure, renderApprovalPrompt, renderErrorLine } from "./render.js";
 import type { Screen } from "./screen.js";
 import { showTurn, type TurnExit } from "./turn-runner.js";
-import { redactOptionsOf } from "./redact-patterns.js";
 
 /** True for a turn `session.resume` can continue: suspended, or interrupted with a checkpoint. */
 export function isResumable(turn: TurnRecord): boolean {
@@ -63,7 +62,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<TurnExit> 
   try {
     live = await session.resume(record.id);
   } catch (error) {
-    screen.note(renderErrorLine(`cannot resume turn ${record.id}: ${describeFailure(error, redactOptionsOf(io.env))}`, screen.err));
+    screen.note(renderErrorLine(`cannot resume turn ${record.id}: ${describeFailure(error)}`, screen.err));
     return { status: "failed", error };
   }
   const requests = [...live.requests];
@@ -75,7 +74,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<TurnExit> 
     for (const request of requests) {
       if (interrupt.signal.aborted) break;
       // The approver shows the request when it asks; a decision by flag shows it here first.
-      if (mode !== "ask") screen.note(renderApprovalPrompt(request, screen.err).header);
+      if (mode !== "ask") screen.note(renderApprovalPrompt(request, screen.err, io.redact).header);
       await askApproval({ request, target: approvalTarget(live), approver: options.approver, signal: interrupt.signal });
     }
   } finally {
@@ -98,12 +97,12 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<TurnExit> 
  * `canceled`, its checkpoint deleted, none of its requests decided. A turn another process runs (it resumed
  * it) is refused as busy: said on stderr, `"failed"`.
  */
-export async function cancelResumable(options: { io: CliIO; screen: Screen; session: Session; turn: TurnRecord }): Promise<"canceled" | "failed"> {
-  const { io, screen, session, turn } = options;
+export async function cancelResumable(options: { screen: Screen; session: Session; turn: TurnRecord }): Promise<"canceled" | "failed"> {
+  const { screen, session, turn } = options;
   try {
     await session.cancel(turn.id);
   } catch (error) {
-    screen.note(renderErrorLine(`cannot cancel turn ${turn.id}: ${describeFailure(error, redactOptionsOf(io.env))}`, screen.err));
+    screen.note(renderErrorLine(`cannot cancel turn ${turn.id}: ${describeFailure(error)}`, screen.err));
     return "failed";
   }
   screen.note(screen.err.dim(`canceled turn ${turn.id} · nothing ran`));

@@ -39,14 +39,14 @@ export class Screen {
     return this.io.outputsShared ?? (this.io.stdout.isTTY && this.io.stderr.isTTY);
   }
 
-  /** Writes a piece of the reply to stdout. */
+  /** Writes a piece of the reply to stdout: text the turn stream (or `io.redact`) redacted already. */
   reply(text: string): void {
     if (text.length === 0) return;
     if (this.shared) {
       this.clearStatus();
       this.replyStreaming = true;
     }
-    this.io.stdout.write(text);
+    this.io.stdout.writeRedacted(text);
     this.replyMidLine = !text.endsWith("\n");
   }
 
@@ -61,9 +61,9 @@ export class Screen {
     this.replyStreaming = false;
   }
 
-  /** Writes raw text to stdout (JSON lines). */
+  /** Writes JSON lines to stdout, of values redacted already (the turn stream's events, `io.redact`'s). */
   data(text: string): void {
-    this.io.stdout.write(text);
+    this.io.stdout.writeRedacted(text);
   }
 
   /** Sets the live progress line (stderr, on a terminal only); `""` clears it. */

@@ -1,7 +1,7 @@
 import type { TurnEndStreamEvent } from "../chat/stream/turn-stream-event.js";
 import { turnStream } from "../chat/stream/turn-stream.js";
 import { errorInfo } from "../chat/stream/error-info.js";
-import { redactText, type TextRedactOptions } from "../redaction/redact.js";
+import type { TextRedactOptions } from "../redaction/redact.js";
 import type { Turn, TurnResult } from "../chat/types.js";
 import { TurnSuspendedError } from "../chat/errors.js";
 import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
@@ -9,7 +9,6 @@ import { approvalTarget, askApproval, type Approver } from "./approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "./cancel-on-interrupt.js";
 import type { CliIO } from "./io.js";
 import { jsonLine, JsonTraceRows, type CliJsonEvent } from "./json-events.js";
-import { redactOptionsOf } from "./redact-patterns.js";
 import { describeFailure, renderErrorLine, renderProgressLine } from "./render.js";
 import type { ModelSpec } from "./models.js";
 import { explainProviderError } from "./provider-errors.js";
@@ -59,9 +58,9 @@ export interface ShowTurnOptions {
  */
 export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
   const { io, screen, turn, approver, json } = options;
-  // What is printed is the turn's one stream, redacted and projected as the HTTP API sends it (the user's
-  // JUNE_REDACT patterns over June's); the CLI only encodes it, as reply text or JSON lines.
-  const own = redactOptionsOf(io.env);
+  // What is printed is the turn's one stream, redacted and projected as the HTTP API sends it, with the output
+  // gate's options (the user's JUNE_REDACT patterns over June's); the CLI only encodes it, as reply text or JSON lines.
+  const { redaction } = io;
   const emit = (event: CliJsonEvent) => screen.data(jsonLine(event));
   const interrupt = cancelOnInterrupt({ io, screen, cancel: () => turn.cancel() });
   const traceRows = new JsonTraceRows();
@@ -70,10 +69,10 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
   // An approver that threw (no terminal to ask, say) fails the turn as the CLI shows it.
   let thrown: { error: unknown } | undefined;
   try {
-    for await (const { event } of turnStream(turn, { redaction: own })) {
+    for await (const { event } of turnStream(turn, { redaction })) {
       switch (event.type) {
         case "turn-start":
-          if (json) emit({ ...event, input: redactText(options.input, own) });
+          if (json) emit({ ...event, input: io.redact(options.input) });
           break;
         case "text-delta":
           shownText += event.text;
@@ -142,7 +141,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
   }
 
   if (!json) screen.endReply({ always: options.newlineAfterReply });
-  if (json) emit(jsonTurnEnd(turn, outcome, end, own));
+  if (json) emit(jsonTurnEnd(turn, outcome, end, redaction));
   switch (outcome.status) {
     case "completed": {
       // The turn's footer, for a person at a terminal: what it cost, when the model's price is known (a script
@@ -153,7 +152,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
     }
     case "failed":
       if (GuardrailTrippedError.isInstance(outcome.error)) {
-        screen.note(screen.err.yellow(`blocked: ${redactText(outcome.error.message, own)}`));
+        screen.note(screen.err.yellow(`blocked: ${outcome.error.message}`));
         break;
       }
       if (TurnSuspendedError.isInstance(outcome.error)) {
@@ -164,7 +163,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
       }
       screen.note(
         renderErrorLine(
-          `the turn failed: ${explainProviderError(outcome.error, { spec: options.model }) ?? describeFailure(outcome.error, own)}`,
+          `the turn failed: ${explainProviderError(outcome.error, { spec: options.model }) ?? describeFailure(outcome.error)}`,
           screen.err,
         ),
       );

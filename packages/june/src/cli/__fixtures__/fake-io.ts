@@ -1,7 +1,14 @@
 import { PassThrough } from "node:stream";
-import type { CliIO } from "../io.js";
+import type { TextRedactOptions } from "../../redaction/redact.js";
+import type { CliIO, ProcessIO } from "../io.js";
+import { outputGate } from "../output-gate.js";
+import { redactOptionsOf } from "../redact-patterns.js";
 
-/** A `CliIO` for tests: captured output, a writable stdin, recorded exits and interrupts. */
+/**
+ * A `CliIO` for tests: captured output, a writable stdin, recorded exits and interrupts. It stands behind the
+ * output gate (with `env`'s JUNE_REDACT), as a command's io does; `runCli` gates its process streams anew, so
+ * `out` and `err` hold what left the gate, once.
+ */
 export interface FakeIO extends CliIO {
   readonly out: string[];
   readonly err: string[];
@@ -29,11 +36,7 @@ export function createFakeIO(options: FakeIOOptions = {}): FakeIO {
   const exits: number[] = [];
   const input = new PassThrough();
   const listeners: (() => boolean)[] = [];
-  const io: FakeIO = {
-    out,
-    err,
-    input,
-    exits,
+  const io: ProcessIO = {
     stdout: { write: (text) => void out.push(text), isTTY: options.stdoutTTY ?? false, columns: options.columns },
     stderr: { write: (text) => void err.push(text), isTTY: options.stderrTTY ?? false, columns: options.columns },
     stdin: { isTTY: options.stdinTTY ?? false, stream: input },
@@ -55,8 +58,12 @@ export function createFakeIO(options: FakeIOOptions = {}): FakeIO {
       exits.push(code);
       throw new Error(`exit ${code}`);
     },
-    stdoutText: () => out.join(""),
-    stderrText: () => err.join(""),
   };
-  return io;
+  let redaction: TextRedactOptions = {};
+  try {
+    redaction = redactOptionsOf(io.env);
+  } catch {
+    // A bad JUNE_REDACT is runCli's usage error to report.
+  }
+  return Object.assign(outputGate(io, redaction), { out, err, input, exits, stdoutText: () => out.join(""), stderrText: () => err.join("") });
 }

@@ -10,7 +10,6 @@ import { EPHEMERAL_NOTE, openOrCreateSession, resolveChat } from "../resolve-cha
 import { Screen } from "../screen.js";
 import { exitCodeOf, showTurn } from "../turn-runner.js";
 import type { askArgs } from "./ask.js";
-import { redactOptionsOf } from "../redact-patterns.js";
 
 /** Runs `june ask [file] <input...>` (see `askCommand`) and returns the exit code. */
 export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>, mcp?: McpConnections): Promise<number> {
@@ -35,14 +34,13 @@ export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>
   const session = await openOrCreateSession(chat, args.session);
   const screen = new Screen(io);
   let reader: LineReader | undefined;
-  const own = redactOptionsOf(io.env);
-  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)), redaction: own });
+  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)) });
   try {
     let turn;
     try {
       turn = session.send(input);
     } catch (error) {
-      screen.note(renderErrorLine(describeFailure(error, own), screen.err));
+      screen.note(renderErrorLine(describeFailure(error), screen.err));
       return 1;
     }
     const outcome = await showTurn({ io, screen, turn, input, approver, json: args.json === true, model: model?.spec });

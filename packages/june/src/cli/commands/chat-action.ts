@@ -17,7 +17,6 @@ import { renderSessionTable } from "../session-table.js";
 import { findSessionById, sessionIdProblem } from "../session-id.js";
 import { showTurn } from "../turn-runner.js";
 import type { chatArgs } from "./chat.js";
-import { redactOptionsOf } from "../redact-patterns.js";
 
 /** How many sessions `/sessions` lists. */
 const SESSIONS_SHOWN = 10;
@@ -41,8 +40,7 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
   let session: Session | undefined = args.session === undefined ? undefined : await openOrCreateSession(chat, args.session);
   const screen = new Screen(io);
   const reader = createLineReader(io);
-  const own = redactOptionsOf(io.env);
-  const approver = createApprover({ mode, io, screen, reader: () => reader, redaction: own });
+  const approver = createApprover({ mode, io, screen, reader: () => reader });
   const json = args.json === true;
 
   screen.note(screen.err.dim(`june chat · ${label} · ${session ? `session ${session.id}` : "new session"}`));
@@ -131,7 +129,7 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
         session ??= await chat.createSession();
         turn = session.send(input);
       } catch (error) {
-        screen.note(renderErrorLine(describeFailure(error, own), screen.err));
+        screen.note(renderErrorLine(describeFailure(error), screen.err));
         failed = true;
         continue;
       }

@@ -6,13 +6,11 @@ import type { Chat, Responder } from "../../chat/types.js";
 import { dataset } from "../../learning/dataset.js";
 import { toJSONLine } from "../../learning/jsonl.js";
 import type { DatasetFilter, EvalCase } from "../../learning/types.js";
-import { redact } from "../../redaction/redact.js";
 import { fileStore } from "../../stores/file-store.js";
 import { optionalModuleArg } from "../args.js";
 import { InvalidSessionIdError, SessionNotFoundError } from "../../stores/errors.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
-import { redactOptionsOf } from "../redact-patterns.js";
 import { DEFAULT_STORE_DIR, openSessionById, resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
 import type { datasetArgs } from "./dataset.js";
@@ -46,15 +44,14 @@ export async function runDataset(io: CliIO, { args }: CommandContext<typeof data
   const session = args.session === undefined ? undefined : (await openSessionById(chat, args.session, "--session: ")).id;
   const cases = dataset(chat, { filter, ...(session !== undefined && { sessions: [session] }) });
   const screen = new Screen(io, { progress: false });
-  // toJSONLine masks June's patterns; the user's own (JUNE_REDACT) go first, as everywhere the CLI prints.
-  const own = redactOptionsOf(io.env);
-  const line = (evalCase: EvalCase) => `${toJSONLine(redact(evalCase, own))}\n`;
+  // Redacted by the output gate (June's patterns, then JUNE_REDACT's), for stdout and --out alike.
+  const line = (evalCase: EvalCase) => `${toJSONLine(io.redact(evalCase))}\n`;
 
   let count = 0;
   try {
     if (args.out === undefined) {
       for await (const evalCase of cases) {
-        io.stdout.write(line(evalCase));
+        io.stdout.writeRedacted(line(evalCase));
         count++;
       }
     } else {

@@ -1,7 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
-import { redact } from "../../redaction/redact.js";
 import { evaluate } from "../../learning/evaluate.js";
 import { parseJSONL } from "../../learning/jsonl.js";
 import { exactMatch, includes, jsonMatch, regex } from "../../learning/scorers.js";
@@ -13,7 +12,6 @@ import { CanceledError } from "../../runtime/errors.js";
 import { CliUsageError, ModuleLoadError } from "../errors.js";
 import { colorEnabled, type CliIO } from "../io.js";
 import { importModule } from "../load-module.js";
-import { redactOptionsOf } from "../redact-patterns.js";
 import { oneLine, renderErrorLine } from "../render.js";
 import { resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
@@ -128,8 +126,6 @@ export async function runEval(io: CliIO, { args, rawArgs }: CommandContext<typeo
   const threshold = unitFlag(args.threshold, "--threshold");
   const min = unitFlag(args.min, "--min");
   const specs = scorerSpecs(rawArgs);
-  // What is printed or written is redacted with June's patterns, then the user's own (JUNE_REDACT).
-  const own = redactOptionsOf(io.env);
   const cases = await readCases(io, casesFile);
 
   const { chat } = await resolveChat({ io, file, model: args.model, baseUrl: args["base-url"], command: "eval" });
@@ -163,9 +159,10 @@ export async function runEval(io: CliIO, { args, rawArgs }: CommandContext<typeo
     screen.resetStatus();
   }
 
-  const safe = redact(report, own);
+  // What is printed or written is redacted by the output gate: June's patterns, then the user's own (JUNE_REDACT).
+  const safe = io.redact(report);
   if (args.out !== undefined) await writeFile(resolvePath(io.cwd, args.out), `${JSON.stringify(safe, null, 2)}\n`);
-  if (args.json) io.stdout.write(`${JSON.stringify(safe)}\n`);
+  if (args.json) io.stdout.writeRedacted(`${JSON.stringify(safe)}\n`);
   else io.stdout.write(renderEvalStats(safe, createColors(colorEnabled(io.env, io.stdout))));
 
   const errColors = createColors(colorEnabled(io.env, io.stderr));

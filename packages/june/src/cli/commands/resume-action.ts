@@ -10,7 +10,6 @@ import { cancelResumable, findResumable, resumeTurn } from "../resume-turn.js";
 import { Screen } from "../screen.js";
 import { exitCodeOf } from "../turn-runner.js";
 import type { resumeArgs } from "./resume.js";
-import { redactOptionsOf } from "../redact-patterns.js";
 
 /** `[file] session [turn]`: the file is the first argument when it names a module. */
 export function splitResumePositionals(positionals: readonly string[]): { file?: string; sessionId: string; turnId?: string } {
@@ -41,12 +40,12 @@ export async function runResume(io: CliIO, { args }: CommandContext<typeof resum
   if (!turn) throw new CliUsageError(`Session "${session.id}" has no suspended turn: nothing to ${args.cancel === true ? "cancel" : "resume"}`);
   const screen = new Screen(io);
   if (args.cancel === true) {
-    const outcome = await cancelResumable({ io, screen, session, turn });
+    const outcome = await cancelResumable({ screen, session, turn });
     screen.note(screen.err.dim(`session ${session.id}`));
     return outcome === "canceled" ? 0 : 1;
   }
   let reader: LineReader | undefined;
-  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)), redaction: redactOptionsOf(io.env) });
+  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)) });
   try {
     const outcome = await resumeTurn({ io, screen, session, turn, mode, approver, json: args.json === true, ...(model ? { model: model.spec } : {}) });
     screen.note(screen.err.dim(`session ${session.id}`));

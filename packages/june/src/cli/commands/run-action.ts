@@ -10,11 +10,9 @@ import { askApproval, createApprover } from "../approvals.js";
 import { cancelOnInterrupt, EXIT_CANCELED } from "../cancel-on-interrupt.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
-import { redact } from "../../redaction/redact.js";
 import { jsonLine, jsonRunEnd, JsonTraceRows, type CliJsonEvent } from "../json-events.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
 import { loadRunModule } from "../load-module.js";
-import { redactOptionsOf } from "../redact-patterns.js";
 import { chosenModelSpec, createModel, parseModelSpec, preloadProvider } from "../models.js";
 import { describeFailure, renderErrorLine, renderProgressLine } from "../render.js";
 import { Screen } from "../screen.js";
@@ -26,9 +24,6 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   const file = args._[0];
   if (file === undefined) throw new CliUsageError("Missing the workflow file: june run <file>");
   const mode = approvalMode(args);
-  // Everything printed, stdout and stderr, --json or not, is redacted as the turn stream redacts a turn:
-  // June's patterns, then the user's own (JUNE_REDACT).
-  const own = redactOptionsOf(io.env);
   // The provider package is imported before the module, so it does not load through the module hooks.
   await preloadProvider(args.model ?? io.env.JUNE_MODEL);
   const loaded = await loadRunModule({ file, cwd: io.cwd });
@@ -65,7 +60,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   const screen = new Screen(io);
   const emit = (event: CliJsonEvent) => screen.data(jsonLine(event));
   let reader: LineReader | undefined;
-  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)), redaction: own });
+  const approver = createApprover({ mode, io, screen, reader: () => (reader ??= createLineReader(io)) });
 
   let handle: RunHandle | undefined;
   const seen = new Set<string>();
@@ -76,7 +71,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   const ask = (request: ApprovalRequest, run: RunHandle) =>
     askApproval({
       request,
-      shown: approvalView(request, own),
+      shown: approvalView(request, io.redaction),
       target: run,
       approver,
       signal: interrupt.signal,
@@ -85,7 +80,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
   const onUpdate = (tree: TraceNode) => {
     const run = handle;
     if (!run) return;
-    const rows = streamTraceRows(tree, { requests: run.requests, redaction: own });
+    const rows = streamTraceRows(tree, { requests: run.requests, redaction: io.redaction });
     const changed = json ? traceRows.update(rows) : undefined;
     if (changed) emit(changed);
     screen.status(renderProgressLine(rows, { colors: screen.err, columns: io.stderr.columns }));
@@ -103,7 +98,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
       // Nothing ran: the module's workflow does not render. A configuration error, like a bad export.
       const hint =
         loaded.kind === "component" ? " (june run expects a component that returns a workflow element; for a chat module use june chat or june ask)" : "";
-      screen.note(renderErrorLine(`${file} cannot run: ${describeFailure(error, own)}${hint}`, screen.err));
+      screen.note(renderErrorLine(`${file} cannot run: ${describeFailure(error)}${hint}`, screen.err));
       return 2;
     }
     let result: RunResult;
@@ -124,7 +119,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
               ...(partial ? { result: partial } : {}),
               ...(canceled ? {} : { error: cause }),
             },
-            own,
+            io,
           ),
         );
       }
@@ -132,15 +127,16 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
         screen.note(screen.err.yellow("canceled"));
         return EXIT_CANCELED;
       }
-      screen.note(renderErrorLine(`the run failed: ${describeFailure(cause, own)}`, screen.err));
+      screen.note(renderErrorLine(`the run failed: ${describeFailure(cause)}`, screen.err));
       return 1;
     }
     await approvals.catch(() => {});
     screen.resetStatus();
     if (json) {
-      emit(jsonRunEnd({ runId: result.id, status: result.status, result }, own));
+      emit(jsonRunEnd({ runId: result.id, status: result.status, result }, io));
     } else {
-      const output = redact(finalOutput(result), own);
+      // Masked as the turn stream masks a turn's reply: June's patterns, then the user's own (JUNE_REDACT).
+      const output = io.redact(finalOutput(result));
       if (output !== undefined) {
         screen.reply(typeof output === "string" ? output : JSON.stringify(output, null, 2));
         screen.endReply();

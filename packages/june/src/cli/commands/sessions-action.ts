@@ -4,12 +4,10 @@ import type { CommandContext } from "citty";
 import { createChat } from "../../chat/create-chat.js";
 import type { Cost } from "../../cost/price.js";
 import { sessionCost } from "../../stores/session-cost.js";
-import { redact } from "../../redaction/redact.js";
 import type { Responder, TurnRecord } from "../../chat/types.js";
 import { fileStore } from "../../stores/file-store.js";
 import type { ChatStore, SessionInfo } from "../../stores/types.js";
 import { CliUsageError } from "../errors.js";
-import { redactOptionsOf } from "../redact-patterns.js";
 import type { CliIO } from "../io.js";
 import { createColors } from "../colors.js";
 import { colorEnabled } from "../io.js";
@@ -78,8 +76,9 @@ export async function listSessions(io: CliIO, { args }: CommandContext<typeof li
     return 0;
   }
   if (!statSync(path).isDirectory()) throw new CliUsageError(`--store ${dir} is a file, not a folder of sessions`);
-  // What leaves the process is redacted the way the HTTP routes redact it (titles are first inputs).
-  const sessions = redact(await store.listSessions({ limit: 1000 }), redactOptionsOf(io.env));
+  // What leaves the process is redacted the way the HTTP routes redact it (titles are first inputs), before the
+  // table cuts a title to its column.
+  const sessions = io.redact(await store.listSessions({ limit: 1000 }));
   if (sessions.length === 0) {
     io.stderr.write(`${colors.dim(`No sessions in ${dir} yet. Start one with june chat or june ask.`)}\n`);
     return 0;
@@ -89,7 +88,7 @@ export async function listSessions(io: CliIO, { args }: CommandContext<typeof li
     for (const session of sessions) {
       const cost = costs.get(session.id);
       const line = { ...session, ...(cost?.usd !== undefined ? { cost } : {}), ...(suspended.has(session.id) ? { suspended: true } : {}) };
-      io.stdout.write(`${JSON.stringify(line)}\n`);
+      io.stdout.writeRedacted(`${JSON.stringify(line)}\n`);
     }
   } else {
     const terminal = io.stdout.isTTY;
@@ -127,8 +126,8 @@ export async function showSession(io: CliIO, { args }: CommandContext<typeof sho
   const { store, dir } = storeOf(io, args.store);
   const { id: sessionId } = await requireSession(store, id, dir);
   const session = await createChat({ responder: noResponder, store }).openSession(sessionId);
-  const turns = redact(await session.turns(), redactOptionsOf(io.env));
-  if (args.json) for (const turn of turns) io.stdout.write(`${JSON.stringify(turn)}\n`);
+  const turns = io.redact(await session.turns());
+  if (args.json) for (const turn of turns) io.stdout.writeRedacted(`${JSON.stringify(turn)}\n`);
   else io.stdout.write(renderTranscript(turns));
   return 0;
 }
@@ -138,8 +137,7 @@ export async function exportSession(io: CliIO, { args }: CommandContext<typeof i
   const id = singleId(args, "export");
   const { store, dir } = storeOf(io, args.store);
   const { id: sessionId } = await requireSession(store, id, dir);
-  const own = redactOptionsOf(io.env);
-  for (const entry of await store.read(sessionId)) io.stdout.write(`${JSON.stringify(redact(entry, own))}\n`);
+  for (const entry of await store.read(sessionId)) io.stdout.writeRedacted(`${JSON.stringify(io.redact(entry))}\n`);
   return 0;
 }
 

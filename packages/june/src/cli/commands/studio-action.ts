@@ -48,8 +48,7 @@ export async function runStudio(io: CliIO, { args }: CommandContext<typeof studi
   writeStudioState(statePath, { token: given === undefined ? token : (keptState?.token ?? newStudioToken()), port: studio.port });
   // The URL carries the token, which would read as a credential: the user must see it whole (`stderrVerbatim`).
   const where = `June Studio for ${label}: ${screen.err.cyan(studio.url)}`;
-  if (io.stderrVerbatim) io.stderrVerbatim.write(`${where}\n`);
-  else screen.note(where);
+  io.stderrVerbatim.write(`${where}\n`);
   screen.note(screen.err.dim("Ctrl-C stops it"));
   if (args.open) io.openUrl?.(studio.url);
   await new Promise<void>((resolve) => {
