@@ -16,7 +16,9 @@ import { createFakeGoogleServer, type FakeGoogleServer } from "../testing/fake-g
 import { createFakeOpenAIServer, type FakeOpenAIServer } from "../testing/fake-openai-server.js";
 import { ensureBuilt, packageDir } from "./__fixtures__/built-bin.js";
 import { spawnJune, until } from "./__fixtures__/spawn-june.js";
-import { COMMAND_HELP } from "./help.js";
+import { createFakeIO } from "./__fixtures__/fake-io.js";
+import { commandHelps } from "./help.js";
+import { juneCommand } from "./main.js";
 
 const root = join(packageDir, "../..");
 const cwd = mkdtempSync(join(tmpdir(), "june-help-examples-"));
@@ -112,7 +114,7 @@ async function june(args: string[], stdin: string): Promise<Ran> {
   return { code, stdout: child.stdout(), stderr: child.stderr() };
 }
 
-const examples = Object.entries(COMMAND_HELP).flatMap(([path, help]) => help.examples.map(([line]) => ({ path, line })));
+const examples = (await commandHelps(juneCommand(createFakeIO()))).flatMap(([path, help]) => help.examples.map(([line]) => ({ path, line })));
 
 describe("every --help example", () => {
   it("names only files that exist", () => {

@@ -8,7 +8,8 @@ import { parseJSONL } from "../learning/jsonl.js";
 import type { EvalReport } from "../learning/types.js";
 import { fileStore } from "../stores/file-store.js";
 import { createFakeIO } from "./__fixtures__/fake-io.js";
-import { missedMinimum, pickScorers, renderEvalStats, scorerSpecs } from "./commands/eval-action.js";
+import { missedMinimum, pickScorers, renderEvalStats } from "./commands/eval-action.js";
+import { scorerSpecs } from "./commands/scorer-flag.js";
 import { runCli } from "./main.js";
 
 const dir = mkdtempSync(join(tmpdir(), "june-learning-cli-"));

@@ -1,50 +1,23 @@
-import { readFileSync } from "node:fs";
-import { defineCommand, runCommand, type ArgsDef, type CommandDef } from "citty";
+import { runCommand, type ArgsDef, type CommandDef } from "citty";
 import { checkFlags } from "./args.js";
-import { askCommand } from "./commands/ask.js";
-import { chatCommand } from "./commands/chat.js";
-import { datasetCommand } from "./commands/dataset.js";
-import { evalCommand } from "./commands/eval.js";
-import { resumeCommand } from "./commands/resume.js";
-import { runCommand as runWorkflowCommand } from "./commands/run.js";
-import { sessionsCommand } from "./commands/sessions.js";
-import { studioCommand } from "./commands/studio.js";
+import { juneCommand } from "./commands/june.js";
 import { createColors, stripAnsi } from "./colors.js";
 import { CliUsageError, isCliExitError } from "./errors.js";
 import { colorEnabled, type CliIO, type ProcessIO } from "./io.js";
-import { COMMAND_HELP, renderHelp, usageLine } from "./help.js";
+import { helpOf, renderHelp, resolved, usageLine } from "./help.js";
 import { otlpTracesUrl } from "./otlp-endpoint.js";
 import type { TextRedactOptions } from "../redaction/redact.js";
 import { outputGate } from "./output-gate.js";
 import { redactOptionsOf } from "./redact-patterns.js";
 import { describeFailure, renderErrorLine } from "./render.js";
 import { closestName } from "./suggest.js";
+import { juneVersion } from "./version.js";
 
-/** The package's version, from its package.json (two levels up from both `src/cli` and `dist/cli`). */
-export function juneVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
-  return pkg.version ?? "0.0.0";
-}
+export { juneCommand } from "./commands/june.js";
+export { juneVersion } from "./version.js";
 
 /** The commands that export spans when the environment names an OTLP endpoint. */
 const TELEMETRY_COMMANDS = new Set(["chat", "ask", "resume", "run", "studio"]);
-
-/** The `june` command tree, with `io` given to every command. */
-export function juneCommand(io: CliIO): CommandDef {
-  return defineCommand({
-    meta: { name: "june", version: juneVersion(), description: "Run June workflows and chats" },
-    subCommands: {
-      run: runWorkflowCommand(io),
-      chat: chatCommand(io),
-      ask: askCommand(io),
-      resume: resumeCommand(io),
-      studio: studioCommand(io),
-      sessions: sessionsCommand(io),
-      dataset: datasetCommand(io),
-      eval: evalCommand(io),
-    },
-  }) as CommandDef;
-}
 
 export interface RunCliOptions {
   /** The arguments after `june`. */
@@ -59,10 +32,6 @@ interface Found {
   parent?: CommandDef;
   rest: string[];
   path: string[];
-}
-
-async function resolved<T>(value: T | Promise<T> | (() => T) | (() => Promise<T>) | undefined): Promise<T | undefined> {
-  return typeof value === "function" ? (value as () => T | Promise<T>)() : value;
 }
 
 async function findCommand(root: CommandDef, argv: readonly string[]): Promise<Found> {
@@ -96,10 +65,12 @@ async function usageOf(found: Found, output: CliIO["stdout"], env: CliIO["env"])
   const commands: [string, string][] = [];
   for (const [name, sub] of Object.entries(subCommands ?? {})) {
     const meta = await resolved(((await resolved(sub)) as CommandDef).meta);
-    commands.push([name, COMMAND_HELP[[...found.path, name].join(" ")]?.summary ?? meta?.description ?? ""]);
+    commands.push([name, meta?.description ?? ""]);
   }
+  const help = await helpOf(found.command);
   return renderHelp({
     path: found.path.length > 0 ? found.path.join(" ") : "june",
+    ...(help ? { help } : {}),
     args: ((await resolved(found.command.args)) ?? {}) as ArgsDef,
     commands,
     version: juneVersion(),
@@ -109,12 +80,13 @@ async function usageOf(found: Found, output: CliIO["stdout"], env: CliIO["env"])
 }
 
 /** citty's "Missing required positional argument: FILE", said with the command's usage and an example. */
-function missingArgument(error: Error, path: string[]): string | undefined {
+async function missingArgument(error: Error, found: Found | undefined): Promise<string | undefined> {
   const name = /^Missing required positional argument: (\S+)$/.exec(error.message)?.[1];
-  if (name === undefined) return undefined;
-  const key = path.join(" ");
-  const example = COMMAND_HELP[key]?.examples[0]?.[0];
-  return `june ${key} needs <${name.toLowerCase()}>: ${usageLine(key)}${example ? ` (e.g. ${example})` : ""}`;
+  if (name === undefined || found === undefined) return undefined;
+  const key = found.path.join(" ");
+  const help = await helpOf(found.command);
+  const example = help?.examples[0]?.[0];
+  return `june ${key} needs <${name.toLowerCase()}>: ${usageLine(key, help)}${example ? ` (e.g. ${example})` : ""}`;
 }
 
 /**
@@ -134,11 +106,11 @@ export async function runCli(options: RunCliOptions): Promise<number> {
   const io = outputGate(options.io, redaction);
   const errColors = createColors(colorEnabled(io.env, io.stderr));
   const root = juneCommand(io);
-  let path: string[] = [];
+  let leaf: Found | undefined;
   let otlp: { shutdown(): Promise<void> } | undefined;
   try {
     const found = await findCommand(root, options.argv);
-    path = found.path;
+    leaf = found;
     if (wantsHelp(found.rest)) {
       io.stdout.write(await usageOf(found, io.stdout, io.env));
       return 0;
@@ -167,7 +139,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
   } catch (error) {
     // citty's usage errors are a class it does not export (no marker to check): its stable name is all there is.
     if (isCliExitError(error) || (error instanceof Error && error.name === "CLIError")) {
-      const message = missingArgument(error as Error, path) ?? stripAnsi((error as Error).message);
+      const message = (await missingArgument(error as Error, leaf)) ?? stripAnsi((error as Error).message);
       io.stderr.write(`${renderErrorLine(message, errColors)}\n`);
       return 2;
     }

@@ -15,7 +15,8 @@ import { importModule } from "../load-module.js";
 import { oneLine, renderErrorLine } from "../render.js";
 import { resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
-import { SCORER_HELP, type evalArgs } from "./eval.js";
+import type { evalArgs } from "./eval.js";
+import { SCORER_HELP, scorerSpecs } from "./scorer-flag.js";
 
 /** How many failed cases are listed on stderr. */
 const SHOWN_FAILURES = 5;
@@ -59,24 +60,6 @@ function scorerFor(spec: string, moduleScorers: Readonly<Record<string, Scorer>>
       );
   }
   throw new CliUsageError(`Unknown scorer "${spec}": use ${SCORER_HELP}`);
-}
-
-/** Every `--scorer` value in the raw arguments (citty keeps only the last), split on commas. */
-export function scorerSpecs(rawArgs: readonly string[]): string[] {
-  const specs: string[] = [];
-  for (let i = 0; i < rawArgs.length; i++) {
-    const arg = rawArgs[i]!;
-    if (arg === "--") break;
-    let value: string | undefined;
-    if (arg === "--scorer") value = rawArgs[++i];
-    else if (arg.startsWith("--scorer=")) value = arg.slice("--scorer=".length);
-    else continue;
-    if (value === undefined) continue;
-    // `regex:` patterns may hold commas: split only the rest.
-    if (value.startsWith("regex:")) specs.push(value);
-    else for (const part of value.split(",")) if (part.trim() !== "") specs.push(part.trim());
-  }
-  return [...new Set(specs)];
 }
 
 /** A number flag from 0 to 1 (`--min`, `--threshold`). */

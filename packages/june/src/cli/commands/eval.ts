@@ -1,10 +1,8 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
+import { commandMeta, MODEL_NOTE, type CommandHelp } from "../help.js";
+import { SCORER_HELP } from "./scorer-flag.js";
 import { modelArgs } from "./shared-args.js";
-
-/** The scorers `--scorer` may name. */
-export const SCORER_HELP =
-  "exactMatch (the default), includes, jsonMatch, includes:TEXT, regex:PATTERN, or a name from the module's `scorers` export";
 
 /** `june eval`'s arguments. */
 export const evalArgs = {
@@ -27,16 +25,33 @@ export const evalArgs = {
   out: { type: "string", valueHint: "file", description: "Write the whole report (JSON) to this file" },
 } as const satisfies ArgsDef;
 
+/** `june eval --help`. */
+export const evalHelp: CommandHelp = {
+  summary: "Answer eval cases with a chat's responder and score the replies.",
+  usage: ["june eval <file> <cases.jsonl> [--scorer NAME ...] [--concurrency N] [--threshold N] [--min N] [--json] [--out FILE]"],
+  about: [
+    "Both arguments are required: <file> is the chat module whose responder answers each case, <cases.jsonl>",
+    "the cases (what june dataset writes). A `scorers` export of the module adds scorers.",
+    "",
+    MODEL_NOTE,
+  ],
+  examples: [
+    ["june eval examples/offline.tsx cases.jsonl", "score with exactMatch (cases.jsonl as june dataset writes it)"],
+    ["june eval examples/offline.tsx cases.jsonl --scorer includes --min 0.8", "fail (exit 1) below a mean of 0.8"],
+    ["june eval examples/offline.tsx cases.jsonl --model openai:gpt-5-mini --json > report.json", "a whole report as JSON"],
+  ],
+  sections: [
+    { title: "EXIT CODES", lines: ["0 done · 1 a scorer's mean missed --min · 2 bad usage, a bad cases file or configuration · 130 canceled"] },
+  ],
+};
+
 /**
  * `june eval <file> <cases.jsonl> [--scorer NAME ...] [--concurrency N] [--threshold N] [--json] [--out FILE]
  * [--min N]`. Its work is imported when it runs.
  */
 export function evalCommand(io: CliIO) {
   return defineCommand({
-    meta: {
-      name: "eval",
-      description: "Answer eval cases with a chat's responder and score the replies; exits 1 when a scorer's mean misses --min",
-    },
+    meta: commandMeta("eval", evalHelp),
     args: evalArgs,
     async run(context) {
       const { runEval } = await import("./eval-action.js");
