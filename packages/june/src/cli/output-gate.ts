@@ -20,8 +20,10 @@ export type Redact = <T>(value: T) => T;
  *   echo) is masked here whatever built it.
  * - `writeRedacted` writes what was redacted with these same options at its source, as it is: the turn
  *   stream's reply (masked whole, across deltas) and its events, and JSON of values `redact` returned.
- * - `redact` and `redaction` are the options, for values that are cut or rendered before they are written
- *   (a tool's input in an approval prompt, a session's title in a table), so nothing is masked twice.
+ * - `redact` and `redaction` are these options, for what must be masked before it is cut or rendered: a
+ *   value whose key names a credential, a tool's input bounded in an approval prompt, a session's title cut
+ *   to its column, and the projections the turn stream makes (`turnStream`, `streamTraceRows`, `approvalView`,
+ *   `errorInfo`). What they make as text still leaves through `write`; as JSON, through `writeRedacted`.
  * - `stderrVerbatim` is stderr past the gate, for a secret the user must see whole (`june studio`'s URL).
  *
  * Gates never stack: `io` already behind a gate (a test's fake) is gated anew from its process's own streams.
