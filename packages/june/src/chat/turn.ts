@@ -517,11 +517,13 @@ class ChatTurn implements Turn {
     return this.#controller.requests;
   }
   approve(id: string, options?: ApproveOptions & { input?: undefined }): boolean;
-  approve(id: string, options: ApproveOptions): boolean | Promise<boolean>;
+  approve(id: string, options: ApproveOptions): Promise<boolean>;
   approve(id: string, options: ApproveOptions = {}): boolean | Promise<boolean> {
+    const remember = options.remember ? { remember: options.remember } : {};
+    if (!("input" in options)) return (this.#controller.decide(id, { approved: true }, remember) as DecisionOutcome).kind === "decided";
     const decision: ApprovalDecision = { approved: true, ...(options.input !== undefined ? { input: options.input } : {}) };
-    const outcome = this.#controller.decide(id, decision, options.remember ? { remember: options.remember } : {});
-    return isPromise(outcome) ? outcome.then((checked) => checked.kind === "decided") : outcome.kind === "decided";
+    // Options that hold `input` (an edit) answer with a promise: an edit is checked before it is taken.
+    return (async () => (await this.#controller.decide(id, decision, remember)).kind === "decided")();
   }
   deny(id: string, reason?: string): boolean {
     // A denial is decided at once (never checked).

@@ -247,11 +247,12 @@ export interface Turn extends AsyncIterable<TurnEvent> {
   readonly requests: readonly ApprovalRequest[];
   /**
    * Approves a pending request; `false` when the turn does not wait on it (`control` says why, typed). With
-   * `input` (an edit), a promise: the tool runs with it once checked (see `ApproveOptions.input`), and it
-   * rejects with `ToolInputInvalidError` or `ApprovalEditRefusedError` when refused (still pending).
+   * `input` (an edit; options that hold the key), a promise: the tool runs with it once checked (see
+   * `ApproveOptions.input`), and it rejects with `ToolInputInvalidError` or `ApprovalEditRefusedError` when
+   * refused (still pending).
    */
   approve(id: string, options?: ApproveOptions & { input?: undefined }): boolean;
-  approve(id: string, options: ApproveOptions): boolean | Promise<boolean>;
+  approve(id: string, options: ApproveOptions): Promise<boolean>;
   /** Denies a pending request; `false` when the turn does not wait on it (`control` says why, typed). */
   deny(id: string, reason?: string): boolean;
   /**
