@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jsonSchema, zodSchema } from "ai";
@@ -8,6 +8,8 @@ import { ApprovalEditRefusedError, ToolInputInvalidError } from "june";
 import { fileStore, TurnSuspendedError, type Turn } from "june/chat";
 import { approvalView } from "./trace/approval-view.js";
 import { durableChat, SECRET, type DurableChatOptions } from "./__fixtures__/durable-chat.js";
+import { openStore } from "./__fixtures__/durable-stores.js";
+import { testSchema } from "../stores/postgres/__fixtures__/postgres-test-db.js";
 
 const root = mkdtempSync(join(tmpdir(), "june-approve-edit-checks-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -138,10 +140,12 @@ describe("an edited approval passes the checks the model's own input passes", ()
     await run.turn.result;
   });
 
-  it("a resumed durable turn checks an edit the same way: refused by policy, guardrail or schema, it stays pending; a good one runs", async () => {
+  it.each(["file", "postgres"])("a resumed durable turn (%s) checks an edit the same way: refused by policy, guardrail or schema, it stays pending; a good one runs", async (kind) => {
     const dir = join(root, `d${n++}`);
     const log = join(dir, "calls.log");
-    const store = fileStore(join(dir, "chat"));
+    mkdirSync(dir, { recursive: true });
+    const pg = kind === "postgres" ? await testSchema("approve_edit") : undefined;
+    const store = pg ? await openStore("postgres", pg.schema) : fileStore(join(dir, "chat"));
     const options = {
       store,
       log,
@@ -168,5 +172,7 @@ describe("an edited approval passes the checks the model's own input passes", ()
     release();
     expect((await resumed.result).text).toContain("live on qa");
     expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy qa ${SECRET}`, "model reply-answer"]);
+    await store.close?.();
+    await pg?.drop();
   });
 });
