@@ -14,6 +14,7 @@ export {
   ToolDeniedError,
   QuestionDeclinedError,
   ToolInputInvalidError,
+  ApprovalEditRefusedError,
   RestoredFailureError,
 } from "./runtime/errors.js";
 export { checkpointRequests } from "./runtime/checkpoint.js";

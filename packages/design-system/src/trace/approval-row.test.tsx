@@ -99,4 +99,22 @@ describe("ApprovalRow", () => {
     render(<TraceList rows={[{ ...waitingStep, children: [settled] }]} actions={actions} />);
     expect(screen.queryByRole("button")).toBeNull();
   });
+
+  it("edits from the redacted input, never from its excerpt: no Edit without the input itself", () => {
+    const { actions } = recordingActions();
+    const tool = waitingStep.children[1]!;
+    const approval = tool.children[0]!;
+    const withValue = { ...tool, children: [{ ...approval, input: '{"env":"prod","token":"[redacted]"}', inputValue: { env: "prod", token: "[redacted]" } }] };
+    render(<TraceList rows={[{ ...waitingStep, children: [withValue] }]} actions={actions} />);
+    fireEvent.click(screen.getByRole("button", { name: "Edit…" }));
+    const draft = screen.getByLabelText("Tool input (JSON)") as HTMLTextAreaElement;
+    expect(JSON.parse(draft.value)).toEqual({ env: "prod", token: "[redacted]" });
+    expect(screen.getByText(/keeps what the model sent/)).toBeTruthy();
+    cleanup();
+
+    const excerptOnly = { ...tool, children: [{ ...approval, input: '{"env":"prod","notes":"…', inputValue: '{"env":"prod","notes":"…' }] };
+    render(<TraceList rows={[{ ...waitingStep, children: [excerptOnly] }]} actions={actions} />);
+    expect(screen.queryByRole("button", { name: "Edit…" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Approve" })).toBeTruthy();
+  });
 });

@@ -6,8 +6,10 @@ import type { TraceActions, ChatTraceApprovalRow } from "./types.js";
 const DEFAULT_REASON = "Denied by the user";
 
 /**
- * A tool call waiting for a decision. Approve runs the tool; Edit opens its input as JSON to change before
- * approving (the tool runs with the edit; one its schema refuses is shown, and the request stays pending);
+ * A tool call waiting for a decision. Approve runs the tool; Edit (offered when the row carries the input
+ * itself, not only its excerpt) opens it as JSON to change before approving: fields shown `[redacted]` and
+ * left so keep the model's value; an edit the tool's schema, a guardrail or the policy refuses is shown, and
+ * the request stays pending;
  * Deny never runs it and tells the model why (the reason typed, else `actions.defaultDenyReason`). The row
  * leaves the next snapshot once the run took the decision.
  */
@@ -42,8 +44,11 @@ export function ApprovalRow({ row, actions }: { row: ChatTraceApprovalRow; actio
     }
   }
 
+  // What may be edited: the input itself (redacted), never its excerpt (a cut string is no input to run).
+  const editable = typeof row.inputValue === "object" && row.inputValue !== null;
+
   function startEditing() {
-    setDraft(JSON.stringify(row.inputValue ?? row.input, null, 2));
+    setDraft(JSON.stringify(row.inputValue, null, 2));
     setError(null);
     setMode("edit");
   }
@@ -67,6 +72,7 @@ export function ApprovalRow({ row, actions }: { row: ChatTraceApprovalRow; actio
             value={draft}
             onChange={(event) => setDraft(event.target.value)}
           />
+          {draft.includes("[redacted") ? <p className="jt-approval__hint">A value shown as [redacted] keeps what the model sent; leave it as it is, or type it in full.</p> : null}
           <div className="jt-approval__actions">
             <button type="submit" className="jt-button jt-button--primary" disabled={busy !== null}>
               {busy === "approve" ? "Approving…" : "Approve edited"}
@@ -104,9 +110,11 @@ export function ApprovalRow({ row, actions }: { row: ChatTraceApprovalRow; actio
           <button type="button" className="jt-button jt-button--primary" onClick={() => void decide("approve")} disabled={busy !== null}>
             {busy === "approve" ? "Approving…" : "Approve"}
           </button>
-          <button type="button" className="jt-button" onClick={startEditing} disabled={busy !== null}>
-            Edit…
-          </button>
+          {editable ? (
+            <button type="button" className="jt-button" onClick={startEditing} disabled={busy !== null}>
+              Edit…
+            </button>
+          ) : null}
           <button type="button" className="jt-button" onClick={() => setMode("deny")} disabled={busy !== null}>
             Deny…
           </button>

@@ -48,7 +48,7 @@ describe("approve with an edited input", () => {
     const request = await firstRequest(turn);
     expect(request.input).toEqual({ env: "prod", token: SECRET });
 
-    expect(turn.approve(request.id, { input: { env: "staging", token: EDITED_TOKEN } })).toBe(true);
+    expect(await turn.approve(request.id, { input: { env: "staging", token: EDITED_TOKEN } })).toBe(true);
     const { text } = await turn.result;
     expect(text).toBe('Deployed: "live on staging".');
     // Once, with the edited input.
@@ -87,9 +87,9 @@ describe("approve with an edited input", () => {
     const turn = session.send("ship the docs");
     const request = await firstRequest(turn);
 
-    expect(() => turn.approve(request.id, { input: { env: 5, token: "x" } })).toThrow(ToolInputInvalidError);
-    expect(() => turn.approve(request.id, { input: { env: 5, token: "x" } })).toThrow(/input\.env must be string.*still pending/);
-    await expect(turn.control({ type: "approve", approvalId: request.id, input: { env: "staging" } })).rejects.toThrow(/input\.token is required/);
+    await expect(turn.approve(request.id, { input: { env: 5, token: "x" } })).rejects.toThrow(ToolInputInvalidError);
+    await expect(turn.approve(request.id, { input: { env: 5, token: "x" } })).rejects.toThrow(/input\.env must be string.*still pending/);
+    await expect(turn.control({ type: "approve", approvalId: request.id, input: { env: "staging" } })).rejects.toThrow(/must have required property 'token'/);
     expect(turn.requests.map((r) => r.id)).toEqual([request.id]);
     expect(turn.status).toBe("running");
     expect(lines(log)).toEqual(["model plan", "model reply-ask"]);

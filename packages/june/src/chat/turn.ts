@@ -243,7 +243,7 @@ export class TurnController {
           return;
         }
         // A tool the user approved for the whole session is approved again without asking.
-        if (this.#journal.rememberedTools.has(e.request?.toolName) && this.decide(e.request.id, { approved: true }, {}, e.request.toolName).kind === "decided") {
+        if (this.#journal.rememberedTools.has(e.request?.toolName) && (this.decide(e.request.id, { approved: true }, {}, e.request.toolName) as DecisionOutcome).kind === "decided") {
           const { id, stepId, toolName, toolCallId } = e.request;
           this.events.push({ type: "policy-decision", decision: { id, stepId, toolName, toolCallId, approved: true, reason: REMEMBERED } });
           return;
@@ -284,7 +284,9 @@ export class TurnController {
           command.type === "approve"
             ? { approved: true, ...(command.input !== undefined ? { input: command.input } : {}) }
             : { approved: false, ...(command.reason !== undefined ? { reason: command.reason } : {}) };
-        const outcome = this.decide(command.approvalId, decision, command.type === "approve" && command.remember ? { remember: command.remember } : {});
+        const deciding = this.decide(command.approvalId, decision, command.type === "approve" && command.remember ? { remember: command.remember } : {});
+        // Awaited only when checked (an edit): a decision taken at once answers before the turn moves on.
+        const outcome = isPromise(deciding) ? await deciding : deciding;
         return this.#settled(outcome, command.type, command.approvalId);
       }
       case "answer":
@@ -388,16 +390,33 @@ export class TurnController {
 
   /**
    * The one place a request is decided, once per id, saying what happened: `ended` once the controls are
-   * closed, `not-pending` for an id the execution does not wait on. An edited input the tool's schema refuses
-   * throws `ToolInputInvalidError` (nothing decided). `rememberedTool` marks an automatic approval of a tool
-   * approved for the session.
+   * closed, `not-pending` for an id the execution does not wait on. An edited input resolves once the
+   * execution checked it (a durable turn does not suspend meanwhile); one it refuses rejects
+   * (`ToolInputInvalidError`, `ApprovalEditRefusedError`: nothing decided). `rememberedTool` marks an
+   * automatic approval of a tool approved for the session.
    */
-  decide(id: string, decision: ApprovalDecision, options: { remember?: "session" }, rememberedTool?: string): DecisionOutcome {
+  decide(id: string, decision: ApprovalDecision, options: { remember?: "session" }, rememberedTool?: string): DecisionOutcome | Promise<DecisionOutcome> {
     const execution = this.#execution;
     if (!this.open) return ENDED;
     if (!execution || this.#decided.has(id) || typeof execution.decide !== "function") return NOT_PENDING;
     const toolName = rememberedTool ?? this.#toolName(id);
     const outcome = execution.decide(id, decision);
+    if (!isPromise(outcome)) return this.#decidedNow(id, outcome, decision, options, toolName, rememberedTool);
+    // Held while the edit is checked: a turn that suspended now would withdraw the request under it.
+    const release = this.holdSuspend();
+    return outcome.then(
+      (checked) => {
+        release();
+        return this.#decidedNow(id, checked, decision, options, toolName, rememberedTool);
+      },
+      (error: unknown) => {
+        release();
+        throw error;
+      },
+    );
+  }
+
+  #decidedNow(id: string, outcome: DecisionOutcome, decision: ApprovalDecision, options: { remember?: "session" }, toolName: string | undefined, rememberedTool: string | undefined): DecisionOutcome {
     if (outcome.kind !== "decided") return outcome;
     this.#decided.add(id);
     const approved = decision.approved;
@@ -497,12 +516,18 @@ class ChatTurn implements Turn {
   get requests(): readonly ApprovalRequest[] {
     return this.#controller.requests;
   }
-  approve(id: string, options: ApproveOptions = {}): boolean {
+  approve(id: string, options?: ApproveOptions & { input?: undefined }): boolean;
+  approve(id: string, options: ApproveOptions): Promise<boolean>;
+  approve(id: string, options: ApproveOptions = {}): boolean | Promise<boolean> {
+    const remember = options.remember ? { remember: options.remember } : {};
+    if (!("input" in options)) return (this.#controller.decide(id, { approved: true }, remember) as DecisionOutcome).kind === "decided";
     const decision: ApprovalDecision = { approved: true, ...(options.input !== undefined ? { input: options.input } : {}) };
-    return this.#controller.decide(id, decision, options.remember ? { remember: options.remember } : {}).kind === "decided";
+    // Options that hold `input` (an edit) answer with a promise: an edit is checked before it is taken.
+    return (async () => (await this.#controller.decide(id, decision, remember)).kind === "decided")();
   }
   deny(id: string, reason?: string): boolean {
-    return this.#controller.decide(id, { approved: false, ...(reason !== undefined ? { reason } : {}) }, {}).kind === "decided";
+    // A denial is decided at once (never checked).
+    return (this.#controller.decide(id, { approved: false, ...(reason !== undefined ? { reason } : {}) }, {}) as DecisionOutcome).kind === "decided";
   }
   answer(id: string, value: unknown): boolean {
     return this.#controller.answer(id, value).kind === "decided";
@@ -525,4 +550,5 @@ class ChatTurn implements Turn {
 }
 
 const ENDED: DecisionOutcome = Object.freeze({ kind: "ended" });
+const isPromise = <T,>(value: T | Promise<T>): value is Promise<T> => typeof (value as { then?: unknown } | null)?.then === "function";
 const NOT_PENDING: DecisionOutcome = Object.freeze({ kind: "not-pending" });

@@ -138,10 +138,11 @@ export interface ResponderExecution {
   readonly policyDecisions?: readonly PolicyApproval[];
   /**
    * Decides one of `requests` and says what happened: `decided`, or `not-pending` (unknown, withdrawn or
-   * decided already). An approval's `input`, when given, replaces the model's (checked against the tool's
-   * schema first: `ToolInputInvalidError`, nothing decided).
+   * decided already). An approval's `input`, when given, replaces the model's once checked (see
+   * `RunHandle.decide`: a promise then, rejected with `ToolInputInvalidError` or `ApprovalEditRefusedError`
+   * and nothing decided).
    */
-  decide?(id: string, decision: ApprovalDecision): DecisionOutcome;
+  decide?(id: string, decision: ApprovalDecision): DecisionOutcome | Promise<DecisionOutcome>;
   /** Answers a question (a request with `question`): see `Turn.answer`. Says what happened, as `decide` does. */
   answer?(id: string, value: unknown): DecisionOutcome;
   /** Takes more input while the turn runs. */
@@ -187,9 +188,12 @@ export interface ApproveOptions {
   /** Also approve later calls of the same tool in this session. */
   remember?: "session";
   /**
-   * Runs the tool with this input in place of the model's: checked against the tool's input schema first
-   * (`ToolInputInvalidError` when it does not fit, and the request stays pending). The model sees the call
-   * as it ran; the journal records that the input was edited, never the input.
+   * Runs the tool with this input in place of the model's, once it passed what the model's own input passes
+   * (`approve` then returns a promise): the tool's input schema (`ToolInputInvalidError`), the tool guardrails
+   * and the `toolApproval` policy (`ApprovalEditRefusedError`, with the guardrail's or policy's reason); a
+   * refused edit leaves the request pending. Fields shown redacted (`"[redacted]"` in `inputValue`) and left
+   * so are taken from the model's input. The model sees the call as it ran; the journal records that the
+   * input was edited, never the input.
    */
   input?: unknown;
 }
@@ -243,9 +247,12 @@ export interface Turn extends AsyncIterable<TurnEvent> {
   readonly requests: readonly ApprovalRequest[];
   /**
    * Approves a pending request; `false` when the turn does not wait on it (`control` says why, typed). With
-   * `input`, the tool runs with it: `ToolInputInvalidError` when the tool's schema refuses it (still pending).
+   * `input` (an edit; options that hold the key), a promise: the tool runs with it once checked (see
+   * `ApproveOptions.input`), and it rejects with `ToolInputInvalidError` or `ApprovalEditRefusedError` when
+   * refused (still pending).
    */
-  approve(id: string, options?: ApproveOptions): boolean;
+  approve(id: string, options?: ApproveOptions & { input?: undefined }): boolean;
+  approve(id: string, options: ApproveOptions): Promise<boolean>;
   /** Denies a pending request; `false` when the turn does not wait on it (`control` says why, typed). */
   deny(id: string, reason?: string): boolean;
   /**

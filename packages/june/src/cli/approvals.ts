@@ -1,5 +1,5 @@
 import type { ApprovalDecision, ApprovalRequest, DecisionOutcome } from "../runtime/types.js";
-import { ToolInputInvalidError } from "../runtime/errors.js";
+import { ApprovalEditRefusedError, ToolInputInvalidError } from "../runtime/errors.js";
 import { ApprovalNotPendingError, TurnEndedError } from "../chat/errors.js";
 import type { Turn } from "../chat/types.js";
 import type { ApprovalMode } from "./args.js";
@@ -141,7 +141,7 @@ function parseField(answer: string): unknown {
 
 /**
  * What takes approval decisions: a run handle, or a turn through `approvalTarget`. `decide` says what
- * happened; an edited input the tool's schema refuses throws `ToolInputInvalidError` (still pending).
+ * happened; a refused edited input throws `ToolInputInvalidError` or `ApprovalEditRefusedError` (still pending).
  */
 export interface ApprovalTarget {
   readonly requests: readonly ApprovalRequest[];
@@ -206,8 +206,8 @@ export async function askApproval(options: AskApprovalOptions): Promise<void> {
       try {
         outcome = await target.decide(request.id, decision);
       } catch (error) {
-        // An edit the tool's schema refuses leaves the request pending: say why and ask again.
-        if (!ToolInputInvalidError.isInstance(error)) throw error;
+        // An edit the tool's schema, a guardrail or the policy refuses leaves the request pending: say why and ask again.
+        if (!ToolInputInvalidError.isInstance(error) && !ApprovalEditRefusedError.isInstance(error)) throw error;
         refused = error.message;
         continue;
       }

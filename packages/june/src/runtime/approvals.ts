@@ -1,4 +1,5 @@
-import { ToolInputInvalidError } from "./errors.js";
+import { ApprovalEditRefusedError, ToolInputInvalidError } from "./errors.js";
+import { jsonValueIssue, type EditVerdict } from "./edited-input.js";
 import type { ApprovalDecision, ApprovalRequest, DecisionOutcome, PolicyApproval } from "./types.js";
 
 /**
@@ -12,7 +13,9 @@ export type ApprovalOutcome =
 
 interface Pending {
   request: ApprovalRequest;
-  checkInput?: (input: unknown) => string | undefined;
+  checkEdit?: (input: unknown) => Promise<EditVerdict>;
+  /** True while an edited input is being checked: another approval of it is `not-pending` until then. */
+  checking?: boolean;
   settle: (outcome: ApprovalOutcome) => void;
 }
 
@@ -21,8 +24,11 @@ export interface OpenApprovalOptions {
   signal: AbortSignal;
   /** Called synchronously when the request is decided or withdrawn, before its wait resolves. */
   onSettle: (outcome: ApprovalOutcome) => void;
-  /** What is wrong with an edited input for the tool (its input schema), or `undefined` when it fits. */
-  checkInput?: (input: unknown) => string | undefined;
+  /**
+   * Checks an edited input as the model's own is checked (schema, tool guardrails, `toolApproval`): the input
+   * the tool runs with, or why not. Without it, an edit is taken as it is (bounded, plain JSON).
+   */
+  checkEdit?: (input: unknown) => Promise<EditVerdict>;
 }
 
 /**
@@ -61,7 +67,7 @@ export class ApprovalRegistry {
       const onAbort = () => this.settle(frozen.id, { kind: "withdrawn" });
       const entry: Pending = {
         request: frozen,
-        ...(options.checkInput ? { checkInput: options.checkInput } : {}),
+        ...(options.checkEdit ? { checkEdit: options.checkEdit } : {}),
         settle: (outcome) => {
           options.signal.removeEventListener("abort", onAbort);
           if (outcome.kind === "denied") this.deniedCalls.add(callKey(frozen.stepId, frozen.toolCallId));
@@ -78,25 +84,57 @@ export class ApprovalRegistry {
 
   /**
    * Decides a pending request: `not-pending` for an unknown, withdrawn or decided id, or for approving a question
-   * (it takes `answer`). An approval with `input` is checked against the tool's input schema first:
-   * `ToolInputInvalidError`, and the request stays pending.
+   * (it takes `answer`). An approval with `input` (an edit) is checked before it is taken, so it resolves
+   * later: bounded plain JSON first (`ToolInputInvalidError`, thrown at once), then `checkEdit` (the tool's
+   * schema: `ToolInputInvalidError`; a tool guardrail or `toolApproval` that refuses it:
+   * `ApprovalEditRefusedError`). A refused edit leaves the request pending; while one is checked, another
+   * approval of it is `not-pending` (a denial still decides it).
    */
-  decide(id: string, decision: ApprovalDecision): DecisionOutcome {
+  decide(id: string, decision: ApprovalDecision): DecisionOutcome | Promise<DecisionOutcome> {
     if (typeof id !== "string") return NOT_PENDING;
     const entry = this.pending.get(id);
     if (!entry) return NOT_PENDING;
     if (!decision.approved) return this.settle(id, decision.reason === undefined ? { kind: "denied" } : { kind: "denied", reason: decision.reason });
-    if (entry.request.question !== undefined) return NOT_PENDING;
+    if (entry.request.question !== undefined || entry.checking) return NOT_PENDING;
     if (!("input" in decision) || decision.input === undefined) return this.settle(id, { kind: "approved" });
-    const issues = entry.checkInput?.(decision.input);
-    if (issues !== undefined) throw new ToolInputInvalidError({ toolName: entry.request.toolName, approvalId: id, issues });
-    return this.settle(id, { kind: "approved", input: structuredClone(decision.input) });
+    const toolName = entry.request.toolName;
+    const shape = jsonValueIssue(decision.input, "input");
+    if (shape !== undefined) return Promise.reject(new ToolInputInvalidError({ toolName, approvalId: id, issues: shape }));
+    const input = structuredClone(decision.input);
+    if (!entry.checkEdit) return Promise.resolve(this.settle(id, { kind: "approved", input }));
+    entry.checking = true;
+    return entry.checkEdit(input).then(
+      (verdict) => {
+        entry.checking = false;
+        // Withdrawn or denied while it was checked: nothing to take it.
+        if (this.pending.get(id) !== entry) return NOT_PENDING;
+        switch (verdict.kind) {
+          case "ok":
+            return this.settle(id, { kind: "approved", input: verdict.input });
+          case "invalid":
+            throw new ToolInputInvalidError({ toolName, approvalId: id, issues: verdict.issues });
+          case "refused":
+            throw new ApprovalEditRefusedError({ toolName, approvalId: id, by: verdict.by, reason: verdict.reason });
+          default: {
+            const unreachable: never = verdict;
+            throw new Error(`june: unknown edit verdict ${String(unreachable)}`);
+          }
+        }
+      },
+      (error: unknown) => {
+        // A check that throws refuses the edit (a broken check must not pass); the request stays pending.
+        entry.checking = false;
+        throw error;
+      },
+    );
   }
 
   /** Answers a pending question (an `ask_user` call): its tool returns `value`. `not-pending` for anything else. */
   answer(id: string, value: unknown): DecisionOutcome {
     const entry = typeof id === "string" ? this.pending.get(id) : undefined;
     if (!entry || entry.request.question === undefined) return NOT_PENDING;
+    const shape = jsonValueIssue(value, "answer");
+    if (shape !== undefined) throw new RangeError(`The answer to request "${id}" is refused: ${shape}. The question is still pending.`);
     this.answers.set(callKey(entry.request.stepId, entry.request.toolCallId), value);
     return this.settle(id, { kind: "approved" });
   }

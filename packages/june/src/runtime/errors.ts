@@ -139,6 +139,27 @@ export class ToolInputInvalidError extends JuneError {
 }
 
 /**
+ * An approval's edited input that a tool guardrail or the step's `toolApproval` refuses, as they would refuse
+ * the model's own call with it: nothing was decided, the request is still pending. `by` says which, `reason`
+ * why (the policy's reason, or `Blocked by guardrail "name": ...`).
+ */
+export class ApprovalEditRefusedError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.ApprovalEditRefusedError");
+  override readonly name = "ApprovalEditRefusedError";
+  readonly toolName: string;
+  readonly approvalId: string;
+  readonly by: "policy" | "guardrail";
+  readonly reason: string;
+  constructor(options: { toolName: string; approvalId: string; by: "policy" | "guardrail"; reason: string }) {
+    super(`The edited input for tool "${options.toolName}" is refused by ${options.by === "policy" ? "its toolApproval policy" : "a tool guardrail"}: ${options.reason}. Request "${options.approvalId}" is still pending.`);
+    this.toolName = options.toolName;
+    this.approvalId = options.approvalId;
+    this.by = options.by;
+    this.reason = options.reason;
+  }
+}
+
+/**
  * A step that failed before its run's checkpoint, failing again on resume with the saved error: only the
  * original's `name` (as `failedName`) and `message` were kept, so this stands in for it (a `<Catch>` runs its
  * fallback with it).

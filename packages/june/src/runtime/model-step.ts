@@ -52,7 +52,9 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   const policyDecisions = new Map<string, PolicyDecision>();
   const policy = plan.props.toolApproval ?? lookup(plan.scope, (s) => s.toolApproval) ?? run.defaults?.toolApproval;
   const guards = stepGuardrails(plan, run);
-  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions, guards.tool);
+  // The messages each policy-checked call was sent, by tool call id: what the policy gets for an edit of it.
+  const callMessages = new Map<string, ModelMessage[]>();
+  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions, guards.tool, callMessages);
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
@@ -62,7 +64,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     stepNodeId,
     signal,
     toolNodes: new Map<string, string>(),
-    tools,
+    editChecks: { tools, toolGuards: guards.tool, ...(policy !== undefined ? { policy } : {}), messages: (toolCallId) => callMessages.get(toolCallId) ?? [] },
     policyDecisions,
     ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
     askTools: new Set(Object.keys(tools).filter((name) => isAskUserTool(tools[name]))),
@@ -112,6 +114,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     if (!saved && guards.input.length > 0) await tripOn(guards.input, { input: promptText(history) }, "input", signal);
     let calls = saved?.calls ?? 0;
     if (saved) {
+      for (const request of saved.requests) callMessages.set(request.toolCallId, saved.messages);
       const approvals = saved.requests.length > 0 ? reopen(step, saved, policyDecisions) : [];
       checkpoints!.markRestored();
       if (approvals.length > 0) {
@@ -285,7 +288,8 @@ function guardTools(
   keep: KeepOutcome | undefined,
   policy: ToolApprovalPolicy | undefined,
   decided: Map<string, PolicyDecision>,
-  toolGuards: readonly ToolGuardrail[] = [],
+  toolGuards: readonly ToolGuardrail[],
+  callMessages: Map<string, ModelMessage[]>,
 ): ToolSet {
   const guarded: ToolSet = {};
   const evaluated = new Map<string, ReturnType<typeof evaluateRule>>();
@@ -304,6 +308,7 @@ function guardTools(
             // The AI SDK asks again when it reads the approval response: the policy decides a call once.
             let pending = evaluated.get(options.toolCallId);
             if (!pending) {
+              callMessages.set(options.toolCallId, options.messages);
               pending = (async () => {
                 // A tool guardrail checks the call's input first: a trip denies it, by policy, with its reason.
                 const trip = await firstTrip(toolGuards, { toolName: name, input: toolInput });

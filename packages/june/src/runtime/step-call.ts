@@ -1,7 +1,6 @@
 import { questionOf } from "../ask/ask-user.js";
-import type { Tool as AITool } from "ai";
 import type { RunState } from "./run-state.js";
-import { toolInputIssues } from "./tool-input.js";
+import { checkEdit, type EditChecks } from "./edited-input.js";
 import { toTraceError } from "./run-state.js";
 import type { PolicyDecision } from "./tool-approval.js";
 import type { ApprovalOutcome } from "./approvals.js";
@@ -21,8 +20,11 @@ export interface StepCall {
   readonly toolNodes: Map<string, string>;
   /** The MCP server and tool name of each MCP tool, by the name the model calls it. */
   readonly mcpOrigins?: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
-  /** The step's tools, by the name the model calls them: an approval's edited input is checked against its schema. */
-  readonly tools?: Readonly<Record<string, AITool<any, any>>>;
+  /**
+   * What an approval's edited input is checked with before its tool may run: the step's tools (their schemas),
+   * tool guardrails and `toolApproval`, as the model's own input is (`checkEdit`).
+   */
+  readonly editChecks?: EditChecks;
   /** Tool calls the step's `toolApproval` decided (by tool call id): answered at once, never shown pending. */
   readonly policyDecisions?: ReadonlyMap<string, PolicyDecision>;
   /** The step's `ask_user` tool names (`<AskUser />`): their calls are questions, answered, not approved. */
@@ -126,7 +128,7 @@ export function openApproval(
     },
     {
       signal: step.signal,
-      checkInput: (input) => toolInputIssues(step.tools?.[toolCall.toolName], input),
+      ...(step.editChecks ? { checkEdit: (input: unknown) => checkEdit(step.editChecks!, toolCall, input) } : {}),
       onSettle: (outcome) => {
         step.run.spans?.approvalSettled(approvalId, outcome);
         switch (outcome.kind) {

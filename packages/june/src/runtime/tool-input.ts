@@ -1,132 +1,60 @@
-import type { Tool as AITool } from "ai";
+import { asSchema, type Tool as AITool } from "ai";
 
 /**
  * What is wrong with `input` for `tool`'s input schema, or `undefined` when it fits: what an approval's edited
- * input is checked with before the tool may run with it. Synchronous, so a refused edit leaves the request
- * pending at once: a Standard Schema (zod, valibot, ...) validates itself, an AI SDK `jsonSchema()` with a
- * `validate` uses it, and a plain JSON Schema is checked here (type, required, properties,
- * additionalProperties, enum, const, items). The input must be JSON (it is stored and sent to the model).
+ * input is checked with before the tool may run with it. The tool's own schema decides, as the AI SDK's
+ * `safeValidateTypes` does: a schema that validates (zod through `zodSchema` or as it is, any Standard Schema,
+ * a `jsonSchema()` given a `validate`) checks the input itself; a plain JSON Schema is checked by Ajv, every
+ * keyword enforced (`pattern`, `maxLength`, `minimum`, `anyOf`, `minItems`, ...). A schema that cannot be
+ * checked refuses the input: an edit never runs unchecked.
  */
-export function toolInputIssues(tool: AITool<any, any> | undefined, input: unknown): string | undefined {
-  const notJson = jsonIssue(input, "input");
-  if (notJson) return notJson;
-  const schema = tool?.inputSchema as unknown;
-  if (schema === undefined || schema === null) return undefined;
-  if (typeof schema === "object" && "~standard" in schema) {
-    const result = (schema as { "~standard": { validate: (value: unknown) => unknown } })["~standard"].validate(input);
-    if (!isThenable(result)) return standardIssues(result);
-  }
-  if (typeof schema === "object" && SCHEMA in schema) {
-    const aiSchema = schema as unknown as { validate?: (value: unknown) => unknown; jsonSchema: unknown };
-    if (typeof aiSchema.validate === "function") {
-      const result = aiSchema.validate(input);
-      if (!isThenable(result)) {
-        const r = result as { success: boolean; error?: { message?: string } };
-        return r.success ? undefined : (r.error?.message ?? "refused by its schema");
-      }
+export async function schemaIssues(tool: AITool<any, any> | undefined, input: unknown): Promise<string | undefined> {
+  const given = tool?.inputSchema as unknown;
+  if (given === undefined || given === null) return undefined;
+  let schema: ReturnType<typeof asSchema>;
+  try {
+    schema = asSchema(given as never);
+    if (typeof schema.validate === "function") {
+      const result = await schema.validate(input);
+      return result.success ? undefined : errorIssues(result.error);
     }
-    const json = aiSchema.jsonSchema;
-    if (!isThenable(json)) return jsonSchemaIssue(json, input, "input");
+    return await jsonSchemaIssues(await schema.jsonSchema, input);
+  } catch (error) {
+    return `its input schema could not check it (${error instanceof Error ? error.message : String(error)})`;
   }
-  return undefined;
 }
 
-const SCHEMA = Symbol.for("vercel.ai.schema");
-
-function isThenable(value: unknown): boolean {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
-}
-
-function standardIssues(result: unknown): string | undefined {
-  const issues = (result as { issues?: readonly { message: string; path?: readonly unknown[] }[] }).issues;
-  if (!issues || issues.length === 0) return undefined;
+/** A validation error as `path: message; ...` (zod's and Standard Schema's issues), else its message. */
+function errorIssues(error: unknown): string {
+  const issues = (error as { issues?: readonly { message: string; path?: readonly unknown[] }[] } | undefined)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return error instanceof Error ? error.message : "refused by its schema";
   return issues
     .map((issue) => {
-      const path = (issue.path ?? []).map((key) => (typeof key === "object" && key !== null && "key" in key ? (key as { key: unknown }).key : key)).join(".");
-      return path ? `${path}: ${issue.message}` : issue.message;
+      const path = ["input", ...(issue.path ?? []).map((key: unknown) => (typeof key === "object" && key !== null && "key" in key ? (key as { key: unknown }).key : key))];
+      return `${path.map(String).join(".")}: ${issue.message}`;
     })
     .join("; ");
 }
 
-function jsonIssue(value: unknown, at: string): string | undefined {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return undefined;
-    case "number":
-      return Number.isFinite(value) ? undefined : `${at} must be a finite number`;
-    case "object": {
-      if (value === null) return undefined;
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
-          const issue = jsonIssue(value[i], `${at}[${i}]`);
-          if (issue) return issue;
-        }
-        return undefined;
-      }
-      const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) return `${at} must be plain JSON`;
-      for (const [key, child] of Object.entries(value)) {
-        if (child === undefined) continue;
-        const issue = jsonIssue(child, `${at}.${key}`);
-        if (issue) return issue;
-      }
-      return undefined;
-    }
-    default:
-      return `${at} must be JSON, got ${typeof value}`;
-  }
-}
+type Validate = ((value: unknown) => boolean) & { errors?: readonly { instancePath: string; message?: string }[] | null };
 
-type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean | JsonSchema;
-  enum?: unknown[];
-  const?: unknown;
-  items?: JsonSchema;
-};
+/** Compiled validators by schema object: a schema let go takes its validator with it. */
+const compiled = new WeakMap<object, Validate>();
 
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
-function jsonSchemaIssue(schema: unknown, value: unknown, at: string): string | undefined {
+async function jsonSchemaIssues(schema: unknown, input: unknown): Promise<string | undefined> {
   if (typeof schema !== "object" || schema === null) return undefined;
-  const s = schema as JsonSchema;
-  if (s.type !== undefined) {
-    const types = Array.isArray(s.type) ? s.type : [s.type];
-    const actual = typeOf(value);
-    const fits = types.some((type) => type === actual || (type === "integer" && Number.isInteger(value)) || (type === "number" && actual === "number"));
-    if (!fits) return `${at} must be ${types.join(" or ")}, got ${actual}`;
+  let validate = compiled.get(schema);
+  if (!validate) {
+    // Loaded on the first edit of a tool with a plain JSON Schema: a chat that never edits never loads it.
+    const draft2020 = String((schema as { $schema?: unknown }).$schema ?? "").includes("2020-12");
+    const module = (draft2020 ? await import("ajv/dist/2020.js") : await import("ajv")) as unknown as { default: AjvClass | { default: AjvClass } };
+    const Ajv = "default" in module.default ? module.default.default : module.default;
+    // One instance per schema, so that nothing a long-lived server compiles outlives its schema.
+    validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    compiled.set(schema, validate);
   }
-  if (s.enum !== undefined && !s.enum.some((option) => JSON.stringify(option) === JSON.stringify(value))) {
-    return `${at} must be one of ${s.enum.map((option) => JSON.stringify(option)).join(", ")}`;
-  }
-  if (s.const !== undefined && JSON.stringify(s.const) !== JSON.stringify(value)) return `${at} must be ${JSON.stringify(s.const)}`;
-  if (typeOf(value) === "object") {
-    const object = value as Record<string, unknown>;
-    for (const key of s.required ?? []) if (object[key] === undefined) return `${at}.${key} is required`;
-    for (const [key, child] of Object.entries(object)) {
-      const property = s.properties?.[key];
-      if (property !== undefined) {
-        const issue = jsonSchemaIssue(property, child, `${at}.${key}`);
-        if (issue) return issue;
-      } else if (s.additionalProperties === false) return `${at}.${key} is not allowed`;
-      else if (typeof s.additionalProperties === "object") {
-        const issue = jsonSchemaIssue(s.additionalProperties, child, `${at}.${key}`);
-        if (issue) return issue;
-      }
-    }
-  }
-  if (Array.isArray(value) && s.items !== undefined) {
-    for (let i = 0; i < value.length; i++) {
-      const issue = jsonSchemaIssue(s.items, value[i], `${at}[${i}]`);
-      if (issue) return issue;
-    }
-  }
-  return undefined;
+  if (validate(input)) return undefined;
+  return (validate.errors ?? []).map((error) => `input${error.instancePath.replaceAll("/", ".")} ${error.message ?? "is refused"}`).join("; ") || "refused by its schema";
 }
+
+type AjvClass = new (options: { allErrors: boolean; strict: boolean }) => { compile(schema: object): Validate };

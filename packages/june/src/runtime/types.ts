@@ -312,12 +312,13 @@ export interface RunHandle {
   /** The tool calls decided by policy (`toolApproval`) so far, oldest first: never in `requests`. */
   readonly policyDecisions?: readonly PolicyApproval[];
   /**
-   * Decides a pending request: an approval executes the tool (with `input` when given: checked against the
-   * tool's input schema first, `ToolInputInvalidError` and the request stays pending); a denial never executes
-   * it and the model is told `reason`. Says what happened: `decided`, or `not-pending` (unknown, withdrawn or
-   * already decided).
+   * Decides a pending request: an approval executes the tool; a denial never executes it and the model is told
+   * `reason`. Says what happened: `decided`, or `not-pending` (unknown, withdrawn or already decided). An
+   * approval with `input` (an edit) resolves once the input passed what the model's own input passes: its
+   * schema (`ToolInputInvalidError`), the tool guardrails and the step's `toolApproval`
+   * (`ApprovalEditRefusedError`); a refused edit leaves the request pending.
    */
-  decide(id: string, decision: ApprovalDecision): DecisionOutcome;
+  decide(id: string, decision: ApprovalDecision): DecisionOutcome | Promise<DecisionOutcome>;
   /** Answers a pending question (an `ask_user` call, `request.question` set): the tool's result is `value`. */
   answer?(id: string, value: unknown): DecisionOutcome;
   cancel(reason?: string): void;

@@ -9,7 +9,7 @@ import {
   TurnNotFoundError,
   TurnNotResumableError,
 } from "../chat/errors.js";
-import { CheckpointMismatchError, ToolInputInvalidError } from "../runtime/errors.js";
+import { ApprovalEditRefusedError, CheckpointMismatchError, ToolInputInvalidError } from "../runtime/errors.js";
 import {
   CheckpointUnreadableError,
   ConflictError,
@@ -49,6 +49,7 @@ interface ErrorClass {
 const STATUSES: readonly (readonly [ErrorClass, number])[] = [
   [InvalidSessionIdError, 400],
   [ToolInputInvalidError, 400],
+  [ApprovalEditRefusedError, 400],
   [SessionNotFoundError, 404],
   [TurnNotFoundError, 404],
   [SessionBusyError, 409],

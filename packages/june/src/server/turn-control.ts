@@ -3,12 +3,23 @@ import { type JsonObject, optionalString, rejectUnknownFields, requireString } f
 import type { HandlerContext } from "./handler-context.js";
 import { HttpError, withInputErrors } from "./http-error.js";
 import type { ServedTurn } from "./turn-event-bus.js";
+import { jsonValueIssue } from "../runtime/edited-input.js";
+
+/**
+ * Refuses a person's value (an answer, an edited input) that is not bounded plain JSON (see `jsonValueIssue`)
+ * with a 400 naming what is wrong, before any turn sees it: the turn is untouched.
+ */
+export function requireBoundedValue(value: unknown, field: string): void {
+  const issue = jsonValueIssue(value, field);
+  if (issue !== undefined) throw new HttpError(400, `"${field}" is refused: ${issue}`);
+}
 
 /** The answer an `answer` body gives (`{ requestId, value }`: a string or any JSON value). */
 export function answerOf(fields: JsonObject): TurnCommand {
   rejectUnknownFields(fields, ["requestId", "value"]);
   const requestId = requireString(fields, "requestId", { nonEmpty: true });
   if (!("value" in fields) || fields.value === undefined) throw new HttpError(400, `"value" is required: the answer, a string or any JSON value`);
+  requireBoundedValue(fields.value, "value");
   return { type: "answer", requestId, value: fields.value };
 }
 
@@ -25,6 +36,7 @@ export function decisionOf(fields: JsonObject, kind: "approve" | "deny"): TurnCo
     if (remember !== undefined && remember !== "session") throw new HttpError(400, `"remember" must be "session"`);
     const input = fields.input;
     if (input === null) throw new HttpError(400, `"input" must be the tool's input when given, got null`);
+    if (input !== undefined) requireBoundedValue(input, "input");
     return { type: "approve", approvalId, ...(remember && { remember }), ...(input !== undefined && { input }) };
   }
   rejectUnknownFields(fields, ["approvalId", "reason"]);

@@ -18,7 +18,7 @@ import type { ServedTurn } from "./turn-event-bus.js";
 import type { LocalTurn } from "./turn-registry.js";
 import { sessionView } from "./session-view.js";
 import type { IndexedTurnStreamEvent } from "../chat/stream/turn-stream-event.js";
-import { resumeServed } from "./turn-control.js";
+import { requireBoundedValue, resumeServed } from "./turn-control.js";
 import { decisionsIn, UiChunker, type UiTool } from "./ui-chunker.js";
 import type { UiDecision } from "./ui-approval-chunks.js";
 
@@ -506,7 +506,10 @@ function approvalResponses(message: JsonObject): ApprovalResponse[] {
     }
     const response: ApprovalResponse = { approvalId: id, approved };
     if (typeof reason === "string") response.reason = reason.slice(0, 10_000);
-    if (part.input !== undefined) response.input = part.input;
+    if (part.input !== undefined) {
+      requireBoundedValue(part.input, "input");
+      response.input = part.input;
+    }
     out.push(response);
   }
   return out;
@@ -522,6 +525,7 @@ function questionAnswers(message: JsonObject): { requestId: string; value: unkno
     const isAsk = part.type === `tool-${ASK_USER_TOOL}` || (part.type === "dynamic-tool" && part.toolName === ASK_USER_TOOL);
     if (!isAsk || part.state !== "output-available" || typeof part.toolCallId !== "string") continue;
     if (part.output === undefined) throw new HttpError(400, `The answer to question "${part.toolCallId}" has no "output"`);
+    requireBoundedValue(part.output, "output");
     out.push({ requestId: part.toolCallId, value: part.output });
   }
   return out;

@@ -3,9 +3,11 @@
 // is scripted from what it is sent, so a resumed turn gets the same answers; every model call and every
 // execution of the tool is appended to a log file, so a test can count them across processes.
 import { appendFileSync } from "node:fs";
-import { jsonSchema, tool, type ModelMessage } from "ai";
+import { jsonSchema, tool, type FlexibleSchema, type ModelMessage } from "ai";
 import { Agent, Step, Tool } from "../../index.js";
 import { agentResponder, createChat, type ChatStore, type DurableOptions } from "../index.js";
+import type { Guardrails } from "../../guardrails/types.js";
+import type { ToolApprovalPolicy } from "../../runtime/tool-approval.js";
 import { scriptedModel, type ScriptEntry } from "../../testing/index.js";
 
 export interface DurableChatOptions {
@@ -24,6 +26,13 @@ export interface DurableChatOptions {
   onExecute?: () => void | Promise<void>;
   /** Called when the model is asked for the answer after the tool's outcome, before it answers. */
   onAnswer?: () => void | Promise<void>;
+  /** The input of the model's `deploy` call (default `{ env: "prod", token: SECRET }`). */
+  modelInput?: Record<string, unknown>;
+  /** `deploy`'s input schema (default: a JSON Schema of `{ env: string, token: string }`, both required). */
+  inputSchema?: FlexibleSchema<{ env: string; token: string }>;
+  /** The chat's `toolApproval` and `guardrails`. */
+  toolApproval?: ToolApprovalPolicy;
+  guardrails?: Guardrails;
 }
 
 /** The secret the tool's input carries: no byte of it may stay in the store after the turn. */
@@ -54,7 +63,7 @@ export function durableChat(options: DurableChatOptions) {
       .find((p) => p.type === "tool-result") as { output?: { type: string; value?: unknown } } | undefined;
     if (!outcome) {
       log("model reply-ask");
-      return { text: "Deploying. ", toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
+      return { text: "Deploying. ", toolCalls: [{ toolName: "deploy", input: options.modelInput ?? { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
     }
     log("model reply-answer");
     await options.onAnswer?.();
@@ -63,11 +72,13 @@ export function durableChat(options: DurableChatOptions) {
   });
   const deploy = tool({
     description: "Deploy the docs",
-    inputSchema: jsonSchema<{ env: string; token: string }>({
-      type: "object",
-      properties: { env: { type: "string" }, token: { type: "string" } },
-      required: ["env", "token"],
-    }),
+    inputSchema:
+      options.inputSchema ??
+      jsonSchema<{ env: string; token: string }>({
+        type: "object",
+        properties: { env: { type: "string" }, token: { type: "string" } },
+        required: ["env", "token"],
+      }),
     needsApproval: true,
     execute: async ({ env, token }) => {
       log(`deploy ${env} ${token}`);
@@ -91,5 +102,6 @@ export function durableChat(options: DurableChatOptions) {
     reply: (result) => String(result.steps.reply ?? result.steps.plan),
     stream: options.withoutReply || options.unstreamed ? undefined : { step: "reply" },
   });
-  return { chat: createChat({ store: options.store, responder }), model };
+  const policies = { ...(options.toolApproval && { toolApproval: options.toolApproval }), ...(options.guardrails && { guardrails: options.guardrails }) };
+  return { chat: createChat({ store: options.store, responder, ...policies }), model };
 }

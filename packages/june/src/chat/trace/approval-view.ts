@@ -21,7 +21,8 @@ export interface ApprovalView {
   input: string;
   /**
    * The input itself, redacted, as JSON, for a UI that shows its fields or edits it (the UI message stream's
-   * `tool-input-available`, Studio's Edit); the excerpt (`input`) when its JSON is over 16,000 characters.
+   * `tool-input-available`, Studio's Edit); the excerpt (`input`) when its JSON is over 16,000 characters. An
+   * edit sent back with a `"[redacted]"` left as shown gets the model's value there, never the placeholder.
    */
   inputValue: unknown;
   /** An approved call that may have begun when its process stopped: it runs again only on a new approval. */

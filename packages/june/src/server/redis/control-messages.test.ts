@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApprovalNotPendingError, InputTooLargeError, SteerNotSupportedError, TurnEndedError } from "../../chat/errors.js";
 import { HttpError, statusOf } from "../http-error.js";
-import { controlErrorJson, controlErrorOf, parseControlResponse } from "./control-messages.js";
+import { controlErrorJson, controlErrorOf, parseControlRequest, parseControlResponse } from "./control-messages.js";
 
 /** What the requesting process gets back for an error the owner's turn threw. */
 function across(error: unknown): Error {
@@ -45,5 +45,16 @@ describe("a control's error crossing between processes", () => {
     expect(parseControlResponse("nope")).toBeUndefined();
     expect(parseControlResponse(JSON.stringify({ requestId: "r", outcome: { error: { name: "X", message: "m", status: 200 } } }))).toBeUndefined();
     expect(parseControlResponse(JSON.stringify({ requestId: "r", outcome: { ok: true } }))).toEqual({ requestId: "r", outcome: { ok: true } });
+  });
+});
+
+describe("a control crossing between processes", () => {
+  it("keeps an approval's edited input and an answer's value (dropped, the owner would run the model's input)", () => {
+    const request = (command: unknown) => parseControlRequest(JSON.stringify({ requestId: "r1", replyTo: "p1", turnId: "t1", command }));
+    expect(request({ type: "approve", approvalId: "a1", input: { env: "staging" } })?.command).toEqual({ type: "approve", approvalId: "a1", input: { env: "staging" } });
+    expect(request({ type: "answer", requestId: "q1", value: { env: "qa" } })?.command).toEqual({ type: "answer", requestId: "q1", value: { env: "qa" } });
+    let deep: unknown = 1;
+    for (let i = 0; i < 100; i++) deep = [deep];
+    expect(request({ type: "approve", approvalId: "a1", input: deep })).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { jsonValueIssue } from "../../runtime/edited-input.js";
 import { ApprovalNotPendingError, InputTooLargeError, SteerNotSupportedError, TurnEndedError, type TurnControlName } from "../../chat/errors.js";
 import type { TurnCommand } from "../../chat/types.js";
 import { JuneError } from "../../errors/june-error.js";
@@ -119,7 +120,17 @@ function parseCommand(value: unknown): TurnCommand | undefined {
     case "approve":
       if (typeof command.approvalId !== "string") return undefined;
       if (command.remember !== undefined && command.remember !== "session") return undefined;
-      return { type: "approve", approvalId: command.approvalId, ...(command.remember === "session" && { remember: "session" as const }) };
+      // An edit crosses with its input: dropped, the owner would run the model's input the person changed.
+      if (command.input !== undefined && jsonValueIssue(command.input, "input") !== undefined) return undefined;
+      return {
+        type: "approve",
+        approvalId: command.approvalId,
+        ...(command.remember === "session" && { remember: "session" as const }),
+        ...(command.input !== undefined && { input: command.input }),
+      };
+    case "answer":
+      if (typeof command.requestId !== "string" || command.value === undefined || jsonValueIssue(command.value, "value") !== undefined) return undefined;
+      return { type: "answer", requestId: command.requestId, value: command.value };
     case "deny":
       if (typeof command.approvalId !== "string") return undefined;
       if (command.reason !== undefined && typeof command.reason !== "string") return undefined;

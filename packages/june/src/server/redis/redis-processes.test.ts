@@ -168,6 +168,27 @@ describe("redisTurnEvents across two server processes", () => {
     expect(await uiMessages(b.base)).toEqual(await uiMessages(a.base));
   });
 
+  it("an edit approved through B reaches A with its input, checked there: a bad one is a 400 through B, the shown one runs on A with its hidden key", async () => {
+    const sessionId = await newSession(a.base);
+    const { turnId, events: fromA } = await startTurn(a.base, sessionId);
+    const statuses: number[] = [];
+    await collect(await fetch(`${b.base}/turns/${turnId}/events`), async (event) => {
+      if (event.event !== "approval-request") return;
+      const { id, inputValue } = event.data.request;
+      expect(inputValue).toEqual({ env: "staging", apiKey: "[redacted]", note: "with [redacted]" });
+      const bad = await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: id, input: { ...inputValue, env: 5 } });
+      statuses.push(bad.status);
+      expect((await bad.json()).error).toContain("input.env must be string");
+      const edited = await post(`${b.base}/sessions/${sessionId}/turns/${turnId}/approve`, { approvalId: id, input: { ...inputValue, env: "qa" } });
+      statuses.push(edited.status);
+      await edited.text();
+    });
+    expect(statuses).toEqual([400, 200]);
+    expect((await fromA).at(-1)!.data).toMatchObject({ type: "turn-end", status: "completed" });
+    // On A, with the edit; before, B's approve dropped the input and A ran the model's "staging".
+    await expect.poll(() => a.lines).toContainEqual({ ran: { env: "qa" } });
+  });
+
   it("stores every event redacted: no key in any Redis value", async () => {
     const stored = await dumpValues(redis, prefix);
     expect(stored).toContain("approval-request");
