@@ -1,4 +1,4 @@
-import { questionOf } from "../ask/ask-user.js";
+import { questionOf } from "./questions.js";
 import type { Tool as AITool } from "ai";
 import type { RunState } from "./run-state.js";
 import { toolInputIssues } from "./tool-input.js";
