@@ -54,7 +54,8 @@ export interface ToolSourceRun {
 export interface ToolSourceStep<Entry = unknown, Session = undefined> {
   /**
    * The source's entries by level of the step's scope: first the run's (always empty: a session may add tools
-   * there, for every step), then each `Agent` outermost first, then the step's own.
+   * there, for every step), then the scopes around the step outermost first (the run's top, each `Agent`), then
+   * the step's own.
    */
   readonly levels: readonly (readonly Entry[])[];
   /** The run's session (`open`'s value), or `undefined` when the source has no `open`. */
