@@ -94,7 +94,7 @@ describe("toolSource()", () => {
 
   it("McpTools and AskUser are tool sources", () => {
     expect(typeof McpTools).toBe("function");
-    expect((McpTools as { [key: symbol]: unknown })[Symbol.for("june.toolSource")]).toMatchObject({ name: "McpTools" });
-    expect((AskUser as { [key: symbol]: unknown })[Symbol.for("june.toolSource")]).toMatchObject({ name: "AskUser" });
+    expect((McpTools as unknown as Record<symbol, unknown>)[Symbol.for("june.toolSource")]).toMatchObject({ name: "McpTools" });
+    expect((AskUser as unknown as Record<symbol, unknown>)[Symbol.for("june.toolSource")]).toMatchObject({ name: "AskUser" });
   });
 });
