@@ -24,6 +24,7 @@ export class RunSources {
   readonly #runId: string;
   readonly #provided: readonly object[];
   readonly #sessions = new Map<ToolSource<any, any, any>, unknown>();
+  #closed = false;
 
   /** Made inside `start()`, so it sees the values in effect (`withToolSources`). */
   constructor(runId: string, given: object | undefined) {
@@ -44,13 +45,17 @@ export class RunSources {
     if (!source.open) return undefined;
     if (!this.#sessions.has(source)) {
       const provided = this.#provided.filter((value) => sourceOf(value) === source);
-      this.#sessions.set(source, source.open({ runId: this.#runId, provided }));
+      const session = source.open({ runId: this.#runId, provided });
+      this.#sessions.set(source, session);
+      // Opened after the run ended (nothing should): closed at once, so the source refuses it as a closed one.
+      if (this.#closed) void (async () => source.close?.(session))().catch(() => {});
     }
     return this.#sessions.get(source);
   }
 
   /** Closes every session opened, each source's `close`. Never rejects. */
   async close(): Promise<void> {
+    this.#closed = true;
     const open = [...this.#sessions];
     this.#sessions.clear();
     await Promise.all(open.map(async ([source, session]) => {
