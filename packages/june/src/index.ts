@@ -33,6 +33,8 @@ export type {
 } from "./runtime/components.js";
 export { start } from "./runtime/start.js";
 export { AskUser, ASK_USER_TOOL, type AskUserProps } from "./ask/ask-user.js";
+export { toolSource } from "./runtime/tool-source.js";
+export type { ToolSource, ToolSourceComponent, ToolSourceProvider, ToolSourceRun, ToolSourceStep, ToolSourceTools } from "./runtime/tool-source.js";
 export type {
   ToolApprovalDecision,
   ToolApprovalFunction,

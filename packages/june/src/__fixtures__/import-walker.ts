@@ -1,8 +1,9 @@
 /**
  * The small import walker the import tests share (`runtime/import-floors.test.ts`, `server/import-graph.test.ts`):
  * a folder's source files, the relative imports of one (type-only imports, re-exports and `import()` count too:
- * a circle of types is still a circle to read), and the circles of a graph of them. A regex, not a parser:
- * June's sources keep one import per statement.
+ * a circle of types is still a circle to read), the value imports of one (what loads when it loads:
+ * `src/import-circles.test.ts`), and the circles of a graph of them. A regex, not a parser: June's sources keep
+ * one import per statement.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -28,11 +29,43 @@ export function importsOf(file: string, known: ReadonlySet<string>): string[] {
   for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
     const spec = match[1] ?? match[2] ?? match[3];
     if (!spec?.startsWith(".")) continue;
-    const base = resolve(dirname(file), spec).replace(/\.js$/, "");
-    const target = [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((candidate) => known.has(candidate));
+    const target = resolveImport(file, spec, known);
     if (target) out.push(target);
   }
   return out;
+}
+
+/** A static `import`/`export ... from` statement: its clause (group 1) and specifier (2); a bare `import "x"` (3). */
+const STATIC = /(?:^|\n)\s*(?:import|export)\b([^;'"]*?)from\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
+
+/**
+ * The relative imports of `file` that load a module when it loads: static imports and re-exports, except
+ * `import type`/`export type` and a `{ ... }` clause whose every name is `type`; `import()` is lazy and skipped.
+ */
+export function valueImportsOf(file: string, known: ReadonlySet<string>, text = readFileSync(file, "utf8")): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(STATIC)) {
+    const clause = match[1];
+    const spec = match[2] ?? match[3];
+    if (!spec?.startsWith(".") || (clause !== undefined && typeOnly(clause))) continue;
+    const target = resolveImport(file, spec, known);
+    if (target) out.push(target);
+  }
+  return out;
+}
+
+function typeOnly(clause: string): boolean {
+  const text = clause.trim();
+  if (/^type\b/.test(text)) return true;
+  const braces = /^\{([^}]*)\}$/.exec(text);
+  if (!braces) return false;
+  const names = braces[1]!.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  return names.length > 0 && names.every((name) => /^type\s/.test(name));
+}
+
+function resolveImport(file: string, spec: string, known: ReadonlySet<string>): string | undefined {
+  const base = resolve(dirname(file), spec).replace(/\.js$/, "");
+  return [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((candidate) => known.has(candidate));
 }
 
 /** Every circle in the graph, each once, as the files around it. */

@@ -1,10 +1,12 @@
 import { jsonSchema, tool, type Tool as AITool } from "ai";
+import { asQuestionTool, QUESTION_TOOL } from "../runtime/questions.js";
+import { toolSource, type ToolSourceComponent } from "../runtime/tool-source.js";
 
-/** The name of the tool `<AskUser />` gives the model. */
-export const ASK_USER_TOOL = "ask_user";
-
-/** Marks the `ask_user` tool: a step answers its calls with a person's answer, not with an `execute`. */
-export const askUserMarker: unique symbol = Symbol.for("june.askUser");
+/**
+ * The name of the tool `<AskUser />` gives the model, and of a `ctx.ask` question's row: the one name the
+ * layers above the runtime (the turn, `/ui-chat`) read a question by.
+ */
+export const ASK_USER_TOOL: typeof QUESTION_TOOL = QUESTION_TOOL;
 
 /** Props of `<AskUser>`. */
 export interface AskUserProps {
@@ -18,6 +20,7 @@ export interface AskUserProps {
  * `input-request` (`{ id, question }`), `turn.answer(id, value)` answers it, and the answer is the tool's
  * result, what the model sees. A cancel withdraws the question; a durable turn suspends on it and resumes,
  * in any process, with the answer. The journal keeps that the question was answered, never the answer.
+ * A tool source (`toolSource()`), like `<McpTools>`.
  *
  * @example
  * <Agent model={model}>
@@ -25,9 +28,14 @@ export interface AskUserProps {
  *   <Step id="plan" prompt={input} />
  * </Agent>
  */
-export function AskUser(_props: AskUserProps): null {
-  return null;
-}
+export const AskUser: ToolSourceComponent<AskUserProps> = toolSource<AskUserProps, string | undefined>({
+  name: "AskUser",
+  check(props) {
+    if (props.description !== undefined && typeof props.description !== "string") throw new TypeError("`description` must be a string");
+    return props.description;
+  },
+  tools: (description) => ({ [ASK_USER_TOOL]: askUserTool(description) }),
+});
 
 /** The `ask_user` tool: it asks for approval (a question waits like one); the step answers it from the registry. */
 export function askUserTool(description?: string): AITool<any, any> {
@@ -45,16 +53,5 @@ export function askUserTool(description?: string): AITool<any, any> {
       throw new Error("june: ask_user ran outside a step");
     },
   } as AITool<any, any>);
-  return Object.assign(value, { [askUserMarker]: true });
-}
-
-/** True for the tool `<AskUser />` made. */
-export function isAskUserTool(value: unknown): boolean {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[askUserMarker] === true;
-}
-
-/** The question of an `ask_user` call's input, as a string. */
-export function questionOf(input: unknown): string {
-  const question = (input as { question?: unknown } | null)?.question;
-  return typeof question === "string" ? question : JSON.stringify(question ?? "");
+  return asQuestionTool(value);
 }

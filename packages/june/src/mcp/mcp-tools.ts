@@ -1,4 +1,6 @@
 import type { MCPClient } from "@ai-sdk/mcp";
+import { toolSource, type ToolSourceComponent } from "../runtime/tool-source.js";
+import { mcpSource } from "./mcp-source.js";
 
 /** An MCP server started as a child process that speaks MCP on its stdin and stdout. */
 export interface McpStdioServer {
@@ -101,7 +103,7 @@ export type McpToolsProps = McpToolsOptions;
  * as `<Tool>`s would be. The server is connected when a step first needs it, shared by the run's steps and
  * closed when the run ends (a stdio server's process with it); a server that cannot be reached fails the step
  * with an `McpConnectionError` naming it. Calls are ordinary tool calls: in the trace (with `mcp.server`), and
- * through the run's approvals when `needsApproval` says so.
+ * through the run's approvals when `needsApproval` says so. A tool source (`toolSource()`), like `<AskUser>`.
  *
  * @example
  * <Agent model={openai("gpt-5-mini")}>
@@ -110,6 +112,4 @@ export type McpToolsProps = McpToolsOptions;
  *   <Step id="answer" prompt="What is in README.md?" />
  * </Agent>
  */
-export function McpTools(_props: McpToolsProps): null {
-  return null;
-}
+export const McpTools: ToolSourceComponent<McpToolsProps> = toolSource(mcpSource);

@@ -138,7 +138,7 @@ function subRun(parent: RunState, path: string): { run: RunState; usage: () => U
     modelSlots: parent.modelSlots,
     steps: {},
     stepIds: new Set(),
-    mcp: parent.mcp,
+    sources: parent.sources,
     runWorkflow: parent.runWorkflow,
     path,
     get usage(): Usage {

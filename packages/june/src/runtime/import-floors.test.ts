@@ -17,15 +17,17 @@ import { circles, IMPORT, importsOf, sourceFiles } from "../__fixtures__/import-
 const runtime = dirname(fileURLToPath(import.meta.url));
 const src = dirname(runtime);
 const ABOVE = ["chat", "server", "cli", "studio"];
+/** The tool sources: built on the runtime's protocol (`runtime/tool-source.ts`), never named by it. */
+const SOURCES = ["mcp", "ask"];
 
 /** The imports of `text` (a file at `file`) that reach a folder of `src` above the runtime, as `src`-relative paths. */
-function upwardImports(file: string, text: string): string[] {
+function upwardImports(file: string, text: string, above: readonly string[] = ABOVE): string[] {
   const out: string[] = [];
   for (const match of text.matchAll(IMPORT)) {
     const spec = match[1] ?? match[2] ?? match[3];
     if (!spec?.startsWith(".")) continue;
     const target = relative(src, resolve(dirname(file), spec));
-    if (ABOVE.includes(target.split(sep)[0]!)) out.push(`${relative(src, file)} -> ${target}`);
+    if (above.includes(target.split(sep)[0]!)) out.push(`${relative(src, file)} -> ${target}`);
   }
   return out;
 }
@@ -39,16 +41,17 @@ function streamTextCallers(): string[] {
 
 /**
  * The folders of `src`, lowest floor first. A folder imports only folders on floors below its own; folders on
- * one floor do not import each other. The runtime uses the AI SDK adapter, MCP and telemetry below it, and
- * exposes its own spans (`runtime/run-spans.ts`) and its step tools (`runtime/step-tools.ts`); a turn's spans
- * are the chat's (`chat/turn-spans.ts`).
+ * one floor do not import each other. The runtime uses the AI SDK adapter and telemetry below it, and
+ * exposes its own spans (`runtime/run-spans.ts`) and the tool-source protocol (`runtime/tool-source.ts`) that
+ * the sources above it implement (`mcp/`, `ask/`); a turn's spans are the chat's (`chat/turn-spans.ts`).
  */
 const FLOORS: readonly (readonly string[])[] = [
   ["errors", "redaction", "jsx"],
-  ["ai-sdk", "mcp", "sdk"],
-  ["cost", "guardrails", "ask"],
+  ["ai-sdk", "sdk"],
+  ["cost", "guardrails"],
   ["telemetry"],
   ["runtime"],
+  ["mcp", "ask"],
   ["stores"],
   ["chat"],
   ["learning", "testing"],
@@ -108,10 +111,10 @@ describe("src's floors", () => {
     const files = [join(src, "mcp", "a.ts"), join(src, "runtime", "b.ts"), join(src, "telemetry", "c.ts")];
     const text: Record<string, string> = {
       [files[0]!]: 'import { raceAbort } from "../runtime/scheduler.js";',
-      [files[1]!]: 'import type { RunMcp } from "../mcp/connections.js";',
+      [files[1]!]: 'import type { X } from "../stores/types.js";',
       [files[2]!]: 'export type { X } from "../ai-sdk/call-types.js";',
     };
-    expect(wrongWay(folderArrows(files, (file) => text[file]!))).toEqual([`mcp -> runtime: ${join("mcp", "a.ts")} -> ${join("runtime", "scheduler.js")}`]);
+    expect(wrongWay(folderArrows(files, (file) => text[file]!))).toEqual([`runtime -> stores: ${join("runtime", "b.ts")} -> ${join("stores", "types.js")}`]);
     expect(() => floorOf("newfolder")).toThrow(/no floor/);
   });
 
@@ -137,6 +140,16 @@ describe("the runtime's floor", () => {
     const file = join(runtime, "message-excerpt.ts");
     expect(upwardImports(file, 'import { excerpt } from "../chat/trace/excerpt.js";\nimport type { X } from "./types.js";')).toEqual([
       `runtime${sep}message-excerpt.ts -> chat${sep}trace${sep}excerpt.js`,
+    ]);
+  });
+
+  it("imports nothing from mcp/ or ask/, types included: its tool sources plug in by the protocol (issue 36)", () => {
+    const files = sourceFiles(runtime);
+    expect(files.flatMap((file) => upwardImports(file, readFileSync(file, "utf8"), SOURCES))).toEqual([]);
+    const file = join(runtime, "render.ts");
+    expect(upwardImports(file, 'import type { McpToolsOptions } from "../mcp/mcp-tools.js";\nimport { AskUser } from "../ask/ask-user.js";', SOURCES)).toEqual([
+      `runtime${sep}render.ts -> mcp${sep}mcp-tools.js`,
+      `runtime${sep}render.ts -> ask${sep}ask-user.js`,
     ]);
   });
 

@@ -4,7 +4,7 @@ import { CanceledError, MissingModelError, ToolDeniedError } from "./errors.js";
 import type { CallInput, FinishInfo, OpenApproval } from "./model-engine/call-model.js";
 import { steerLoop } from "./model-engine/steer-loop.js";
 import { openApproval, stepHost, toolNode, type StepCall } from "./step-call.js";
-import { needsMcp, resolveStepTools } from "./step-tools.js";
+import { resolveStepTools } from "./step-tools.js";
 import { lookup, resolveSettings, resolveTools, toolLayers, type StepPlan } from "./render.js";
 import { stepKey, type RunState } from "./run-state.js";
 import { hasAgentTools, pendingAgentCalls, runAgentCalls } from "./agent-tool.js";
@@ -14,12 +14,12 @@ import type { ApprovalOutcome } from "./approvals.js";
 import type { CheckpointRequest, Prompt, RunContext, StepCheckpoint } from "./types.js";
 import type { Decided } from "./checkpoint.js";
 import { modelInfo } from "./usage.js";
+import { isQuestionTool } from "./questions.js";
 import { finishedResults, keepOutcome, traceOutput, type KeepOutcome } from "./finished-calls.js";
 import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } from "./tool-approval.js";
 import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import { firstTrip } from "../guardrails/check.js";
-import { isAskUserTool } from "../ask/ask-user.js";
 import type { GuardrailVerdict, Guardrails, InputGuardrail, OutputGuardrail, ToolGuardrail } from "../guardrails/types.js";
 
 const DEFAULT_MAX_STEPS = 20;
@@ -43,7 +43,9 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   const stepId = stepKey(run, plan.id);
   if (model === undefined) throw new MissingModelError(stepId);
   const layers = toolLayers(plan.scope, plan);
-  const withMcp = needsMcp(layers, run.mcp) ? await resolveStepTools(layers, run.mcp, signal) : undefined;
+  // A step whose sources add tools now (an MCP server to list) waits for them; most steps start at once.
+  const resolving = resolveStepTools(layers, run.sources, ctx, signal);
+  const sourced = resolving ? await resolving : undefined;
   // An approved call's outcome that could not be stored stops the step after the call it happened in.
   let unstored: { error: unknown } | undefined;
   const keep: KeepOutcome | undefined = run.checkpoints?.saving
@@ -54,7 +56,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   const guards = stepGuardrails(plan, run);
   // The messages each policy-checked call was sent, by tool call id: what the policy gets for an edit of it.
   const callMessages = new Map<string, ModelMessage[]>();
-  const tools = guardTools(withMcp?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions, guards.tool, callMessages);
+  const tools = guardTools(sourced?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions, guards.tool, callMessages);
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
@@ -66,8 +68,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     toolNodes: new Map<string, string>(),
     editChecks: { tools, toolGuards: guards.tool, ...(policy !== undefined ? { policy } : {}), messages: (toolCallId) => callMessages.get(toolCallId) ?? [] },
     policyDecisions,
-    ...(withMcp ? { mcpOrigins: withMcp.origins } : {}),
-    askTools: new Set(Object.keys(tools).filter((name) => isAskUserTool(tools[name]))),
+    ...(sourced ? { mcpOrigins: sourced.origins } : {}),
+    askTools: new Set(Object.keys(tools).filter((name) => isQuestionTool(tools[name]))),
   };
   const base = {
     model,
@@ -345,7 +347,7 @@ function guardTools(
         if (run.approvals.isDenied(stepId, options.toolCallId)) {
           throw new ToolDeniedError({ toolName: name, stepId });
         }
-        if (isAskUserTool(value)) {
+        if (isQuestionTool(value)) {
           // A question's result is the person's answer (a restart between the answer and here asks again).
           const answer = run.approvals.takeAnswer(stepId, options.toolCallId);
           if (!answer) throw new ToolDeniedError({ toolName: name, stepId });

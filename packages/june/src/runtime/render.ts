@@ -1,4 +1,3 @@
-import { AskUser, ASK_USER_TOOL, askUserTool, type AskUserProps } from "../ask/ask-user.js";
 import type { Guardrails } from "../guardrails/types.js";
 import { validateGuardrails } from "../guardrails/check.js";
 import type { LanguageModel, Tool as AITool } from "ai";
@@ -6,12 +5,11 @@ import type { ToolApprovalPolicy } from "./tool-approval.js";
 import { Fragment, isElement, type JuneElement } from "../jsx/element.js";
 import { Agent, Catch, Parallel, Step, Tool, type AgentProps, type AgentToolProps, type StepProps, type WorkflowNode } from "./components.js";
 import { agentToolValue } from "./agent-tool.js";
-import { checkMcpToolsOptions } from "../mcp/check-options.js";
-import { McpTools, type McpToolsOptions } from "../mcp/mcp-tools.js";
+import { sourceOf, type ToolSource } from "./tool-source.js";
 import { RenderError } from "./errors.js";
 import { pickCallSettings } from "./call-settings.js";
 import type { CallSettings, RunContext } from "./types.js";
-import type { ToolLayer } from "./step-tools.js";
+import type { SourceEntry, ToolLayer } from "./step-tools.js";
 
 /** What an `Agent` sets for the steps below it; a nested scope inherits what it does not set. */
 export interface Scope {
@@ -23,8 +21,8 @@ export interface Scope {
   readonly settings: CallSettings;
   /** This scope's own tools, filled while its subtree renders (so sibling order does not matter). */
   readonly tools: Record<string, AITool<any, any>>;
-  /** This scope's own `<McpTools>`, filled like `tools`; connected when a step first needs them. */
-  readonly mcp: McpToolsOptions[];
+  /** This scope's own tool-source elements (`<McpTools>`), filled like `tools`; their tools come as a step starts. */
+  readonly entries: SourceEntry[];
 }
 
 /** A rendered, validated workflow node: what the executor runs. */
@@ -59,8 +57,8 @@ export interface StepPlan {
   readonly scope: Scope;
   /** Tools placed inside the `Step`: they serve it alone. */
   readonly tools: Record<string, AITool<any, any>>;
-  /** `<McpTools>` placed inside the `Step`. */
-  readonly mcp: McpToolsOptions[];
+  /** Tool-source elements placed inside the `Step` whose tools come as it starts (`<McpTools>`). */
+  readonly entries: SourceEntry[];
 }
 export interface RenderPlan {
   readonly kind: "render";
@@ -71,12 +69,12 @@ export interface RenderPlan {
 
 /** The scope at the top of a run: no model, no tools. */
 export function rootScope(): Scope {
-  return { parent: undefined, settings: {}, tools: {}, mcp: [] };
+  return { parent: undefined, settings: {}, tools: {}, entries: [] };
 }
 
 /** A scope below `parent` that sets nothing itself (where a render function's output renders). */
 export function childScope(parent: Scope): Scope {
-  return { parent, settings: {}, tools: {}, mcp: [] };
+  return { parent, settings: {}, tools: {}, entries: [] };
 }
 
 /**
@@ -122,7 +120,7 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     const p = props as unknown as AgentProps;
     if (p.model !== undefined && !isModel(p.model)) fail("`model` is not an AI SDK LanguageModel");
     const settings = pickCallSettings(props);
-    const agentScope: Scope = { parent: scope, model: p.model, instructions: p.instructions, settings, tools: {}, mcp: [] };
+    const agentScope: Scope = { parent: scope, model: p.model, instructions: p.instructions, settings, tools: {}, entries: [] };
     if (p.toolApproval !== undefined) Object.assign(agentScope, { toolApproval: checkToolApproval(p.toolApproval, fail) });
     if (p.guardrails !== undefined) Object.assign(agentScope, { guardrails: checkGuardrails(p.guardrails, fail) });
     const children = renderWorkflow(p.children, agentScope, ids);
@@ -136,12 +134,8 @@ function renderElement(element: JuneElement, scope: Scope, ids: Set<string>, out
     scope.tools[name] = value;
     return;
   }
-  if (type === McpTools) return void scope.mcp.push(checkMcpTools(element, fail));
-  if (type === AskUser) {
-    if (Object.hasOwn(scope.tools, ASK_USER_TOOL)) fail(`a tool named "${ASK_USER_TOOL}" is already in this scope`);
-    scope.tools[ASK_USER_TOOL] = askUserTool((props as AskUserProps).description);
-    return;
-  }
+  const source = sourceOf(type);
+  if (source) return placeSource(element, source, scope, (name) => `a tool named "${name}" is already in this scope`, fail);
   if (type === Parallel) {
     const concurrency = props.concurrency as number | undefined;
     if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
@@ -196,22 +190,18 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
   if (p.timeout !== undefined && !(typeof p.timeout === "number" && p.timeout > 0)) fail("`timeout` must be a positive number");
   if (p.toolApproval !== undefined) checkToolApproval(p.toolApproval, fail);
   if (p.guardrails !== undefined) checkGuardrails(p.guardrails, fail);
-  const tools: Record<string, AITool<any, any>> = {};
-  const mcp: McpToolsOptions[] = [];
+  const own = { tools: {} as Record<string, AITool<any, any>>, entries: [] as SourceEntry[] };
+  const tools = own.tools;
   for (const child of flattenFragments(p.children)) {
-    if (isElement(child) && child.type === McpTools) {
-      mcp.push(checkMcpTools(child, (problem) => {
-        throw new RenderError(`${elementLabel(child)}: ${problem}`, { element: elementLabel(child) });
-      }));
-      continue;
-    }
-    if (isElement(child) && child.type === AskUser) {
-      if (Object.hasOwn(tools, ASK_USER_TOOL)) fail(`two tools named "${ASK_USER_TOOL}"`);
-      tools[ASK_USER_TOOL] = askUserTool((child.props as AskUserProps).description);
+    const source = isElement(child) ? sourceOf(child.type) : undefined;
+    if (source) {
+      placeSource(child as JuneElement, source, own, (name) => `two tools named "${name}"`, fail, (problem, cause) => {
+        throw new RenderError(`${elementLabel(child as JuneElement)}: ${problem}`, { element: elementLabel(child as JuneElement), cause });
+      });
       continue;
     }
     if (!isElement(child) || child.type !== Tool) {
-      fail(`a Step's only children are <Tool>s, <McpTools> and <AskUser>, found ${isElement(child) ? elementLabel(child) : describeValue(child)}`);
+      fail(`a Step's only children are <Tool>s and tool sources (<McpTools>, <AskUser>), found ${isElement(child) ? elementLabel(child) : describeValue(child)}`);
     }
     const [name, value] = checkTool(child as JuneElement, (problem) => {
       const label = elementLabel(child as JuneElement);
@@ -221,14 +211,34 @@ function renderStep(element: JuneElement, scope: Scope, ids: Set<string>, fail: 
     tools[name] = value;
   }
   ids.add(p.id);
-  return { kind: "step", id: p.id, props: p, scope, tools, mcp };
+  return { kind: "step", id: p.id, props: p, scope, tools, entries: own.entries };
 }
 
-function checkMcpTools(element: JuneElement, fail: (problem: string) => never): McpToolsOptions {
-  const { children: _children, ...options } = element.props as Record<string, unknown>;
-  const problem = checkMcpToolsOptions(options);
-  if (problem) fail(problem);
-  return options as unknown as McpToolsOptions;
+/**
+ * A tool source's element, checked by its source: its render-time tools join `into.tools` (a name already there
+ * is `clash(name)`, failed by `fail`), and the entry joins `into.entries` when the source has tools to add as a
+ * step starts. A problem with the element's own props fails with `failProps` (the element's label).
+ */
+function placeSource(
+  element: JuneElement,
+  source: ToolSource<any, any, any>,
+  into: { tools: Record<string, AITool<any, any>>; entries: SourceEntry[] },
+  clash: (name: string) => string,
+  fail: (problem: string, cause?: unknown) => never,
+  failProps: (problem: string, cause?: unknown) => never = fail,
+): void {
+  const { children: _children, ...props } = element.props as Record<string, unknown>;
+  let entry: unknown;
+  try {
+    entry = source.check(props);
+  } catch (error) {
+    failProps(error instanceof Error ? error.message : String(error), error);
+  }
+  for (const [name, value] of Object.entries(source.tools?.(entry) ?? {})) {
+    if (Object.hasOwn(into.tools, name)) fail(clash(name));
+    into.tools[name] = value;
+  }
+  if (source.stepTools) into.entries.push({ source, entry });
 }
 
 function checkTool(element: JuneElement, fail: (problem: string) => never): [string, AITool<any, any>] {
@@ -269,10 +279,10 @@ export function resolveSettings(scope: Scope): CallSettings {
   return Object.assign({}, ...chain.map((s) => s.settings)) as CallSettings;
 }
 
-/** The tools of a step's scope chain, outermost first, then its own: `<Tool>`s and `<McpTools>` by level. */
-export function toolLayers(scope: Scope, own: { tools: Record<string, AITool<any, any>>; mcp: McpToolsOptions[] }): ToolLayer[] {
+/** The tools of a step's scope chain, outermost first, then its own: `<Tool>`s and tool-source entries by level. */
+export function toolLayers(scope: Scope, own: ToolLayer): ToolLayer[] {
   const chain: ToolLayer[] = [];
-  for (let s: Scope | undefined = scope; s; s = s.parent) chain.unshift({ tools: s.tools, mcp: s.mcp });
+  for (let s: Scope | undefined = scope; s; s = s.parent) chain.unshift({ tools: s.tools, entries: s.entries });
   chain.push(own);
   return chain;
 }
@@ -311,8 +321,8 @@ export function elementLabel(element: JuneElement): string {
     typeof type === "function" ? type.name || "anonymous" : typeof type === "symbol" ? type.toString() : String(type);
   if (type === Step && typeof props.id === "string") return `<Step id="${props.id}">`;
   if (type === Tool && typeof props.name === "string") return `<Tool name="${props.name}">`;
-  if (type === McpTools && typeof props.name === "string") return `<McpTools name="${props.name}">`;
-  return `<${name}>`;
+  const source = sourceOf(type);
+  return (source ? source.label?.(props) : undefined) ?? `<${name}>`;
 }
 
 function describeValue(value: unknown): string {

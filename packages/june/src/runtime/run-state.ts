@@ -1,7 +1,7 @@
 import type { Guardrails } from "../guardrails/types.js";
 import type { ToolApprovalPolicy } from "./tool-approval.js";
 import { CanceledError } from "./errors.js";
-import type { RunMcp } from "../mcp/connections.js";
+import type { RunSources } from "./run-sources.js";
 import type { ApprovalRegistry } from "./approvals.js";
 import type { Checkpointer } from "./checkpoint.js";
 import type { Semaphore } from "./scheduler.js";
@@ -24,8 +24,8 @@ export interface RunState {
   readonly steps: Record<string, unknown>;
   /** Every step id rendered so far (static and from render functions). */
   readonly stepIds: Set<string>;
-  /** Where the run's `<McpTools>` connect, and the MCP servers every step gets. */
-  readonly mcp: RunMcp;
+  /** The run's tool-source sessions (its `<McpTools>`' connections), and the sources served to every step. */
+  readonly sources: RunSources;
   usage: Usage;
   /** What the run's model calls cost so far (from its checkpoint's, on a resume). */
   cost: Cost;

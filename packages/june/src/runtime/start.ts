@@ -1,5 +1,4 @@
 import { validateGuardrails } from "../guardrails/check.js";
-import { isMcpConnections, RunMcp } from "../mcp/connections.js";
 import { ApprovalRegistry } from "./approvals.js";
 import type { WorkflowNode } from "./components.js";
 import { assertRunCheckpoint, Checkpointer } from "./checkpoint.js";
@@ -11,6 +10,8 @@ import { Semaphore } from "./scheduler.js";
 import { SteerHub } from "./steer.js";
 import { TraceStore } from "./trace-store.js";
 import { RunSpans } from "./run-spans.js";
+import { RunSources } from "./run-sources.js";
+import { sourceOf } from "./tool-source.js";
 import type { RunCheckpoint, RunHandle, RunResult, RunStatus, StartOptions } from "./types.js";
 import { ZERO_USAGE } from "./usage.js";
 import { checkPrices, ZERO_COST } from "../cost/price.js";
@@ -53,8 +54,8 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     modelSlots: new Semaphore(options.concurrency),
     steps: {},
     stepIds,
-    // Made here, inside start(), so it sees the MCP connections in effect (`mcpConnections().run(fn)`).
-    mcp: new RunMcp(options.mcp),
+    // Made here, inside start(), so it sees the tool sources in effect (`mcpConnections().run(fn)`).
+    sources: new RunSources(id, options.mcp),
     runWorkflow: (workflow, env) => executeAll(renderWorkflow(workflow, rootScope(), env.run.stepIds), env),
     usage: options.checkpoint ? { ...ZERO_USAGE, ...options.checkpoint.usage } : ZERO_USAGE,
     cost: options.checkpoint?.cost ?? ZERO_COST,
@@ -94,8 +95,8 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     } catch (error) {
       failure = { error };
     }
-    // The run's own MCP servers close before it settles: a stdio server's process does not outlive the run.
-    await run.mcp.close();
+    // The run's tool-source sessions close before it settles: a stdio MCP server's process does not outlive the run.
+    await run.sources.close();
     finished = true;
     if (timer !== undefined) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onSignal);
@@ -206,7 +207,7 @@ function checkOptions(options: StartOptions): void {
   }
   if (onUpdate !== undefined && typeof onUpdate !== "function") throw new TypeError("start(): onUpdate must be a function");
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError("start(): signal must be an AbortSignal");
-  if (options.mcp !== undefined && !isMcpConnections(options.mcp)) throw new TypeError("start(): mcp must be made by mcpConnections()");
+  if (options.mcp !== undefined && sourceOf(options.mcp) === undefined) throw new TypeError("start(): mcp must be made by mcpConnections()");
   validateGuardrails(options.guardrails, "start({ guardrails })");
   if (options.toolApproval !== undefined && typeof options.toolApproval !== "function" && (typeof options.toolApproval !== "object" || options.toolApproval === null || Array.isArray(options.toolApproval))) {
     throw new TypeError("start({ toolApproval }): must be an object of rules by tool name, or a function");

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ASK_USER_TOOL } from "../ask/ask-user.js";
+import { QUESTION_TOOL } from "./questions.js";
 import { CanceledError, QuestionDeclinedError } from "./errors.js";
 import { stepKey, type RunState } from "./run-state.js";
 import { openApproval, type StepCall } from "./step-call.js";
@@ -20,14 +20,14 @@ export function stepAsk(run: RunState, stepId: string, stepNodeId: string, signa
   // Requests this step reopens on resume: `restored` resolves once they are open again.
   const toReopen = new Set(asks.filter((ask) => !ask.answered).map((ask) => ask.id));
   if (restored && toReopen.size === 0) checkpoints!.markRestored();
-  const step: StepCall = { run, stepId: key, stepNodeId, signal, toolNodes: new Map(), askTools: new Set([ASK_USER_TOOL]) };
+  const step: StepCall = { run, stepId: key, stepNodeId, signal, toolNodes: new Map(), askTools: new Set([QUESTION_TOOL]) };
   let order = 0;
 
   const save = async (): Promise<void> => {
     if (!checkpoints?.saving) return;
     const requests: CheckpointRequest[] = asks
       .filter((ask) => !ask.answered)
-      .map((ask) => ({ id: ask.id, toolName: ASK_USER_TOOL, toolCallId: ask.id, input: { question: ask.question } }));
+      .map((ask) => ({ id: ask.id, toolName: QUESTION_TOOL, toolCallId: ask.id, input: { question: ask.question } }));
     await checkpoints.stepWaiting(key, { messages: [], requests, calls: 0, asks: asks.map((ask) => ({ ...ask })) });
   };
 
@@ -45,9 +45,9 @@ export function stepAsk(run: RunState, stepId: string, stepNodeId: string, signa
       await save();
       signal.throwIfAborted();
     }
-    const toolCall = { toolCallId: id, toolName: ASK_USER_TOOL, input: { question } };
+    const toolCall = { toolCallId: id, toolName: QUESTION_TOOL, input: { question } };
     // Its span first: an observer may answer it as soon as `openApproval` commits the pending row.
-    run.spans?.questionOpened(stepNodeId, id, ASK_USER_TOOL);
+    run.spans?.questionOpened(stepNodeId, id, QUESTION_TOOL);
     const { wait } = openApproval(step, id, toolCall);
     if (toReopen.delete(id) && toReopen.size === 0) checkpoints!.markRestored();
     const outcome = await wait;

@@ -1,4 +1,4 @@
-import { questionOf } from "../ask/ask-user.js";
+import { questionOf } from "./questions.js";
 import type { RunState } from "./run-state.js";
 import { checkEdit, type EditChecks } from "./edited-input.js";
 import { toTraceError } from "./run-state.js";

@@ -1,78 +1,71 @@
 import type { Tool as AITool } from "ai";
 import { raceAbort } from "./scheduler.js";
-import { MCP_REQUEST_TIMEOUT_MS, serverTarget } from "../mcp/connect.js";
-import type { ConnectionCache, RunMcp } from "../mcp/connections.js";
-import { McpToolNameError } from "../mcp/errors.js";
-import type { McpToolsOptions } from "../mcp/mcp-tools.js";
-import { mcpToolSet, type McpToolOrigin } from "../mcp/tool-set.js";
+import type { RunSources } from "./run-sources.js";
+import type { ToolSource, ToolSourceTools } from "./tool-source.js";
+import type { RunContext } from "./types.js";
 
-/** One level of a step's tool scope, outermost first: its `<Tool>`s and its `<McpTools>`. */
+/** One element of a tool source in a scope: its source and what its `check` kept. */
+export interface SourceEntry {
+  readonly source: ToolSource<any, any, any>;
+  readonly entry: unknown;
+}
+
+/** One level of a step's tool scope, outermost first: its `<Tool>`s (and sources' render-time tools), its sources' entries. */
 export interface ToolLayer {
   readonly tools: Readonly<Record<string, AITool<any, any>>>;
-  readonly mcp: readonly McpToolsOptions[];
+  readonly entries: readonly SourceEntry[];
 }
 
-/** A step's tools, with the MCP origin of each MCP tool by the name the model calls it. */
+/** A step's tools, with the origin (the trace row's `mcp`) of each tool that lives elsewhere, by the name the model calls it. */
 export interface StepTools {
   readonly tools: Record<string, AITool<any, any>>;
-  readonly origins: ReadonlyMap<string, McpToolOrigin>;
-}
-
-/** True when a step has MCP tools to connect: an `<McpTools>` in its scope, or servers the run adds to every step. */
-export function needsMcp(layers: readonly ToolLayer[], mcp: RunMcp): boolean {
-  return mcp.ambient.length > 0 || layers.some((layer) => layer.mcp.length > 0);
+  readonly origins: ReadonlyMap<string, { readonly server: string; readonly tool: string }>;
 }
 
 /**
- * Connects (or reuses) every MCP server in a step's scope, lists its tools and merges them with the `<Tool>`s:
- * the run's ambient servers first, then each scope level outermost first, an inner name winning over an outer
- * one, as with `<Tool>`s. Two tools of one level with the same name are an `McpToolNameError` (use `prefix`).
- *
- * @throws McpConnectionError naming a server that could not be reached.
+ * The tools the sources in a step's scope (and those the run serves every step) add as the step starts, merged
+ * with the `<Tool>`s: the run's level first, then each scope level outermost first, an inner name winning over an
+ * outer one. Two tools of one level with the same name are the source's `nameClash` error. `undefined` when no
+ * source adds anything now: the step uses its scope's tools as they rendered, without waiting.
  */
-export async function resolveStepTools(layers: readonly ToolLayer[], mcp: RunMcp, signal: AbortSignal): Promise<StepTools> {
-  const levels: { tools: Readonly<Record<string, AITool<any, any>>>; servers: { options: McpToolsOptions; cache: ConnectionCache }[] }[] = [
-    { tools: {}, servers: mcp.ambient.map((a) => ({ options: a.options, cache: a.cache })) },
-    ...layers.map((layer) => ({ tools: layer.tools, servers: layer.mcp.map((options) => ({ options, cache: mcp.cache })) })),
-  ];
-  // Every server at once: a step waits for the slowest, not for their sum.
-  const sets = await raceAbort(
-    Promise.all(levels.map((level) => Promise.all(level.servers.map(({ options, cache }) => serverTools(options, cache))))),
-    signal,
-  );
+export function resolveStepTools(layers: readonly ToolLayer[], sources: RunSources, ctx: RunContext, signal: AbortSignal): Promise<StepTools> | undefined {
+  const consulted = new Set(sources.provided);
+  for (const layer of layers) for (const { source } of layer.entries) consulted.add(source);
+  const pending: { source: ToolSource<any, any, any>; sets: ReturnType<NonNullable<ToolSource["stepTools"]>> }[] = [];
+  for (const source of consulted) {
+    if (!source.stepTools) continue;
+    const levels = [[], ...layers.map((layer) => layer.entries.filter((e) => e.source === source).map((e) => e.entry))];
+    const sets = source.stepTools({ levels, session: sources.session(source), ctx, signal });
+    if (sets !== undefined) pending.push({ source, sets });
+  }
+  if (pending.length === 0) return undefined;
+  // Every source at once: a step waits for the slowest, not for their sum.
+  return raceAbort(Promise.all(pending.map((p) => p.sets)), signal).then((all) => merge(layers, pending.map((p, i) => ({ source: p.source, sets: all[i]! }))));
+}
+
+function merge(layers: readonly ToolLayer[], bySource: readonly { source: ToolSource<any, any, any>; sets: readonly (readonly ToolSourceTools[])[] }[]): StepTools {
   const tools: Record<string, AITool<any, any>> = {};
-  const origins = new Map<string, McpToolOrigin>();
-  levels.forEach((level, index) => {
+  const origins = new Map<string, { readonly server: string; readonly tool: string }>();
+  const levels: readonly ToolLayer["tools"][] = [{}, ...layers.map((layer) => layer.tools)];
+  levels.forEach((own, index) => {
+    const sets = bySource.flatMap(({ source, sets }) => (sets[index] ?? []).map((set) => ({ source, set })));
     const seen = new Map<string, string>();
-    for (const name of Object.keys(level.tools)) seen.set(name, `<Tool name="${name}">`);
-    for (const set of sets[index]!) {
+    for (const name of Object.keys(own)) seen.set(name, `<Tool name="${name}">`);
+    for (const { source, set } of sets) {
       for (const name of Object.keys(set.tools)) {
         const other = seen.get(name);
-        const origin = set.origins.get(name)!;
-        if (other) {
-          throw new McpToolNameError(
-            `Two tools are named "${name}": ${other} and the MCP server "${origin.server}"'s; give <McpTools> a \`prefix\``,
-            { toolName: name },
-          );
-        }
-        seen.set(name, `the MCP server "${origin.server}"'s`);
+        if (other) throw source.nameClash?.(name, other, set.label) ?? new TypeError(`Two tools are named "${name}": ${other} and ${set.label}`);
+        seen.set(name, set.label);
       }
     }
-    for (const [name, value] of Object.entries(level.tools)) {
+    for (const [name, value] of Object.entries(own)) {
       tools[name] = value;
       origins.delete(name);
     }
-    for (const set of sets[index]!) {
+    for (const { set } of sets) {
       Object.assign(tools, set.tools);
-      for (const [name, origin] of set.origins) origins.set(name, origin);
+      for (const [name, origin] of set.origins ?? []) origins.set(name, origin);
     }
   });
   return { tools, origins };
-}
-
-async function serverTools(options: McpToolsOptions, cache: ConnectionCache) {
-  const target = serverTarget(options.server, options.maxResultBytes);
-  const name = options.name ?? target.label;
-  const connection = await cache.get(target, name);
-  return mcpToolSet(options, name, await connection.tools(options.timeout ?? MCP_REQUEST_TIMEOUT_MS), connection);
 }

@@ -3,7 +3,7 @@ import type { ToolApprovalPolicy } from "./tool-approval.js";
 import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
 import type { CallSettings, ModelInfo, Usage } from "../ai-sdk/call-types.js";
 import type { TelemetryOption } from "../telemetry/options.js";
-import type { McpConnections } from "../mcp/connections.js";
+import type { ToolSourceProvider } from "./tool-source-mark.js";
 import type { Cost, Prices } from "../cost/price.js";
 import type { Budget, Spent } from "../cost/budget.js";
 
@@ -282,8 +282,9 @@ export interface StartOptions {
   /**
    * MCP connections shared beyond this run (`mcpConnections()`): its `<McpTools>` connect through them and
    * leave them open. Default: the connections in effect (`mcp.run(fn)`), else the run's own, closed when it ends.
+   * (The runtime reads it as any value that serves a tool source for whole runs: see `ToolSourceProvider`.)
    */
-  mcp?: McpConnections;
+  mcp?: ToolSourceProvider;
   /**
    * Your prices by model id, USD per million tokens (`{ "gpt-4o-mini": { input, output, cacheRead?, cacheWrite? } }`);
    * they win over the catalog's. See docs/cost.md.

@@ -8,7 +8,8 @@ import { durableSettings } from "../../durable/checkpoint-codec.js";
 import type { HandoffRecord } from "../../../stores/types.js";
 import type { ResponderExecution, RespondOptions, ResumeOptions } from "../../types.js";
 import { PREPARE } from "../prepare.js";
-import { loadRuntime, startExecution, type AgentRenderOptions, type AgentResponder, type AgentResponderOptions, type AgentRunOptions, type StartAgentRun } from "./agent-responder.js";
+import type { AgentRenderOptions, AgentResponder, AgentResponderOptions, AgentRunOptions, StartAgentRun } from "./agent-responder.js";
+import { loadRuntime, startExecution } from "./agent-run.js";
 
 /** The name of the tool an agent's model hands the conversation on with (`render`'s `handoff`). */
 export const HANDOFF_TOOL = "handoff";
