@@ -5,6 +5,7 @@ import type { ApprovalRequest, DecisionOutcome, PolicyApproval } from "../runtim
 import type { Responder, TurnEvent as ResponderEvent, ResponderExecution, ResponderResult, RespondOptions, ResumeOptions } from "./types.js";
 import { firstTrip } from "../guardrails/check.js";
 import type { Guardrails } from "../guardrails/types.js";
+import type { ResponderTraceNode } from "./trace/responder-trace.js";
 
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -23,9 +24,11 @@ export function guardedResponder(responder: Responder, guardrails: Guardrails): 
   const inputs = guardrails.input ?? NONE;
   const outputs = guardrails.output ?? NONE;
   if (inputs.length === 0 && outputs.length === 0) return responder;
+  const hold = outputs.some((g) => (g.stream ?? "hold") === "hold");
   const guarded: Responder = {
     ...responder,
-    respond(options: RespondOptions): ResponderExecution {
+    respond(given: RespondOptions): ResponderExecution {
+      const options = hold ? withoutOutputSpans(given) : given;
       const before = inputs.filter((g) => (g.run ?? "before") === "before");
       const beside = inputs.filter((g) => g.run === "beside");
       const check = (list: typeof inputs): Promise<void> =>
@@ -41,9 +44,20 @@ export function guardedResponder(responder: Responder, guardrails: Guardrails): 
   };
   if (typeof responder.resume === "function") {
     const resume = responder.resume.bind(responder);
-    guarded.resume = (options: ResumeOptions) => guardOutput(resume(options), outputs);
+    guarded.resume = (options: ResumeOptions) => guardOutput(resume(hold ? withoutOutputSpans(options) : options), outputs);
   }
   return guarded;
+}
+
+/**
+ * A held reply's text must not be in a span before its checks pass, and a model call's span ends (and is
+ * exported) before they do: below a turn whose reply is held, spans record no outputs. The turn's own span
+ * records the reply (`june.turn.output`, with `recordOutputs`) once it passed.
+ */
+function withoutOutputSpans<O extends RespondOptions | ResumeOptions>(options: O): O {
+  const telemetry = options.telemetry;
+  if (typeof telemetry !== "object" || telemetry === null || telemetry.recordOutputs !== true) return options;
+  return { ...options, telemetry: { ...telemetry, recordOutputs: false } };
 }
 
 /** An execution that starts later (`started`) and is let through once `passed`: its events and requests wait. */
@@ -97,13 +111,13 @@ function guardOutput(execution: ResponderExecution, outputs: Guardrails["output"
     result,
     (async function* (): AsyncGenerator<ResponderEvent> {
       let text = "";
-      let update: ResponderEvent | undefined;
+      let update: (ResponderEvent & { type: "run-update" }) | undefined;
       for await (const event of source) {
         if (event.type === "text-delta") text += event.text;
         else if (event.type === "run-update") update = event;
         else {
-          // A request must not wait on the reply: it goes out with the trace as it stands.
-          if (update) yield update;
+          // A request must not wait on the reply: it goes out with the trace as it stands, less the held text.
+          if (update) yield withoutReply(update);
           update = undefined;
           yield event;
         }
@@ -117,6 +131,32 @@ function guardOutput(execution: ResponderExecution, outputs: Guardrails["output"
       if (update) yield update;
     })(),
   );
+}
+
+/**
+ * A held run update as it may go out before the reply passed its checks: no step's or model call's text
+ * (`partialText`, a step's `result`, a call's `response`), and no assistant message in a call's `prompt` (a later call of the turn is
+ * sent what the earlier ones wrote). The whole tree follows once the checks passed.
+ */
+export function withoutReply(update: ResponderEvent & { type: "run-update" }): ResponderEvent {
+  return { type: "run-update", tree: heldNode(update.tree) };
+}
+
+function heldNode(node: ResponderTraceNode): ResponderTraceNode {
+  const children = node.children.map(heldNode);
+  switch (node.kind) {
+    case "step": {
+      // The runtime's step also carries its `result`: the text it wrote.
+      const { partialText: _text, result: _result, ...rest } = node as typeof node & { result?: unknown };
+      return { ...rest, children };
+    }
+    case "model-call": {
+      const { partialText: _text, response: _response, prompt, ...rest } = node;
+      return { ...rest, ...(prompt !== undefined ? { prompt: prompt.filter((message) => message.role !== "assistant") } : {}), children };
+    }
+    default:
+      return { ...node, children };
+  }
 }
 
 /** `execution` with another result and events; everything else is asked of it (its getters stay its own). */
