@@ -6,6 +6,7 @@ import type { Responder, TurnEvent as ResponderEvent, ResponderExecution, Respon
 import { firstTrip } from "../guardrails/check.js";
 import type { Guardrails } from "../guardrails/types.js";
 import type { ResponderTraceNode } from "./trace/responder-trace.js";
+import { screenedExecution } from "./screened-input.js";
 
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -18,33 +19,37 @@ const NONE: readonly never[] = Object.freeze([]);
  * the default), the reply's `text-delta`s (and the trace updates that come with them) are held and released
  * at once when every check passed; none of a blocked reply reaches a surface. With only `stream: "end"`
  * guardrails the text streams as it comes and a trip blocks the turn at its end. A resumed turn (its input
- * passed when it started) is checked on its output only.
+ * passed when it started) is checked on its output only. What a person gives the running turn (a steer, an
+ * answer) is checked before the model sees it (see `screenedExecution`).
  */
 export function guardedResponder(responder: Responder, guardrails: Guardrails): Responder {
   const inputs = guardrails.input ?? NONE;
   const outputs = guardrails.output ?? NONE;
-  if (inputs.length === 0 && outputs.length === 0) return responder;
+  if (inputs.length === 0 && outputs.length === 0 && (guardrails.tool ?? NONE).length === 0) return responder;
   const hold = outputs.some((g) => (g.stream ?? "hold") === "hold");
   const guarded: Responder = {
     ...responder,
     respond(given: RespondOptions): ResponderExecution {
-      const options = hold ? withoutOutputSpans(given) : given;
-      const before = inputs.filter((g) => (g.run ?? "before") === "before");
-      const beside = inputs.filter((g) => g.run === "beside");
-      const check = (list: typeof inputs): Promise<void> =>
-        firstTrip(list, { input: options.input }).then((trip) => {
-          if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "input" });
-        });
-      if (before.length === 0 && beside.length === 0) return guardOutput(responder.respond(options), outputs);
-      // The responder starts once the `before` checks pass; its events flow once the `beside` ones did too.
-      const started = check(before).then(() => guardOutput(responder.respond(options), outputs));
-      const passed = Promise.all([started, check(beside)]).then(([execution]) => execution);
-      return deferredExecution(started, passed, options.turnId);
+      return screenedExecution(respond(hold ? withoutOutputSpans(given) : given), guardrails);
     },
   };
+  /** The responder's execution behind the input checks, its reply behind the output checks. */
+  function respond(options: RespondOptions): ResponderExecution {
+    const before = inputs.filter((g) => (g.run ?? "before") === "before");
+    const beside = inputs.filter((g) => g.run === "beside");
+    const check = (list: typeof inputs): Promise<void> =>
+      firstTrip(list, { input: options.input }).then((trip) => {
+        if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "input" });
+      });
+    if (before.length === 0 && beside.length === 0) return guardOutput(responder.respond(options), outputs);
+    // The responder starts once the `before` checks pass; its events flow once the `beside` ones did too.
+    const started = check(before).then(() => guardOutput(responder.respond(options), outputs));
+    const passed = Promise.all([started, check(beside)]).then(([execution]) => execution);
+    return deferredExecution(started, passed, options.turnId);
+  }
   if (typeof responder.resume === "function") {
     const resume = responder.resume.bind(responder);
-    guarded.resume = (options: ResumeOptions) => guardOutput(resume(hold ? withoutOutputSpans(options) : options), outputs);
+    guarded.resume = (options: ResumeOptions) => screenedExecution(guardOutput(resume(hold ? withoutOutputSpans(options) : options), outputs), guardrails);
   }
   return guarded;
 }
