@@ -29,7 +29,10 @@ export function screenedExecution(execution: ResponderExecution, guardrails: Gua
   const passed = new Map<string, unknown>();
   /** Answers given unchecked, being checked: the question is taken. */
   const checking = new Set<string>();
+  const question = (id: string) => execution.requests?.some((request) => request.id === id && request.question !== undefined) ?? false;
   const checkAnswer = async (id: string, value: unknown): Promise<void> => {
+    // Nothing to check for a question not waiting (or no answer): `answer` says what is wrong.
+    if (value === undefined || !question(id) || checking.has(id)) return;
     await screen(inputs, tools, value);
     passed.set(id, value);
   };
@@ -60,8 +63,7 @@ export function screenedExecution(execution: ResponderExecution, guardrails: Gua
         passed.delete(id);
         return execution.answer!(id, value);
       }
-      const pending = execution.requests?.some((request) => request.id === id && request.question !== undefined) ?? false;
-      if (!pending || checking.has(id)) return NOT_PENDING;
+      if (!question(id) || checking.has(id)) return NOT_PENDING;
       checking.add(id);
       screen(inputs, tools, value).then(
         () => {

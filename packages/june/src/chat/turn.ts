@@ -275,14 +275,6 @@ export class TurnController {
     return outcome;
   }
 
-  /** Runs the execution's check of an answer to a question it waits on (none to check: `answer` says why). */
-  async #checkAnswer(id: string, value: unknown): Promise<void> {
-    const execution = this.#execution;
-    if (!this.open || value === undefined || !execution?.checkAnswer || this.#decided.has(id)) return;
-    if (!execution.requests?.some((request) => request.id === id && request.question !== undefined)) return;
-    await execution.checkAnswer(id, value);
-  }
-
   /** Applies a control, throwing a typed error when the turn cannot take it (see `Turn.control`). */
   async control(command: TurnCommand): Promise<void> {
     switch (command.type) {
@@ -297,7 +289,7 @@ export class TurnController {
       }
       case "answer":
         // Checked first (the chat's guardrails): a refused answer throws and the question stays pending.
-        await this.#checkAnswer(command.requestId, command.value);
+        if (this.open && !this.#decided.has(command.requestId)) await this.#execution?.checkAnswer?.(command.requestId, command.value);
         return this.#settled(this.answer(command.requestId, command.value), "answer", command.requestId);
       case "cancel":
         // A cancel already asked for, or a turn deciding its end, still answers: the turn ends either way.
