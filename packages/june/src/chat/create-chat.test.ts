@@ -82,6 +82,19 @@ describe("createChat", () => {
     expect(session.send("hi").id).toBe("turn-2");
     const bad = createChat({ responder: echo, idGenerator: () => "../escape" });
     await expect(bad.createSession()).rejects.toBeInstanceOf(InvalidSessionIdError);
+    // A turn id no store keeps exactly (a lone surrogate, NUL) is refused, not stored changed.
+    for (const turnId of ["turn-\ud800", "turn-\u0000"]) {
+      const lone = createChat({ responder: echo, idGenerator: (kind) => (kind === "session" ? "s-1" : turnId) });
+      const opened = await lone.createSession();
+      let error: unknown;
+      try {
+        await opened.send("hi").result;
+      } catch (e) {
+        error = e;
+      }
+      expect(String(error)).toMatch(/idGenerator.*turn id it returned (is not well-formed Unicode|holds a NUL)/);
+      expect(JSON.stringify(await lone.store.read("s-1"))).not.toMatch(/turn-start/);
+    }
   });
 });
 

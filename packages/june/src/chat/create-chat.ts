@@ -19,6 +19,7 @@ import { checkPrices, type Prices } from "../cost/price.js";
 import { checkBudget, type Budget } from "../cost/budget.js";
 import { resolveTelemetry, type TelemetryOption } from "../telemetry/options.js";
 import { validateGuardrails } from "../guardrails/check.js";
+import { unstorableText } from "../stores/journal-entries.js";
 import { guardedResponder } from "./guarded-responder.js";
 import type { Guardrails } from "../guardrails/types.js";
 import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
@@ -130,6 +131,9 @@ export function createChat(options: CreateChatOptions): Chat {
     if (typeof id !== "string" || id.length === 0) {
       throw new TypeError(`createChat({ idGenerator }): must return a non-empty string, got ${typeof id}`);
     }
+    // An id is matched by equality wherever it is kept: one a store would change (or refuse) is no id.
+    const problem = unstorableText(id);
+    if (problem !== undefined) throw new TypeError(`createChat({ idGenerator }): the ${kind} id it returned ${problem}`);
     return id;
   };
   const durable = durableSettings(responder.durable, "createChat({ responder })");

@@ -5,6 +5,8 @@ import type { ApprovalRequest, DecisionOutcome, PolicyApproval } from "../runtim
 import type { Responder, TurnEvent as ResponderEvent, ResponderExecution, ResponderResult, RespondOptions, ResumeOptions } from "./types.js";
 import { firstTrip } from "../guardrails/check.js";
 import type { Guardrails } from "../guardrails/types.js";
+import type { ResponderTraceNode } from "./trace/responder-trace.js";
+import { screenedExecution } from "./screened-input.js";
 
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -17,33 +19,50 @@ const NONE: readonly never[] = Object.freeze([]);
  * the default), the reply's `text-delta`s (and the trace updates that come with them) are held and released
  * at once when every check passed; none of a blocked reply reaches a surface. With only `stream: "end"`
  * guardrails the text streams as it comes and a trip blocks the turn at its end. A resumed turn (its input
- * passed when it started) is checked on its output only.
+ * passed when it started) is checked on its output only. What a person gives the running turn (a steer, an
+ * answer) is checked before the model sees it (see `screenedExecution`).
  */
 export function guardedResponder(responder: Responder, guardrails: Guardrails): Responder {
   const inputs = guardrails.input ?? NONE;
   const outputs = guardrails.output ?? NONE;
-  if (inputs.length === 0 && outputs.length === 0) return responder;
+  if (inputs.length === 0 && outputs.length === 0 && (guardrails.tool ?? NONE).length === 0) return responder;
+  const hold = outputs.some((g) => (g.stream ?? "hold") === "hold");
   const guarded: Responder = {
     ...responder,
-    respond(options: RespondOptions): ResponderExecution {
-      const before = inputs.filter((g) => (g.run ?? "before") === "before");
-      const beside = inputs.filter((g) => g.run === "beside");
-      const check = (list: typeof inputs): Promise<void> =>
-        firstTrip(list, { input: options.input }).then((trip) => {
-          if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "input" });
-        });
-      if (before.length === 0 && beside.length === 0) return guardOutput(responder.respond(options), outputs);
-      // The responder starts once the `before` checks pass; its events flow once the `beside` ones did too.
-      const started = check(before).then(() => guardOutput(responder.respond(options), outputs));
-      const passed = Promise.all([started, check(beside)]).then(([execution]) => execution);
-      return deferredExecution(started, passed, options.turnId);
+    respond(given: RespondOptions): ResponderExecution {
+      return screenedExecution(respond(hold ? withoutOutputSpans(given) : given), guardrails);
     },
   };
+  /** The responder's execution behind the input checks, its reply behind the output checks. */
+  function respond(options: RespondOptions): ResponderExecution {
+    const before = inputs.filter((g) => (g.run ?? "before") === "before");
+    const beside = inputs.filter((g) => g.run === "beside");
+    const check = (list: typeof inputs): Promise<void> =>
+      firstTrip(list, { input: options.input }).then((trip) => {
+        if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "input" });
+      });
+    if (before.length === 0 && beside.length === 0) return guardOutput(responder.respond(options), outputs);
+    // The responder starts once the `before` checks pass; its events flow once the `beside` ones did too.
+    const started = check(before).then(() => guardOutput(responder.respond(options), outputs));
+    const passed = Promise.all([started, check(beside)]).then(([execution]) => execution);
+    return deferredExecution(started, passed, options.turnId);
+  }
   if (typeof responder.resume === "function") {
     const resume = responder.resume.bind(responder);
-    guarded.resume = (options: ResumeOptions) => guardOutput(resume(options), outputs);
+    guarded.resume = (options: ResumeOptions) => screenedExecution(guardOutput(resume(hold ? withoutOutputSpans(options) : options), outputs), guardrails);
   }
   return guarded;
+}
+
+/**
+ * A held reply's text must not be in a span before its checks pass, and a model call's span ends (and is
+ * exported) before they do: below a turn whose reply is held, spans record no outputs. The turn's own span
+ * records the reply (`june.turn.output`, with `recordOutputs`) once it passed.
+ */
+function withoutOutputSpans<O extends RespondOptions | ResumeOptions>(options: O): O {
+  const telemetry = options.telemetry;
+  if (typeof telemetry !== "object" || telemetry === null || telemetry.recordOutputs !== true) return options;
+  return { ...options, telemetry: { ...telemetry, recordOutputs: false } };
 }
 
 /** An execution that starts later (`started`) and is let through once `passed`: its events and requests wait. */
@@ -97,13 +116,13 @@ function guardOutput(execution: ResponderExecution, outputs: Guardrails["output"
     result,
     (async function* (): AsyncGenerator<ResponderEvent> {
       let text = "";
-      let update: ResponderEvent | undefined;
+      let update: (ResponderEvent & { type: "run-update" }) | undefined;
       for await (const event of source) {
         if (event.type === "text-delta") text += event.text;
         else if (event.type === "run-update") update = event;
         else {
-          // A request must not wait on the reply: it goes out with the trace as it stands.
-          if (update) yield update;
+          // A request must not wait on the reply: it goes out with the trace as it stands, less the held text.
+          if (update) yield withoutReply(update);
           update = undefined;
           yield event;
         }
@@ -117,6 +136,32 @@ function guardOutput(execution: ResponderExecution, outputs: Guardrails["output"
       if (update) yield update;
     })(),
   );
+}
+
+/**
+ * A held run update as it may go out before the reply passed its checks: no step's or model call's text
+ * (`partialText`, a step's `result`, a call's `response`), and no assistant message in a call's `prompt` (a later call of the turn is
+ * sent what the earlier ones wrote). The whole tree follows once the checks passed.
+ */
+export function withoutReply(update: ResponderEvent & { type: "run-update" }): ResponderEvent {
+  return { type: "run-update", tree: heldNode(update.tree) };
+}
+
+function heldNode(node: ResponderTraceNode): ResponderTraceNode {
+  const children = node.children.map(heldNode);
+  switch (node.kind) {
+    case "step": {
+      // The runtime's step also carries its `result`: the text it wrote.
+      const { partialText: _text, result: _result, ...rest } = node as typeof node & { result?: unknown };
+      return { ...rest, children };
+    }
+    case "model-call": {
+      const { partialText: _text, response: _response, prompt, ...rest } = node;
+      return { ...rest, ...(prompt !== undefined ? { prompt: prompt.filter((message) => message.role !== "assistant") } : {}), children };
+    }
+    default:
+      return { ...node, children };
+  }
 }
 
 /** `execution` with another result and events; everything else is asked of it (its getters stay its own). */

@@ -290,6 +290,8 @@ export class TurnController {
         return this.#settled(outcome, command.type, command.approvalId);
       }
       case "answer":
+        // Checked first (the chat's guardrails): a refused answer throws and the question stays pending.
+        if (this.open && !this.#decided.has(command.requestId)) await this.#execution?.checkAnswer?.(command.requestId, command.value);
         return this.#settled(this.answer(command.requestId, command.value), "answer", command.requestId);
       case "cancel":
         // A cancel already asked for, or a turn deciding its end, still answers: the turn ends either way.

@@ -145,6 +145,11 @@ export interface ResponderExecution {
   decide?(id: string, decision: ApprovalDecision): DecisionOutcome | Promise<DecisionOutcome>;
   /** Answers a question (a request with `question`): see `Turn.answer`. Says what happened, as `decide` does. */
   answer?(id: string, value: unknown): DecisionOutcome;
+  /**
+   * Checks an answer to a question before `answer` is called with it (the chat's input and tool guardrails):
+   * rejects with the reason it is refused (`GuardrailTrippedError`), the question still pending.
+   */
+  checkAnswer?(id: string, value: unknown): Promise<void>;
   /** Takes more input while the turn runs. */
   steer?(input: string): void | Promise<void>;
   /** A durable execution's latest checkpoint, if any. */

@@ -36,14 +36,17 @@ export async function pendingApprovalsOf(
  * steers a live turn wherever it runs (a turn no process has is a 404, one that ended a 409), and
  * `POST /:id/turns/:turnId/cancel`, which cancels a live turn wherever it runs, or ends a suspended (or
  * interrupted) one without running anything: journaled `canceled`, its checkpoint deleted (`session.cancel`).
- * Each control has this one route; a turn of another session is a 404, as for none.
+ * Each control has this one route; a turn of another session (another user's, running or not) is answered
+ * exactly as a turn that does not exist: the same status, the same body.
  */
 export function durableRoutes(context: HandlerContext): Router {
-  const liveOrResumed = async (sessionId: string, turnId: string): Promise<ServedTurn> => {
+  /** The session's turn running in any process; another session's is none (answered as a turn that does not exist). */
+  const running = async (sessionId: string, turnId: string): Promise<ServedTurn | undefined> => {
     const live = await context.find(turnId, { running: true });
-    if (live && live.sessionId !== sessionId) throw new HttpError(404, `Session "${sessionId}" has no turn "${turnId}"`);
-    return live ?? resumeServed(context, sessionId, turnId);
+    return live && live.sessionId === sessionId ? live : undefined;
   };
+  const liveOrResumed = async (sessionId: string, turnId: string): Promise<ServedTurn> =>
+    (await running(sessionId, turnId)) ?? resumeServed(context, sessionId, turnId);
   /** The session's turn, live or recent, in any process (not resumed): a 404 for none, or another session's. */
   const served = async (sessionId: string, turnId: string): Promise<ServedTurn> => {
     const turn = await context.find(turnId);
@@ -78,8 +81,7 @@ export function durableRoutes(context: HandlerContext): Router {
     })
     .on("POST", "/:id/turns/:turnId/cancel", async ({ request, params }) => {
       rejectUnknownFields(await context.body(request, { allowEmpty: true }), []);
-      const live = await context.find(params.turnId, { running: true });
-      if (live && live.sessionId !== params.id) throw new HttpError(404, `Session "${params.id}" has no turn "${params.turnId}"`);
+      const live = await running(params.id, params.turnId);
       if (live) return applyControl(context, live, { type: "cancel" });
       // Not running anywhere: ended under the session's lease (busy, 409, while a process resumes it).
       await cancelParked(context, params.id, params.turnId);

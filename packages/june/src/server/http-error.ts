@@ -1,5 +1,6 @@
 import { redactText, type TextRedactOptions } from "../redaction/redact.js";
 import { JuneError } from "../errors/june-error.js";
+import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import {
   ApprovalNotPendingError,
   InputTooLargeError,
@@ -62,6 +63,8 @@ const STATUSES: readonly (readonly [ErrorClass, number])[] = [
   [CheckpointUnreadableError, 409],
   [InputTooLargeError, 413],
   [SteerNotSupportedError, 422],
+  // A steer or an answer the chat's guardrails refuse (the question stays pending).
+  [GuardrailTrippedError, 422],
 ];
 
 /** The status a thrown error answers with: an `HttpError`'s own, a June error's from the table, else 500. */

@@ -1,6 +1,6 @@
 import type { Session } from "../chat/types.js";
 import { valueKind } from "../errors/value-kind.js";
-import { OWNER_MAX_CHARS } from "../stores/journal-entries.js";
+import { OWNER_MAX_CHARS, unstorableText } from "../stores/journal-entries.js";
 import { ConflictError, SessionNotFoundError } from "../stores/errors.js";
 import type { ListSessionsOptions, SessionInfo } from "../stores/types.js";
 import type { HandlerContext } from "./handler-context.js";
@@ -164,7 +164,12 @@ export function principalOf(answer: unknown): Principal | undefined {
   if (answer === false || answer === undefined || answer === null) throw new HttpError(401, "Unauthorized");
   if (typeof answer === "object" && answer !== null && !Array.isArray(answer)) {
     const owner = (answer as { owner?: unknown }).owner;
-    if (typeof owner === "string" && owner.length > 0 && owner.length <= OWNER_MAX_CHARS) return answer as Principal;
+    if (typeof owner === "string" && owner.length > 0 && owner.length <= OWNER_MAX_CHARS) {
+      // An owner no store keeps exactly would read (and list) the sessions of every owner it folds into.
+      const problem = unstorableText(owner);
+      if (problem === undefined) return answer as Principal;
+      throw new HttpError(500, `createChatHandler: authorize answered an "owner" that ${problem}: an owner must be well-formed Unicode without NUL`);
+    }
     throw new HttpError(500, `createChatHandler: authorize answered an object whose "owner" is ${valueKind(owner)}: it must be a string of 1 to ${OWNER_MAX_CHARS} characters`);
   }
   throw new HttpError(500, `createChatHandler: authorize must answer true, false or { owner: string }, got ${valueKind(answer)}`);

@@ -126,26 +126,56 @@ describe("sessions that belong to someone", () => {
     expect(await chat.store.read(id)).toEqual(before);
   });
 
-  it("/ui-chat approval answers in bob's own chat, naming alice's running turn, never reach it", async () => {
+  it("/ui-chat approval answers in bob's own chat, naming alice's running turn, never reach it: answered as for an id that does not exist", async () => {
     const { chat, alice, bob } = await setup();
     const busyId = await alice.createSession();
     const live = await alice.turn(busyId, "alice's second secret plan");
     const before = await chat.store.read(busyId);
-    const own = `chat-${randomUUID()}`;
-    await (await bob.post("/ui-chat", uiChatBody(own, "hello from bob"))).text();
-    const approved = {
-      id: live.turnId,
+    // Bob's own chat, its turn done: what an answer for a turn that does not exist gets is its latest.
+    const own = await bob.createSession();
+    await bob.turn(own, "hello from bob", { approve: true });
+    const approvedAs = (messageId: string) => ({
+      id: messageId,
       role: "assistant",
       parts: [
         { type: "dynamic-tool", toolName: "deploy", toolCallId: "call-1-0", state: "approval-responded", input: {}, approval: { id: live.approvalId, approved: true } },
       ],
-    };
-    const response = await bob.post("/ui-chat", { ...uiChatBody(own, "hello from bob"), messages: [...uiChatBody(own, "hello from bob").messages, approved] });
-    expect(response.status).toBe(409);
-    expect(await response.text()).not.toContain("secret");
+    });
+    const body = (messageId: string) => ({ ...uiChatBody(own, "hello from bob"), messages: [...uiChatBody(own, "hello from bob").messages, approvedAs(messageId)] });
+    const missing = `t-${randomUUID()}`;
+    const theirs = await shape(await bob.post("/ui-chat", body(live.turnId)), { message: live.turnId, approval: live.approvalId });
+    const none = await shape(await bob.post("/ui-chat", body(missing)), { message: missing, approval: live.approvalId });
+    expect(theirs).toEqual(none);
+    expect(theirs.body).not.toContain("secret");
     expect(await chat.store.read(busyId)).toEqual(before);
     const state = (await (await alice.get(`/sessions/${busyId}`)).json()) as { runningTurnId?: string; pendingApprovals?: unknown };
     expect(state.runningTurnId).toBe(live.turnId);
+    expect((await alice.post(`/sessions/${busyId}/turns/${live.turnId}/approve`, { approvalId: live.approvalId })).status).toBe(200);
+  });
+
+  it("on bob's own session, alice's live turn id answers resume, approve, deny, answer, steer and cancel exactly as a missing turn id", async () => {
+    const { chat, alice, bob } = await setup();
+    const busyId = await alice.createSession();
+    const live = await alice.turn(busyId, "alice's second secret plan");
+    const before = await chat.store.read(busyId);
+    const bobs = await bob.createSession();
+    const missing = `t-${randomUUID()}`;
+    const controls: [string, (approvalId: string) => unknown][] = [
+      ["resume", () => ({})],
+      ["approve", (approvalId) => ({ approvalId })],
+      ["deny", (approvalId) => ({ approvalId, reason: "bob was here" })],
+      ["answer", (requestId) => ({ requestId, value: "bob was here" })],
+      ["steer", () => ({ input: "bob was here" })],
+      ["cancel", () => ({})],
+    ];
+    for (const [control, bodyOf] of controls) {
+      const theirs = await shape(await bob.post(`/sessions/${bobs}/turns/${live.turnId}/${control}`, bodyOf(live.approvalId)), { turn: live.turnId });
+      const none = await shape(await bob.post(`/sessions/${bobs}/turns/${missing}/${control}`, bodyOf(live.approvalId)), { turn: missing });
+      expect(theirs, control).toEqual(none);
+      expect(theirs.status, control).toBe(404);
+      expect(theirs.body, control).not.toContain("secret");
+    }
+    expect(await chat.store.read(busyId)).toEqual(before);
     expect((await alice.post(`/sessions/${busyId}/turns/${live.turnId}/approve`, { approvalId: live.approvalId })).status).toBe(200);
   });
 

@@ -325,12 +325,13 @@ async function continueAfterApprovals(
  */
 async function approvalTarget(session: Session, messageId: string | undefined, context: HandlerContext): Promise<ServedTurn | undefined> {
   if (messageId !== undefined) {
+    // Another session's turn (another user's) is none: answered exactly as an id that does not exist.
     const live = await context.find(messageId, { running: true });
-    if (live) return live;
+    if (live?.sessionId === session.id) return live;
     const record = (await session.turns()).find((turn) => turn.id === messageId);
     if (record?.resumable) return resumeServed(context, session.id, messageId);
     const ended = await context.find(messageId);
-    if (ended) return ended;
+    if (ended?.sessionId === session.id) return ended;
   }
   // A client that renamed the message still means the session's latest.
   const latest = context.registry.latestForSession(session.id);

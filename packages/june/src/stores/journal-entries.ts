@@ -106,12 +106,31 @@ function stringifyEntry(ordered: Record<string, unknown>, type: unknown, what: s
 /** The longest owner a session takes (an app's user id, an email, a tenant-qualified name). */
 export const OWNER_MAX_CHARS = 1_000;
 
-/** Throws `TypeError` naming `method` unless `owner` is undefined or a string of 1 to `OWNER_MAX_CHARS` characters. */
+/**
+ * Throws `TypeError` naming `method` unless `owner` is undefined or a string of 1 to `OWNER_MAX_CHARS`
+ * characters that every store keeps exactly: well-formed Unicode (no lone surrogate, which PostgreSQL and
+ * SQLite would keep as U+FFFD, making two owners one) and no NUL (which PostgreSQL refuses).
+ */
 export function checkOwner(owner: unknown, method: string): asserts owner is string | undefined {
   if (owner === undefined) return;
   if (typeof owner !== "string" || owner.length === 0 || owner.length > OWNER_MAX_CHARS) {
     throw new TypeError(`${method}: \`owner\` must be a string of 1 to ${OWNER_MAX_CHARS} characters`);
   }
+  const problem = unstorableText(owner);
+  if (problem !== undefined) throw new TypeError(`${method}: \`owner\` ${problem}`);
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Why a store could not keep `text` exactly (a lone surrogate, a NUL), or undefined when it can: what an
+ * owner, or an id that is matched by equality, must not hold.
+ */
+export function unstorableText(text: string): string | undefined {
+  if (text.includes("\u0000")) return "holds a NUL character (\\u0000)";
+  const lone = LONE_SURROGATE.exec(text);
+  if (lone) return `is not well-formed Unicode: a lone surrogate (\\u${lone[0].charCodeAt(0).toString(16)}) at index ${lone.index}`;
+  return undefined;
 }
 
 /** Throws `TypeError` unless `seq` is a whole number >= 0. */

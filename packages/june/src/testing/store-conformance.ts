@@ -90,6 +90,24 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
       await assert.rejects(store.listSessions({ owner: "" }), TypeError);
     }),
 
+    def("an owner is kept exactly: one that is not well-formed Unicode, or holds NUL, is refused; U+FFFD and astral owners are their own", async (store) => {
+      for (const owner of ["\ud800", "\udc00", `a\udbffb-${randomUUID()}`, `\udfff\ud800-${randomUUID()}`, "a\u0000b"]) {
+        const id = newId();
+        await assert.rejects(store.createSession({ id, owner }), (error: unknown) => error instanceof TypeError && /owner/.test(error.message), `createSession refuses ${JSON.stringify(owner)}`);
+        assert.equal(await store.getSession(id), undefined, "nothing is created");
+        await assert.rejects(store.listSessions({ owner }), TypeError, `listSessions refuses ${JSON.stringify(owner)}`);
+      }
+      const tag = randomUUID();
+      const [replacement, astral] = [`\ufffd-${tag}`, `\ud83d\ude00-${tag}`];
+      const [r, a] = [newId(), newId()];
+      await store.createSession({ id: r, owner: replacement });
+      await store.createSession({ id: a, owner: astral });
+      assert.equal((await store.getSession(r))?.owner, replacement);
+      assert.equal((await store.getSession(a))?.owner, astral, "a surrogate pair is kept as it is");
+      assert.deepEqual((await store.listSessions({ owner: replacement })).map((s) => s.id), [r]);
+      assert.deepEqual((await store.listSessions({ owner: astral })).map((s) => s.id), [a]);
+    }),
+
     def("getSession of an unknown id is undefined", async (store) => {
       assert.equal(await store.getSession(newId()), undefined);
     }),

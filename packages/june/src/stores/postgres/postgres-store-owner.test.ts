@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createChat } from "../../chat/create-chat.js";
+import { createChatHandler } from "../../server/create-chat-handler.js";
+import { listen } from "../../server/__fixtures__/servers.js";
+import { scriptedModel } from "../../testing/scripted-model.js";
 import { testSchema, type TestSchema } from "./__fixtures__/postgres-test-db.js";
 import { postgresStore } from "./postgres-store.js";
 
@@ -50,5 +54,28 @@ describe("postgresStore owners", () => {
     expect(rows).toHaveLength(1);
     // Opened again: nothing left to migrate.
     expect((await postgresStore({ pool: db.pool, schema }).getSession("owned"))?.owner).toBe("alice");
+  });
+
+  it("an owner PostgreSQL would not keep exactly (a lone surrogate, NUL) is refused: at createSession and at authorize's answer, never U+FFFD's sessions", async () => {
+    const store = postgresStore({ pool: db.pool, schema: db.another() });
+    const chat = createChat({ model: scriptedModel(["hi"]), store });
+    for (const owner of ["\ud800", "\udc00", "a\u0000b"]) {
+      await expect(chat.createSession({ owner })).rejects.toThrow(/createSession: `owner` (is not well-formed Unicode: a lone surrogate|holds a NUL)/);
+    }
+    await chat.createSession({ id: "fffd", owner: "\ufffd" });
+    // Over HTTP: each user's principal as `authorize` answers it, from the request's `x-user` (a JSON string in ASCII).
+    const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    const base = await listen(createChatHandler(chat, { authorize: (request) => ({ owner: JSON.parse(request.headers.get("x-user")!) as string }) }));
+    const as = (owner: string, path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, headers: { "x-user": asciiJson(owner), "content-type": "application/json" } });
+    for (const owner of ["\ud800", "\udc00", "a\u0000b"]) {
+      const listed = await as(owner, "/sessions");
+      expect(listed.status).toBe(500);
+      expect(((await listed.json()) as { error: string }).error).toMatch(/authorize answered an "owner" that (is not well-formed Unicode|holds a NUL)/);
+      const created = await as(owner, "/sessions", { method: "POST", body: "{}" });
+      expect(created.status).toBe(500);
+      await created.text();
+    }
+    const own = (await (await as("\ufffd", "/sessions")).json()) as { sessions: { id: string }[] };
+    expect(own.sessions.map((s) => s.id)).toEqual(["fffd"]);
   });
 });
