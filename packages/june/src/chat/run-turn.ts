@@ -16,7 +16,8 @@ import { within } from "../telemetry/ai-sdk.js";
 import { conversationAgent } from "./turn-metadata.js";
 import type { Telemetry } from "../telemetry/options.js";
 import type { Prices } from "../cost/price.js";
-import { addSpent, NOTHING_SPENT, type Budget, type Spent } from "../cost/budget.js";
+import type { Budget, Spent } from "../cost/budget.js";
+import { sessionSpend } from "../stores/session-cost.js";
 import { TurnSpans } from "./turn-spans.js";
 import { isUnfinished } from "./unfinished.js";
 import { prepareResponder } from "./responders/prepare.js";
@@ -415,14 +416,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-/** What the session's other turns spent (every branch: a regenerated turn was paid for too), from their metadata. */
+/** What the session's other turns spent, by the one session-cost fold; a `usd` budget is judged on the priced part. */
 function sessionSpent(journal: SessionJournal, turnId: string): Spent {
-  let spent = NOTHING_SPENT;
-  for (const record of journal.records) {
-    if (record.id === turnId) continue;
-    const metadata = record.metadata;
-    if (!metadata) continue;
-    spent = addSpent(spent, { tokens: metadata.usage?.totalTokens ?? (metadata.usage?.inputTokens ?? 0) + (metadata.usage?.outputTokens ?? 0), usd: metadata.cost?.usd ?? 0 });
-  }
-  return spent;
+  const { tokens, pricedUsd } = sessionSpend(journal.records.filter((record) => record.id !== turnId));
+  return { tokens, usd: pricedUsd };
 }
