@@ -151,6 +151,12 @@ export interface ResponderExecution {
   checkpoint?(): ResponderCheckpoint | undefined;
   /** A resumed execution: resolves once its restored requests are in `requests` (or it ended). */
   restored?: Promise<void>;
+  /**
+   * What the turn's model calls spent so far (`usage`, `cost` when known, `model`). Read when the turn ends
+   * without a result (failed, blocked, canceled): its journaled record keeps what it spent, and the session's
+   * cost and budget count it. June's responders give it; a custom one that leaves it out records no usage then.
+   */
+  spent?(): ResponderMetadata | undefined;
 }
 
 /** Answers turns. See the responders page. */

@@ -30,8 +30,8 @@ async function regenerated(store: ChatStore) {
   return { chat, session };
 }
 
-async function june(argv: string[]): Promise<string> {
-  const io = createFakeIO({ cwd, columns: 120 });
+async function june(argv: string[], stdoutTTY = false): Promise<string> {
+  const io = createFakeIO({ cwd, stdoutTTY, columns: 120 });
   expect(await runCli({ argv, io })).toBe(0);
   return io.stdoutText();
 }
@@ -64,7 +64,7 @@ describe("one session-cost fold: every branch, every turn however it ended, unkn
       if (name === "fileStore") {
         const lines = (await june(["sessions", "list", "--json"])).trim().split("\n").map((line) => JSON.parse(line) as { id: string; cost?: unknown });
         expect(lines.find((line) => line.id === session.id)!.cost).toEqual(cost);
-        expect(await june(["sessions", "show", session.id])).toContain(`(cost: $0.0009, 3000 tokens, every branch)`);
+        expect(await june(["sessions", "show", session.id], true)).toContain(`(cost: $0.0009, 3000 tokens, every branch)`);
       }
     });
   }

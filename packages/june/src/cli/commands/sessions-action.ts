@@ -137,7 +137,8 @@ export async function showSession(io: CliIO, { args }: CommandContext<typeof sho
   const session = await createChat({ responder: noResponder, store }).openSession(sessionId);
   const turns = redact(await session.turns(), redactOptionsOf(io.env));
   if (args.json) for (const turn of turns) io.stdout.write(`${JSON.stringify(turn)}\n`);
-  else io.stdout.write(`${renderTranscript(turns)}${costLine(await session.cost())}`);
+  // On a terminal, a last line says what the session spent; piped, the transcript stays the turns alone.
+  else io.stdout.write(`${renderTranscript(turns)}${io.stdout.isTTY ? costLine(await session.cost()) : ""}`);
   return 0;
 }
 
