@@ -60,7 +60,7 @@ export { recentTurns } from "./context/recent-turns.js";
 export { summarizedContext } from "./context/summarized-context.js";
 export type { SummarizedContextOptions } from "./context/summarized-context.js";
 export { tokenBudget } from "./context/token-budget.js";
-export { tokenCounter } from "./context/token-counter.js";
+export { tokenCounter } from "../cost/token-counter.js";
 export type { TokenBudgetOptions } from "./context/token-budget.js";
 export {
   ApprovalNotPendingError,

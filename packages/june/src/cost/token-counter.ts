@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { LanguageModel } from "ai";
-import { modelInfo } from "../../runtime/usage.js";
+import { modelInfo } from "../runtime/usage.js";
 import { estimateTokens } from "./estimate-tokens.js";
 
 /** Counts a text's tokens. */
