@@ -7,14 +7,17 @@ import { agentResponder, createChat, type ChatStore, type Responder } from "june
 import { scriptedModel } from "june/testing";
 import { fileStore } from "../stores/file-store.js";
 import { memoryStore } from "../stores/memory-store.js";
+import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
 import { BudgetExceededError } from "./errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "june-budget-ends-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+let made = 0;
 const stores: [string, () => ChatStore][] = [
   ["memoryStore", () => memoryStore()],
-  ["fileStore", () => fileStore(join(dir, String(Math.random()).slice(2)))],
+  ["fileStore", () => fileStore(join(dir, String(++made)))],
+  ["sqliteStore", () => sqliteStore(join(dir, `${String(++made)}.db`))],
 ];
 const SPEND = { inputTokens: 60, outputTokens: 60 };
 const blockAll = { name: "no-replies", check: () => "nothing may be said" };

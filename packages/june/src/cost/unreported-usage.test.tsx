@@ -8,14 +8,17 @@ import { createChat, type ChatStore } from "june/chat";
 import { scriptedModel, type Script } from "june/testing";
 import { fileStore } from "../stores/file-store.js";
 import { memoryStore } from "../stores/memory-store.js";
+import { sqliteStore } from "../stores/sqlite/sqlite-store.js";
 import { BudgetExceededError } from "./errors.js";
 import { estimateTokens } from "./estimate-tokens.js";
 
 const dir = mkdtempSync(join(tmpdir(), "june-unreported-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let made = 0;
 const stores: [string, () => ChatStore][] = [
   ["memoryStore", () => memoryStore()],
-  ["fileStore", () => fileStore(join(dir, String(Math.random()).slice(2)))],
+  ["fileStore", () => fileStore(join(dir, String(++made)))],
+  ["sqliteStore", () => sqliteStore(join(dir, `${String(++made)}.db`))],
 ];
 
 /** A scripted model whose provider reports no token counts (`missing`) or NaN ones. */
