@@ -78,7 +78,6 @@ export type {
 export type { Cost, Price, Prices } from "./cost/price.js";
 export { formatCost } from "./cost/price.js";
 export type { Budget, BudgetLimit, Spent } from "./cost/budget.js";
-export type { SessionCost } from "./stores/session-cost.js";
 export { BudgetExceededError } from "./cost/errors.js";
 export { McpTools } from "./mcp/mcp-tools.js";
 export type {

@@ -39,6 +39,7 @@ export type {
 } from "./types.js";
 export type { ResponderTraceNode } from "./trace/responder-trace.js";
 export type { ChatStore, SessionInfo, TurnMetadata } from "../stores/types.js";
+export type { SessionCost } from "../stores/session-cost.js";
 export {
   CheckpointUnreadableError,
   InvalidSessionIdError,
