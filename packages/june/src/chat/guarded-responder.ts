@@ -96,6 +96,8 @@ function deferredExecution(started: Promise<ResponderExecution>, passed: Promise
       await execution.steer(input);
     },
     checkpoint: () => (open ? inner?.checkpoint?.() : undefined),
+    // What it spent counts even when a `beside` check blocked it.
+    spent: () => inner?.spent?.(),
   };
 }
 
@@ -103,13 +105,17 @@ function deferredExecution(started: Promise<ResponderExecution>, passed: Promise
 function guardOutput(execution: ResponderExecution, outputs: Guardrails["output"] & {}): ResponderExecution {
   if (outputs.length === 0) return execution;
   const hold = outputs.some((g) => (g.stream ?? "hold") === "hold");
+  // A blocked reply was paid for: what the responder says it spent, else what its result said.
+  let reported: ResponderResult["metadata"];
   const result = Promise.resolve(execution.result).then(async (value: ResponderResult) => {
+    reported = value?.metadata;
     const trip = await firstTrip(outputs, { text: typeof value?.text === "string" ? value.text : "" });
     if (trip) throw new GuardrailTrippedError({ guardrail: trip.name, reason: trip.reason, stage: "output" });
     return value;
   });
   const source = execution.events;
-  const guarded = delegate(execution, result, source);
+  const spent = () => execution.spent?.() ?? reported;
+  const guarded = delegate(execution, result, source, spent);
   if (!hold || source === undefined) return guarded;
   return delegate(
     execution,
@@ -135,6 +141,7 @@ function guardOutput(execution: ResponderExecution, outputs: Guardrails["output"
       if (text !== "") yield { type: "text-delta", text };
       if (update) yield update;
     })(),
+    spent,
   );
 }
 
@@ -165,7 +172,12 @@ function heldNode(node: ResponderTraceNode): ResponderTraceNode {
 }
 
 /** `execution` with another result and events; everything else is asked of it (its getters stay its own). */
-function delegate(execution: ResponderExecution, result: Promise<ResponderResult>, events: AsyncIterable<ResponderEvent> | undefined): ResponderExecution {
+function delegate(
+  execution: ResponderExecution,
+  result: Promise<ResponderResult>,
+  events: AsyncIterable<ResponderEvent> | undefined,
+  spent: () => ResponderResult["metadata"],
+): ResponderExecution {
   const guarded: ResponderExecution = {
     result,
     get requests() {
@@ -181,6 +193,7 @@ function delegate(execution: ResponderExecution, result: Promise<ResponderResult
   if (execution.steer) guarded.steer = (input) => execution.steer!(input);
   if (execution.checkpoint) guarded.checkpoint = () => execution.checkpoint!();
   if (execution.restored) guarded.restored = execution.restored;
+  guarded.spent = spent;
   return guarded;
 }
 

@@ -39,6 +39,7 @@ export type {
 } from "./types.js";
 export type { ResponderTraceNode } from "./trace/responder-trace.js";
 export type { ChatStore, SessionInfo, TurnMetadata } from "../stores/types.js";
+export type { SessionCost } from "../stores/session-cost.js";
 export {
   CheckpointUnreadableError,
   InvalidSessionIdError,
@@ -60,7 +61,7 @@ export { recentTurns } from "./context/recent-turns.js";
 export { summarizedContext } from "./context/summarized-context.js";
 export type { SummarizedContextOptions } from "./context/summarized-context.js";
 export { tokenBudget } from "./context/token-budget.js";
-export { tokenCounter } from "./context/token-counter.js";
+export { tokenCounter } from "../cost/token-counter.js";
 export type { TokenBudgetOptions } from "./context/token-budget.js";
 export {
   ApprovalNotPendingError,

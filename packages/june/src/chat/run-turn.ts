@@ -2,7 +2,7 @@ import type { ApprovalRequest } from "../runtime/types.js";
 import { SessionBusyError } from "../stores/errors.js";
 import { guardrailTrip } from "../errors/guardrail-tripped-error.js";
 import { errorInfo } from "./stream/error-info.js";
-import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
+import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease, TurnMetadata } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { isHistoryOnly } from "./context/history-only.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
@@ -13,10 +13,11 @@ import { followExecution, ignoreRejection } from "./follow-execution.js";
 import type { TurnController, TurnOutcome } from "./turn.js";
 import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution, RespondOptions, Turn, TurnRecord } from "./types.js";
 import { within } from "../telemetry/ai-sdk.js";
-import { conversationAgent } from "./turn-metadata.js";
+import { conversationAgent, turnMetadata } from "./turn-metadata.js";
 import type { Telemetry } from "../telemetry/options.js";
 import type { Prices } from "../cost/price.js";
-import { addSpent, NOTHING_SPENT, type Budget, type Spent } from "../cost/budget.js";
+import type { Budget, Spent } from "../cost/budget.js";
+import { sessionSpend } from "../stores/session-cost.js";
 import { TurnSpans } from "./turn-spans.js";
 import { isUnfinished } from "./unfinished.js";
 import { prepareResponder } from "./responders/prepare.js";
@@ -87,7 +88,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
 }
 
 /** Journals how the turn ended (or that it suspended), releases the lease and only then settles the turn. */
-async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store" | "durable" | "onDone">, outcome: TurnOutcome, started: boolean, lease: TurnLease | undefined): Promise<void> {
+async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store" | "durable" | "onDone" | "provenance">, outcome: TurnOutcome, started: boolean, lease: TurnLease | undefined): Promise<void> {
   const { turn, journal, store } = options;
   // A guardrail's trip is not a failure: the turn is blocked, and says why.
   const trip = outcome.status === "failed" ? guardrailTrip(outcome.error) : undefined;
@@ -102,7 +103,7 @@ async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store
       if (outcome.status === "suspended") {
         await journal.append([{ type: "turn-suspend", turnId: turn.id, requests: outcome.requests }], { sync: true });
       } else {
-        await journal.append([endEntry(turn.id, outcome, turn.streamedText)], {
+        await journal.append([endEntry(turn.id, outcome, turn.streamedText, spentMetadata(options.provenance, outcome, turn.execution))], {
           sync: true,
           ...(options.durable ? { deleteCheckpoint: turn.id } : {}),
           ...(lease ? { endsLease: lease } : {}),
@@ -320,20 +321,38 @@ function startEntries(options: RunTurnOptions, context: ResolvedContext): NewJou
 }
 
 /**
- * The turn-end of an outcome. A canceled turn keeps the reply streamed until then (`streamed`, the turn's
- * `text-delta`s joined), cut where it stopped; its status says it was cut.
+ * What a turn that ends without a result (failed, blocked, canceled) spent, from its execution (`spent()`):
+ * undefined when it spent no token (or its responder does not say).
  */
-export function endEntry(turnId: string, outcome: TurnOutcome, streamed = ""): NewJournalEntry {
+function spentMetadata(provenance: ResponderProvenance, outcome: TurnOutcome, execution: ResponderExecution | undefined): TurnMetadata | undefined {
+  if (outcome.status === "completed" || outcome.status === "suspended" || typeof execution?.spent !== "function") return undefined;
+  let reported: unknown;
+  try {
+    reported = execution.spent();
+  } catch {
+    return undefined;
+  }
+  const metadata = turnMetadata(provenance, reported);
+  return sessionSpend([{ metadata }]).tokens > 0 ? metadata : undefined;
+}
+
+/**
+ * The turn-end of an outcome. A canceled turn keeps the reply streamed until then (`streamed`, the turn's
+ * `text-delta`s joined), cut where it stopped; its status says it was cut. A turn that ends without a result
+ * keeps what it spent (`spent`), so the session's cost and budget count it.
+ */
+export function endEntry(turnId: string, outcome: TurnOutcome, streamed = "", spent?: TurnMetadata): NewJournalEntry {
+  const metadata = spent ? { metadata: spent } : {};
   switch (outcome.status) {
     case "completed":
       return { type: "turn-end", turnId, status: "completed", text: outcome.result.text, metadata: outcome.metadata };
     case "failed":
-      return { type: "turn-end", turnId, status: "failed", error: errorInfo(outcome.error) };
+      return { type: "turn-end", turnId, status: "failed", error: errorInfo(outcome.error), ...metadata };
     case "canceled":
-      return { type: "turn-end", turnId, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}) };
+      return { type: "turn-end", turnId, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}), ...metadata };
     case "blocked":
       // The reply (streamed or not) is not kept: the refusal stands in for it.
-      return { type: "turn-end", turnId, status: "blocked", error: errorInfo(outcome.error) };
+      return { type: "turn-end", turnId, status: "blocked", error: errorInfo(outcome.error), ...metadata };
     case "suspended":
       // Internal invariant: the runner journals a suspension with suspendEntry and never asks for its end entry.
       throw new Error("june: a suspended turn journals turn-suspend, not turn-end");
@@ -415,14 +434,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-/** What the session's other turns spent (every branch: a regenerated turn was paid for too), from their metadata. */
+/** What the session's other turns spent, by the one session-cost fold; a `usd` budget is judged on the priced part. */
 function sessionSpent(journal: SessionJournal, turnId: string): Spent {
-  let spent = NOTHING_SPENT;
-  for (const record of journal.records) {
-    if (record.id === turnId) continue;
-    const metadata = record.metadata;
-    if (!metadata) continue;
-    spent = addSpent(spent, { tokens: metadata.usage?.totalTokens ?? (metadata.usage?.inputTokens ?? 0) + (metadata.usage?.outputTokens ?? 0), usd: metadata.cost?.usd ?? 0 });
-  }
-  return spent;
+  const { tokens, pricedUsd } = sessionSpend(journal.records.filter((record) => record.id !== turnId));
+  return { tokens, usd: pricedUsd };
 }

@@ -19,6 +19,7 @@ import type { Telemetry } from "../telemetry/options.js";
 import type { Prices } from "../cost/price.js";
 import type { Budget } from "../cost/budget.js";
 import { isUnfinished } from "./unfinished.js";
+import { sessionCost, type SessionCost } from "../stores/session-cost.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -112,6 +113,12 @@ export class JournaledSession implements Session {
       if (siblings.length > 1) found[record.id] = [...siblings];
     }
     return found;
+  }
+
+  /** What the session spent; see `Session.cost`. */
+  async cost(): Promise<SessionCost> {
+    await this.#journal.catchUp();
+    return sessionCost(this.#journal.records);
   }
 
   /** Journals a `rename` entry; see `Session.rename`. */

@@ -8,6 +8,7 @@ import type { TelemetryOption } from "../telemetry/options.js";
 import type { Cost, Prices } from "../cost/price.js";
 import type { Budget, Spent } from "../cost/budget.js";
 import type { AgentProvenance, ChatStore, ContextProvenance, HandoffRecord, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
+import type { SessionCost } from "../stores/session-cost.js";
 
 /** A piece of the reply as it is written. */
 export interface TextDeltaEvent {
@@ -156,6 +157,12 @@ export interface ResponderExecution {
   checkpoint?(): ResponderCheckpoint | undefined;
   /** A resumed execution: resolves once its restored requests are in `requests` (or it ended). */
   restored?: Promise<void>;
+  /**
+   * What the turn's model calls spent so far (`usage`, `cost` when known, `model`). Read when the turn ends
+   * without a result (failed, blocked, canceled): its journaled record keeps what it spent, and the session's
+   * cost and budget count it. June's responders give it; a custom one that leaves it out records no usage then.
+   */
+  spent?(): ResponderMetadata | undefined;
 }
 
 /** Answers turns. See the responders page. */
@@ -407,6 +414,11 @@ export interface Session {
    * Turns with no alternative are left out.
    */
   alternatives(): Promise<Record<string, string[]>>;
+  /**
+   * What the session spent: every turn on every branch, however it ended, unknown USD staying unknown (see the
+   * cost page). What its `session` budget counts, `GET /sessions/:id` serves as `cost` and Studio shows.
+   */
+  cost(): Promise<SessionCost>;
   /**
    * Names the session: journals a `rename` entry, so `listSessions` and `getSession` give `title` from now
    * on, in every process and after a restart, instead of the first input. Whitespace is collapsed and

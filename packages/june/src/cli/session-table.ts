@@ -42,7 +42,7 @@ export interface SessionTableOptions {
   /** Sessions with a suspended (or otherwise unfinished durable) turn: `[suspended turn]` before the title on a terminal, a last `suspended` column off one. */
   suspended?: ReadonlySet<string>;
   /** Each session's cost (`sessionCost`): a COST column on a terminal ("$0.0012", "unknown"). */
-  costs?: ReadonlyMap<string, Cost>;
+  costs?: ReadonlyMap<string, Cost | undefined>;
 }
 
 /**

@@ -32,12 +32,13 @@ describe("june sessions list: each session's cost", async () => {
   const unknown = await sessionOf("acme", "mystery-1", 1, "unpriced");
   const empty = await sessionOf("openai.responses", "gpt-4o-mini", 0, "none");
 
-  it("--json: the sum of its turns' costs; left out when a turn's price is not known; 0 for no turns", async () => {
-    const lines = (await june(["sessions", "list", "--json"])).trim().split("\n").map((line) => JSON.parse(line) as { id: string; cost?: { usd: number } });
+  it("--json: the session's tokens and the sum of its turns' costs; no usd when a turn's price is not known; 0 for no turns", async () => {
+    const lines = (await june(["sessions", "list", "--json"])).trim().split("\n").map((line) => JSON.parse(line) as { id: string; cost?: { tokens: number; usd?: number } });
     const byId = new Map(lines.map((line) => [line.id, line]));
     expect(byId.get(priced)!.cost!.usd).toBeCloseTo(2 * TURN_USD, 15);
-    expect(byId.get(unknown)!).not.toHaveProperty("cost");
-    expect(byId.get(empty)!.cost).toEqual({ usd: 0 });
+    expect(byId.get(priced)!.cost!.tokens).toBe(3000);
+    expect(byId.get(unknown)!.cost).toEqual({ tokens: 1500 });
+    expect(byId.get(empty)!.cost).toEqual({ tokens: 0, usd: 0 });
   });
 
   it("on a terminal: a COST column", async () => {

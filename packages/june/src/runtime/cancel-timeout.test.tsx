@@ -37,7 +37,9 @@ describe("failures", () => {
     expect((error.cause as Error).message).toBe("upstream 500");
     expect(error.result.status).toBe("error");
     expect(error.result.steps).toEqual({ first: "ok" });
-    expect(error.result.usage).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
+    // The failed call reported nothing, but half its reply came back: June's count of it (its prompt "y" and a
+    // message's framing, 1 + 4 tokens; "half", 1 token) adds to the first call's reported 3 + 4.
+    expect(error.result.usage).toEqual({ inputTokens: 3 + 5, outputTokens: 4 + 1, totalTokens: 13 });
     expect(error.result.trace).toMatchObject({ kind: "run", status: "error", error: { message: "upstream 500" } });
     expect(steps(error.result.trace).map((s) => [s.name, s.status])).toEqual([
       ["first", "done"],

@@ -53,7 +53,7 @@ describe("sessions", () => {
 
     const read = await fetch(`${base}/sessions/s-1`);
     expect(read.status).toBe(200);
-    expect(await read.json()).toEqual({ id: "s-1", turns: [] });
+    expect(await read.json()).toEqual({ id: "s-1", turns: [], cost: { tokens: 0, usd: 0 } });
 
     const deleted = await fetch(`${base}/sessions/s-1`, { method: "DELETE" });
     expect(deleted.status).toBe(200);

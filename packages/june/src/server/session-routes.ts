@@ -41,6 +41,8 @@ export function sessionRoutes(context: HandlerContext): Router {
       return context.json(200, {
         id: session.id,
         turns,
+        // What the session spent, every branch included (its turns above are the current branch only).
+        cost: await session.cost(),
         ...(runningTurnId !== undefined && { runningTurnId }),
         ...(pending && { pendingApprovals: pending.views, pendingRows: pending.rows }),
         ...(hasBranches && { branches }),

@@ -42,6 +42,8 @@ export interface SessionDetail {
   pendingRows?: Record<string, ChatTraceRow[]>;
   /** The alternatives at each turn of the current branch that has any (turn id → their ids, oldest first); absent when none. */
   branches?: Record<string, string[]>;
+  /** What the session spent, every branch and every turn however it ended; `usd` absent when unknown (the server's one fold). */
+  cost?: { tokens: number; usd?: number };
 }
 
 /** A request a durable turn waits on while no process runs it, as the server shows it (the input excerpted and redacted). */

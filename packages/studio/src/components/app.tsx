@@ -81,7 +81,7 @@ export function App({ client }: { client: StudioClient }) {
         loaded={sessions.loaded}
         failed={sessions.error !== null}
         selectedId={sessionId}
-        selectedCost={chat.detail && chat.detail.id === sessionId ? sessionCostLabel(chat.detail.turns) : undefined}
+        selectedCost={chat.detail && chat.detail.id === sessionId ? sessionCostLabel(chat.detail.cost) : undefined}
         onSelect={select}
         onNew={newSession}
         onDelete={deleteSession}

@@ -4,14 +4,12 @@ import { describe, expect, it } from "vitest";
 import { sessionCostLabel } from "./session-cost";
 import { SessionItem } from "./session-item";
 
-const turn = (usd: number | undefined, inputTokens = 1000) => ({ metadata: { responder: { kind: "model" }, usage: { inputTokens }, ...(usd !== undefined ? { cost: { usd } } : {}) } }) as never;
-
 describe("the open session's cost in the sidebar", () => {
-  it("sums its turns' costs; unknown when a turn with usage has no price; nothing when no turn used tokens", () => {
-    expect(sessionCostLabel([turn(0.0003), turn(0.0006)])).toBe("$0.0009");
-    expect(sessionCostLabel([turn(0.0003), turn(undefined)])).toBe("cost unknown");
-    expect(sessionCostLabel([turn(undefined, 0), { metadata: undefined } as never])).toBeUndefined();
-    expect(sessionCostLabel([])).toBeUndefined();
+  it("shows the server's figure: its USD, unknown when the server says so, nothing when nothing was spent", () => {
+    expect(sessionCostLabel({ tokens: 3000, usd: 0.0009 })).toBe("$0.0009");
+    expect(sessionCostLabel({ tokens: 3000 })).toBe("cost unknown");
+    expect(sessionCostLabel({ tokens: 0, usd: 0 })).toBeUndefined();
+    expect(sessionCostLabel(undefined)).toBeUndefined();
   });
 
   it("the selected session's item shows it after its turns and age", () => {

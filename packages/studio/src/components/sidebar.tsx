@@ -9,7 +9,7 @@ export interface SidebarProps {
   /** The list could not be read (the pane shows why). */
   failed?: boolean;
   selectedId: string | null;
-  /** The open session's cost (`sessionCostLabel` of its turns), shown on its item. */
+  /** The open session's cost (`sessionCostLabel` of the server's `cost`), shown on its item. */
   selectedCost?: string;
   onSelect(id: string): void;
   onNew(): void;

@@ -2,7 +2,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import { streamModel } from "../../ai-sdk/stream-model.js";
 import type { JournalEntry } from "../../stores/types.js";
 import type { ContextBuilder, ContextOptions, ContextResult, TurnRecord } from "../types.js";
-import { estimateTokens } from "./estimate-tokens.js";
+import { estimateTokens } from "../../cost/estimate-tokens.js";
 import { isCompleted, messageText, turnMessages } from "./turn-messages.js";
 
 export interface SummarizedContextOptions {

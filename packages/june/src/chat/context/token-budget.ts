@@ -3,12 +3,12 @@ import { catalogEntry } from "../../cost/catalog.js";
 import { modelInfo } from "../../runtime/usage.js";
 import { markHistoryOnly } from "./history-only.js";
 import type { ContextBuilder, ContextOptions, ContextResult, TurnRecord } from "../types.js";
-import { estimateTokens } from "./estimate-tokens.js";
+import { estimateTokens } from "../../cost/estimate-tokens.js";
 import { calibrationRatio } from "./token-calibration.js";
-import { tokenCounter } from "./token-counter.js";
+import { tokenCounter } from "../../cost/token-counter.js";
 import { isCompleted, messageText, turnMessages } from "./turn-messages.js";
 
-export { estimateTokens } from "./estimate-tokens.js";
+export { estimateTokens } from "../../cost/estimate-tokens.js";
 
 export interface TokenBudgetOptions {
   /**

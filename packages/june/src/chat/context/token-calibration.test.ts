@@ -10,7 +10,7 @@ import { createChat } from "june/chat";
 import { scriptedModel } from "june/testing";
 import { describe, expect, it } from "vitest";
 import type { TurnRecord } from "../types.js";
-import { estimateTokens } from "./estimate-tokens.js";
+import { estimateTokens } from "../../cost/estimate-tokens.js";
 import { tokenBudget } from "./token-budget.js";
 import { calibrationRatio } from "./token-calibration.js";
 

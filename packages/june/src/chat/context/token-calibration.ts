@@ -1,5 +1,5 @@
 import type { TurnRecord } from "../types.js";
-import { estimateTokens } from "./estimate-tokens.js";
+import { estimateTokens } from "../../cost/estimate-tokens.js";
 import { contextTurnIds } from "./resolve-context.js";
 import { isCompleted, messageText, turnMessages } from "./turn-messages.js";
 

@@ -2,8 +2,8 @@ import { existsSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
 import { createChat } from "../../chat/create-chat.js";
-import type { Cost } from "../../cost/price.js";
-import { sessionCost } from "../../stores/session-cost.js";
+import { formatCost } from "../../cost/price.js";
+import { endedTurns, sessionCost, type SessionCost } from "../../stores/session-cost.js";
 import type { Responder, TurnRecord } from "../../chat/types.js";
 import { fileStore } from "../../stores/file-store.js";
 import type { ChatStore, SessionInfo } from "../../stores/types.js";
@@ -63,6 +63,12 @@ export function renderTranscript(turns: readonly TurnRecord[]): string {
     .join("\n");
 }
 
+/** The transcript's last line: what the session spent (every branch), when it spent anything. */
+export function costLine(cost: SessionCost): string {
+  if (cost.tokens === 0 && !cost.usd) return "";
+  return `\n(cost: ${cost.usd === undefined ? "unknown" : formatCost(cost)}, ${cost.tokens} tokens, every branch)\n`;
+}
+
 /** `june sessions list`. */
 export async function listSessions(io: CliIO, { args }: CommandContext<typeof listArgs>): Promise<number> {
   if (args._.length > 0) throw new CliUsageError(`Unexpected argument "${args._[0]}": june sessions list takes none`);
@@ -87,7 +93,7 @@ export async function listSessions(io: CliIO, { args }: CommandContext<typeof li
   if (args.json) {
     for (const session of sessions) {
       const cost = costs.get(session.id);
-      const line = { ...session, ...(cost?.usd !== undefined ? { cost } : {}), ...(suspended.has(session.id) ? { suspended: true } : {}) };
+      const line = { ...session, ...(cost !== undefined ? { cost } : {}), ...(suspended.has(session.id) ? { suspended: true } : {}) };
       io.stdout.writeRedacted(`${JSON.stringify(line)}\n`);
     }
   } else {
@@ -112,11 +118,13 @@ async function suspendedSessions(store: ChatStore, sessions: readonly SessionInf
 }
 
 /**
- * Each session's cost (`sessionCost` of its journal): one `read` per listed session (the list is at most 1,000).
- * A journal that cannot be read has an unknown cost.
+ * Each session's cost (`sessionCost` of its journal's turns, the fold `session.cost()` and `GET /sessions/:id`
+ * use): one `read` per listed session (the list is at most 1,000). A journal that cannot be read has none.
  */
-async function sessionCosts(store: ChatStore, sessions: readonly SessionInfo[]): Promise<Map<string, Cost>> {
-  const costs = await Promise.all(sessions.map(async (s) => [s.id, await store.read(s.id).then(sessionCost, () => ({}) as Cost)] as const));
+async function sessionCosts(store: ChatStore, sessions: readonly SessionInfo[]): Promise<Map<string, SessionCost | undefined>> {
+  const costs = await Promise.all(
+    sessions.map(async (s) => [s.id, await store.read(s.id).then((entries) => sessionCost(endedTurns(entries)), () => undefined)] as const),
+  );
   return new Map(costs);
 }
 
@@ -128,7 +136,8 @@ export async function showSession(io: CliIO, { args }: CommandContext<typeof sho
   const session = await createChat({ responder: noResponder, store }).openSession(sessionId);
   const turns = io.redact(await session.turns());
   if (args.json) for (const turn of turns) io.stdout.writeRedacted(`${JSON.stringify(turn)}\n`);
-  else io.stdout.write(renderTranscript(turns));
+  // On a terminal, a last line says what the session spent; piped, the transcript stays the turns alone.
+  else io.stdout.write(`${renderTranscript(turns)}${io.stdout.isTTY ? costLine(await session.cost()) : ""}`);
   return 0;
 }
 

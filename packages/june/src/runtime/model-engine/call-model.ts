@@ -13,7 +13,9 @@ import type { Release } from "../scheduler.js";
 import type { SteerInbox } from "../steer.js";
 import type { CallSettings, ModelInfo, ModelAttemptFailure, Usage } from "../types.js";
 import { toUsage } from "../usage.js";
-import { costOf, priceOf, type Cost, type Prices } from "../../cost/price.js";
+import { costOf, priceOf, UNKNOWN_COST, type Cost, type Prices } from "../../cost/price.js";
+import { countedUsage } from "../../cost/counted-usage.js";
+import { tokenCounter, type TokenCount } from "../../cost/token-counter.js";
 import type { ModelCallInfo } from "../../telemetry/model-call-span.js";
 import { callNode, type CallEnd, type CallPatch, type NewCallNode } from "./call-node.js";
 import { stepResponse as ownMessages, streamModel } from "../../ai-sdk/stream-model.js";
@@ -165,6 +167,8 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   let interruptible = false;
   let release: Release | undefined;
   let stepResponse: readonly ModelMessage[] | undefined;
+  // The request went out (its slot taken, its messages final): from here on the call may cost something.
+  let sent = false;
   inbox.onInput = () => {
     // Internal: the reason of this call's own controller (the call ends "interrupted"). An `AbortError`, so the
     // AI SDK ends the call's stream with its `abort` part (and its spans) rather than an error.
@@ -209,6 +213,9 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     },
     prepareStep: async ({ messages }) => {
       if (host.acquire) release = await host.acquire(callSignal);
+      // Judged again once the slot is taken: calls that waited for one do not all start on the spend before them.
+      input.budget?.();
+      sent = true;
       // The AI SDK reads approval responses from the last message only: never put input after them.
       const steer = endsWithApprovalResponse(messages) ? [] : inbox.drain();
       carried = messages.length - history.length;
@@ -224,8 +231,26 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   }));
 
   let text = "";
+  let toolText = "";
   let finish: FinishInfo | undefined;
   let usage: Usage | undefined;
+  // Some of the finished step's usage is June's own count (the provider reported none, or NaN): its cost is unknown.
+  let unreported = false;
+  let counter: TokenCount | undefined;
+  const countUsage = (reported: LanguageModelUsage | undefined) =>
+    countedUsage(reported, { system: input.system, messages: prepared ?? history, received: text + toolText }, (counter ??= tokenCounter(input.model)));
+  /**
+   * A call that ended before its provider reported usage (canceled, interrupted, failed mid-stream) still
+   * spent what was sent and what came back: June's own count of it, at an unknown cost. A request that
+   * failed before any of its response arrived is not counted.
+   */
+  const spendUnreported = (failed: boolean): void => {
+    if (usage !== undefined || !sent || (failed && text === "" && toolText === "")) return;
+    usage = Object.freeze(countUsage(undefined).usage);
+    unreported = true;
+    host.usage?.(usage);
+    host.cost?.(UNKNOWN_COST);
+  };
   const clientCalls = new Set<string>();
   const answered = new Set<string>();
   const approvals: OpenApproval[] = [];
@@ -247,6 +272,7 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       case "tool-call":
         interruptible = false;
         tools?.called(part);
+        toolText += `${part.toolName}${JSON.stringify(part.input) ?? ""}`;
         if (!part.providerExecuted) clientCalls.add(part.toolCallId);
         return;
       case "tool-approval-request":
@@ -264,7 +290,9 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       case "finish-step": {
         interruptible = false;
         // Frozen as the trace keeps them (a snapshot copies an unfrozen one to freeze it).
-        usage = Object.freeze(toUsage(part.usage));
+        const counted = countUsage(part.usage);
+        usage = Object.freeze(counted.usage);
+        unreported = counted.counted;
         host.usage?.(usage);
         finish = { response: part.response, usage: part.usage, finishReason: part.finishReason };
         release?.();
@@ -288,13 +316,14 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       if (!stopped) onPart(next.value);
     }
     drained = !callSignal.aborted;
-    if (drained) {
-      cost = costOf(finish?.usage, await price);
+    if (drained && usage !== undefined) {
+      cost = unreported ? UNKNOWN_COST : costOf(finish?.usage, await price);
       span?.cost?.(cost);
     }
   } catch (error) {
     if (!callSignal.aborted) {
       span?.fail(error);
+      spendUnreported(true);
       host.end(nodeId, callNode.end({ kind: "failed", error }), "failed");
       throw error;
     }
@@ -309,19 +338,27 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
   }
 
   if (signal.aborted) {
+    spendUnreported(false);
     host.end(nodeId, callNode.end({ kind: "canceled", text: host.kept?.(text) ?? text }), "canceled");
     signal.throwIfAborted();
   }
   if (callSignal.aborted) {
     const kept = host.kept?.(text) ?? text;
+    spendUnreported(false);
     host.end(nodeId, callNode.end({ kind: "interrupted", text: kept }), "interrupted");
     const written: ModelMessage[] = kept ? [{ role: "assistant", content: kept }] : [];
     return { kind: "interrupted", messages: [...(prepared ?? history), ...written], text: kept };
   }
   // A stream that ended without a step (no finish-step): the AI SDK's own promise says why.
   const response = stepResponse ?? responseMessages((await result.response).messages, carried);
-  cost ??= costOf(finish?.usage, await price);
-  host.cost?.(cost);
+  if (usage === undefined && sent) {
+    // A stream that ended without a step: June's count of it, at an unknown cost.
+    spendUnreported(false);
+    cost = UNKNOWN_COST;
+  } else {
+    cost ??= unreported ? UNKNOWN_COST : costOf(finish?.usage, await price);
+    host.cost?.(cost);
+  }
   host.end(nodeId, callNode.end({ kind: "done", response, usage: usage ?? toUsage(undefined), cost, finishReason: finish?.finishReason ?? "other" }), "done");
   const messages = prepared ? [...prepared, ...response] : [...history, ...response];
   const continues = approvals.length === 0 && clientCalls.size > 0 && [...clientCalls].every((id) => answered.has(id));

@@ -9,6 +9,7 @@ import { valueKind } from "../../../errors/value-kind.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { AgentReplyError, StreamMismatchError } from "./errors.js";
 import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
+import { RunError } from "../../../runtime/errors.js";
 import type { AgentResponderOptions } from "./agent-responder.js";
 import type { ResponderCheckpoint, TurnEvent, ResponderExecution, ResponderMetadata, ResponderResult, RespondOptions } from "../../types.js";
 
@@ -134,6 +135,8 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
   // from resume() and the turn stays as it was.
   if (from) handle = launch();
 
+  /** What the run spent, once it settled (succeeded, failed or canceled). */
+  let spent: ResponderMetadata | undefined;
   const result = (async (): Promise<ResponderResult> => {
     try {
       if (!handle) {
@@ -148,8 +151,11 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
       try {
         run = await handle.result;
       } catch (error) {
+        // A failed or canceled run still spent what its model calls did.
+        if (RunError.isInstance(error)) spent = runSpent(error.result);
         throw streamError ?? error;
       }
+      spent = runSpent(run);
       if (streamError) throw streamError;
 
       const text: unknown = options.reply(run);
@@ -162,11 +168,7 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
         if (text.length > streamed.length) events.push({ type: "text-delta", text: text.slice(streamed.length) });
         streamed = text;
       }
-      const metadata: ResponderMetadata = { usage: { ...run.usage } };
-      if (run.cost?.usd !== undefined) metadata.cost = { ...run.cost };
-      const model = singleModel(run.trace);
-      if (model) metadata.model = model;
-      return { text, metadata, run };
+      return { text, metadata: runSpent(run), run };
     } catch (error) {
       // Let the turn take the run's last updates (the snapshot that shows what failed) before it fails.
       finish();
@@ -194,8 +196,18 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
       if (!settled) steers.push(input);
     },
     checkpoint: () => lastCheckpoint,
+    spent: () => spent,
     ...(from ? { restored: handle!.restored ?? Promise.resolve() } : {}),
   };
+}
+
+/** A run's usage, cost (when known) and model (when every step used one), as a turn's metadata holds them. */
+function runSpent(run: RunResult): ResponderMetadata {
+  const metadata: ResponderMetadata = { usage: { ...run.usage } };
+  if (run.cost?.usd !== undefined) metadata.cost = { ...run.cost };
+  const model = singleModel(run.trace);
+  if (model) metadata.model = model;
+  return metadata;
 }
 
 function firstDifference(a: string, b: string): number {

@@ -1,11 +1,11 @@
-import type { LanguageModel, LanguageModelUsage, ModelMessage } from "ai";
+import type { LanguageModel, ModelMessage } from "ai";
 import { pickCallSettings } from "../../../runtime/call-settings.js";
 import type { CallHost, CallInput, CallSpan, FinishedCall } from "../../../runtime/model-engine/call-model.js";
 import type { CallEnd, CallPatch, NewCallNode } from "../../../runtime/model-engine/call-node.js";
 import { steerLoop } from "../../../runtime/model-engine/steer-loop.js";
 import { SteerInbox } from "../../../runtime/steer.js";
 import type { CallSettings, ModelInfo, Usage } from "../../../runtime/types.js";
-import { modelInfo } from "../../../runtime/usage.js";
+import { addUsage, modelInfo } from "../../../runtime/usage.js";
 import { addCost, type Cost } from "../../../cost/price.js";
 import { addSpent, assertWithinBudget, NOTHING_SPENT, type Spent } from "../../../cost/budget.js";
 import { TurnEndedError } from "../../errors.js";
@@ -89,8 +89,11 @@ class ModelTurn implements CallHost {
   readonly #telemetry: Telemetry | undefined;
   /** Every call's input but its history and host. */
   readonly #base: Omit<CallInput, "history" | "host">;
-  /** What the turn's calls spent so far, for its budgets. */
+  /** What the turn's calls spent so far, for its budgets (USD at known prices). */
   #spent: Spent = NOTHING_SPENT;
+  /** The turn's tokens and cost so far: every call's, finished or not (what a failed or canceled turn records). */
+  #usage: Usage | undefined;
+  #cost: Cost | undefined;
 
   constructor(model: LanguageModel, instructions: string | undefined, settings: CallSettings, info: ModelInfo, options: RespondOptions) {
     this.#telemetry = resolveTelemetry(options.telemetry, "modelResponder: RespondOptions.telemetry");
@@ -117,6 +120,7 @@ class ModelTurn implements CallHost {
       result,
       events: this.#queue,
       steer: (input: string) => this.#steer(input),
+      spent: () => this.#metadata(),
     };
   }
 
@@ -141,8 +145,6 @@ class ModelTurn implements CallHost {
     // A cancel stops the wait for the reader (the engine stops the call itself).
     const onCancel = () => this.#interrupt?.abort();
     this.#signal.addEventListener("abort", onCancel, { once: true });
-    let usage: Partial<Usage> | undefined;
-    let cost: Cost | undefined;
     let finishReason: string | undefined;
     try {
       await steerLoop(
@@ -154,17 +156,11 @@ class ModelTurn implements CallHost {
         },
         conversation,
         async (call) => {
-          usage = addUsage(usage, call.finish?.usage);
-          cost = addCost(cost, call.cost);
-          this.#spent = addSpent(this.#spent, { tokens: call.finish?.usage.totalTokens ?? 0, usd: call.cost.usd ?? 0 });
           if (call.finish) finishReason = call.finish.finishReason;
           return this.#settle(call);
         },
       );
-      const metadata: ResponderResult["metadata"] = { model: this.#base.modelInfo };
-      if (usage) metadata.usage = usage;
-      // An unknown cost is no `cost` at all (never 0): `metadata.cost?.usd` is undefined.
-      if (cost?.usd !== undefined) metadata.cost = cost;
+      const metadata = this.#metadata();
       if (finishReason !== undefined) metadata.finishReason = finishReason;
       return { text: this.#earlier + this.#segment, metadata };
     } catch (error) {
@@ -176,6 +172,14 @@ class ModelTurn implements CallHost {
       this.#signal.removeEventListener("abort", onCancel);
       this.#queue.end();
     }
+  }
+
+  /** The turn's model, usage and cost so far. An unknown cost is no `cost` at all (never 0). */
+  #metadata(): NonNullable<ResponderResult["metadata"]> {
+    const metadata: NonNullable<ResponderResult["metadata"]> = { model: this.#base.modelInfo };
+    if (this.#usage) metadata.usage = { ...this.#usage };
+    if (this.#cost?.usd !== undefined) metadata.cost = this.#cost;
+    return metadata;
   }
 
   /**
@@ -214,6 +218,16 @@ class ModelTurn implements CallHost {
     this.#trace.end(nodeId, patch, turn);
   }
 
+  usage(usage: Usage): void {
+    this.#usage = addUsage(this.#usage, usage);
+    this.#spent = addSpent(this.#spent, { tokens: usage.totalTokens, usd: 0 });
+  }
+
+  cost(cost: Cost): void {
+    this.#cost = addCost(this.#cost, cost);
+    this.#spent = addSpent(this.#spent, { tokens: 0, usd: cost.usd ?? 0 });
+  }
+
   text(text: string, delta: string): void {
     this.#segment = text;
     this.#queue.push({ type: "text-delta", text: delta });
@@ -226,14 +240,4 @@ class ModelTurn implements CallHost {
   kept(): string {
     return this.#segment;
   }
-}
-
-function addUsage(total: Partial<Usage> | undefined, usage: LanguageModelUsage | undefined): Partial<Usage> | undefined {
-  if (!usage) return total;
-  const next: Partial<Usage> = { ...total };
-  for (const key of ["inputTokens", "outputTokens", "totalTokens"] as const) {
-    const n = usage[key];
-    if (typeof n === "number") next[key] = (next[key] ?? 0) + n;
-  }
-  return next;
 }

@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
 import type { LanguageModel } from "ai";
-import { modelInfo } from "../../runtime/usage.js";
 import { estimateTokens } from "./estimate-tokens.js";
 
 /** Counts a text's tokens. */
@@ -24,7 +23,8 @@ const encodings = new Map<string, TokenCount>();
  * createChat({ model: openai("gpt-4o-mini"), context: tokenBudget({ maxTokens: 8_000, count: tokenCounter(openai("gpt-4o-mini")) }) });
  */
 export function tokenCounter(model: LanguageModel): TokenCount {
-  const info = modelInfo(model);
+  // A string model id goes through the AI SDK's gateway (as `modelInfo` has it; cost/ sits below runtime/).
+  const info = typeof model === "string" ? { provider: "gateway", modelId: model } : { provider: model.provider, modelId: model.modelId };
   const provider = info.provider.split(".")[0]!.toLowerCase();
   const modelId = provider === "gateway" && info.modelId.startsWith("openai/") ? info.modelId.slice("openai/".length) : info.modelId;
   const openAi = provider === "openai" || provider === "azure" || (provider === "gateway" && modelId !== info.modelId);
