@@ -194,3 +194,16 @@ describe("a refused file", () => {
     expect(() => createChat({ model: scriptedModel([]), files: { maxBytes: -1 } })).toThrow(/files.maxBytes/);
   });
 });
+
+describe("learning's cases", () => {
+  it("carry the turn's files as references beside its input", async () => {
+    const { sessionCases } = await import("../../learning/dataset.js");
+    const session = await createChat({ model: scriptedModel(["ok"]), store: memoryStore() }).createSession();
+    const turn = session.send({ text: "see", files: [{ data: PNG, mediaType: "image/png", filename: "p.png" }] });
+    await turn.result;
+    const [evalCase] = sessionCases(session.id, await session.turns());
+    expect(evalCase!.input).toBe("see");
+    expect(evalCase!.files).toEqual(turn.files);
+    expect(JSON.stringify(evalCase)).not.toContain(Buffer.from(PNG).toString("base64"));
+  });
+});
