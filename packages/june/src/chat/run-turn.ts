@@ -2,7 +2,7 @@ import type { ApprovalRequest } from "../runtime/types.js";
 import { SessionBusyError } from "../stores/errors.js";
 import { guardrailTrip } from "../errors/guardrail-tripped-error.js";
 import { errorInfo } from "./stream/error-info.js";
-import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease, TurnMetadata } from "../stores/types.js";
+import type { ChatStore, FileRef, NewJournalEntry, ResponderProvenance, TurnLease, TurnMetadata } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { isHistoryOnly } from "./context/history-only.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
@@ -21,11 +21,15 @@ import { sessionSpend } from "../stores/session-cost.js";
 import { TurnSpans } from "./turn-spans.js";
 import { isUnfinished } from "./unfinished.js";
 import { prepareResponder } from "./responders/prepare.js";
+import { fileRefOf, loadTurnFiles, referenceStateFiles, storeTurnFiles, withFileBytes, withStateFileBytes, type TurnFiles } from "./files/session-files.js";
+import { userMessage, type TurnFile } from "./files/turn-input.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
   turn: TurnController;
   input: string;
+  /** The turn's files: those just sent with their bytes (stored before the turn starts), earlier ones by reference. */
+  files?: TurnFiles["files"];
   responder: Responder;
   provenance: ResponderProvenance;
   context: ContextBuilder;
@@ -65,6 +69,8 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     turn.traceWith(TurnSpans.start(options.telemetry, { sessionId: turn.sessionId, turnId: turn.id, provenance: options.provenance, input: options.input }));
   }
   try {
+    // The bytes first, beside the journal: the turn-start then refers to them.
+    const files = options.files && options.files.length > 0 ? await storeTurnFiles(store, journal.sessionId, options.files) : NO_FILES;
     const leased = await leasedStart(options);
     let context: ResolvedContext;
     if (leased) ({ lease, context } = leased);
@@ -80,7 +86,8 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
       });
     }
     started = true;
-    outcome = turn.cancelRequested ? { status: "canceled" } : await respond(options, context);
+    context = { ...context, messages: await withFileBytes(context.messages, store, journal.sessionId) };
+    outcome = turn.cancelRequested ? { status: "canceled" } : await respond(options, context, files);
   } catch (error) {
     outcome = turn.cancelRequested && started ? { status: "canceled" } : { status: "failed", error };
   }
@@ -133,7 +140,7 @@ async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store
 }
 
 /** What `resumeTurn` needs: the chat's parts and a promise to settle with the live turn once it is restored. */
-export interface ResumeTurnOptions extends Omit<RunTurnOptions, "input" | "context" | "parent" | "durable"> {
+export interface ResumeTurnOptions extends Omit<RunTurnOptions, "input" | "files" | "context" | "parent" | "durable"> {
   durable: DurableSettings;
   /** Resolved with the live turn once its requests are open again; rejected when it cannot resume. */
   ready: { resolve(turn: Turn): void; reject(error: unknown): void };
@@ -160,13 +167,16 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     const stored = await store.getCheckpoint!(journal.sessionId, turn.id);
     if (!stored) throw new TurnNotResumableError(journal.sessionId, turn.id, "it has no checkpoint (it was not durable, or it ended)");
     const envelope = decodeCheckpoint(stored.data, journal.sessionId, turn.id, options.durable.key);
-    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: journal.summaries() });
+    const messages = await withFileBytes(rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: journal.summaries() }), store, journal.sessionId);
+    const files = record.files ? await loadTurnFiles(store, journal.sessionId, record.files) : NO_FILES;
     if (options.telemetry) {
       turn.traceWith(TurnSpans.resume(options.telemetry, { sessionId: journal.sessionId, turnId: turn.id, provenance: options.provenance, input: record.input }, envelope.trace));
     }
     const resumeOptions: Parameters<NonNullable<Responder["resume"]>>[0] = {
-      checkpoint: envelope.state,
+      checkpoint: await withStateFileBytes(envelope.state, store, journal.sessionId),
       input: record.input,
+      ...(files.length > 0 ? { files } : {}),
+      message: userMessage(record.input, files),
       messages,
       signal: turn.abort.signal,
       sessionId: journal.sessionId,
@@ -220,8 +230,10 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
         }),
       );
       const link = turn.spans?.link;
+      // The session's files as references, never their bytes (put back on resume).
+      const state = referenceStateFiles(checkpoint.state, sessionFileIds(journal, turn.files));
       const data = encodeCheckpoint(
-        { version: 1, turnId: turn.id, responder: options.provenance, requests, state: checkpoint.state, ...(link ? { trace: link } : {}) },
+        { version: 1, turnId: turn.id, responder: options.provenance, requests, state, ...(link ? { trace: link } : {}) },
         journal.sessionId,
         durable.key,
       );
@@ -292,6 +304,7 @@ async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
   return resolveContext(options.context, history, {
     sessionId: journal.sessionId,
     input: options.input,
+    ...(options.files && options.files.length > 0 ? { files: options.files.map(fileRefOf) } : {}),
     scope: journal.scope,
     // Made only for a builder that reads them (the journal rebuilds its turns' entries from their records).
     get entries() {
@@ -316,6 +329,8 @@ function startEntries(options: RunTurnOptions, context: ResolvedContext): NewJou
     input: options.input,
     ...(parentTurnId !== undefined ? { parentTurnId } : {}),
     context: context.provenance,
+    // After the context: a turn-start's head (through `"context":{`) is what a journal's reader matches fast.
+    ...(options.files && options.files.length > 0 ? { files: options.files.map(fileRefOf) } : {}),
   });
   return entries;
 }
@@ -364,11 +379,11 @@ export function endEntry(turnId: string, outcome: TurnOutcome, streamed = "", sp
 }
 
 /** Calls the responder and waits for its result and events, a failure of either, or the turn's cancel. */
-async function respond(options: RunTurnOptions, context: ResolvedContext): Promise<TurnOutcome> {
+async function respond(options: RunTurnOptions, context: ResolvedContext, files: readonly TurnFile[]): Promise<TurnOutcome> {
   const { turn, responder } = options;
   let execution: ResponderExecution;
   try {
-    const respondOptions = responderOptions(options, context);
+    const respondOptions = responderOptions(options, context, files);
     execution = within(turn.spans, () => responder.respond(respondOptions));
   } catch (error) {
     return { status: "failed", error };
@@ -383,10 +398,12 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
 }
 
 /** What the responder gets: input, context, the turn's signal, checkpoints when durable, telemetry. */
-function responderOptions(options: RunTurnOptions, context: ResolvedContext): RespondOptions {
+function responderOptions(options: RunTurnOptions, context: ResolvedContext, files: readonly TurnFile[]): RespondOptions {
   const { turn } = options;
   const respondOptions: RespondOptions = {
     input: options.input,
+    ...(files.length > 0 ? { files } : {}),
+    message: userMessage(options.input, files),
     messages: context.messages,
     signal: turn.abort.signal,
     sessionId: turn.sessionId,
@@ -432,6 +449,15 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     value !== null &&
     typeof (value as { then?: unknown }).then === "function"
   );
+}
+
+const NO_FILES: readonly TurnFile[] = Object.freeze([]);
+
+/** The ids of every file the session's turns sent (any branch), and of this turn's. */
+function sessionFileIds(journal: SessionJournal, files: readonly FileRef[]): Set<string> {
+  const ids = new Set(files.map((file) => file.id));
+  for (const record of journal.records) if (record.files) for (const file of record.files) ids.add(file.id);
+  return ids;
 }
 
 /** What the session's other turns spent, by the one session-cost fold; a `usd` budget is judged on the priced part. */

@@ -1,18 +1,8 @@
 import type { JournalEntry, TurnMetadata } from "./types.js";
-
-/**
- * What a session spent, as every surface shows it (`session.cost()`, `GET /sessions/:id`'s `cost`, `june sessions
- * list`, Studio) and as its `session` budget counts it. JSON-safe.
- */
-export interface SessionCost {
-  /** Every token its turns spent: what the providers reported, June's own count where one reported none. */
-  readonly tokens: number;
-  /** USD at known prices; left out (unknown, never a partial sum) when a turn that spent tokens has no cost. */
-  readonly usd?: number;
-}
+import type { Spent } from "../cost/budget.js";
 
 /** The fold's whole answer: the cost, and the USD of the turns whose price is known (what a `usd` budget is judged on). */
-export interface SessionSpend extends SessionCost {
+export interface SessionSpend extends Spent {
   readonly pricedUsd: number;
 }
 
@@ -38,7 +28,7 @@ export function sessionSpend(turns: Iterable<{ readonly metadata?: TurnMetadata 
 }
 
 /** `sessionSpend` as surfaces show it: `{ tokens, usd? }`. */
-export function sessionCost(turns: Iterable<{ readonly metadata?: TurnMetadata | undefined }>): SessionCost {
+export function sessionCost(turns: Iterable<{ readonly metadata?: TurnMetadata | undefined }>): Spent {
   const { tokens, usd } = sessionSpend(turns);
   return usd === undefined ? { tokens } : { tokens, usd };
 }

@@ -3,7 +3,8 @@ import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
 import { createChat } from "../../chat/create-chat.js";
 import { formatCost } from "../../cost/price.js";
-import { endedTurns, sessionCost, type SessionCost } from "../../stores/session-cost.js";
+import { endedTurns, sessionCost } from "../../stores/session-cost.js";
+import type { Spent } from "../../cost/budget.js";
 import type { Responder, TurnRecord } from "../../chat/types.js";
 import { fileStore } from "../../stores/file-store.js";
 import type { ChatStore, SessionInfo } from "../../stores/types.js";
@@ -64,7 +65,7 @@ export function renderTranscript(turns: readonly TurnRecord[]): string {
 }
 
 /** The transcript's last line: what the session spent (every branch), when it spent anything. */
-export function costLine(cost: SessionCost): string {
+export function costLine(cost: Spent): string {
   if (cost.tokens === 0 && !cost.usd) return "";
   return `\n(cost: ${cost.usd === undefined ? "unknown" : formatCost(cost)}, ${cost.tokens} tokens, every branch)\n`;
 }
@@ -121,7 +122,7 @@ async function suspendedSessions(store: ChatStore, sessions: readonly SessionInf
  * Each session's cost (`sessionCost` of its journal's turns, the fold `session.cost()` and `GET /sessions/:id`
  * use): one `read` per listed session (the list is at most 1,000). A journal that cannot be read has none.
  */
-async function sessionCosts(store: ChatStore, sessions: readonly SessionInfo[]): Promise<Map<string, SessionCost | undefined>> {
+async function sessionCosts(store: ChatStore, sessions: readonly SessionInfo[]): Promise<Map<string, Spent | undefined>> {
   const costs = await Promise.all(
     sessions.map(async (s) => [s.id, await store.read(s.id).then((entries) => sessionCost(endedTurns(entries)), () => undefined)] as const),
   );

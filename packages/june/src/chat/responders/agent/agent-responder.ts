@@ -1,4 +1,5 @@
-import type { ModelMessage } from "ai";
+import type { ModelMessage, UserModelMessage } from "ai";
+import type { TurnFile } from "../../files/turn-input.js";
 import type { WorkflowNode } from "../../../runtime/components.js";
 import { assertRunCheckpoint } from "../../../runtime/checkpoint.js";
 import type { RunHandle, RunResult, StartOptions } from "../../../runtime/types.js";
@@ -11,8 +12,15 @@ import type { Responder, ResumeOptions } from "../../types.js";
 
 /** What `render` gets for each turn. */
 export interface AgentRenderOptions {
-  /** The user's input for this turn. */
+  /** The user's input for this turn: its text (`""` for a turn of files alone). */
   input: string;
+  /** The files the turn sent, with their bytes (absent when none). */
+  files?: readonly TurnFile[];
+  /**
+   * The turn's user message, its text then its files as AI SDK file parts: `prompt={[...messages, message]}`
+   * sends the files too (`{ role: "user", content: input }` sends the text alone).
+   */
+  message: UserModelMessage;
   /**
    * In a responder of several agents (`agentResponder({ agents })`), the `<Tool name="handoff">` this agent's
    * model hands the conversation on with: place it in the workflow. Absent otherwise.

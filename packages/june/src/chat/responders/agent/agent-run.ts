@@ -10,6 +10,7 @@ import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { AgentReplyError, StreamMismatchError } from "./errors.js";
 import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
 import { RunError } from "../../../runtime/errors.js";
+import { userMessage } from "../../files/turn-input.js";
 import type { AgentResponderOptions } from "./agent-responder.js";
 import type { ResponderCheckpoint, TurnEvent, ResponderExecution, ResponderMetadata, ResponderResult, RespondOptions } from "../../types.js";
 
@@ -102,7 +103,14 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
 
   /** Renders the turn's workflow and starts its run (from the checkpoint when resuming). */
   const launch = (): RunHandle => {
-    const element = options.render({ input: turn.input, messages: turn.messages, sessionId: turn.sessionId, turnId: turn.turnId });
+    const element = options.render({
+      input: turn.input,
+      ...(turn.files && turn.files.length > 0 ? { files: turn.files } : {}),
+      message: turn.message ?? userMessage(turn.input, turn.files ?? []),
+      messages: turn.messages,
+      sessionId: turn.sessionId,
+      turnId: turn.turnId,
+    });
     const startRun = options.startRun ?? runtime?.start;
     if (startRun === undefined) throw new Error("agentResponder: the agent runtime is not loaded: resume() is called after the chat awaited the responder's preparation");
     const runOptions: StartOptions = { signal: turn.signal, onUpdate };
