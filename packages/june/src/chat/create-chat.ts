@@ -10,6 +10,7 @@ import type { ChatStore, ListSessionsOptions, SessionInfo } from "../stores/type
 import { fullContext } from "./context/full-context.js";
 import { durableSettings } from "./durable/checkpoint-codec.js";
 import { DEFAULT_MAX_INPUT_CHARS } from "./input.js";
+import { resolveFileLimits, type FilesOption } from "./files/turn-input.js";
 import { modelResponder } from "./responders/model/model-responder.js";
 import { JournaledSession, type SessionHost } from "./session.js";
 import { SessionJournal } from "./session-journal.js";
@@ -34,6 +35,13 @@ export interface ChatOptions {
   idGenerator?: (kind: "session" | "turn") => string;
   /** The longest input a turn (or a steer) takes, in characters. Default: 1,000,000. */
   maxInputChars?: number;
+  /**
+   * What a turn's files may be (`session.send({ text, files })`): `maxBytes` per file (default 10 MiB),
+   * `maxFiles` in a turn (10), `mediaTypes` (images png, jpeg, gif and webp, `application/pdf`, `text/*`) and
+   * `allowUrl` (false: a server refuses a file given by URL rather than fetch it). `false` takes no file.
+   * A file past them is refused with a `FileRejectedError`, before anything is stored. See docs/files.md.
+   */
+  files?: FilesOption;
   /**
    * OpenTelemetry spans of every turn (`june.turn` > the responder's run or model calls). Left out or `true`:
    * to the registered tracer provider, if any (none: nothing is recorded); `false`: none; or
@@ -124,6 +132,7 @@ export function createChat(options: CreateChatOptions): Chat {
   if (!Number.isInteger(maxInputChars) || maxInputChars < 1) {
     throw new TypeError(`createChat({ maxInputChars }): must be a whole number of characters, 1 or more, got ${String(maxInputChars)}`);
   }
+  const files = resolveFileLimits(options.files);
 
   const newId = (kind: "session" | "turn"): string => {
     const id = idGenerator ? idGenerator(kind) : randomUUID();
@@ -151,6 +160,7 @@ export function createChat(options: CreateChatOptions): Chat {
     provenance: responderProvenance(responder),
     context,
     maxInputChars,
+    files,
     newId,
     running: new Map<string, TurnController>(),
     telemetry,
@@ -171,6 +181,7 @@ export function createChat(options: CreateChatOptions): Chat {
     responder,
     store,
     maxInputChars,
+    files,
     async createSession(sessionOptions = {}) {
       if (typeof sessionOptions !== "object" || sessionOptions === null) {
         throw new TypeError("createSession(options): options must be an object of `id?`, `owner?` and `metadata?`");
@@ -208,7 +219,7 @@ function responderOf(options: CreateChatOptions): Responder {
     throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
   }
   if (hasModel) {
-    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, guardrails: _guardrails, toolApproval: _toolApproval, ...modelOptions } = options as ModelChatOptions;
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, guardrails: _guardrails, toolApproval: _toolApproval, files: _files, ...modelOptions } = options as ModelChatOptions;
     return modelResponder(modelOptions);
   }
   const responder = options.responder;

@@ -10,7 +10,6 @@ export type {
   ApprovalRequestEvent,
   PolicyDecisionEvent,
   InputRequestEvent,
-  InputRequest,
   ApproveOptions,
   Chat,
   ChatFactory,
@@ -38,7 +37,9 @@ export type {
   TurnStatus,
 } from "./types.js";
 export type { ResponderTraceNode } from "./trace/responder-trace.js";
-export type { ChatStore, SessionInfo, TurnMetadata } from "../stores/types.js";
+export type { ChatStore, FileRef, SessionInfo, TurnMetadata } from "../stores/types.js";
+export type { TurnInput } from "./files/turn-input.js";
+export { FileRejectedError } from "./files/errors.js";
 export {
   CheckpointUnreadableError,
   InvalidSessionIdError,
@@ -78,7 +79,7 @@ export type { DurableOptions } from "./durable/checkpoint-codec.js";
 export type { AgentTeamOptions } from "./responders/agent/agent-team.js";
 export { AgentReplyError, StreamMismatchError } from "./responders/agent/errors.js";
 export { projectChatTrace } from "./trace/project-chat-trace.js";
-export type { ChatTraceRow, ProjectChatTraceOptions } from "./trace/project-chat-trace.js";
+export type { ChatTraceRow } from "./trace/project-chat-trace.js";
 export { toUIMessages } from "./ui-messages.js";
 export { fileStore, memoryStore } from "../stores/index.js";
 export type { FileStoreOptions } from "../stores/index.js";

@@ -1,12 +1,15 @@
 import type { ModelMessage } from "ai";
 import { ResponderContractError } from "./errors.js";
 import type { Responder, ResponderResult } from "./types.js";
+import { userMessage, type TurnFile } from "./files/turn-input.js";
 
 export interface ReplayOptions {
   responder: Responder;
   sessionId: string;
   turnId: string;
   input: string;
+  /** The turn's files, with their bytes. */
+  files?: readonly TurnFile[];
   messages: ModelMessage[];
 }
 
@@ -18,6 +21,8 @@ export async function replayTurn(options: ReplayOptions): Promise<ResponderResul
   const abort = new AbortController();
   const execution = options.responder.respond({
     input: options.input,
+    ...(options.files && options.files.length > 0 ? { files: options.files } : {}),
+    message: userMessage(options.input, options.files ?? []),
     messages: options.messages,
     signal: abort.signal,
     sessionId: options.sessionId,

@@ -20,11 +20,15 @@ import { addSpent, NOTHING_SPENT, type Budget, type Spent } from "../cost/budget
 import { TurnSpans } from "./turn-spans.js";
 import { isUnfinished } from "./unfinished.js";
 import { prepareResponder } from "./responders/prepare.js";
+import { fileRefOf, loadTurnFiles, storeTurnFiles, withFileBytes, type TurnFiles } from "./files/session-files.js";
+import { userMessage, type TurnFile } from "./files/turn-input.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
   turn: TurnController;
   input: string;
+  /** The turn's files: those just sent with their bytes (stored before the turn starts), earlier ones by reference. */
+  files?: TurnFiles["files"];
   responder: Responder;
   provenance: ResponderProvenance;
   context: ContextBuilder;
@@ -64,6 +68,8 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     turn.traceWith(TurnSpans.start(options.telemetry, { sessionId: turn.sessionId, turnId: turn.id, provenance: options.provenance, input: options.input }));
   }
   try {
+    // The bytes first, beside the journal: the turn-start then refers to them.
+    const files = options.files && options.files.length > 0 ? await storeTurnFiles(store, journal.sessionId, options.files) : NO_FILES;
     const leased = await leasedStart(options);
     let context: ResolvedContext;
     if (leased) ({ lease, context } = leased);
@@ -79,7 +85,8 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
       });
     }
     started = true;
-    outcome = turn.cancelRequested ? { status: "canceled" } : await respond(options, context);
+    context = { ...context, messages: await withFileBytes(context.messages, store, journal.sessionId) };
+    outcome = turn.cancelRequested ? { status: "canceled" } : await respond(options, context, files);
   } catch (error) {
     outcome = turn.cancelRequested && started ? { status: "canceled" } : { status: "failed", error };
   }
@@ -132,7 +139,7 @@ async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store
 }
 
 /** What `resumeTurn` needs: the chat's parts and a promise to settle with the live turn once it is restored. */
-export interface ResumeTurnOptions extends Omit<RunTurnOptions, "input" | "context" | "parent" | "durable"> {
+export interface ResumeTurnOptions extends Omit<RunTurnOptions, "input" | "files" | "context" | "parent" | "durable"> {
   durable: DurableSettings;
   /** Resolved with the live turn once its requests are open again; rejected when it cannot resume. */
   ready: { resolve(turn: Turn): void; reject(error: unknown): void };
@@ -159,13 +166,16 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     const stored = await store.getCheckpoint!(journal.sessionId, turn.id);
     if (!stored) throw new TurnNotResumableError(journal.sessionId, turn.id, "it has no checkpoint (it was not durable, or it ended)");
     const envelope = decodeCheckpoint(stored.data, journal.sessionId, turn.id, options.durable.key);
-    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: journal.summaries() });
+    const messages = await withFileBytes(rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: journal.summaries() }), store, journal.sessionId);
+    const files = record.files ? await loadTurnFiles(store, journal.sessionId, record.files) : NO_FILES;
     if (options.telemetry) {
       turn.traceWith(TurnSpans.resume(options.telemetry, { sessionId: journal.sessionId, turnId: turn.id, provenance: options.provenance, input: record.input }, envelope.trace));
     }
     const resumeOptions: Parameters<NonNullable<Responder["resume"]>>[0] = {
       checkpoint: envelope.state,
       input: record.input,
+      ...(files.length > 0 ? { files } : {}),
+      message: userMessage(record.input, files),
       messages,
       signal: turn.abort.signal,
       sessionId: journal.sessionId,
@@ -291,6 +301,7 @@ async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
   return resolveContext(options.context, history, {
     sessionId: journal.sessionId,
     input: options.input,
+    ...(options.files && options.files.length > 0 ? { files: options.files.map(fileRefOf) } : {}),
     scope: journal.scope,
     // Made only for a builder that reads them (the journal rebuilds its turns' entries from their records).
     get entries() {
@@ -315,6 +326,8 @@ function startEntries(options: RunTurnOptions, context: ResolvedContext): NewJou
     input: options.input,
     ...(parentTurnId !== undefined ? { parentTurnId } : {}),
     context: context.provenance,
+    // After the context: a turn-start's head (through `"context":{`) is what a journal's reader matches fast.
+    ...(options.files && options.files.length > 0 ? { files: options.files.map(fileRefOf) } : {}),
   });
   return entries;
 }
@@ -345,11 +358,11 @@ export function endEntry(turnId: string, outcome: TurnOutcome, streamed = ""): N
 }
 
 /** Calls the responder and waits for its result and events, a failure of either, or the turn's cancel. */
-async function respond(options: RunTurnOptions, context: ResolvedContext): Promise<TurnOutcome> {
+async function respond(options: RunTurnOptions, context: ResolvedContext, files: readonly TurnFile[]): Promise<TurnOutcome> {
   const { turn, responder } = options;
   let execution: ResponderExecution;
   try {
-    const respondOptions = responderOptions(options, context);
+    const respondOptions = responderOptions(options, context, files);
     execution = within(turn.spans, () => responder.respond(respondOptions));
   } catch (error) {
     return { status: "failed", error };
@@ -364,10 +377,12 @@ async function respond(options: RunTurnOptions, context: ResolvedContext): Promi
 }
 
 /** What the responder gets: input, context, the turn's signal, checkpoints when durable, telemetry. */
-function responderOptions(options: RunTurnOptions, context: ResolvedContext): RespondOptions {
+function responderOptions(options: RunTurnOptions, context: ResolvedContext, files: readonly TurnFile[]): RespondOptions {
   const { turn } = options;
   const respondOptions: RespondOptions = {
     input: options.input,
+    ...(files.length > 0 ? { files } : {}),
+    message: userMessage(options.input, files),
     messages: context.messages,
     signal: turn.abort.signal,
     sessionId: turn.sessionId,
@@ -414,6 +429,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
     typeof (value as { then?: unknown }).then === "function"
   );
 }
+
+const NO_FILES: readonly TurnFile[] = Object.freeze([]);
 
 /** What the session's other turns spent (every branch: a regenerated turn was paid for too), from their metadata. */
 function sessionSpent(journal: SessionJournal, turnId: string): Spent {

@@ -370,6 +370,7 @@ export class SessionJournal {
       if (turn && turn.input === undefined) {
         turn.input = entry.input;
         turn.context = entry.context;
+        if (entry.files !== undefined) turn.files = entry.files;
         turn.startedAt = entry.at;
       }
     }

@@ -1,7 +1,7 @@
 import type { ApprovalRequest } from "../runtime/types.js";
 import type { ModelMessage } from "ai";
 import { CheckpointUnreadableError, SessionBusyError } from "../stores/errors.js";
-import type { ChatStore, ResponderProvenance, StoredCheckpoint } from "../stores/types.js";
+import type { ChatStore, ResponderProvenance, StoredCheckpoint, StoredFile } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext } from "./context/resolve-context.js";
 import { decodeCheckpoint, type CheckpointEnvelope, type DurableSettings } from "./durable/checkpoint-codec.js";
@@ -9,7 +9,8 @@ import { TurnNotCompletedError, TurnNotFoundError, TurnNotResumableError } from 
 import { deferred } from "./internal/deferred.js";
 import { normalizeFeedback } from "./feedback.js";
 import { normalizeTitle } from "./session-title.js";
-import { validateInput } from "./input.js";
+import { normalizeTurnInput, type FileLimits, type TurnInput } from "./files/turn-input.js";
+import { fileRefOf, loadTurnFiles, readSessionFile, type TurnFiles, withFileBytes } from "./files/session-files.js";
 import { replayTurn } from "./replay.js";
 import { resumeTurn, runTurn, waitingTurn } from "./run-turn.js";
 import type { SessionJournal } from "./session-journal.js";
@@ -27,6 +28,8 @@ export interface SessionHost {
   readonly provenance: ResponderProvenance;
   readonly context: ContextBuilder;
   readonly maxInputChars: number;
+  /** What a turn's files may be (`createChat({ files })`). */
+  readonly files: FileLimits;
   newId(kind: "turn"): string;
   /** The chat's turns running in this process, by session id. */
   readonly running: Map<string, TurnController>;
@@ -69,8 +72,27 @@ export class JournaledSession implements Session {
    * process runs in the session. When another process holds the session, the turn fails with
    * `SessionBusyError` before anything is journaled.
    */
-  send(input: string): Turn {
-    return this.#start(input, undefined);
+  send(input: string | TurnInput): Turn {
+    return this.#start(this.#normalize(input), undefined);
+  }
+
+  /** A file one of the session's turns sent (any branch), with its bytes: see `Session.file`. */
+  async file(fileId: string): Promise<StoredFile | undefined> {
+    if (typeof fileId !== "string" || fileId.length === 0) {
+      throw new TypeError(`session.file(fileId): fileId must be a non-empty string, got ${typeof fileId}`);
+    }
+    await this.#journal.catchUp();
+    return readSessionFile(this.#host.store, this.id, this.#journal.records, fileId);
+  }
+
+  /** The one place a turn's input is checked (see `normalizeTurnInput`); a store that keeps no files takes none. */
+  #normalize(input: unknown): TurnFiles {
+    const normalized = normalizeTurnInput(input, this.#host.files, this.#host.maxInputChars);
+    const store = this.#host.store;
+    if (normalized.files.length > 0 && (typeof store.putFile !== "function" || typeof store.getFile !== "function")) {
+      throw new TypeError("This chat's store keeps no files (it has no putFile and getFile): a turn cannot send files");
+    }
+    return normalized;
   }
 
   /**
@@ -81,13 +103,13 @@ export class JournaledSession implements Session {
     const id = turnId ?? this.#journal.leafId;
     if (id === undefined) throw new TurnNotFoundError(this.id, "(the last turn: the session has none)");
     const record = this.#known(id, "regenerate");
-    return this.#start(record.input, { turnId: record.parentTurnId });
+    return this.#start({ text: record.input, files: record.files ?? [] }, { turnId: record.parentTurnId });
   }
 
   /** Sends `input` in a turn's place: a new turn on a new branch from that turn's parent, made current. */
-  edit(turnId: string, input: string): Turn {
+  edit(turnId: string, input: string | TurnInput): Turn {
     const record = this.#known(turnId, "edit");
-    return this.#start(input, { turnId: record.parentTurnId });
+    return this.#start(this.#normalize(input), { turnId: record.parentTurnId });
   }
 
   /** The alternatives at a turn's position: the turns sharing its parent (itself included), oldest first. */
@@ -167,8 +189,10 @@ export class JournaledSession implements Session {
     await this.#journal.catchUp();
     const record = this.#known(turnId, "replay");
     const journal = this.#journal;
-    const messages = rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: journal.summaries() });
-    return replayTurn({ responder: options.responder ?? this.#host.responder, sessionId: this.id, turnId, input: record.input, messages });
+    const store = this.#host.store;
+    const messages = await withFileBytes(rebuildContext(record, journal.pathTo(record.parentTurnId), { summaries: journal.summaries() }), store, this.id);
+    const files = await loadTurnFiles(store, this.id, record.files ?? []);
+    return replayTurn({ responder: options.responder ?? this.#host.responder, sessionId: this.id, turnId, input: record.input, files, messages });
   }
 
   #known(turnId: string, method: string): TurnRecord {
@@ -180,9 +204,8 @@ export class JournaledSession implements Session {
     return record;
   }
 
-  #start(input: string, parent: { turnId: string | undefined } | undefined): Turn {
+  #start(input: TurnFiles, parent: { turnId: string | undefined } | undefined): Turn {
     const host = this.#host;
-    validateInput(input, host.maxInputChars);
     const running = host.running.get(this.id);
     if (running) throw new SessionBusyError(this.id, `turn "${running.id}" is running in this process`);
     const suspended = this.#journal.unfinishedCount === 0 ? undefined : this.#journal.records.find((record) => record.status === "suspended");
@@ -192,11 +215,13 @@ export class JournaledSession implements Session {
       sessionId: this.id,
       journal: this.#journal,
       maxInputChars: host.maxInputChars,
+      files: input.files.map(fileRefOf),
     });
     host.running.set(this.id, controller);
     void runTurn({
       turn: controller,
-      input,
+      input: input.text,
+      files: input.files,
       responder: host.responder,
       provenance: host.provenance,
       context: host.context,
@@ -404,7 +429,7 @@ export class JournaledSession implements Session {
         return journal.entries;
       },
     });
-    return messages;
+    return withFileBytes(messages, this.#host.store, this.id);
   }
 }
 

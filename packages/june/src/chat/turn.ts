@@ -2,7 +2,7 @@ import { ASK_USER_TOOL } from "../ask/ask-user.js";
 import type { ApprovalDecision, ApprovalRequest, DecisionOutcome } from "../runtime/types.js";
 import { CanceledError } from "../runtime/errors.js";
 import type { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
-import type { TurnMetadata } from "../stores/types.js";
+import type { FileRef, TurnMetadata } from "../stores/types.js";
 import { ApprovalNotPendingError, SteerNotSupportedError, TurnEndedError, TurnSuspendedError } from "./errors.js";
 import { validateInput } from "./input.js";
 import { ReplayBuffer } from "./internal/replay-buffer.js";
@@ -58,6 +58,8 @@ export class TurnController {
   readonly id: string;
   readonly sessionId: string;
   readonly turn: Turn;
+  /** The files the turn sent, as references. */
+  readonly files: readonly FileRef[];
   /** Aborts when the turn is canceled: the responder's `signal`. */
   readonly abort = new AbortController();
   readonly events = new ReplayBuffer<TurnEvent>();
@@ -87,9 +89,10 @@ export class TurnController {
   readonly #checkpointWrites = new Set<Promise<unknown>>();
   #checkpointsClosed = false;
 
-  constructor(options: { id: string; sessionId: string; journal: SessionJournal; maxInputChars: number }) {
+  constructor(options: { id: string; sessionId: string; journal: SessionJournal; maxInputChars: number; files?: readonly FileRef[] }) {
     this.id = options.id;
     this.sessionId = options.sessionId;
+    this.files = Object.freeze([...(options.files ?? [])]);
     this.#journal = options.journal;
     this.#maxInputChars = options.maxInputChars;
     quiet(this.#result.promise);
@@ -496,6 +499,9 @@ class ChatTurn implements Turn {
   }
   get requests(): readonly ApprovalRequest[] {
     return this.#controller.requests;
+  }
+  get files(): readonly FileRef[] {
+    return this.#controller.files;
   }
   approve(id: string, options: ApproveOptions = {}): boolean {
     const decision: ApprovalDecision = { approved: true, ...(options.input !== undefined ? { input: options.input } : {}) };

@@ -1,13 +1,14 @@
 import type { Guardrails } from "../guardrails/types.js";
 import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
-import type { LanguageModel, ModelMessage } from "ai";
+import type { LanguageModel, ModelMessage, UserModelMessage } from "ai";
 import type { ApprovalDecision, ApprovalRequest, DecisionOutcome, ModelInfo, PolicyApproval, RunResult, Usage } from "../runtime/types.js";
 import type { ResponderTraceNode } from "./trace/responder-trace.js";
 import type { DurableOption } from "./durable/checkpoint-codec.js";
 import type { TelemetryOption } from "../telemetry/options.js";
 import type { Cost, Prices } from "../cost/price.js";
 import type { Budget, Spent } from "../cost/budget.js";
-import type { AgentProvenance, ChatStore, ContextProvenance, HandoffRecord, JournalEntry, ListSessionsOptions, SessionInfo, TurnMetadata } from "../stores/types.js";
+import type { AgentProvenance, ChatStore, ContextProvenance, FileRef, HandoffRecord, JournalEntry, ListSessionsOptions, SessionInfo, StoredFile, TurnMetadata } from "../stores/types.js";
+import type { FileLimits, TurnFile, TurnInput } from "./files/turn-input.js";
 
 /** A piece of the reply as it is written. */
 export interface TextDeltaEvent {
@@ -56,7 +57,15 @@ export type TurnEvent = TextDeltaEvent | RunUpdateEvent | ApprovalRequestEvent |
 
 /** What a responder gets for each turn. */
 export interface RespondOptions {
+  /** The user's input: the turn's text (`""` for a turn of files alone). */
   input: string;
+  /** The files the turn sent, with their bytes, in order (absent when none). */
+  files?: readonly TurnFile[];
+  /**
+   * The turn's user message as the model gets it: the text, then each file as an AI SDK file part (a text
+   * turn's is `{ role: "user", content: input }`). Always set by a session: append it to `messages`.
+   */
+  message?: UserModelMessage;
   /** The conversation so far, as the chat's context built it. */
   messages: ModelMessage[];
   /** Aborts when the turn is canceled. */
@@ -241,6 +250,8 @@ export interface Turn extends AsyncIterable<TurnEvent> {
   readonly status: TurnStatus;
   readonly result: Promise<TurnResult>;
   readonly requests: readonly ApprovalRequest[];
+  /** The files the turn sent, as the journal keeps them (references; `session.file(id)` reads the bytes). */
+  readonly files: readonly FileRef[];
   /**
    * Approves a pending request; `false` when the turn does not wait on it (`control` says why, typed). With
    * `input`, the tool runs with it: `ToolInputInvalidError` when the tool's schema refuses it (still pending).
@@ -287,7 +298,10 @@ export interface TurnFeedback {
 /** A journaled turn as `session.turns()` returns it: frozen, shared by every call that hands it out. */
 export interface TurnRecord {
   id: string;
+  /** The turn's text (`""` for a turn of files alone). */
   input: string;
+  /** The files the turn sent, as references (absent when none): `session.file(id)` reads their bytes. */
+  files?: FileRef[];
   steers: { input: string; atChar: number }[];
   status: TurnStatus | "interrupted";
   /**
@@ -335,6 +349,8 @@ export interface ContextOptions {
   sessionId: string;
   /** The new turn's input. */
   input: string;
+  /** The new turn's files (absent when none). */
+  files?: readonly FileRef[];
   /**
    * The session's journal, for builders that need more than the turns. Read-only. Made when first read (a
    * session keeps most turn-starts and turn-ends only in its turn records, and rebuilds them, equal, for this
@@ -358,8 +374,17 @@ export type ContextBuilder = (
 /** A conversation: its history, journal and each turn's lifecycle. */
 export interface Session {
   readonly id: string;
-  /** Starts a turn at once. `SessionBusyError` when a turn of this process runs in the session. */
-  send(input: string): Turn;
+  /**
+   * Starts a turn at once, with text or `{ text, files }`. A refused input throws here, with nothing stored:
+   * `TypeError`, `InputTooLargeError`, `FileRejectedError`. `SessionBusyError` when a turn of this process
+   * runs in the session.
+   */
+  send(input: string | TurnInput): Turn;
+  /**
+   * A file one of the session's turns sent (on any branch): its reference as that turn journaled it and its
+   * bytes, from the store; undefined when no turn sent it.
+   */
+  file(fileId: string): Promise<StoredFile | undefined>;
   /**
    * The current branch's journaled turns, oldest first. The records are the session's own, shared and
    * frozen (read-only, and so are the objects they hold: copy a record to change it); a new list each call.
@@ -383,7 +408,7 @@ export interface Session {
    */
   regenerate(turnId?: string): Turn;
   /** Sends `input` in a turn's place: a new turn on a new branch from that turn's parent, made current. */
-  edit(turnId: string, input: string): Turn;
+  edit(turnId: string, input: string | TurnInput): Turn;
   /**
    * The alternatives at a turn's position (the turns sharing its parent, itself included), oldest first;
    * read-only records, as `turns()` gives them.
@@ -449,6 +474,11 @@ export interface Chat {
    * 1,000,000): the one limit, which `createChatHandler` enforces too, before it opens a session.
    */
   readonly maxInputChars?: number;
+  /**
+   * What a turn's files may be (`createChat({ files })`): the largest file in bytes, the most files in a turn,
+   * the media types taken, and whether a server may fetch a file's URL for the chat (`allowUrl`).
+   */
+  readonly files?: FileLimits;
   /**
    * A new session, journaled at once. `owner` (an app's user id) is journaled with it: `listSessions({ owner })`
    * lists that owner's sessions, and `createChatHandler` serves it only to that owner.

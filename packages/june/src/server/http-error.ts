@@ -9,6 +9,7 @@ import {
   TurnNotFoundError,
   TurnNotResumableError,
 } from "../chat/errors.js";
+import { FileRejectedError } from "../chat/files/errors.js";
 import { CheckpointMismatchError, ToolInputInvalidError } from "../runtime/errors.js";
 import {
   CheckpointUnreadableError,
@@ -66,6 +67,8 @@ const STATUSES: readonly (readonly [ErrorClass, number])[] = [
 /** The status a thrown error answers with: an `HttpError`'s own, a June error's from the table, else 500. */
 export function statusOf(error: unknown): number {
   if (HttpError.isInstance(error)) return error.status;
+  // Its status depends on why the file was refused: 413, 415 or 400.
+  if (FileRejectedError.isInstance(error)) return error.status;
   for (const [type, status] of STATUSES) if (type.isInstance(error)) return status;
   return 500;
 }

@@ -78,7 +78,7 @@ function isCommonEntry(value: unknown): boolean {
     }
   } else {
     const { input, parentTurnId: parent, context: c } = e;
-    if (typeof input !== "string") return false;
+    if (typeof input !== "string" || e.files !== undefined) return false;
     if (parent !== undefined && (typeof parent !== "string" || parent === "")) return false;
     if (typeof c !== "object" || c === null || Array.isArray(c)) return false;
     const { builder, turnIds, completedThrough, summaryId } = c as Fields;
@@ -101,6 +101,7 @@ function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefine
       if (!isId(e.turnId)) return "needs a `turnId`";
       if (!isString(e.input)) return "needs an `input` string";
       if (!optional(e.parentTurnId, isId)) return "`parentTurnId` must be a turn id";
+      if (!optional(e.files, isFileRefs)) return "`files` must be file references ({ id, mediaType, size, sha256, filename? })";
       return contextProblem(e.context);
     case "steer":
       if (!isId(e.turnId)) return "needs a `turnId`";
@@ -143,6 +144,23 @@ function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefine
       return `unknown entry type ${JSON.stringify(unknown)}`;
     }
   }
+}
+
+function isFileRefs(files: unknown): boolean {
+  return (
+    Array.isArray(files) &&
+    files.every(
+      (f) =>
+        isObject(f) &&
+        isId(f.id) &&
+        isId(f.mediaType) &&
+        isId(f.sha256) &&
+        typeof f.size === "number" &&
+        Number.isInteger(f.size) &&
+        f.size >= 0 &&
+        optional(f.filename, isString),
+    )
+  );
 }
 
 function contextProblem(context: unknown): string | undefined {

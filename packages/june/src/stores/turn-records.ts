@@ -1,4 +1,4 @@
-import type { ContextProvenance, TurnEndEntry, TurnMetadata, TurnStartEntry } from "./types.js";
+import type { ContextProvenance, FileRef, TurnEndEntry, TurnMetadata, TurnStartEntry } from "./types.js";
 
 /**
  * A turn as a journal folds its entries (the chat's `TurnRecord`): what its turn-start and turn-end say, and
@@ -13,6 +13,8 @@ export interface StoredTurn {
   readonly startedAt: string;
   readonly parentTurnId?: string;
   readonly context?: ContextProvenance;
+  /** The files the turn sent (references), as its turn-start says. */
+  readonly files?: readonly FileRef[];
   readonly endedAt?: string;
   readonly text?: string;
   readonly metadata?: TurnMetadata;
@@ -32,6 +34,7 @@ const NO_STEERS: JournalTurn["steers"] = Object.freeze([]) as unknown as Journal
 export class JournalTurn {
   declare parentTurnId?: string;
   declare context?: ContextProvenance;
+  declare files?: FileRef[];
   declare endedAt?: string;
   declare text?: string;
   declare metadata?: TurnMetadata;
@@ -57,6 +60,7 @@ export function newTurn(turnId: string, parentTurnId: string | undefined, start:
   if (start) {
     turn.input = start.input;
     turn.context = start.context;
+    if (start.files !== undefined) turn.files = start.files;
   }
   return turn;
 }
@@ -87,7 +91,7 @@ export function endTurn(turn: JournalTurn, entry: TurnEndEntry): void {
 }
 
 /** Every field a record may have. */
-const TURN_FIELDS = ["id", "input", "steers", "status", "startedAt", "parentTurnId", "context", "endedAt", "text", "metadata", "error", "feedback"] as const;
+const TURN_FIELDS = ["id", "input", "steers", "status", "startedAt", "parentTurnId", "context", "files", "endedAt", "text", "metadata", "error", "feedback"] as const;
 
 /**
  * True when two records hold the very same values in every field (a field a record does not have reads
@@ -99,7 +103,7 @@ export function sameTurn(a: StoredTurn, b: StoredTurn): boolean {
   return true;
 }
 
-const START_KEYS = ["type", "at", "seq", "turnId", "input", "parentTurnId", "context"];
+const START_KEYS = ["type", "at", "seq", "turnId", "input", "parentTurnId", "context", "files"];
 const END_KEYS = ["type", "at", "seq", "turnId", "status", "text", "metadata", "error"];
 
 /** True when `entry`'s keys are some of `keys`, in that order, none holding `undefined` (June's layout). */
@@ -123,6 +127,7 @@ export function startSaysAll(entry: TurnStartEntry, record: StoredTurn): boolean
     record.id === entry.turnId &&
     record.input === entry.input &&
     record.context === entry.context &&
+    record.files === entry.files &&
     record.startedAt === entry.at &&
     (entry.parentTurnId === undefined || record.parentTurnId === entry.parentTurnId) &&
     inLayout(entry, START_KEYS);
@@ -147,6 +152,7 @@ export function startEntryOf(record: StoredTurn, seq: number, named: boolean): T
   const entry = { type: "turn-start", at: record.startedAt, seq, turnId: record.id, input: record.input } as TurnStartEntry;
   if (named && record.parentTurnId !== undefined) entry.parentTurnId = record.parentTurnId;
   if (record.context !== undefined) entry.context = record.context;
+  if (record.files !== undefined) entry.files = record.files as FileRef[];
   return Object.freeze(entry);
 }
 

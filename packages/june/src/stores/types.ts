@@ -40,6 +40,34 @@ export interface HandoffRecord {
   reason?: string;
 }
 
+/**
+ * A file a turn sent, as the journal keeps it: a reference, never the bytes (the store keeps those, once per
+ * session for the same bytes: `ChatStore.putFile`, `getFile`). JSON-safe.
+ */
+export interface FileRef {
+  /** The file's id in its session: its `sha256` (files are kept by content). */
+  id: string;
+  mediaType: string;
+  filename?: string;
+  /** Its size, in bytes. */
+  size: number;
+  /** The SHA-256 of its bytes, lowercase hex. */
+  sha256: string;
+}
+
+/** What `ChatStore.putFile` takes: a file's bytes and what they are. */
+export interface NewFile {
+  bytes: Uint8Array;
+  mediaType: string;
+  filename?: string;
+}
+
+/** A file as `ChatStore.getFile` gives it back: its reference and its bytes. */
+export interface StoredFile {
+  ref: FileRef;
+  bytes: Uint8Array;
+}
+
 /** What the context chose for a turn: ids only, never their text again. */
 export interface ContextProvenance {
   builder: string;
@@ -71,6 +99,8 @@ export interface TurnStartEntry extends EntryBase {
   type: "turn-start";
   turnId: string;
   input: string;
+  /** The files the turn sent, as references: their bytes are in the store (`getFile`), never in the journal. */
+  files?: FileRef[];
   parentTurnId?: string;
   context: ContextProvenance;
 }
@@ -304,6 +334,15 @@ export interface ChatStore {
   listCheckpoints?(sessionId: string): Promise<StoredCheckpoint[]>;
   /** Deletes the turn's checkpoint; false when there was none. */
   deleteCheckpoint?(sessionId: string, turnId: string): Promise<boolean>;
+  /**
+   * Keeps a file's bytes in the session, by content: the same bytes twice are one stored copy (the first
+   * `mediaType` kept). Resolves to its reference (`id` = `sha256`, the `filename` given). Stores that keep files
+   * (every built-in one) have both file methods; a chat takes files only with them. `deleteSession` deletes the
+   * session's files with it. `SessionNotFoundError` for an unknown session.
+   */
+  putFile?(sessionId: string, file: NewFile): Promise<FileRef>;
+  /** A file `putFile` kept in the session, or undefined (no such file, or no such session). */
+  getFile?(sessionId: string, fileId: string): Promise<StoredFile | undefined>;
   /** Releases resources (handles, pools). Optional. */
   close?(): Promise<void>;
 }

@@ -1,4 +1,5 @@
-import type { ModelMessage } from "ai";
+import type { ModelMessage, UserModelMessage } from "ai";
+import { userMessage, type TurnFile } from "../../files/turn-input.js";
 import type { WorkflowNode } from "../../../runtime/components.js";
 import { assertRunCheckpoint, checkpointRequests } from "../../../runtime/checkpoint.js";
 import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
@@ -23,8 +24,15 @@ import type {
 
 /** What `render` gets for each turn. */
 export interface AgentRenderOptions {
-  /** The user's input for this turn. */
+  /** The user's input for this turn: its text (`""` for a turn of files alone). */
   input: string;
+  /** The files the turn sent, with their bytes (absent when none). */
+  files?: readonly TurnFile[];
+  /**
+   * The turn's user message, its text then its files as AI SDK file parts: `prompt={[...messages, message]}`
+   * sends the files too (`{ role: "user", content: input }` sends the text alone).
+   */
+  message: UserModelMessage;
   /**
    * In a responder of several agents (`agentResponder({ agents })`), the `<Tool name="handoff">` this agent's
    * model hands the conversation on with: place it in the workflow. Absent otherwise.
@@ -230,7 +238,14 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
 
   /** Renders the turn's workflow and starts its run (from the checkpoint when resuming). */
   const launch = (): RunHandle => {
-    const element = options.render({ input: turn.input, messages: turn.messages, sessionId: turn.sessionId, turnId: turn.turnId });
+    const element = options.render({
+      input: turn.input,
+      ...(turn.files && turn.files.length > 0 ? { files: turn.files } : {}),
+      message: turn.message ?? userMessage(turn.input, turn.files ?? []),
+      messages: turn.messages,
+      sessionId: turn.sessionId,
+      turnId: turn.turnId,
+    });
     const startRun = options.startRun ?? runtime?.start;
     if (startRun === undefined) throw new Error("agentResponder: the agent runtime is not loaded: resume() is called after the chat awaited the responder's preparation");
     const runOptions: StartOptions = { signal: turn.signal, onUpdate };

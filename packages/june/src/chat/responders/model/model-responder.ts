@@ -9,6 +9,7 @@ import { modelInfo } from "../../../runtime/usage.js";
 import { addCost, type Cost } from "../../../cost/price.js";
 import { addSpent, assertWithinBudget, NOTHING_SPENT, type Spent } from "../../../cost/budget.js";
 import { TurnEndedError } from "../../errors.js";
+import { userMessage } from "../../files/turn-input.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { withAiSdkTelemetry } from "../../../telemetry/ai-sdk.js";
 import { ModelCallSpan, type ModelCallInfo } from "../../../telemetry/model-call-span.js";
@@ -110,7 +111,7 @@ class ModelTurn implements CallHost {
     };
     // One copy of the context (never appended to in place: it may be the builder's own array). `concat` copies
     // references in bulk, several times faster than a spread for a long session's context.
-    const input: ModelMessage = { role: "user", content: options.input };
+    const input: ModelMessage = options.message ?? userMessage(options.input, options.files ?? []);
     const conversation = Array.isArray(options.messages) ? options.messages.concat([input]) : [...options.messages, input];
     const result = this.#run(conversation);
     this.execution = {
