@@ -89,13 +89,14 @@ export interface AskPositionals {
 /**
  * Splits `ask`'s positionals: the first is the module when it ends in a module extension, and the rest,
  * joined with spaces, is the input. `june ask "Deploy it"` has no file; `june ask chat.tsx Deploy it` has one.
+ * `filesOnly`: files are attached (`--file`), so the input may be empty.
  */
-export function splitAskPositionals(positionals: readonly string[]): AskPositionals {
+export function splitAskPositionals(positionals: readonly string[], options: { filesOnly?: boolean } = {}): AskPositionals {
   const [first, ...rest] = positionals;
   const hasFile = first !== undefined && looksLikeModule(first);
   const words = hasFile ? rest : positionals;
   const input = words.join(" ").trim();
-  if (input === "") {
+  if (input === "" && !options.filesOnly) {
     throw new CliUsageError(`Nothing to ask: pass the input, e.g. june ask ${hasFile ? `${first} ` : ""}"What is June?"`);
   }
   return hasFile ? { file: first, input } : { input };
