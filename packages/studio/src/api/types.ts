@@ -10,21 +10,6 @@ import type { ChatTraceRow, SessionInfo, TurnFeedback, TurnMetadata, TurnRecord 
 
 export type { ChatTraceRow, SessionInfo, TurnFeedback, TurnMetadata, TurnRecord };
 
-/**
- * A file a turn sent, as the journal keeps it (never its bytes): `GET /api/sessions/:id/files/:fileId` serves
- * them. The shape of `june/chat`'s `FileRef`.
- */
-export interface TurnFile {
-  id: string;
-  mediaType: string;
-  filename?: string;
-  size: number;
-  sha256?: string;
-}
-
-/** A turn record with the files it sent (`TurnRecord.files`, absent when none). */
-export type TurnRecordWithFiles = TurnRecord & { files?: readonly TurnFile[] };
-
 /** `suspended`: a durable turn let go of its process while it waits for approval; deciding resumes it. */
 export type TurnStatus = TurnRecord["status"];
 

@@ -1,5 +1,5 @@
 import { isUnreachable, type StudioClient, type TurnStream } from "../api/client";
-import type { CasesFile, CasesFilter, ChatTraceRow, SessionDetail, StreamEvent, TurnError, TurnFeedback, TurnRecord, TurnRecordWithFiles } from "../api/types";
+import type { CasesFile, CasesFilter, ChatTraceRow, SessionDetail, StreamEvent, TurnError, TurnFeedback, TurnRecord } from "../api/types";
 import { message } from "./message";
 
 /** A turn as it runs: built from its event stream, replaced by its journaled record once it ends. */
@@ -144,7 +144,8 @@ export class ChatController {
 
   /** A journaled turn's files, where the page shows them from. */
   filesOf(record: TurnRecord): LiveFile[] {
-    return ((record as TurnRecordWithFiles).files ?? []).map((file) => ({
+    // The journal's references (`TurnRecord.files`): the bytes are the session's file route's.
+    return (record.files ?? []).map((file) => ({
       key: file.id,
       url: this.fileUrl(file.id),
       mediaType: file.mediaType,
