@@ -5,12 +5,16 @@ import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, con
 import { checkLinks, prepareEntries, prepareSessionEntry } from "./journal-entries.js";
 import { deepFreeze, shareRepeats, type SharedRepeats } from "./entry-sharing.js";
 import { brandStore } from "./journal-open.js";
+import { fileIdOf, fileToKeep, keptRef, storedRef } from "./file-records.js";
 import { endEntryOf, endSaysAll, endTurn, freezeTurn, newTurn, startEntryOf, startSaysAll, thawTurn, type StoredTurn } from "./turn-records.js";
 import { foldEntry, pageSessions, startListing, toSessionInfo, type SessionListing } from "./session-listing.js";
 import type {
   AppendOptions,
   ChatStore,
   CreateSessionOptions,
+  FileRef,
+  NewFile,
+  StoredFile,
   JournalEntry,
   ListSessionsOptions,
   NewJournalEntry,
@@ -39,6 +43,8 @@ interface MemorySession extends SharedRepeats {
   lease: { token: string; expiresAt: number } | undefined;
   /** Unfinished durable turns' checkpoints, by turn id, in order of last write (created with the first). */
   checkpoints: Map<string, StoredCheckpoint> | undefined;
+  /** The session's files' bytes by id (their SHA-256), made with the first. */
+  files: Map<string, { mediaType: string; bytes: Uint8Array }> | undefined;
 }
 
 /**
@@ -78,6 +84,7 @@ export function memoryStore(): ChatStore {
         touched: ++clock,
         lease: undefined,
         checkpoints: undefined,
+        files: undefined,
         turnId: undefined,
         builder: undefined,
         metadata: undefined,
@@ -158,6 +165,21 @@ export function memoryStore(): ChatStore {
     async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
       checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
       return get(sessionId).checkpoints?.delete(turnId) ?? false;
+    },
+
+    async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
+      const kept = fileToKeep(sessionId, file);
+      const session = get(sessionId);
+      session.files ??= new Map();
+      if (!session.files.has(kept.id)) session.files.set(kept.id, { mediaType: kept.mediaType, bytes: kept.bytes });
+      return keptRef(kept);
+    },
+
+    async getFile(sessionId: string, fileId: string): Promise<StoredFile | undefined> {
+      const id = fileIdOf(sessionId, fileId);
+      const found = id === undefined ? undefined : sessions.get(sessionId)?.files?.get(id);
+      // A copy: what the store keeps cannot change.
+      return found && { ref: storedRef(id!, found.mediaType, found.bytes.byteLength), bytes: new Uint8Array(found.bytes) };
     },
 
     async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {

@@ -1,13 +1,19 @@
 import type { ModelMessage } from "ai";
 import type { TurnRecord } from "../types.js";
+import { filePlaceholder } from "../files/session-files.js";
+import { userMessage } from "../files/turn-input.js";
 
 /**
- * A completed turn as model messages: its input, then its reply. A steered turn puts each steer back
- * where it arrived: the reply up to the steer's `atChar`, the steer's input, the rest of the reply.
+ * A completed turn as model messages: its input (with its files, as file parts whose bytes the session reads
+ * from the store before a responder sees them: `filePlaceholder`), then its reply. A steered turn puts each
+ * steer back where it arrived: the reply up to the steer's `atChar`, the steer's input, the rest of the reply.
+ *
+ * @param leftOut ids of files to leave out (a context that had no room for them)
  */
-export function turnMessages(record: TurnRecord): ModelMessage[] {
+export function turnMessages(record: TurnRecord, leftOut?: ReadonlySet<string>): ModelMessage[] {
   const text = record.text ?? "";
-  const messages: ModelMessage[] = [{ role: "user", content: record.input }];
+  const files = record.files === undefined ? NO_FILES : leftOut === undefined ? record.files : record.files.filter((file) => !leftOut.has(file.id));
+  const messages: ModelMessage[] = [files.length === 0 ? { role: "user", content: record.input } : userMessage(record.input, files.map(filePlaceholder))];
   if (record.steers.length === 0) {
     messages.push({ role: "assistant", content: text });
     return messages;
@@ -23,6 +29,8 @@ export function turnMessages(record: TurnRecord): ModelMessage[] {
   messages.push({ role: "assistant", content: text.slice(from) });
   return messages;
 }
+
+const NO_FILES: NonNullable<TurnRecord["files"]> = Object.freeze([]) as unknown as NonNullable<TurnRecord["files"]>;
 
 /** A record's steers as they were at some point (a copy: the record's own list grows as steers arrive). */
 export type SteersSnapshot = readonly { readonly input: string; readonly atChar: number }[];

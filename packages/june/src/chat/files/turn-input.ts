@@ -189,7 +189,7 @@ function decodeURIComponentSafe(text: string): string | undefined {
  * A turn's user message as the model gets it: the text alone as a string (what a text turn always sent), or
  * the text (when there is some) then each file as an AI SDK file part.
  */
-export function userMessage(text: string, files: readonly Pick<TurnFile, "data" | "mediaType" | "filename">[]): UserModelMessage {
+export function userMessage(text: string, files: readonly Pick<FilePart, "data" | "mediaType" | "filename">[]): UserModelMessage {
   if (files.length === 0) return { role: "user", content: text };
   const content: (TextPart | FilePart)[] = text === "" ? [] : [{ type: "text", text }];
   for (const file of files) content.push({ type: "file", data: file.data, mediaType: file.mediaType, ...(file.filename !== undefined ? { filename: file.filename } : {}) });
