@@ -56,7 +56,7 @@ export function parseReplLine(line: string): ReplLine {
         : { kind: "command", command: { type: "bad", message: "/open needs a session id: /open <id> (see /sessions)" } };
     case "/attach":
       return arg
-        ? { kind: "command", command: { type: "attach", path: arg } }
+        ? { kind: "command", command: { type: "attach", path: arg.replace(/^(["'])(.+)\1$/, "$2") } }
         : { kind: "command", command: { type: "bad", message: "/attach needs a file: /attach <path>" } };
     case "/exit":
     case "/quit":
