@@ -29,13 +29,18 @@ import type {
   AppendOptions,
   ChatStore,
   CreateSessionOptions,
+  FileRef,
   JournalEntry,
   ListSessionsOptions,
+  NewFile,
   NewJournalEntry,
   SessionInfo,
   StoredCheckpoint,
+  StoredFile,
   TurnLease,
 } from "./types.js";
+import { FileBlobs } from "./file-blobs.js";
+import { fileIdOf, fileToKeep, keptRef } from "./file-records.js";
 import type { FileStoreOptions } from "./file-store.js";
 
 
@@ -80,6 +85,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
   const queues = new Map<string, Promise<unknown>>();
   const handles = new JournalHandles();
   const checkpoints = new CheckpointFiles(root, fsync);
+  const files = new FileBlobs(root, fsync);
   const known = new KnownTurns();
   // What a crash left of checkpoints goes before any checkpoint is read (see `CheckpointFiles.sweep`).
   const swept = checkpoints.sweep(journalEnds).catch(() => undefined);
@@ -220,6 +226,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       await unlink(leasePath(id)).catch(() => undefined);
       await unlink(`${journalPath(id)}.append.lock`).catch(() => undefined);
       await checkpoints.deleteAll(id);
+      await files.deleteAll(id);
       cache.delete(id);
       return existed;
     },
@@ -286,6 +293,18 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       }
       known.learn(sessionId, decoded.entries);
       return decoded.entries;
+    },
+
+    async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
+      const kept = fileToKeep(sessionId, file);
+      exists(sessionId);
+      await files.put(sessionId, kept);
+      return keptRef(kept);
+    },
+
+    async getFile(sessionId: string, fileId: string): Promise<StoredFile | undefined> {
+      const id = fileIdOf(sessionId, fileId);
+      return id === undefined ? undefined : files.get(sessionId, id);
     },
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {

@@ -30,6 +30,8 @@ const METHODS = [
   "getCheckpoint",
   "listCheckpoints",
   "deleteCheckpoint",
+  "putFile",
+  "getFile",
 ] as const satisfies readonly (keyof ChatStore)[];
 
 /**

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { JuneError } from "../errors/june-error.js";
 import { ConflictError, InvalidSessionIdError, SessionBusyError, SessionNotFoundError } from "../stores/errors.js";
 import type { ChatStore, JournalEntry, NewJournalEntry, TurnLease } from "../stores/types.js";
+import { fileCases } from "./store-file-cases.js";
 
 /** One case of the store conformance suite: `run()` throws (node:assert) when the store fails it. */
 export interface StoreConformanceCase {
@@ -471,6 +472,7 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
 
     ...checkpointCases(def, makeStore),
     ...leasedAppendCases(def, makeStore),
+    ...fileCases(def),
   ];
 }
 

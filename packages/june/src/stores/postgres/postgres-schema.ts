@@ -21,6 +21,8 @@ export interface PgNames {
   entries: string;
   leases: string;
   checkpoints: string;
+  /** The turn files' table (`<prefix>files`), made on first use. */
+  files: string;
   /** The sequence that orders sessions updated in the same millisecond. */
   touched: string;
   /** What the names are made of, for the advisory lock and messages. */
@@ -43,6 +45,7 @@ export function pgNames(schema: string | undefined, tablePrefix: string): PgName
     entries: qualify(`${tablePrefix}entries`),
     leases: qualify(`${tablePrefix}leases`),
     checkpoints: qualify(`${tablePrefix}checkpoints`),
+    files: qualify(`${tablePrefix}files`),
     touched: qualify(`${tablePrefix}touched`),
     label: `${schema ?? ""}.${tablePrefix}`,
   };
@@ -132,6 +135,25 @@ export async function ensureCheckpointTable(pool: PgPool, names: PgNames): Promi
   data text NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT clock_timestamp(),
   PRIMARY KEY (session_id, turn_id)
+);`,
+  );
+}
+
+/**
+ * Creates the table of turn files when missing, on the store's first file call (a chat whose turns send no
+ * file never has it): one row per distinct content in a session, deleted with its session.
+ */
+export async function ensureFileTable(pool: PgPool, names: PgNames): Promise<void> {
+  await underSchemaLock(
+    pool,
+    names,
+    `CREATE TABLE IF NOT EXISTS ${names.files} (
+  session_id text NOT NULL REFERENCES ${names.sessions} (id) ON DELETE CASCADE,
+  id text NOT NULL,
+  media_type text NOT NULL,
+  size integer NOT NULL,
+  bytes bytea NOT NULL,
+  PRIMARY KEY (session_id, id)
 );`,
   );
 }

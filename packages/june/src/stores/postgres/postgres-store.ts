@@ -21,9 +21,13 @@ import type {
   NewJournalEntry,
   SessionInfo,
   StoredCheckpoint,
+  StoredFile,
+  FileRef,
+  NewFile,
   TurnLease,
 } from "../types.js";
-import { ensureCheckpointTable, ensureSchema, pgNames, type PgNames, type PgPool } from "./postgres-schema.js";
+import { fileIdOf, fileToKeep, keptRef, storedRef } from "../file-records.js";
+import { ensureCheckpointTable, ensureFileTable, ensureSchema, pgNames, type PgNames, type PgPool } from "./postgres-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
 
 interface PostgresStoreCommonOptions {
@@ -155,6 +159,17 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     return checkpointTable;
   }
 
+  let fileTable: Promise<void> | undefined;
+  /** The store's tables, and the files table (made on first use). */
+  async function readyFiles(): Promise<void> {
+    await ready();
+    fileTable ??= ensureFileTable(pool, names).catch((error: unknown) => {
+      fileTable = undefined;
+      throw error;
+    });
+    return fileTable;
+  }
+
   async function sessionRow(id: string): Promise<SessionRow | undefined> {
     const { rows } = await pool.query(`SELECT ${SESSION_COLUMNS} FROM ${S} WHERE id = $1`, [id]);
     return rows[0] as SessionRow | undefined;
@@ -274,6 +289,35 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       const read = decodeStoredEntries(texts, { sessionId, fromSeq, location: `the PostgreSQL table ${E}` });
       known.learn(sessionId, read);
       return read;
+    },
+
+    async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
+      const kept = fileToKeep(sessionId, file);
+      await readyFiles();
+      // One copy per content: the same bytes again change nothing.
+      await pool
+        .query(`INSERT INTO ${names.files} (session_id, id, media_type, size, bytes) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id, id) DO NOTHING`, [
+          sessionId,
+          kept.id,
+          pgText(kept.mediaType),
+          kept.size,
+          Buffer.from(kept.bytes.buffer, kept.bytes.byteOffset, kept.bytes.byteLength),
+        ])
+        .catch((error: unknown) => {
+          throw hasCode(error, FOREIGN_KEY_VIOLATION) ? new SessionNotFoundError(sessionId) : error;
+        });
+      return keptRef(kept);
+    },
+
+    async getFile(sessionId: string, fileId: string): Promise<StoredFile | undefined> {
+      const id = fileIdOf(sessionId, fileId);
+      if (id === undefined) return undefined;
+      await readyFiles();
+      const { rows } = await pool.query(`SELECT media_type, bytes FROM ${names.files} WHERE session_id = $1 AND id = $2`, [sessionId, id]);
+      const row = rows[0] as { media_type: string; bytes: Buffer } | undefined;
+      if (!row) return undefined;
+      const bytes = new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+      return { ref: storedRef(id, row.media_type, bytes.byteLength), bytes };
     },
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {

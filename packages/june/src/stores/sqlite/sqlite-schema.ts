@@ -56,6 +56,14 @@ CREATE TABLE IF NOT EXISTS june_checkpoints (
   written INTEGER NOT NULL,
   PRIMARY KEY (session_id, turn_id)
 );
+CREATE TABLE IF NOT EXISTS june_files (
+  session_id TEXT NOT NULL REFERENCES june_sessions (id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  media_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  bytes BLOB NOT NULL,
+  PRIMARY KEY (session_id, id)
+);
 CREATE TABLE IF NOT EXISTS june_counters (
   name TEXT PRIMARY KEY NOT NULL,
   value INTEGER NOT NULL

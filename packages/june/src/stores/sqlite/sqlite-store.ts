@@ -16,8 +16,12 @@ import type {
   NewJournalEntry,
   SessionInfo,
   StoredCheckpoint,
+  StoredFile,
+  FileRef,
+  NewFile,
   TurnLease,
 } from "../types.js";
+import { fileIdOf, fileToKeep, keptRef, storedRef } from "../file-records.js";
 import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
 import { LIST_SQL, clearWal, openDatabase, SESSION_COLUMNS } from "./sqlite-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
@@ -144,6 +148,11 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       "SELECT turn_id, data, updated_at FROM june_checkpoints WHERE session_id = ? ORDER BY updated_at, written, turn_id",
     ),
     deleteCheckpoint: db.prepare<[string, string]>("DELETE FROM june_checkpoints WHERE session_id = ? AND turn_id = ?"),
+    // One copy per content: the same bytes again change nothing.
+    putFile: db.prepare<[string, string, string, number, Uint8Array]>(
+      "INSERT INTO june_files (session_id, id, media_type, size, bytes) VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, id) DO NOTHING",
+    ),
+    file: db.prepare<[string, string], { media_type: string; bytes: Uint8Array }>("SELECT media_type, bytes FROM june_files WHERE session_id = ? AND id = ?"),
   };
 
   const toStored = (row: { turn_id: string; data: string; updated_at: string }): StoredCheckpoint => ({
@@ -287,6 +296,25 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       const read = decodeStoredEntries(texts, { sessionId, fromSeq, location: `the SQLite database ${opts.path}` });
       known.learn(sessionId, read);
       return read;
+    },
+
+    async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
+      const kept = fileToKeep(sessionId, file);
+      write(true, () => {
+        if (sql.exists.get(sessionId) === undefined) throw new SessionNotFoundError(sessionId);
+        sql.putFile.run(sessionId, kept.id, kept.mediaType, kept.size, kept.bytes);
+      });
+      return keptRef(kept);
+    },
+
+    async getFile(sessionId: string, fileId: string): Promise<StoredFile | undefined> {
+      const id = fileIdOf(sessionId, fileId);
+      if (id === undefined) return undefined;
+      open();
+      const row = sql.file.get(sessionId, id);
+      if (!row) return undefined;
+      const bytes = new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+      return { ref: storedRef(id, row.media_type, bytes.byteLength), bytes };
     },
 
     async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
