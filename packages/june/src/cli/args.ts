@@ -80,6 +80,23 @@ function toArray<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
+/**
+ * Every value of a repeatable flag (`--NAME VALUE` and `--NAME=VALUE`) before `--`, in order: citty keeps only
+ * the last of a repeated flag.
+ */
+export function flagValues(rawArgs: readonly string[], name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < rawArgs.length; i++) {
+    const arg = rawArgs[i]!;
+    if (arg === "--") break;
+    if (arg === `--${name}`) {
+      const value = rawArgs[++i];
+      if (value !== undefined) values.push(value);
+    } else if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
+  }
+  return values;
+}
+
 /** The positional arguments of `june ask [file] <input...>`, split. */
 export interface AskPositionals {
   file?: string;

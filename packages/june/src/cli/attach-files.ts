@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import type { TurnInput } from "../chat/files/turn-input.js";
 import type { FileRef } from "../stores/types.js";
+import { flagValues } from "./args.js";
 import { CliUsageError } from "./errors.js";
 
 /** One file of a turn's input, as `session.send` takes it. */
@@ -30,16 +31,7 @@ const MEDIA_TYPES: Readonly<Record<string, string>> = {
 
 /** Every `--file VALUE` and `--file=VALUE` before `--`, in order (citty keeps only the last of a repeated flag). */
 export function fileFlagValues(rawArgs: readonly string[]): string[] {
-  const values: string[] = [];
-  for (let i = 0; i < rawArgs.length; i++) {
-    const arg = rawArgs[i]!;
-    if (arg === "--") break;
-    if (arg === "--file") {
-      const value = rawArgs[++i];
-      if (value !== undefined) values.push(value);
-    } else if (arg.startsWith("--file=")) values.push(arg.slice("--file=".length));
-  }
-  return values;
+  return flagValues(rawArgs, "file");
 }
 
 /**

@@ -1,5 +1,5 @@
-// The useChat browser app of tests/browser/use-chat-app, built for one AI SDK line and served, for e2e tests
-// that drive it in Chromium (what use-chat.e2e.test.ts does inline; this is the same build, to share).
+// The useChat browser app of tests/browser/use-chat-app, built for one AI SDK line and served, for the e2e
+// tests that drive it in Chromium (use-chat.e2e.test.ts, use-chat-files.e2e.test.ts).
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -29,12 +29,12 @@ export interface UseChatLine {
 export const USE_CHAT_LINES: UseChatLine[] = [
   {
     name: "@ai-sdk/react 3 (AI SDK 6)",
-    ...(rootAiMajor !== 6 && { skip: `the repo has ai ${rootAiMajor} installed; the 6 line's app is built from the repo's own ai 6 install` }),
+    ...(rootAiMajor !== 6 && { skip: `the repo has ai ${rootAiMajor} installed; the 6 line's app is built from the repo's own ai 6 install (the Node 20 leg)` }),
   },
   {
     name: "@ai-sdk/react 4 (AI SDK 7)",
     modules: join(AI7_APP, "node_modules"),
-    ...(nodeMajor < 22 && { skip: `ai 7 needs Node 22 or newer, this is Node ${process.versions.node}` }),
+    ...(nodeMajor < 22 && { skip: `ai 7 needs Node 22 or newer, this is Node ${process.versions.node} (the Node 24 leg runs it)` }),
   },
 ];
 
