@@ -1,7 +1,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { UIMessage } from "ai";
-import { createChat, memoryStore } from "june/chat";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createChat, fileStore, memoryStore, sqliteStore, type ChatStore } from "june/chat";
 import { createOpenAI } from "june/sdk/openai";
 import { createChatHandler, type ChatHandlerOptions } from "june/server";
 import { createFakeOpenAIServer, type FakeModelInlineFile, type FakeOpenAIServer } from "june/testing";
@@ -149,6 +152,37 @@ describe("files over /ui-chat, as useChat sends them", () => {
     expect(fake.requests).toHaveLength(0);
     const session = await chat.openSession(`limits-413-big-png`);
     expect(await session.file("0".repeat(64))).toBeUndefined();
+  });
+});
+
+describe.each([
+  ["fileStore", (dir: string) => fileStore(join(dir, "chat"))],
+  ["sqliteStore", (dir: string) => sqliteStore(join(dir, "chat.db"))],
+] as const)("a server restarted over the same %s", (_name, storeIn) => {
+  it("serves the file again, and a later turn sends it to the model again, from a new chat and handler", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "june-files-http-"));
+    onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+    const stores: ChatStore[] = [];
+    const open = () => {
+      const store = storeIn(dir);
+      stores.push(store);
+      return store;
+    };
+    onCleanup(async () => {
+      for (const store of stores) await (store as { close?: () => unknown }).close?.();
+    });
+    const first = await setup({ chat: { store: open() } });
+    await (await postJson(`${first.base}/ui-chat`, uiChatBody("kept", "Look", [{ url: PNG_URL, mediaType: "image/png", filename: "pixel.png" }]))).text();
+    await first.fake.close();
+
+    const second = await setup({ chat: { store: open() } });
+    const restored = (await (await fetch(`${second.base}/sessions/kept/ui-messages`)).json()) as UIMessage[];
+    const part = restored[0]!.parts[0] as { url: string };
+    const served = await fetch(part.url);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(Buffer.from(PNG))).toBe(true);
+    await (await postJson(`${second.base}/ui-chat`, { id: "kept", trigger: "submit-message", messages: [...restored, { id: "m-2", role: "user", parts: [{ type: "text", text: "Again?" }] }] })).text();
+    expect(bytesOf(second.fake.requests[0]!.files[0]).equals(Buffer.from(PNG))).toBe(true);
   });
 });
 
