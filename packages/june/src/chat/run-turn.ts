@@ -2,7 +2,7 @@ import type { ApprovalRequest } from "../runtime/types.js";
 import { SessionBusyError } from "../stores/errors.js";
 import { guardrailTrip } from "../errors/guardrail-tripped-error.js";
 import { errorInfo } from "./stream/error-info.js";
-import type { ChatStore, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
+import type { ChatStore, FileRef, NewJournalEntry, ResponderProvenance, TurnLease } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { isHistoryOnly } from "./context/history-only.js";
 import { resolveContext, type ResolvedContext } from "./context/resolve-context.js";
@@ -20,7 +20,7 @@ import { addSpent, NOTHING_SPENT, type Budget, type Spent } from "../cost/budget
 import { TurnSpans } from "./turn-spans.js";
 import { isUnfinished } from "./unfinished.js";
 import { prepareResponder } from "./responders/prepare.js";
-import { fileRefOf, loadTurnFiles, storeTurnFiles, withFileBytes, type TurnFiles } from "./files/session-files.js";
+import { fileRefOf, loadTurnFiles, referenceStateFiles, storeTurnFiles, withFileBytes, withStateFileBytes, type TurnFiles } from "./files/session-files.js";
 import { userMessage, type TurnFile } from "./files/turn-input.js";
 
 /** Everything one turn's run needs from its chat and session. */
@@ -172,7 +172,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
       turn.traceWith(TurnSpans.resume(options.telemetry, { sessionId: journal.sessionId, turnId: turn.id, provenance: options.provenance, input: record.input }, envelope.trace));
     }
     const resumeOptions: Parameters<NonNullable<Responder["resume"]>>[0] = {
-      checkpoint: envelope.state,
+      checkpoint: await withStateFileBytes(envelope.state, store, journal.sessionId),
       input: record.input,
       ...(files.length > 0 ? { files } : {}),
       message: userMessage(record.input, files),
@@ -229,8 +229,10 @@ function checkpointWriter(options: Pick<RunTurnOptions, "turn" | "journal" | "st
         }),
       );
       const link = turn.spans?.link;
+      // The session's files as references, never their bytes (put back on resume).
+      const state = referenceStateFiles(checkpoint.state, sessionFileIds(journal, turn.files));
       const data = encodeCheckpoint(
-        { version: 1, turnId: turn.id, responder: options.provenance, requests, state: checkpoint.state, ...(link ? { trace: link } : {}) },
+        { version: 1, turnId: turn.id, responder: options.provenance, requests, state, ...(link ? { trace: link } : {}) },
         journal.sessionId,
         durable.key,
       );
@@ -431,6 +433,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 const NO_FILES: readonly TurnFile[] = Object.freeze([]);
+
+/** The ids of every file the session's turns sent (any branch), and of this turn's. */
+function sessionFileIds(journal: SessionJournal, files: readonly FileRef[]): Set<string> {
+  const ids = new Set(files.map((file) => file.id));
+  for (const record of journal.records) if (record.files) for (const file of record.files) ids.add(file.id);
+  return ids;
+}
 
 /** What the session's other turns spent (every branch: a regenerated turn was paid for too), from their metadata. */
 function sessionSpent(journal: SessionJournal, turnId: string): Spent {

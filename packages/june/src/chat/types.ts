@@ -343,6 +343,8 @@ export interface ContextResult {
    * with the turn's `turn-start`, so later turns reuse it. Builders stay pure: they never write the journal.
    */
   summary?: { throughTurnId: string; text: string };
+  /** Ids of files of the sent turns that the builder left out (no room for them): recorded in the provenance. */
+  filesLeftOut?: string[];
 }
 
 export interface ContextOptions {

@@ -60,6 +60,7 @@ export function sessionCases(sessionId: string, turns: readonly TurnRecord[]): E
     const evalCase: EvalCase = {
       id: `${sessionId}/${record.id}`,
       input: record.input,
+      ...(record.files ? { files: record.files.map((file) => ({ ...file })) } : {}),
       messages: rebuildContext(record, turns),
       reply: record.text ?? "",
       metadata,

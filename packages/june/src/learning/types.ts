@@ -2,7 +2,7 @@ import type { ModelMessage } from "ai";
 import type { TurnFeedback } from "../chat/types.js";
 import type { ModelInfo, Usage } from "../runtime/types.js";
 import type { Cost, Prices } from "../cost/price.js";
-import type { ResponderProvenance } from "../stores/types.js";
+import type { FileRef, ResponderProvenance } from "../stores/types.js";
 
 /** Where a case came from: the turn that answered it and what answered it. */
 export interface EvalCaseMetadata {
@@ -26,6 +26,8 @@ export interface EvalCase {
   /** `<sessionId>/<turnId>` for a case from a session; any unique string for a hand-written one. */
   id: string;
   input: string;
+  /** The files the turn sent, as references (their bytes are in the session's store), when it sent any. */
+  files?: FileRef[];
   messages: ModelMessage[];
   /** The recorded reply: what the built-in scorers compare a new reply with. */
   reply: string;

@@ -169,6 +169,7 @@ function contextProblem(context: unknown): string | undefined {
   if (!isStrings(context.turnIds)) return "`context.turnIds` must be turn ids";
   if (!optional(context.completedThrough, isId)) return "`context.completedThrough` must be a turn id";
   if (!optional(context.summaryId, isString)) return "`context.summaryId` must be a string";
+  if (!optional(context.filesLeftOut, isStrings)) return "`context.filesLeftOut` must be file ids";
   return undefined;
 }
 

@@ -80,6 +80,8 @@ export interface ContextProvenance {
    */
   completedThrough?: string;
   summaryId?: string;
+  /** Files of the turns sent that the context left out (no room for them), by id: their turns' text went alone. */
+  filesLeftOut?: string[];
 }
 
 interface EntryBase {

@@ -32,9 +32,10 @@ export function rebuildContext(record: TurnRecord, history: readonly TurnRecord[
     messages.push(summaryMessage(text));
   }
   const byId = new Map(history.map((turn) => [turn.id, turn]));
+  const leftOut = provenance.filesLeftOut && provenance.filesLeftOut.length > 0 ? new Set(provenance.filesLeftOut) : undefined;
   for (const id of contextTurnIds(provenance, history)) {
     const earlier = byId.get(id);
-    if (earlier) messages.push(...turnMessages(earlier));
+    if (earlier) messages.push(...turnMessages(earlier, leftOut));
   }
   return messages;
 }

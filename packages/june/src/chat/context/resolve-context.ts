@@ -40,6 +40,8 @@ export async function resolveContext(
   const turnIds = stringsOf(result.turnIds);
   const provenance: ContextProvenance = compact(name, turnIds, history);
   if (typeof result.summaryId === "string") provenance.summaryId = result.summaryId;
+  const filesLeftOut = stringsOf(result.filesLeftOut);
+  if (filesLeftOut.length > 0) provenance.filesLeftOut = filesLeftOut;
   const summary = summaryOf(label, result.summary);
   if (summary === undefined) return { messages, provenance };
   provenance.summaryId ??= summary.throughTurnId;

@@ -3,7 +3,7 @@ import { catalogEntry } from "../../cost/catalog.js";
 import { modelInfo } from "../../runtime/usage.js";
 import { markHistoryOnly } from "./history-only.js";
 import type { ContextBuilder, ContextOptions, ContextResult, TurnRecord } from "../types.js";
-import { estimateTokens } from "./estimate-tokens.js";
+import { estimateFileTokens, estimateTokens } from "./estimate-tokens.js";
 import { calibrationRatio } from "./token-calibration.js";
 import { tokenCounter } from "./token-counter.js";
 import { isCompleted, messageText, turnMessages } from "./turn-messages.js";
@@ -78,23 +78,36 @@ function calibratedCount(history: readonly TurnRecord[]): (text: string) => numb
   return (text) => Math.ceil(estimateTokens(text) * ratio);
 }
 
-/** The newest completed turns of `history` that fit in `maxTokens` by `count`, oldest first. */
+/**
+ * The newest completed turns of `history` that fit in `maxTokens` by `count` (their files by
+ * `estimateFileTokens`), oldest first. A turn that fits only without its files is sent without them, and the
+ * files left out are named in the result (`filesLeftOut`, journaled in the turn's provenance).
+ */
 function pick(history: TurnRecord[], maxTokens: number, count: (text: string) => number): ContextResult {
   const picked: ModelMessage[][] = [];
   const turnIds: string[] = [];
+  const filesLeftOut: string[] = [];
   let used = 0;
   for (let i = history.length - 1; i >= 0; i--) {
     const record = history[i]!;
     if (!isCompleted(record)) continue;
-    const messages = turnMessages(record);
+    let messages = turnMessages(record);
     let cost = 0;
     for (const message of messages) cost += count(messageText(message));
-    if (used + cost > maxTokens) break;
-    used += cost;
+    let files = 0;
+    for (const file of record.files ?? []) files += estimateFileTokens(file);
+    if (used + cost + files > maxTokens) {
+      if (files === 0 || used + cost > maxTokens) break;
+      const ids = record.files!.map((file) => file.id);
+      messages = turnMessages(record, new Set(ids));
+      filesLeftOut.unshift(...ids);
+      files = 0;
+    }
+    used += cost + files;
     picked.push(messages);
     turnIds.push(record.id);
   }
   picked.reverse();
   turnIds.reverse();
-  return { name: "tokenBudget", messages: picked.flat(), turnIds };
+  return { name: "tokenBudget", messages: picked.flat(), turnIds, ...(filesLeftOut.length > 0 ? { filesLeftOut } : {}) };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { FilePart, ModelMessage } from "ai";
 import type { ChatStore, FileRef, StoredFile } from "../../stores/types.js";
 import type { TurnRecord } from "../types.js";
@@ -117,4 +118,76 @@ export async function readSessionFile(store: ChatStore, sessionId: string, recor
   if (!ref || typeof store.getFile !== "function") return undefined;
   const stored = await store.getFile(sessionId, fileId);
   return stored ? { ref: fileRefOf(ref), bytes: stored.bytes } : undefined;
+}
+
+/**
+ * A durable turn's checkpoint state with every file part whose bytes are a file the session keeps (`known`, by
+ * SHA-256) holding the placeholder `june-file:<id>` instead: a checkpoint holds references, never the bytes
+ * (`withStateFileBytes` puts them back on resume). New objects only where something changed.
+ */
+export function referenceStateFiles(state: unknown, known: ReadonlySet<string>): unknown {
+  if (known.size === 0) return state;
+  return mapFileParts(state, (part) => {
+    const data = bytesOf(part.data);
+    if (data === undefined) return part;
+    const id = createHash("sha256").update(data).digest("hex");
+    return known.has(id) ? { ...part, data: `${PLACEHOLDER}${id}` } : part;
+  });
+}
+
+/** A checkpoint state's file placeholders filled with the files' bytes from the store (see `referenceStateFiles`). */
+export async function withStateFileBytes(state: unknown, store: ChatStore, sessionId: string): Promise<unknown> {
+  const ids = new Set<string>();
+  mapFileParts(state, (part) => {
+    const id = placeholderId(part);
+    if (id !== undefined) ids.add(id);
+    return part;
+  });
+  if (ids.size === 0) return state;
+  const bytes = new Map<string, Uint8Array>();
+  for (const id of ids) bytes.set(id, await fileBytes(store, sessionId, { id, mediaType: "", size: 0, sha256: id }));
+  return mapFileParts(state, (part) => {
+    const id = placeholderId(part);
+    return id === undefined ? part : { ...part, data: bytes.get(id)! };
+  });
+}
+
+/**
+ * A file part's bytes: a `Uint8Array`, or one a JSON copy of the state made a plain object (`{ "0": 137, … }`,
+ * what `JSON.stringify` makes of one); undefined for anything else (a URL, base64 text).
+ */
+function bytesOf(data: unknown): Uint8Array | undefined {
+  if (data instanceof Uint8Array) return data;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
+  const values = Object.values(data as Record<string, unknown>);
+  const keys = Object.keys(data as Record<string, unknown>);
+  if (keys.length === 0) return undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const v = values[i];
+    if (keys[i] !== String(i) || typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > 255) return undefined;
+  }
+  return Uint8Array.from(values as number[]);
+}
+
+type AnyFilePart = { type: "file"; data: unknown; mediaType?: unknown };
+
+/** `value` with `map` applied to every file part in it (any depth), copied only along the paths that changed. */
+function mapFileParts(value: unknown, map: (part: AnyFilePart) => AnyFilePart): unknown {
+  if (typeof value !== "object" || value === null || value instanceof Uint8Array) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = mapFileParts(value[i], map);
+      if (next !== value[i]) (out ??= value.slice())[i] = next;
+    }
+    return out ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  if (record.type === "file" && "data" in record) return map(record as AnyFilePart);
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(record)) {
+    const next = mapFileParts(record[key], map);
+    if (next !== record[key]) (out ??= { ...record })[key] = next;
+  }
+  return out ?? value;
 }

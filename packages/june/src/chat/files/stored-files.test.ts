@@ -82,7 +82,8 @@ describe("fileStore", () => {
     const root = join(dir, "chat");
     const image = pngLike(2048, 5);
     const marker = Buffer.from(image.subarray(64, 128));
-    const session = await createChat({ model: scriptedModel(["1", "2"]), store: fileStore(root) }).createSession();
+    const chat = createChat({ model: scriptedModel(["1", "2"]), store: fileStore(root) });
+    const session = await chat.createSession();
     await session.send({ text: "one", files: [{ data: image, mediaType: "image/png", filename: "a.png" }] }).result;
     await session.send({ text: "two", files: [{ data: Buffer.from(image).toString("base64"), mediaType: "image/png", filename: "b.png" }] }).result;
     const files = await allFiles(root);
@@ -91,5 +92,7 @@ describe("fileStore", () => {
     expect(journal.bytes.toString("utf8")).not.toContain(marker.toString("base64"));
     const holding = files.filter((file) => file.bytes.includes(marker)).map((file) => file.path.slice(root.length + 1));
     expect(holding).toEqual([`${session.id}.files/${(await session.turns())[0]!.files![0]!.sha256}`]);
+    // The files' folder is no session of its own.
+    expect((await chat.listSessions()).map((info) => [info.id, info.turnCount])).toEqual([[session.id, 2]]);
   });
 });

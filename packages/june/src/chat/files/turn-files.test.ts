@@ -2,7 +2,7 @@
 // `streamText`, a recording scripted model), the journal's references, later turns' context, refusals.
 import { describe, expect, it } from "vitest";
 import { scriptedModel } from "june/testing";
-import { createChat, FileRejectedError, memoryStore, type Responder } from "june/chat";
+import { createChat, FileRejectedError, memoryStore, recentTurns, tokenBudget, type Responder } from "june/chat";
 import { PDF, PNG, pngLike, promptFiles } from "./__fixtures__/files.js";
 
 describe("session.send({ text, files })", () => {
@@ -89,6 +89,32 @@ describe("session.send({ text, files })", () => {
   });
 });
 
+describe("the context policies and files", () => {
+  it("recentTurns sends the files of the turns it keeps; tokenBudget counts them and leaves them out when they do not fit, saying so", async () => {
+    const recent = scriptedModel(["1", "2", "3"]);
+    const r = await createChat({ model: recent, store: memoryStore(), context: recentTurns(1) }).createSession();
+    await r.send({ text: "a", files: [{ data: PNG, mediaType: "image/png" }] }).result;
+    await r.send("b").result;
+    await r.send("c").result;
+    expect(promptFiles(recent.doStreamCalls[1]!)).toHaveLength(1);
+    expect(promptFiles(recent.doStreamCalls[2]!)).toHaveLength(0);
+
+    // An image counts 1,600 tokens: with room for it, it goes; with room for the text only, the text goes alone.
+    for (const [maxTokens, sent] of [[5_000, 1], [100, 0]] as const) {
+      const model = scriptedModel(["seen", "next"]);
+      const session = await createChat({ model, store: memoryStore(), context: tokenBudget({ maxTokens }) }).createSession();
+      const first = session.send({ text: "look at this", files: [{ data: PNG, mediaType: "image/png" }] });
+      await first.result;
+      await session.send("and?").result;
+      expect(promptFiles(model.doStreamCalls[1]!)).toHaveLength(sent);
+      const [, second] = await session.turns();
+      expect(second!.context!.filesLeftOut).toEqual(sent === 0 ? [first.files[0]!.id] : undefined);
+      // The earlier turn's text went either way.
+      expect(JSON.stringify(model.doStreamCalls[1]!.prompt)).toContain("look at this");
+    }
+  });
+});
+
 describe("a refused file", () => {
   async function refused(files: { data: Uint8Array | string; mediaType: string; filename?: string }[], options: Parameters<typeof createChat>[0]["files"] = undefined) {
     const model = scriptedModel(["never"]);
@@ -166,5 +192,18 @@ describe("a refused file", () => {
     expect(() => session.send({ text: "", files: [] })).toThrow(TypeError);
     expect(() => session.send({ files: [] } as never)).toThrow(/input.text must be a string/);
     expect(() => createChat({ model: scriptedModel([]), files: { maxBytes: -1 } })).toThrow(/files.maxBytes/);
+  });
+});
+
+describe("learning's cases", () => {
+  it("carry the turn's files as references beside its input", async () => {
+    const { sessionCases } = await import("../../learning/dataset.js");
+    const session = await createChat({ model: scriptedModel(["ok"]), store: memoryStore() }).createSession();
+    const turn = session.send({ text: "see", files: [{ data: PNG, mediaType: "image/png", filename: "p.png" }] });
+    await turn.result;
+    const [evalCase] = sessionCases(session.id, await session.turns());
+    expect(evalCase!.input).toBe("see");
+    expect(evalCase!.files).toEqual(turn.files);
+    expect(JSON.stringify(evalCase)).not.toContain(Buffer.from(PNG).toString("base64"));
   });
 });
