@@ -80,6 +80,23 @@ function toArray<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
+/**
+ * Every value of a repeatable flag (`--NAME VALUE` and `--NAME=VALUE`) before `--`, in order: citty keeps only
+ * the last of a repeated flag.
+ */
+export function flagValues(rawArgs: readonly string[], name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < rawArgs.length; i++) {
+    const arg = rawArgs[i]!;
+    if (arg === "--") break;
+    if (arg === `--${name}`) {
+      const value = rawArgs[++i];
+      if (value !== undefined) values.push(value);
+    } else if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
+  }
+  return values;
+}
+
 /** The positional arguments of `june ask [file] <input...>`, split. */
 export interface AskPositionals {
   file?: string;
@@ -89,13 +106,14 @@ export interface AskPositionals {
 /**
  * Splits `ask`'s positionals: the first is the module when it ends in a module extension, and the rest,
  * joined with spaces, is the input. `june ask "Deploy it"` has no file; `june ask chat.tsx Deploy it` has one.
+ * `filesOnly`: files are attached (`--file`), so the input may be empty.
  */
-export function splitAskPositionals(positionals: readonly string[]): AskPositionals {
+export function splitAskPositionals(positionals: readonly string[], options: { filesOnly?: boolean } = {}): AskPositionals {
   const [first, ...rest] = positionals;
   const hasFile = first !== undefined && looksLikeModule(first);
   const words = hasFile ? rest : positionals;
   const input = words.join(" ").trim();
-  if (input === "") {
+  if (input === "" && !options.filesOnly) {
     throw new CliUsageError(`Nothing to ask: pass the input, e.g. june ask ${hasFile ? `${first} ` : ""}"What is June?"`);
   }
   return hasFile ? { file: first, input } : { input };

@@ -44,7 +44,8 @@ describe("june chat's REPL commands", () => {
     expect(JSON.stringify(server.requests[0]!.body.input)).toContain("/etc/hosts is a file");
     expect(JSON.stringify(server.requests[0]!.body.input)).not.toContain("/help");
     expect(result.stdout).toBe("Hi there.\n");
-    expect(result.stderr).toContain("/sessions   List the store's recent sessions");
+    expect(result.stderr).toMatch(/\/sessions +List the store's recent sessions/);
+    expect(result.stderr).toMatch(/\/attach <path> +Send a file/);
     expect(result.stderr).toContain("june: Unknown command /sesions: did you mean /sessions? (/help lists them");
     expect(result.stderr).toContain("no session yet: it is made when your first message is sent");
   });

@@ -6,21 +6,13 @@ import { createElement } from "../jsx/element.js";
 import { mcpConnections, type McpConnections } from "../mcp/connections.js";
 import type { McpToolsOptions } from "../mcp/mcp-tools.js";
 import { Agent, Step } from "../runtime/components.js";
+import { flagValues } from "./args.js";
 import { CliUsageError } from "./errors.js";
 import type { CliIO } from "./io.js";
 
 /** Every `--mcp VALUE` and `--mcp=VALUE` before `--`, in order (citty keeps only the last of a repeated flag). */
 export function mcpFlagValues(rawArgs: readonly string[]): string[] {
-  const values: string[] = [];
-  for (let i = 0; i < rawArgs.length; i++) {
-    const arg = rawArgs[i]!;
-    if (arg === "--") break;
-    if (arg === "--mcp") {
-      const value = rawArgs[++i];
-      if (value !== undefined) values.push(value);
-    } else if (arg.startsWith("--mcp=")) values.push(arg.slice("--mcp=".length));
-  }
-  return values;
+  return flagValues(rawArgs, "mcp");
 }
 
 /**

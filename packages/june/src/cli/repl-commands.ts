@@ -7,6 +7,7 @@ export type ReplCommand =
   | { type: "sessions" }
   | { type: "open"; id: string }
   | { type: "session" }
+  | { type: "attach"; path: string }
   | { type: "exit" }
   | { type: "unknown"; name: string; suggestion?: string }
   | { type: "bad"; message: string };
@@ -21,6 +22,7 @@ export const REPL_COMMANDS: readonly { name: string; usage: string; description:
   { name: "/sessions", usage: "/sessions", description: "List the store's recent sessions" },
   { name: "/open", usage: "/open <id>", description: "Continue another session (an id from /sessions; a prefix will do)" },
   { name: "/session", usage: "/session", description: "Show the current session's id" },
+  { name: "/attach", usage: "/attach <path>", description: "Send a file (an image, a PDF, a text file) with your next message" },
   { name: "/exit", usage: "/exit", description: "Quit (also /quit, Ctrl-D)", aliases: ["/quit"] },
 ];
 
@@ -52,6 +54,10 @@ export function parseReplLine(line: string): ReplLine {
       return arg
         ? { kind: "command", command: { type: "open", id: arg } }
         : { kind: "command", command: { type: "bad", message: "/open needs a session id: /open <id> (see /sessions)" } };
+    case "/attach":
+      return arg
+        ? { kind: "command", command: { type: "attach", path: arg.replace(/^(["'])(.+)\1$/, "$2") } }
+        : { kind: "command", command: { type: "bad", message: "/attach needs a file: /attach <path>" } };
     case "/exit":
     case "/quit":
       return { kind: "command", command: { type: "exit" } };

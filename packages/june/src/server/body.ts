@@ -46,10 +46,24 @@ function isJsonContentType(type: string | null): boolean {
 }
 
 async function readText(request: Request, maxBytes: number): Promise<string> {
-  const declared = request.headers.get("content-length");
+  const bytes = await readBytes(request, maxBytes);
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new HttpError(400, "Request body is not valid UTF-8");
+  }
+}
+
+/**
+ * A request's (or a response's) body as bytes, stopping as soon as it grows past `maxBytes` (413, also when
+ * its `Content-Length` says so before anything is read).
+ */
+export async function readBytes(message: { headers: Headers; body: ReadableStream<Uint8Array> | null }, maxBytes: number): Promise<Uint8Array> {
+  const declared = message.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
+  if (!message.body) return new Uint8Array(0);
+  const reader = message.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -67,15 +81,11 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
     }
     chunks.push(next.value);
   }
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  try {
-    return decoder.decode(concat(chunks, size));
-  } catch {
-    throw new HttpError(400, "Request body is not valid UTF-8");
-  }
+  return concat(chunks, size);
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 0) return new Uint8Array(0);
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(size);
   let offset = 0;

@@ -280,7 +280,10 @@ describe("request validation", () => {
     await expectJsonError(await post(turns, {}), 400, /"input"/);
     await expectJsonError(await post(turns, { input: "hi", inptu: "typo" }), 400, /Unknown field "inptu"/);
     await expectJsonError(await post(turns, { input: "x".repeat(51) }), 413, /over the limit/);
-    await expectJsonError(await post(turns, { input: "x".repeat(5_000) }), 413, /larger than/);
+    // A route that takes files reads past maxBodyBytes (room for the chat's files.maxFiles of files.maxBytes);
+    // what is in it is then checked: here the input, over maxInputChars. Other routes stop at maxBodyBytes.
+    await expectJsonError(await post(turns, { input: "x".repeat(5_000) }), 413, /over the limit/);
+    await expectJsonError(await post(`${turns}/x/steer`, { input: "x".repeat(5_000) }), 413, /larger than/);
     await expectJsonError(await post(`${base}/sessions`, { metadata: "nope" }), 400, /"metadata" must be an object/);
     await expectJsonError(await fetch(`${base}/sessions?limit=0`), 400, /limit/);
     await expectJsonError(await fetch(`${base}/sessions?before=yesterday`), 400, /before/);

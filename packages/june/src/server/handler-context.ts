@@ -100,6 +100,11 @@ export class HandlerContext {
     }
   }
 
+  /** The handler's `maxBodyBytes`: the largest body a route reads (one that takes files reads more: `fileBodyBytes`). */
+  get maxBodyBytes(): number {
+    return this.#maxBodyBytes;
+  }
+
   /** The request's JSON object body, within the handler's `maxBodyBytes` (see `readJsonObject`). */
   body(request: Request, options: { allowEmpty?: boolean } = {}): Promise<JsonObject> {
     return readJsonObject(request, { maxBytes: this.#maxBodyBytes, allowEmpty: options.allowEmpty });

@@ -6,6 +6,8 @@ import type { HandlerContext } from "./handler-context.js";
 import { HttpError, withInputErrors } from "./http-error.js";
 import { Router } from "./router.js";
 import { handleSessionCases } from "./session-cases.js";
+import { handleSessionFile } from "./session-files.js";
+import { readTurnBody } from "./turn-files.js";
 import { startTurnResponse } from "./start-turn.js";
 import { sessionView } from "./session-view.js";
 import { handleUiMessages } from "./ui-chat.js";
@@ -15,7 +17,8 @@ const MAX_LIST_LIMIT = 1_000;
 /**
  * The routes of sessions (mounted under `/sessions`): `GET|POST /`, `GET|DELETE /:id`, `PUT /:id/title`
  * `{ title }` (renames it), `POST /:id/turns`
- * `{ input }` (the turn's events as SSE), `POST /:id/turns/:turnId/feedback`, `GET /:id/cases` and
+ * `{ input, files? }` (JSON or `multipart/form-data`; the turn's events as SSE), `GET /:id/files/:fileId` (a
+ * file a turn sent, to the session's owner), `POST /:id/turns/:turnId/feedback`, `GET /:id/cases` and
  * `GET /:chatId/ui-messages` (`[]` for a chat that does not exist yet).
  */
 export function sessionRoutes(context: HandlerContext): Router {
@@ -64,12 +67,16 @@ export function sessionRoutes(context: HandlerContext): Router {
       return context.json(200, { deleted: true });
     })
     .on("POST", "/:id/turns", async ({ request, params }) => {
-      const fields = await context.body(request);
+      // JSON `{ input, files? }`, or multipart/form-data with an `input` field and `files` parts.
+      const { fields, files } = await readTurnBody(request, context);
       rejectUnknownFields(fields, ["input"]);
-      const input = context.input(fields);
+      // A message may be files alone.
+      const text = files.length > 0 && (fields.input === undefined || fields.input === "") ? "" : context.input(fields);
       const session = await chat.openSession(params.id);
-      return startTurnResponse(request, context, () => session.send(input));
+      return startTurnResponse(request, context, () => session.send(files.length > 0 ? { text, files } : text));
     })
+    // `:chatId`, checked by the route itself: another owner's file is the same 404 as a missing one.
+    .on("GET", "/:chatId/files/:fileId", (route) => handleSessionFile(route))
     .on("POST", "/:id/turns/:turnId/feedback", async ({ request, params }) => {
       const fields = await context.body(request);
       rejectUnknownFields(fields, ["score", "comment", "tags"]);

@@ -4,11 +4,13 @@ import { readUIMessageStream, UI_MESSAGE_STREAM_HEADERS, type UIMessage, type UI
 import type { TextRedactOptions } from "../redaction/redact.js";
 import { errorInfo } from "../chat/stream/error-info.js";
 import type { Session, Turn, TurnRecord } from "../chat/types.js";
+import type { FileRef } from "../stores/types.js";
 import { toUIMessages, uiUserMessageId } from "../chat/ui-messages.js";
 import { valueKind } from "../errors/value-kind.js";
 import { SessionNotFoundError } from "../stores/errors.js";
 import { ApprovalNotPendingError, TurnEndedError } from "../chat/errors.js";
-import type { JsonObject } from "./body.js";
+import { type JsonObject, readJsonObject } from "./body.js";
+import { fileBodyBytes, uiMessageFiles } from "./turn-files.js";
 import type { HandlerContext } from "./handler-context.js";
 import { HttpError, withInputErrors } from "./http-error.js";
 import { inRequestTrace } from "../telemetry/request-trace.js";
@@ -60,8 +62,8 @@ export function uiChatRoutes(context: HandlerContext): Router {
 }
 
 async function handleUiChat({ request, access }: RouteContext, context: HandlerContext): Promise<Response> {
-  // Extra fields are the transport's own `body` option: accepted and ignored.
-  const body = await context.body(request);
+  // Extra fields are the transport's own `body` option: accepted and ignored. Its file parts may hold files.
+  const body = await readJsonObject(request, { maxBytes: fileBodyBytes(context) });
   const chatId = body.id;
   if (typeof chatId !== "string" || chatId === "") throw new HttpError(400, `"id" must be the chat's id (a string), got ${valueKind(chatId)}`);
   const trigger = body.trigger ?? "submit-message";
@@ -87,12 +89,15 @@ async function handleUiChat({ request, access }: RouteContext, context: HandlerC
     start = () => session.regenerate(target.id);
   } else {
     const input = textOf(last);
-    if (input.trim() === "") throw new HttpError(400, "The last user message has no text");
+    // `sendMessage({ text, files })`: its file parts are the turn's files (a message may be files alone).
+    const files = await uiMessageFiles(parts(last), session, context, request.signal);
+    if (input.trim() === "" && files.length === 0) throw new HttpError(400, "The last user message has no text and no files");
     if (input.length > context.maxInputChars) {
       throw new HttpError(413, `The message is ${input.length} characters, over the limit of ${context.maxInputChars}`);
     }
+    const message = files.length > 0 ? { text: input.trim() === "" ? "" : input, files } : input;
     const edited = messageId === undefined ? undefined : await editedTurn(session, body);
-    start = edited ? () => session.edit(edited.id, input) : () => session.send(input);
+    start = edited ? () => session.edit(edited.id, message) : () => session.send(message);
   }
   const turn = await withInputErrors(() => inRequestTrace(request, start));
   const live = await context.track(turn);
@@ -182,7 +187,7 @@ async function runningTurn(
  * first message, so a chat that does not exist yet (or, through the caller's access, another owner's, which
  * is answered as one that does not exist) has no messages: `[]`, not a 404.
  */
-export async function handleUiMessages({ params, access }: RouteContext, context: HandlerContext): Promise<Response> {
+export async function handleUiMessages({ url, params, access }: RouteContext, context: HandlerContext): Promise<Response> {
   let session: Session;
   try {
     session = await access.open(params.chatId!);
@@ -191,12 +196,15 @@ export async function handleUiMessages({ params, access }: RouteContext, context
     throw error;
   }
   const view = await sessionView(session, context, { bestEffort: true });
-  const messages = toUIMessages(view.turns);
+  // Each file is a `file` part pointing at this handler's own route for it, beside this one.
+  const files = new URL(url.pathname.replace(/\/ui-messages\/?$/, "/files/"), url.origin);
+  const options = { fileUrl: (file: FileRef) => new URL(encodeURIComponent(file.id), files).href };
+  const messages = toUIMessages(view.turns, options);
   const runningId = view.runningTurnId;
   if (runningId === undefined || !view.turns.some((turn) => turn.id === runningId)) return context.json(200, messages);
   const events = await eventsSoFar(view.local ?? runningId, context);
   // Ended (or its process gone) while it was read, or its events out of reach: what the journal has now.
-  if (events === undefined || events.some(({ event }) => event.type === "turn-end")) return context.json(200, toUIMessages(await session.turns()));
+  if (events === undefined || events.some(({ event }) => event.type === "turn-end")) return context.json(200, toUIMessages(await session.turns(), options));
   const snapshot = await liveMessage(runningId, events);
   const index = messages.findIndex((message) => message.id === runningId);
   if (index === -1) messages.push(snapshot);

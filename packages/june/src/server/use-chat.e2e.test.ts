@@ -1,18 +1,14 @@
-import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { createChat, modelResponder, type Chat, type Responder, type TurnEvent, type ResponderResult } from "june/chat";
 import { createChatHandler, serve, type RunningServer } from "june/server";
 import { scriptedModel, type ScriptCall } from "june/testing";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalResponder } from "./__fixtures__/approval-responder.js";
-import { serveStaticFile } from "./static-files.js";
+import { buildUseChatApp, CHROMIUM, CHROMIUM_ARGS, USE_CHAT_LINES, type UseChatLine } from "./__fixtures__/use-chat-app.js";
 
 /**
  * `useChat` for real, of both AI SDK lines: tests/browser/use-chat-app is a small React app (Vite,
@@ -26,35 +22,9 @@ import { serveStaticFile } from "./static-files.js";
  *   and package-lock.json, installed there with `npm ci` by this test when it is not yet.
  */
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 /** Generous, since the machine may be busy; never a timing assertion. */
 const WAIT = { timeout: 20_000 };
-const APP_SOURCE = fileURLToPath(new URL("../../tests/browser/use-chat-app/", import.meta.url));
-const AI7_APP = fileURLToPath(new URL("../../tests/browser/use-chat-ai7/", import.meta.url));
-
-const nodeMajor = Number(process.versions.node.split(".")[0]);
-const rootAiMajor = Number((JSON.parse(readFileSync(createRequire(import.meta.url).resolve("ai/package.json"), "utf8")) as { version: string }).version.split(".")[0]);
-
-interface Line {
-  name: string;
-  /** Why this line does not run here, if it does not. */
-  skip?: string;
-  /** The packages the app is built against, when not the repo's own. */
-  modules?: string;
-}
-
-const LINES: Line[] = [
-  {
-    name: "@ai-sdk/react 3 (AI SDK 6)",
-    ...(rootAiMajor !== 6 && { skip: `the repo has ai ${rootAiMajor} installed; the 6 line's app is built from the repo's own ai 6 install (the Node 20 leg)` }),
-  },
-  {
-    name: "@ai-sdk/react 4 (AI SDK 7)",
-    modules: join(AI7_APP, "node_modules"),
-    ...(nodeMajor < 22 && { skip: `ai 7 needs Node 22 or newer, this is Node ${process.versions.node} (the Node 24 leg runs it)` }),
-  },
-];
+const LINES: UseChatLine[] = USE_CHAT_LINES;
 
 let tmp: string;
 let browser: Browser;
@@ -138,34 +108,11 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-/** Installs the 7 line's packages from its lockfile when they are not there yet (or not the locked ones). */
-async function installAi7(): Promise<void> {
-  const lock = JSON.parse(readFileSync(join(AI7_APP, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
-  const installed = (name: string) => {
-    const file = join(AI7_APP, "node_modules", name, "package.json");
-    return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version : undefined;
-  };
-  if (["ai", "@ai-sdk/react", "react"].every((name) => installed(name) === lock.packages[`node_modules/${name}`]?.version)) return;
-  await promisify(execFile)("npm", ["ci", "--no-audit", "--no-fund"], { cwd: AI7_APP });
-}
-
 /** Builds the app against `line`'s packages and serves it (with its bundled JavaScript); the handlers allow its origin. */
-async function buildApp(line: Line): Promise<{ app: RunningServer; bundle: string }> {
-  if (line.modules) await installAi7();
+async function buildApp(line: UseChatLine): Promise<{ app: RunningServer; bundle: string }> {
   const outDir = join(tmp, `app-${line.modules ? "ai7" : "root"}`);
-  const [{ build }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")]);
   // The 7 line's app is the same source, its packages taken from the fixture's own install.
-  const alias = line.modules ? ["ai", "@ai-sdk/react", "react", "react-dom"].map((name) => ({ find: new RegExp(`^${name}(?=/|$)`), replacement: join(line.modules!, name) })) : [];
-  await build({
-    configFile: false,
-    root: APP_SOURCE,
-    base: "./",
-    plugins: [react()],
-    logLevel: "warn",
-    resolve: { alias },
-    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 },
-  });
-  const app = await serve({ handler: (request) => serveStaticFile(new URL(request.url).pathname, { root: outDir }) });
+  const app = await buildUseChatApp(line, outDir);
   await api?.close();
   await resumeApi?.close();
   api = await serve({ handler: createChatHandler(chat, { basePath: "/api/june", cors: { origin: app.url } }) });

@@ -17,6 +17,7 @@ import {
   type FakeModelScript,
   type ReplyPlan,
 } from "./fake-provider-http.js";
+import { anthropicFiles } from "./fake-provider-files.js";
 
 /** The Anthropic endpoint a request used: only the Messages API. */
 export type FakeAnthropicApi = "messages";
@@ -80,7 +81,7 @@ export async function createFakeAnthropicServer(options: FakeAnthropicServerOpti
     const parsed = await readJsonBody(req);
     if (!parsed.ok) return sendError(res, 400, { message: "fake Anthropic server: the body is not JSON" });
     const body = parsed.body;
-    const { record, signal } = trackRequest(requests, req, res, { api: "messages", path, body });
+    const { record, signal } = trackRequest(requests, req, res, { api: "messages", path, body, files: anthropicFiles(body) });
     if (options.apiKey !== undefined && headerOf(req, "x-api-key") !== options.apiKey) {
       return sendError(res, 401, { type: "authentication_error", message: "invalid x-api-key" });
     }

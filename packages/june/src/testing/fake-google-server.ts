@@ -17,6 +17,7 @@ import {
   type FakeModelScript,
   type ReplyPlan,
 } from "./fake-provider-http.js";
+import { googleFiles } from "./fake-provider-files.js";
 
 /** The Gemini endpoint a request used. */
 export type FakeGoogleApi = "streamGenerateContent" | "generateContent";
@@ -94,7 +95,7 @@ export async function createFakeGoogleServer(options: FakeGoogleServerOptions): 
     const parsed = await readJsonBody(req);
     if (!parsed.ok) return sendError(res, 400, { message: "fake Google server: the body is not JSON" });
     const body = parsed.body;
-    const tracked = trackRequest(requests as FakeModelRequest<FakeGoogleApi>[], req, res, { api, path, body });
+    const tracked = trackRequest(requests as FakeModelRequest<FakeGoogleApi>[], req, res, { api, path, body, files: googleFiles(body) });
     (tracked.record as FakeGoogleRequest).model = model;
     if (options.apiKey !== undefined && headerOf(req, "x-goog-api-key") !== options.apiKey) {
       return sendJson(res, 400, {

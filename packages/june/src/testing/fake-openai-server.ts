@@ -18,6 +18,7 @@ import {
   type FakeModelScript,
   type FakeModelToolCall,
 } from "./fake-provider-http.js";
+import { openAIFiles } from "./fake-provider-files.js";
 
 /** A tool call the fake server streams (its input is sent as the call's JSON `arguments`). */
 export type FakeOpenAIToolCall = FakeModelToolCall;
@@ -94,7 +95,7 @@ export async function createFakeOpenAIServer(options: FakeOpenAIServerOptions): 
       return sendError(res, 400, { message: "fake OpenAI server: the body is not JSON", type: "invalid_request_error" });
     }
     const body = parsed.body;
-    const { record, signal } = trackRequest(requests, req, res, { api, path, body });
+    const { record, signal } = trackRequest(requests, req, res, { api, path, body, files: openAIFiles(body) });
 
     let entry: FakeOpenAIEntry;
     try {

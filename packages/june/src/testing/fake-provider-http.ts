@@ -4,6 +4,7 @@
  * Events, delays that stop when the client goes away). Each server only adds its provider's wire format.
  */
 import { ScriptExhaustedError } from "./errors.js";
+import type { FakeModelFile } from "./fake-provider-files.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ScriptDelta } from "./scripted-model.js";
@@ -52,6 +53,11 @@ export interface FakeModelRequest<Api extends string = string> {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body. */
   body: any;
+  /**
+   * The images, documents and audio the body carried, read from the provider's wire format, inline ones
+   * decoded to their bytes (oldest message first).
+   */
+  files: FakeModelFile[];
   /** True when the client went away before the reply was finished (e.g. a canceled turn). */
   aborted: boolean;
 }
@@ -181,7 +187,7 @@ export function trackRequest<Api extends string>(
   requests: FakeModelRequest<Api>[],
   req: IncomingMessage,
   res: ServerResponse,
-  fields: { api: Api; path: string; body: unknown },
+  fields: { api: Api; path: string; body: unknown; files: FakeModelFile[] },
 ): { record: FakeModelRequest<Api>; signal: AbortSignal } {
   const record: FakeModelRequest<Api> = {
     index: requests.length,
@@ -190,6 +196,7 @@ export function trackRequest<Api extends string>(
     path: fields.path,
     headers: { ...req.headers },
     body: fields.body,
+    files: fields.files,
     aborted: false,
   };
   requests.push(record);

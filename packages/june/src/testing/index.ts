@@ -48,3 +48,4 @@ export type {
   FakeModelScript,
   FakeModelToolCall,
 } from "./fake-provider-http.js";
+export type { FakeModelFile, FakeModelInlineFile, FakeModelReferencedFile } from "./fake-provider-files.js";

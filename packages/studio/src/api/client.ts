@@ -79,10 +79,29 @@ export class StudioClient {
     await this.request("DELETE", `/sessions/${encodeURIComponent(id)}`);
   }
 
-  /** Starts a turn and reads its events as they come. */
-  async sendTurn(sessionId: string, input: string, signal?: AbortSignal): Promise<TurnStream> {
-    const response = await this.request("POST", `/sessions/${encodeURIComponent(sessionId)}/turns`, { input }, signal);
+  /**
+   * Starts a turn and reads its events as they come. With files, the request is `multipart/form-data`: the
+   * text as `input`, each file as a `files` part (its bytes as they are, its type and name its own).
+   */
+  async sendTurn(sessionId: string, input: string, signal?: AbortSignal, files: readonly File[] = []): Promise<TurnStream> {
+    const path = `/sessions/${encodeURIComponent(sessionId)}/turns`;
+    let body: unknown = { input };
+    if (files.length > 0) {
+      const form = new FormData();
+      form.append("input", input);
+      for (const file of files) form.append("files", file, file.name);
+      body = form;
+    }
+    const response = await this.request("POST", path, body, signal);
     return this.stream(response);
+  }
+
+  /**
+   * Where a file a turn of the session sent is served (`GET /sessions/:id/files/:fileId`): an `<img src>` or a
+   * link, which carry the Studio cookie the page's token set, not the token header.
+   */
+  fileUrl(sessionId: string, fileId: string): string {
+    return `${this.base}/sessions/${encodeURIComponent(sessionId)}/files/${encodeURIComponent(fileId)}`;
   }
 
   /** Answers a turn's input again on a new branch, made current, and reads the new turn's events. */
@@ -192,13 +211,15 @@ export class StudioClient {
   ): Promise<Response> {
     const headers: Record<string, string> = { ...extraHeaders };
     if (this.token) headers["x-june-token"] = this.token;
-    if (body !== undefined) headers["content-type"] = "application/json";
+    // A form's content type (with its boundary) is the browser's to write.
+    const form = body instanceof FormData;
+    if (body !== undefined && !form) headers["content-type"] = "application/json";
     let response: Response;
     try {
       response = await fetch(`${this.base}${path}`, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : form ? body : JSON.stringify(body),
         credentials: "same-origin",
         signal,
       });

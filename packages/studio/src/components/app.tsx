@@ -57,10 +57,10 @@ export function App({ client }: { client: StudioClient }) {
     selectSession(id);
   };
 
-  const sendFirst = async (input: string) => {
+  const sendFirst = async (input: string, files: File[]) => {
     setAppError(null);
     const session = await sessions.create();
-    chat.queue(session.id, input);
+    chat.queue(session.id, input, files);
     selectSession(session.id);
   };
 

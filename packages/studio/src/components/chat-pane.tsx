@@ -18,7 +18,7 @@ export interface ChatPaneProps {
   onOpenSidebar?(): void;
   onDismissError(): void;
   /** With no session open, the first message makes one. */
-  onSendFirst(input: string): Promise<void>;
+  onSendFirst(input: string, files: File[]): Promise<void>;
 }
 
 /** The open session: its turns, each with its trace, and the composer; its header exports its eval cases. */
@@ -130,7 +130,7 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
             return (
               <TurnView
                 key={record.id}
-                turn={{ ...record, steers: record.steers.map((steer) => steer.input), text: record.text ?? "" }}
+                turn={{ ...record, files: chat.filesOf(record), steers: record.steers.map((steer) => steer.input), text: record.text ?? "" }}
                 rows={waiting?.rows ?? traces[record.id] ?? []}
                 actions={waiting?.actions}
                 onCancel={waiting?.onCancel}
@@ -149,9 +149,9 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
       <Composer
         running={running}
         canSteer={running && live?.turnId !== undefined}
-        onSend={(input) => {
+        onSend={(input, files) => {
           stick.current = true;
-          return sessionId ? chat.send(input) : onSendFirst(input);
+          return sessionId ? chat.send(input, files) : onSendFirst(input, files);
         }}
         onSteer={chat.steer}
         onCancel={chat.cancel}

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { type Attachment, Attachments } from "./attachments";
 
 /** Where a turn sits among its alternatives, and how to move to another. */
 export interface BranchSwitch {
@@ -10,6 +11,8 @@ export interface BranchSwitch {
 
 export interface TurnInputProps {
   input: string;
+  /** The files the message sent. */
+  files?: readonly Attachment[];
   /** Sends an edited input in the turn's place: given for the user's last message when no turn runs. */
   onEdit?: (input: string) => Promise<void>;
   /** Given when the turn has alternatives. */
@@ -17,7 +20,7 @@ export interface TurnInputProps {
 }
 
 /** The user's message of a turn, with an inline editor (Enter sends, Shift+Enter a new line, Escape cancels) and the branch switcher. */
-export function TurnInput({ input, onEdit, branch }: TurnInputProps) {
+export function TurnInput({ input, files = [], onEdit, branch }: TurnInputProps) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(input);
   const [busy, setBusy] = useState(false);
@@ -74,9 +77,17 @@ export function TurnInput({ input, onEdit, branch }: TurnInputProps) {
 
   return (
     <div className="turn__question">
-      <div className="turn__input">
-        <p className="bubble">{input}</p>
-      </div>
+      {files.length > 0 ? (
+        <div className="turn__input turn__files">
+          <Attachments files={files} />
+        </div>
+      ) : null}
+      {/* A message may be files alone. */}
+      {input !== "" || files.length === 0 ? (
+        <div className="turn__input">
+          <p className="bubble">{input}</p>
+        </div>
+      ) : null}
       {onEdit || branch ? (
         <div className="turn__input-tools">
           {onEdit ? (

@@ -2,12 +2,13 @@ import { useState } from "react";
 import { isUnfinished } from "june/stream";
 import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
 import { describeTrace, formatUsd, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
+import type { Attachment } from "./attachments";
 import { FeedbackBar } from "./feedback-bar";
 import { type BranchSwitch, RegenerateIcon, TurnInput } from "./turn-input";
 import { describeTurnError } from "./turn-error";
 
 export interface TurnViewProps {
-  turn: { id?: string; turnId?: string; input: string; steers: string[]; text: string; status: TurnStatus; error?: TurnError };
+  turn: { id?: string; turnId?: string; input: string; files?: readonly Attachment[]; steers: string[]; text: string; status: TurnStatus; error?: TurnError };
   rows: ChatTraceRow[];
   metadata?: TurnMetadata;
   /** Approve and deny, for a turn that is running (or a durable one, suspended, that deciding resumes). */
@@ -36,7 +37,7 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
   const id = turn.turnId ?? turn.id;
   return (
     <article className="turn" data-turn-id={id} data-status={turn.status}>
-      <TurnInput input={turn.input} onEdit={onEdit} branch={branch} />
+      <TurnInput input={turn.input} files={turn.files} onEdit={onEdit} branch={branch} />
       {turn.steers.map((steer, index) => (
         <div className="turn__input" key={index}>
           <p className="bubble bubble--steer">

@@ -387,3 +387,29 @@ describe("SessionsController", () => {
     chat.dispose();
   });
 });
+
+describe("ChatController with files", () => {
+  it("sends files as multipart: shown from the page's copies while the turn runs, then from the session's file route", async () => {
+    const model = scriptedModel([{ text: ["A ", "pixel."], delay: 10 }]);
+    const served = await serveChat(createChat({ model }));
+    const controller = new ChatController({ client: served.client });
+    const id = await newSession(served);
+    await opened(controller, id);
+    const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+    const seen = record(controller);
+
+    await controller.send("", [new File([png], "pixel.png", { type: "image/png" })]);
+    const live = seen.find((s) => s.live?.files)?.live;
+    expect(live?.files).toEqual([{ key: expect.any(String), url: expect.stringMatching(/^blob:/), mediaType: "image/png", filename: "pixel.png", size: png.byteLength }]);
+    const done = await until(controller, (s) => s.live === null && s.detail?.turns.length === 1, "the journaled turn");
+    const record0 = done.detail!.turns[0]!;
+    expect(record0).toMatchObject({ input: "", text: "A pixel.", files: [{ mediaType: "image/png", filename: "pixel.png", size: png.byteLength }] });
+    const [file] = controller.filesOf(record0);
+    expect(file!.url).toBe(`${served.url}/sessions/${id}/files/${record0.files![0]!.id}`);
+    const bytes = new Uint8Array(await (await fetch(file!.url)).arrayBuffer());
+    expect(bytes).toEqual(png);
+    const prompt = model.doStreamCalls[0]!.prompt.at(-1)!;
+    expect((prompt.content as { type: string }[]).map((part) => part.type)).toContain("file");
+    controller.dispose();
+  });
+});

@@ -8,6 +8,8 @@ export interface LiveTurn {
   key: string;
   turnId?: string;
   input: string;
+  /** The files the message sent: local previews until the turn is journaled, then the server's. */
+  files?: LiveFile[];
   steers: string[];
   text: string;
   rows: ChatTraceRow[];
@@ -17,6 +19,16 @@ export interface LiveTurn {
   questions?: { id: string; question: string }[];
   /** A regenerated or edited turn: the id of the turn it takes the place of (shown no more, nor what follows it). */
   replaces?: string;
+}
+
+/** A file of a message, where the page shows it from. */
+export interface LiveFile {
+  key: string;
+  /** A local object URL (a file being sent), or the server's file route. */
+  url: string;
+  mediaType: string;
+  filename?: string;
+  size: number;
 }
 
 /** What the open session shows, as one immutable value: a new object on every change. */
@@ -71,7 +83,7 @@ export class ChatController {
   #state: ChatSnapshot = EMPTY;
   /** Aborted when the page moves to another session (or reloads this one): everything started for it stops. */
   #page: AbortController | undefined;
-  #queued: { sessionId: string; input: string } | null = null;
+  #queued: { sessionId: string; input: string; files: readonly File[] } | null = null;
   // Traces live only in this page: keep each session's, so switching away and back keeps them.
   readonly #traceCache = new Map<string, Record<string, ChatTraceRow[]>>();
 
@@ -114,15 +126,32 @@ export class ChatController {
    * Sends a message in the open session, streamed into `live`. Rejects only when the server gave no answer
    * (the composer keeps the draft); other failures show as `error`. Ignored while a turn runs.
    */
-  async send(input: string): Promise<void> {
+  async send(input: string, files: readonly File[] = []): Promise<void> {
     const { sessionId, live } = this.#state;
     if (!sessionId || live?.status === "running") return;
-    await this.#start(sessionId, input);
+    await this.#start(sessionId, input, { files });
   }
 
-  /** Sends `input` as soon as `sessionId` is open (a new session's first message). */
-  queue(sessionId: string, input: string): void {
-    this.#queued = { sessionId, input };
+  /** Sends `input` (and `files`) as soon as `sessionId` is open (a new session's first message). */
+  queue(sessionId: string, input: string, files: readonly File[] = []): void {
+    this.#queued = { sessionId, input, files };
+  }
+
+  /** Where the open session serves a file one of its turns sent (for an `<img>` or a link). */
+  fileUrl(fileId: string): string {
+    return this.#client.fileUrl(this.#state.sessionId ?? "", fileId);
+  }
+
+  /** A journaled turn's files, where the page shows them from. */
+  filesOf(record: TurnRecord): LiveFile[] {
+    // The journal's references (`TurnRecord.files`): the bytes are the session's file route's.
+    return (record.files ?? []).map((file) => ({
+      key: file.id,
+      url: this.fileUrl(file.id),
+      mediaType: file.mediaType,
+      ...(file.filename !== undefined && { filename: file.filename }),
+      size: file.size,
+    }));
   }
 
   cancel(): Promise<void> {
@@ -166,7 +195,7 @@ export class ChatController {
     if (decision.approve) await this.#client.approve(sessionId, turnId, approvalId, decision.input);
     else await this.#client.deny(sessionId, turnId, approvalId, decision.reason);
     this.#update({ error: null });
-    this.#setLive(liveOf(record));
+    this.#setLive(liveOf(record, this.filesOf(record)));
     // The resumed turn's events from its first: its trace and the rest of the reply, live.
     void this.#follow(sessionId, () => this.#client.turnEvents(turnId, undefined, signal), signal).catch((caught) => {
       if (signal.aborted) return;
@@ -200,7 +229,7 @@ export class ChatController {
     const { sessionId, detail, live } = this.#state;
     const record = detail?.turns.find((turn) => turn.id === turnId);
     if (!sessionId || !record || live?.status === "running") return;
-    await this.#start(sessionId, record.input, (signal) => this.#client.regenerateTurn(sessionId, turnId, signal), turnId).catch((caught) =>
+    await this.#start(sessionId, record.input, { open: (signal) => this.#client.regenerateTurn(sessionId, turnId, signal), replaces: turnId, shown: this.filesOf(record) }).catch((caught) =>
       this.#update({ error: message(caught) }),
     );
   }
@@ -209,7 +238,7 @@ export class ChatController {
   async edit(turnId: string, input: string): Promise<void> {
     const { sessionId, live } = this.#state;
     if (!sessionId || live?.status === "running") return;
-    await this.#start(sessionId, input, (signal) => this.#client.editTurn(sessionId, turnId, input, signal), turnId).catch((caught) =>
+    await this.#start(sessionId, input, { open: (signal) => this.#client.editTurn(sessionId, turnId, input, signal), replaces: turnId }).catch((caught) =>
       this.#update({ error: message(caught) }),
     );
   }
@@ -298,7 +327,7 @@ export class ChatController {
         const running = loaded.runningTurnId ? loaded.turns.find((turn) => turn.id === loaded.runningTurnId) : undefined;
         if (pending && pending.sessionId === sessionId) {
           this.#queued = null;
-          this.#start(sessionId, pending.input).catch((caught) => this.#update({ error: message(caught) }));
+          this.#start(sessionId, pending.input, { files: pending.files }).catch((caught) => this.#update({ error: message(caught) }));
         } else if (running) {
           void this.#rejoin(sessionId, running, signal);
         }
@@ -310,14 +339,26 @@ export class ChatController {
       });
   }
 
-  /** Starts a turn (a send, or a regenerate or edit when `replaces` names the turn it takes the place of). */
-  async #start(session: string, input: string, open?: (signal: AbortSignal) => Promise<TurnStream>, replaces?: string): Promise<void> {
+  /**
+   * Starts a turn: a send (with its `files`), or a regenerate or edit (`open`) when `replaces` names the turn it
+   * takes the place of (`shown`: the files that turn sent, shown with it again).
+   */
+  async #start(
+    session: string,
+    input: string,
+    options: { open?: (signal: AbortSignal) => Promise<TurnStream>; replaces?: string; files?: readonly File[]; shown?: LiveFile[] } = {},
+  ): Promise<void> {
+    const { open, replaces, files = [] } = options;
     const signal = this.#page?.signal;
     if (!signal) return;
     this.#update({ error: null });
-    this.#setLive({ key: `live-${Date.now()}`, input, steers: [], text: "", rows: [], status: "running", ...(replaces && { replaces }) });
+    const key = `live-${Date.now()}`;
+    // Shown from the page's own copies until the turn is journaled; the server's once it is.
+    const previews = files.map((file, index): LiveFile => ({ key: `${key}-${index}`, url: URL.createObjectURL(file), mediaType: file.type || "application/octet-stream", filename: file.name, size: file.size }));
+    const shown = previews.length > 0 ? previews : (options.shown ?? []);
+    this.#setLive({ key, input, ...(shown.length > 0 && { files: shown }), steers: [], text: "", rows: [], status: "running", ...(replaces && { replaces }) });
     try {
-      await this.#follow(session, () => (open ? open(signal) : this.#client.sendTurn(session, input, signal)), signal);
+      await this.#follow(session, () => (open ? open(signal) : this.#client.sendTurn(session, input, signal, files)), signal);
     } catch (caught) {
       if (signal.aborted) return;
       this.#setLive(null);
@@ -325,12 +366,15 @@ export class ChatController {
       if (isUnreachable(caught)) throw caught;
       this.#update({ error: message(caught) });
       this.#onSessionsChanged();
+    } finally {
+      // The journaled turn shows the server's copies: the page's own go once nothing shows them.
+      if (this.#state.live?.key !== key) for (const preview of previews) URL.revokeObjectURL(preview.url);
     }
   }
 
   /** Shows a turn another page (or process) runs, from its events so far, if the server still has them. */
   async #rejoin(session: string, record: TurnRecord, signal: AbortSignal): Promise<void> {
-    this.#setLive(liveOf(record));
+    this.#setLive(liveOf(record, this.filesOf(record)));
     try {
       const stream = await this.#client.turnEventsIfKept(record.id, signal);
       // The server no longer has the turn (it ran in a process that is gone): show the journaled record as it is.
@@ -456,11 +500,12 @@ export class ChatController {
 }
 
 /** A journaled turn shown live again (rejoined or resumed): its input and steers, the rest from its events. */
-function liveOf(record: TurnRecord): LiveTurn {
+function liveOf(record: TurnRecord, files: LiveFile[]): LiveTurn {
   return {
     key: record.id,
     turnId: record.id,
     input: record.input,
+    ...(files.length > 0 && { files }),
     steers: record.steers.map((steer) => steer.input),
     text: "",
     rows: [],

@@ -1,14 +1,17 @@
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import type { CasesFile, CasesFilter, TurnFeedback } from "../api/types";
-import type { ChatController, ChatSnapshot, SuspendedDecision } from "./chat-controller";
+import type { TurnRecord } from "../api/types";
+import type { ChatController, ChatSnapshot, LiveFile, SuspendedDecision } from "./chat-controller";
 
 export type { LiveTurn } from "./chat-controller";
 
 /** The open session as the chat pane reads it: the controller's snapshot and its actions. */
 export interface ChatSession extends ChatSnapshot {
-  send(input: string): Promise<void>;
-  /** Sends `input` as soon as `sessionId` is open (a new session's first message). */
-  queue(sessionId: string, input: string): void;
+  send(input: string, files?: readonly File[]): Promise<void>;
+  /** Sends `input` (and `files`) as soon as `sessionId` is open (a new session's first message). */
+  queue(sessionId: string, input: string, files?: readonly File[]): void;
+  /** A journaled turn's files, with the URLs the page shows them from. */
+  filesOf(record: TurnRecord): LiveFile[];
   cancel(): Promise<void>;
   steer(input: string): Promise<void>;
   approve(approvalId: string, input?: unknown): Promise<void>;
@@ -36,8 +39,9 @@ export function useChatSession(controller: ChatController, sessionId: string | n
   return useMemo(
     () => ({
       ...snapshot,
-      send: (input) => controller.send(input),
-      queue: (session, input) => controller.queue(session, input),
+      send: (input, files) => controller.send(input, files),
+      queue: (session, input, files) => controller.queue(session, input, files),
+      filesOf: (record) => controller.filesOf(record),
       cancel: () => controller.cancel(),
       steer: (input) => controller.steer(input),
       approve: (approvalId, input) => controller.approve(approvalId, input),

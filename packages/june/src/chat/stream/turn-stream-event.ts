@@ -1,6 +1,6 @@
 import type { ApprovalView } from "../trace/approval-view.js";
 import type { ChatTraceRow } from "../trace/project-chat-trace.js";
-import type { TurnMetadata } from "../../stores/types.js";
+import type { FileRef, TurnMetadata } from "../../stores/types.js";
 
 /**
  * The one wire form of a turn: what every surface a turn leaves the process through reads (the HTTP
@@ -23,6 +23,8 @@ export interface TurnStartStreamEvent {
   type: "turn-start";
   turnId: string;
   sessionId: string;
+  /** The files the turn's message sent, as references (their names redacted); absent when none. */
+  files?: FileRef[];
 }
 
 /** A piece of the reply, redacted (a credential split across the model's deltas is masked whole). */

@@ -41,6 +41,14 @@ export function parseTurnStreamEvent(value: unknown): TurnStreamEvent {
     case "turn-start":
       string(event.turnId, "turnId");
       string(event.sessionId, "sessionId");
+      if (event.files !== undefined) {
+        if (!Array.isArray(event.files)) throw new TurnStreamEventError("files", `must be an array, got ${describe(event.files)}`);
+        event.files.forEach((file: unknown, i: number) => {
+          const ref = object(file, `files[${i}]`);
+          for (const key of ["id", "mediaType", "sha256"] as const) string(ref[key], `files[${i}].${key}`);
+          number(ref.size, `files[${i}].size`);
+        });
+      }
       break;
     case "text-delta":
       string(event.text, "text");

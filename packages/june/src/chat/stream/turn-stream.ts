@@ -38,7 +38,8 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
   const redaction = options.redaction ?? {};
   let index = 0;
   const indexed = (event: TurnStreamEvent): IndexedTurnStreamEvent => ({ index: index++, event });
-  yield indexed({ type: "turn-start", turnId: turn.id, sessionId: turn.sessionId });
+  const files = (turn.files ?? []).map((file) => (file.filename === undefined ? { ...file } : { ...file, filename: redactText(file.filename, redaction) }));
+  yield indexed({ type: "turn-start", turnId: turn.id, sessionId: turn.sessionId, ...(files.length > 0 && { files }) });
   // Deltas are a few characters each: a key split across them is only caught by redacting whole words.
   const text = new StreamRedactor(redaction);
   // What went out, for a canceled turn's end: the reply it keeps, as its readers saw it.

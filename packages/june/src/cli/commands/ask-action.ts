@@ -1,6 +1,7 @@
 import type { CommandContext } from "citty";
 import type { McpConnections } from "../../mcp/connections.js";
 import { approvalMode, looksLikeModule, splitAskPositionals } from "../args.js";
+import { fileFlagValues, readAttachment, turnInputOf } from "../attach-files.js";
 import { createApprover } from "../approvals.js";
 import type { CliIO } from "../io.js";
 import { createLineReader, type LineReader } from "../line-reader.js";
@@ -12,13 +13,14 @@ import { exitCodeOf, showTurn } from "../turn-runner.js";
 import type { askArgs } from "./ask.js";
 
 /** Runs `june ask [file] <input...>` (see `askCommand`) and returns the exit code. */
-export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>, mcp?: McpConnections): Promise<number> {
+export async function runAsk(io: CliIO, { args, rawArgs }: CommandContext<typeof askArgs>, mcp?: McpConnections): Promise<number> {
   const positionals = [...args._];
   if (positionals.length === 0 || (positionals.length === 1 && looksLikeModule(positionals[0]!))) {
     const piped = io.stdin.isTTY ? "" : (await readAll(io.stdin.stream)).trim();
     if (piped) positionals.push(piped);
   }
-  const { file, input } = splitAskPositionals(positionals);
+  const attached = await Promise.all(fileFlagValues(rawArgs).map((path) => readAttachment(path, io.cwd)));
+  const { file, input } = splitAskPositionals(positionals, { filesOnly: attached.length > 0 });
   const mode = approvalMode(args);
   const { chat, model } = await resolveChat({
     io,
@@ -38,7 +40,7 @@ export async function runAsk(io: CliIO, { args }: CommandContext<typeof askArgs>
   try {
     let turn;
     try {
-      turn = session.send(input);
+      turn = session.send(turnInputOf(input, attached));
     } catch (error) {
       screen.note(renderErrorLine(describeFailure(error), screen.err));
       return 1;

@@ -5,7 +5,7 @@ import { mcpArg, modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args
 
 /** `june ask`'s arguments. */
 export const askArgs = {
-  file: {
+  module: {
     type: "positional",
     required: false,
     description: "A chat module (.ts, .tsx, .js, .mjs) whose default export is a Chat, a Responder, or a function ({ model }) => either",
@@ -14,6 +14,11 @@ export const askArgs = {
     type: "positional",
     required: false,
     description: "The input: the rest of the arguments, joined with spaces (read from stdin when none are given and stdin is not a terminal)",
+  },
+  file: {
+    type: "string",
+    valueHint: "path",
+    description: "A file to send with the input (an image, a PDF, a text file); repeat for more. With files, the input may be left out",
   },
   ...modelArgs,
   ...sessionArg,

@@ -16,6 +16,7 @@ import { Screen } from "../screen.js";
 import { renderSessionTable } from "../session-table.js";
 import { findSessionById, sessionIdProblem } from "../session-id.js";
 import { showTurn } from "../turn-runner.js";
+import { type AttachedFile, describeFile, readAttachment, turnInputOf } from "../attach-files.js";
 import type { chatArgs } from "./chat.js";
 
 /** How many sessions `/sessions` lists. */
@@ -55,6 +56,8 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
     return true;
   });
   let failed = false;
+  /** Files `/attach` read, sent with the next message. */
+  let attached: AttachedFile[] = [];
 
   // A session with a suspended durable turn: its approvals are asked and the turn continues before the prompt.
   const suspended = session ? await findResumable(session, undefined) : undefined;
@@ -93,6 +96,16 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
         screen.note(screen.err.dim(`session ${found.id} · ${found.turnCount} turn${found.turnCount === 1 ? "" : "s"}${found.title ? ` · ${found.title}` : ""}`));
         return true;
       }
+      case "attach": {
+        try {
+          const file = await readAttachment(typed.path, io.cwd);
+          attached = [...attached, file];
+          screen.note(screen.err.dim(`attached ${describeFile({ ...file, size: file.data.byteLength })}: sent with your next message`));
+        } catch (error) {
+          screen.note(renderErrorLine(describeFailure(error, own), screen.err));
+        }
+        return true;
+      }
       case "exit":
         return false;
       case "unknown":
@@ -127,7 +140,8 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
       let turn;
       try {
         session ??= await chat.createSession();
-        turn = session.send(input);
+        turn = session.send(turnInputOf(input, attached));
+        attached = [];
       } catch (error) {
         screen.note(renderErrorLine(describeFailure(error), screen.err));
         failed = true;

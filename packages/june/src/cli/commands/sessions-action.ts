@@ -8,6 +8,7 @@ import type { Spent } from "../../cost/budget.js";
 import type { Responder, TurnRecord } from "../../chat/types.js";
 import { fileStore } from "../../stores/file-store.js";
 import type { ChatStore, SessionInfo } from "../../stores/types.js";
+import { describeFile } from "../attach-files.js";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { createColors } from "../colors.js";
@@ -45,7 +46,8 @@ async function requireSession(store: ChatStore, id: string, dir: string): Promis
 }
 
 /**
- * A session's turns as a transcript: `› input`, then the reply (or what became of the turn). A canceled
+ * A session's turns as a transcript: `› input`, the files it sent (`[file] cat.png (image/png, 14 KB)`), then
+ * the reply (or what became of the turn). A canceled
  * turn's reply, kept as far as it streamed, ends in `[canceled: cut short]`.
  */
 export function renderTranscript(turns: readonly TurnRecord[]): string {
@@ -59,7 +61,8 @@ export function renderTranscript(turns: readonly TurnRecord[]): string {
             : turn.status === "canceled" && turn.text
               ? `${turn.text} [canceled: cut short]`
               : `[${turn.status}]${turn.text ? ` ${turn.text}` : ""}`;
-      return `› ${turn.input}\n${reply}\n`;
+      const files = (turn.files ?? []).map((file) => `  [file] ${describeFile(file)}\n`).join("");
+      return `› ${turn.input}\n${files}${reply}\n`;
     })
     .join("\n");
 }

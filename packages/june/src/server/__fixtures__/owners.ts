@@ -18,6 +18,9 @@ export function bearerAuthorize(request: Request): Principal | false {
   return (token !== undefined && USERS[token]) || false;
 }
 
+/** A file id (a SHA-256) for the routes that name one (`GET /sessions/:chatId/files/:fileId`). */
+const A_FILE_ID = "0".repeat(64);
+
 /** What alice says in her session: no answer to anyone else may hold it. */
 export const ALICE_SECRET = "alice's secret plan";
 
@@ -136,7 +139,7 @@ export async function walkEveryRoute(options: {
     const key = `${method} ${pattern}`;
     const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]);
     for (const name of names) {
-      expect([...SESSION_PARAMS, "turnId"], `${key}: the walk knows sessions (${SESSION_PARAMS.join(", ")}) and :turnId; teach it :${name}`).toContain(name);
+      expect([...SESSION_PARAMS, "turnId", "fileId"], `${key}: the walk knows sessions (${SESSION_PARAMS.join(", ")}), :turnId and :fileId; teach it :${name}`).toContain(name);
     }
     if (pattern.startsWith("/turns/")) expect(names, `${key}: a turn's id is :turnId, :id is a session's`).not.toContain("id");
     if (names.length === 0) {
@@ -147,7 +150,7 @@ export async function walkEveryRoute(options: {
     // Each route on the idle session's completed turn, and on the running turn of the other.
     for (const [sessionId, turn] of [[idle.id, { turnId: idle.turnId, approvalId: "none" }], [busy.id, busy]] as const) {
       const fill = (ids: { session: string; turn: string }) =>
-        pattern.replace(/:(\w+)/g, (_, name: string) => (name === "turnId" ? ids.turn : ids.session));
+        pattern.replace(/:(\w+)/g, (_, name: string) => (name === "turnId" ? ids.turn : name === "fileId" ? A_FILE_ID : ids.session));
       const body = (id: string) => bodies[key]?.(turn, id) ?? (method === "GET" || method === "DELETE" ? undefined : {});
       const theirs = await shape(await bob.call(method, fill({ session: sessionId, turn: turn.turnId }), body(sessionId)), {
         session: sessionId,

@@ -3,6 +3,9 @@
 // source is built against each AI SDK line (`@ai-sdk/react` 3 with `ai` 6, and 4 with `ai` 7). With `?resume`,
 // `useChat({ resume: true })` rejoins a reply still running after a reload (`GET /ui-chat/:id/stream`), and
 // Stop asks the server to stop the turn (`POST /ui-chat/:id/stop`): closing the request no longer does.
+// Files are attached as useChat sends them (`sendMessage({ text, files })`: data URLs) and shown from their
+// `file` parts (after a reload, June's own file route). With `?user=NAME`, the page signs in as NAME by a
+// cookie the handler's `authorize` reads, sent with every request (`credentials: "include"`, and images).
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai";
 import { useEffect, useState } from "react";
@@ -12,12 +15,15 @@ const params = new URLSearchParams(location.search);
 const api = params.get("api") ?? "/api/june";
 const chatId = params.get("id") ?? "browser-chat";
 const resume = params.has("resume");
+const user = params.get("user");
+if (user) document.cookie = `june-user=${encodeURIComponent(user)}; path=/; SameSite=Lax`;
+const credentials: RequestCredentials | undefined = user ? "include" : undefined;
 
 function Chat({ initial }: { initial: UIMessage[] }) {
   const { messages, sendMessage, regenerate, stop, status, error, addToolApprovalResponse } = useChat({
     id: chatId,
     messages: initial,
-    transport: new DefaultChatTransport({ api: `${api}/ui-chat` }),
+    transport: new DefaultChatTransport({ api: `${api}/ui-chat`, ...(credentials && { credentials }) }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     resume,
   });
@@ -26,6 +32,8 @@ function Chat({ initial }: { initial: UIMessage[] }) {
     await stop();
   };
   const [input, setInput] = useState("");
+  const [files, setFiles] = useState<FileList | undefined>();
+  const [picker, setPicker] = useState(0);
   return (
     <main data-status={status}>
       <ol>
@@ -33,6 +41,15 @@ function Chat({ initial }: { initial: UIMessage[] }) {
           <li key={message.id} data-role={message.role} data-id={message.id}>
             {message.parts.map((part, index) => {
               if (part.type === "text") return <span key={index} className="text">{part.text}</span>;
+              if (part.type === "file") {
+                return part.mediaType.startsWith("image/") ? (
+                  <img key={index} className="file" src={part.url} alt={part.filename ?? "image"} data-media-type={part.mediaType} />
+                ) : (
+                  <a key={index} className="file" href={part.url} data-media-type={part.mediaType}>
+                    {part.filename ?? part.mediaType}
+                  </a>
+                );
+              }
               if (part.type === "dynamic-tool") {
                 return (
                   <span key={index} className="tool" data-state={part.state}>
@@ -55,11 +72,14 @@ function Chat({ initial }: { initial: UIMessage[] }) {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          void sendMessage({ text: input });
+          void sendMessage(files && files.length > 0 ? { text: input, files } : { text: input });
           setInput("");
+          setFiles(undefined);
+          setPicker((n) => n + 1);
         }}
       >
         <input aria-label="Message" value={input} onChange={(event) => setInput(event.target.value)} />
+        <input key={picker} aria-label="Attach" type="file" multiple onChange={(event) => setFiles(event.currentTarget.files ?? undefined)} />
         <button type="submit">Send</button>
       </form>
       <button onClick={() => void regenerate()}>Regenerate</button>
@@ -71,7 +91,7 @@ function Chat({ initial }: { initial: UIMessage[] }) {
 function App() {
   const [initial, setInitial] = useState<UIMessage[] | undefined>();
   useEffect(() => {
-    void fetch(`${api}/sessions/${encodeURIComponent(chatId)}/ui-messages`).then(async (response) =>
+    void fetch(`${api}/sessions/${encodeURIComponent(chatId)}/ui-messages`, credentials && { credentials }).then(async (response) =>
       setInitial(response.ok ? ((await response.json()) as UIMessage[]) : []),
     );
   }, []);
