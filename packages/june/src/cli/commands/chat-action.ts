@@ -102,7 +102,7 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
           attached = [...attached, file];
           screen.note(screen.err.dim(`attached ${describeFile({ ...file, size: file.data.byteLength })}: sent with your next message`));
         } catch (error) {
-          screen.note(renderErrorLine(describeFailure(error, own), screen.err));
+          screen.note(renderErrorLine(describeFailure(error), screen.err));
         }
         return true;
       }
