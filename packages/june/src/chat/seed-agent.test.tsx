@@ -409,6 +409,8 @@ describe("seed: streaming the reply", () => {
     }
     const error = await turn.result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StreamMismatchError);
+    // No tool was involved: the hint names the reply (issue 41).
+    expect((error as Error).message).toContain("No tool was called: reply(result) returned other text than the step streamed");
     expect(turn.status).toBe("failed");
     const [record] = await session.turns();
     expect(record.error?.name).toBe("StreamMismatchError");
@@ -442,6 +444,9 @@ describe("seed: streaming the reply", () => {
     expect(model.callCount).toBe(2);
     expect(deltas.join("").startsWith("Let me check.")).toBe(true);
     expect(error).toBeInstanceOf(StreamMismatchError);
+    // The hint names the cause: the tool the streamed step called (issue 41).
+    expect(error).toMatchObject({ toolCalls: ["lookup"] });
+    expect((error as Error).message).toContain('The step called "lookup", and its result is only its last model call\'s text');
     expect(turn.status).toBe("failed");
   });
 
