@@ -15,6 +15,7 @@ export {
   QuestionDeclinedError,
   ToolInputInvalidError,
   RestoredFailureError,
+  StreamedStepToolError,
 } from "./runtime/errors.js";
 export { checkpointRequests } from "./runtime/checkpoint.js";
 export { Agent, Step, Tool, Parallel, Catch } from "./runtime/components.js";
