@@ -16,6 +16,7 @@ export {
   ToolInputInvalidError,
   ApprovalEditRefusedError,
   RestoredFailureError,
+  StreamedStepToolError,
 } from "./runtime/errors.js";
 export { checkpointRequests } from "./runtime/checkpoint.js";
 export { Agent, Step, Tool, Parallel, Catch } from "./runtime/components.js";

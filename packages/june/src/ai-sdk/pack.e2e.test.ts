@@ -5,7 +5,8 @@
  * (`scripts/pack-app/app.mjs`) streams a model chat's reply from a `v4` model through June's fake OpenAI server,
  * runs an agent turn whose AI SDK tool needs approval (asked once, run once, replied), and reads `/ui-chat` with
  * the app's `readUIMessageStream`. It installs from the npm registry into a temporary folder, so it runs on the
- * AI SDK 7 leg of CI, or when `JUNE_PACK_TEST=1` asks for it (then with the AI SDK 6 line).
+ * AI SDK 7 leg of CI, or when `JUNE_PACK_TEST=1` asks for it (then with the AI SDK 6 line). The tarball holds the
+ * package's README and the examples docs/getting-started.md names (issue 41), and the installed first example runs.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -35,6 +36,13 @@ describe.runIf(enabled)(`june packed and installed beside ai@${APP_PACKAGES[AI_S
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  it("ships its README and the examples getting-started names", () => {
+    const listed = spawnSync("tar", ["-tzf", join(dir, tarball)], { encoding: "utf8" });
+    expect(listed.status, listed.stderr).toBe(0);
+    const files = listed.stdout.split("\n");
+    for (const file of ["package/README.md", "package/examples/first-workflow.tsx", "package/examples/offline.tsx"]) expect(files).toContain(file);
+  });
+
   it("installs with no flags and no peer conflict, uses the app's ai, and a model turn, an approved tool and /ui-chat all work", () => {
     writeFileSync(
       join(dir, "package.json"),
@@ -61,5 +69,14 @@ describe.runIf(enabled)(`june packed and installed beside ai@${APP_PACKAGES[AI_S
       agentReply: "Deployed to staging.",
       uiReply: "Streamed through /ui-chat.",
     });
+
+    // The shipped example runs from the installed package, offline (its model is scripted).
+    const example = spawnSync(process.execPath, ["node_modules/june/bin/june.js", "run", "node_modules/june/examples/first-workflow.tsx", "--input", "the bicycle"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(example.status, example.stderr).toBe(0);
+    expect(example.stdout).toContain("chain-driven safety bikes");
   }, 420_000);
 });

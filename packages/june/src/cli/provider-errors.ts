@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { APICallError } from "ai";
+import { APICallError, LoadAPIKeyError } from "ai";
 import { CliConfigError } from "./errors.js";
 import { modelBaseUrl, PROVIDER_ENV, type CreateModelOptions, type ModelProvider, type ModelSpec } from "./models.js";
 
@@ -79,6 +79,8 @@ function startHint(provider: ModelProvider | undefined, origin: string): string 
  * then shows the error as it is). `spec` is the `--model` the chat runs on, when there is one.
  */
 export function explainProviderError(error: unknown, options: { spec?: ModelSpec } = {}): string | undefined {
+  const missingKey = missingKeyLine(error, options.spec);
+  if (missingKey !== undefined) return missingKey;
   const failure = apiCallFailure(error);
   if (!failure) return undefined;
   const provider = providerOf(failure.url, options.spec);
@@ -98,6 +100,29 @@ export function explainProviderError(error: unknown, options: { spec?: ModelSpec
   }
   if (failure.statusCode === 429) return `${name} is rate-limiting requests (429: ${failure.message}): wait a moment and try again`;
   return undefined;
+}
+
+/**
+ * A model made with no key (`openai("gpt-5-mini")` and no `OPENAI_API_KEY`): the provider package reads the key
+ * from its environment variable when the model is called, and throws `LoadAPIKeyError` naming it. One line saying
+ * so, and the offline way, instead of the provider's message (which the output gate would mask: it reads like a
+ * `key: value`).
+ */
+function missingKeyLine(error: unknown, spec: ModelSpec | undefined): string | undefined {
+  const missing = missingKeyError(error);
+  if (missing === undefined) return undefined;
+  const variable = /\b([A-Z][A-Z0-9_]*_API_KEY)\b/.exec(missing.message)?.[1] ?? (spec ? PROVIDER_ENV[spec.provider].key : undefined);
+  const where = variable ? `the environment variable ${variable}` : "its environment variable";
+  return `no API key: the model's provider reads it from ${where} (or the apiKey option of its create function); set it, or run offline on scriptedModel from june/testing`;
+}
+
+/** The `LoadAPIKeyError` behind an error (itself, a run's or a retry's cause), by marker or by name. */
+function missingKeyError(error: unknown, depth = 0): { message: string } | undefined {
+  if (depth > 5 || typeof error !== "object" || error === null) return undefined;
+  const e = error as { name?: unknown; message?: unknown; lastError?: unknown; cause?: unknown };
+  // By name too: an error that crossed a boundary as its name and message (a journaled failure) keeps no marker.
+  if (LoadAPIKeyError.isInstance(error) || e.name === "AI_LoadAPIKeyError") return { message: String(e.message ?? "") };
+  return missingKeyError(e.lastError, depth + 1) ?? missingKeyError(e.cause, depth + 1);
 }
 
 /** A loopback host: a server that should answer at once if it runs at all. */

@@ -176,3 +176,24 @@ export class RestoredFailureError extends JuneError {
     this.failedName = options.failure.name;
   }
 }
+
+/**
+ * A streamed step (`<Step stream>`) whose model called one of the workflow's tools after the step had streamed
+ * text: that text would not be in the step's result (its last model call's text), so the turn would fail with
+ * `StreamMismatchError` after the tool ran. The call fails the run first, before the tool's `execute` runs and
+ * before anyone is asked to approve it. June's own tools (`ask_user`, a team's `handoff`) are not refused.
+ */
+export class StreamedStepToolError extends JuneError {
+  static override readonly marker: symbol = Symbol.for("june.StreamedStepToolError");
+  override readonly name = "StreamedStepToolError";
+  readonly stepId: string;
+  readonly toolName: string;
+  constructor(options: { stepId: string; toolName: string }) {
+    super(
+      `Step "${options.stepId}" is streamed (<Step stream>) and its model called the tool "${options.toolName}" after streaming text, ` +
+        "so the tool did not run: stream a step that does not call tools, and put tool calls in earlier steps",
+    );
+    this.stepId = options.stepId;
+    this.toolName = options.toolName;
+  }
+}

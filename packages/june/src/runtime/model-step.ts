@@ -20,6 +20,7 @@ import { evaluateRule, ruleFor, type PolicyDecision, type ToolApprovalPolicy } f
 import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import { firstTrip } from "../guardrails/check.js";
+import { guardStreamedStep, refusedCall } from "./streamed-step.js";
 import type { GuardrailVerdict, Guardrails, InputGuardrail, OutputGuardrail, ToolGuardrail } from "../guardrails/types.js";
 
 const DEFAULT_MAX_STEPS = 20;
@@ -56,7 +57,11 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   const guards = stepGuardrails(plan, run);
   // The messages each policy-checked call was sent, by tool call id: what the policy gets for an edit of it.
   const callMessages = new Map<string, ModelMessage[]>();
-  const tools = guardTools(sourced?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions, guards.tool, callMessages);
+  const guarded = guardTools(sourced?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions, guards.tool, callMessages);
+  // A streamed step's call after streamed text fails the step before the tool runs (June's own tools excepted).
+  const streamedText = (): string => (run.trace.field(stepNodeId, "partialText") as string | undefined) ?? "";
+  const streamed = plan.props.stream === true ? guardStreamedStep(guarded, { stepId, signal, streamedText }) : undefined;
+  const tools = streamed?.tools ?? guarded;
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
   const inbox = run.steer.open();
@@ -70,6 +75,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     policyDecisions,
     ...(sourced ? { mcpOrigins: sourced.origins } : {}),
     askTools: new Set(Object.keys(tools).filter((name) => isQuestionTool(tools[name]))),
+    ...(streamed ? { onToolCall: streamed.onToolCall } : {}),
   };
   const base = {
     model,
@@ -130,6 +136,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     const reply = await steerLoop(callInput, history, async (outcome) => {
       // An approved call's outcome that could not be stored fails the step before anything else happens.
       if (unstored) throw unstored.error;
+      const refused = streamed && (streamed.refusal() ?? refusedCall(outcome.messages, tools, stepId, streamedText()));
+      if (refused) throw refused;
       calls++;
       if (outcome.approvals.length > 0) {
         if (checkpoints?.saving) {

@@ -29,6 +29,8 @@ export interface StepCall {
   readonly policyDecisions?: ReadonlyMap<string, PolicyDecision>;
   /** The step's `ask_user` tool names (`<AskUser />`): their calls are questions, answered, not approved. */
   readonly askTools?: ReadonlySet<string>;
+  /** Told of each tool call as the step reads it from the model's stream (after the text before it). */
+  readonly onToolCall?: (toolCallId: string) => void;
 }
 
 /**
@@ -72,6 +74,7 @@ function stepTools(step: StepCall): ToolHost {
   return {
     called: (part) => {
       toolNode(step, part);
+      step.onToolCall?.(part.toolCallId);
     },
     approval: (approvalId, toolCall) => {
       const byPolicy = step.policyDecisions?.get(toolCall.toolCallId);

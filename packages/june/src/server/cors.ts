@@ -16,8 +16,8 @@ export interface CorsOptions {
 type FetchHandler = (request: Request) => Promise<Response>;
 
 const ALLOWED_METHODS = "GET, POST, PUT, DELETE, OPTIONS";
-/** The headers a browser script may read on the handler's responses. */
-const EXPOSED_HEADERS = "x-june-turn-id, x-june-session-id";
+/** The headers a browser script may read on the handler's responses (assistant-ui's resumable reads the last). */
+const EXPOSED_HEADERS = "x-june-turn-id, x-june-session-id, x-resumable-stream-id";
 
 /**
  * Wraps a handler with CORS: a preflight (`OPTIONS` with `Access-Control-Request-Method`) from an allowed

@@ -46,7 +46,8 @@ async function startStudio(dir: string, deployed: string[], port = 0): Promise<S
       .filter((message) => message.role === "tool")
       .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
       .find((part) => part.type === "tool-result") as { output?: { type: string } } | undefined;
-    if (!outcome) return { text: "Deploying. ", toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
+    // No text before the call: the reply step is streamed, and a call after streamed text would be refused.
+    if (!outcome) return { toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
     if (outcome.output?.type === "execution-denied") return { text: DENIED_DELTAS, delay: 80 };
     return { text: REPLY_DELTAS, delay: 120 };
   });

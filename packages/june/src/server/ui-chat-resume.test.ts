@@ -112,6 +112,38 @@ describe("GET /ui-chat/:id/stream: useChat's resume", () => {
   });
 });
 
+describe("x-resumable-stream-id: assistant-ui's resumable (issue 41)", () => {
+  it("POST /ui-chat names the chat in x-resumable-stream-id, and GET /ui-chat/<that id>/stream rejoins its running turn", async () => {
+    const words = Array.from({ length: 40 }, (_, i) => ({ text: `w${i} `, delay: 15 }));
+    const { base } = await setup({ uiChat: { cancelOnDisconnect: false } }, createChat({ model: scriptedModel([{ text: words }]) }));
+    const streamIds: (string | null)[] = [];
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: `${base}/ui-chat`,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        streamIds.push(response.headers.get("x-resumable-stream-id"));
+        return response;
+      },
+    });
+    const before = new TestChat({ id: "assistant-ui-1", transport });
+    const sending = before.sendMessage({ text: "Write" });
+    await expect.poll(() => (before.lastMessage?.role === "assistant" ? textOf(before.lastMessage).length : 0), WAIT).toBeGreaterThan(0);
+    await before.stop();
+    await sending;
+    expect(streamIds).toEqual(["assistant-ui-1"]);
+
+    // What assistant-ui's `resumeApi: (streamId) => ...` asks after a reload: the running turn, to its end.
+    const resumed = await fetch(`${base}/ui-chat/${streamIds[0]}/stream`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.headers.get("x-resumable-stream-id")).toBe("assistant-ui-1");
+    const body = await resumed.text();
+    expect(body).toContain("w39 ");
+    expect(body.trim().endsWith("data: [DONE]")).toBe(true);
+    // Once it ended, nothing to resume.
+    expect((await fetch(`${base}/ui-chat/${streamIds[0]}/stream`)).status).toBe(204);
+  });
+});
+
 describe("POST /ui-chat/:id/stop", () => {
   it("cancels the chat's running turn, which a closed request leaves running, and answers 204 when none runs", async () => {
     const words = Array.from({ length: 200 }, (_, i) => ({ text: `w${i} `, delay: 20 }));

@@ -467,7 +467,9 @@ function uiStream(
     },
   });
   return new Response(body, {
-    headers: { ...UI_MESSAGE_STREAM_HEADERS, "x-june-turn-id": turn.id, "x-june-session-id": turn.sessionId },
+    // `x-resumable-stream-id`: the id assistant-ui's `resumable` (and the AI SDK's resumable-stream recipes) keep and
+    // resume with; June's is the chat's, whose `GET /ui-chat/:id/stream` rejoins its running turn.
+    headers: { ...UI_MESSAGE_STREAM_HEADERS, "x-june-turn-id": turn.id, "x-june-session-id": turn.sessionId, "x-resumable-stream-id": turn.sessionId },
   });
 }
 

@@ -63,7 +63,8 @@ export function durableChat(options: DurableChatOptions) {
       .find((p) => p.type === "tool-result") as { output?: { type: string; value?: unknown } } | undefined;
     if (!outcome) {
       log("model reply-ask");
-      return { text: "Deploying. ", toolCalls: [{ toolName: "deploy", input: options.modelInput ?? { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
+      // No text before the call: the reply step is streamed, and a call after streamed text would be refused.
+      return { toolCalls: [{ toolName: "deploy", input: options.modelInput ?? { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
     }
     log("model reply-answer");
     await options.onAnswer?.();

@@ -14,6 +14,7 @@ import { jsonLine, jsonRunEnd, JsonTraceRows, type CliJsonEvent } from "../json-
 import { createLineReader, type LineReader } from "../line-reader.js";
 import { loadRunModule } from "../load-module.js";
 import { chosenModelSpec, createModel, parseModelSpec, preloadProvider } from "../models.js";
+import { explainProviderError } from "../provider-errors.js";
 import { describeFailure, renderErrorLine, renderProgressLine } from "../render.js";
 import { Screen } from "../screen.js";
 import type { runArgs } from "./run.js";
@@ -127,7 +128,7 @@ export async function runWorkflow(io: CliIO, { args }: CommandContext<typeof run
         screen.note(screen.err.yellow("canceled"));
         return EXIT_CANCELED;
       }
-      screen.note(renderErrorLine(`the run failed: ${describeFailure(cause)}`, screen.err));
+      screen.note(renderErrorLine(`the run failed: ${explainProviderError(cause) ?? describeFailure(cause)}`, screen.err));
       return 1;
     }
     await approvals.catch(() => {});

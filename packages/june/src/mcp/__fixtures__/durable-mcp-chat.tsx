@@ -26,7 +26,8 @@ export function mcpChat({ store, server, suspendAfterMs = Infinity, tool = "note
       .find((p) => p.type === "tool-result") as { output?: { type: string; value?: unknown } } | undefined;
     if (!result) {
       const input = tool === "slow" ? { ms: 10_000, note: SECRET } : { text: `remember ${SECRET}` };
-      return { text: "Working. ", toolCalls: [{ toolName: tool, input, toolCallId: "call-mcp" }] };
+      // No text before the call: the reply step is streamed, and a call after streamed text would be refused.
+      return { toolCalls: [{ toolName: tool, input, toolCallId: "call-mcp" }] };
     }
     if (result.output?.type === "execution-denied") return "Not done.";
     const output = JSON.stringify(result.output?.value);

@@ -214,8 +214,29 @@ describe("agentResponder", () => {
     run.done({ reply: "Goodbye" }, final);
     const error = await execution.result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StreamMismatchError);
-    expect(error).toMatchObject({ name: "StreamMismatchError", stepId: "reply", streamedChars: 12, mismatchAt: 0 });
+    expect(error).toMatchObject({ name: "StreamMismatchError", stepId: "reply", streamedChars: 12, mismatchAt: 0, toolCalls: [] });
+    // No tool was involved: the hint names the reply, not tool calls (issue 41).
+    expect((error as Error).message).toBe(
+      'reply(result) does not continue the 12 characters step "reply" streamed (they differ at character 0). No tool was called: ' +
+        "reply(result) returned other text than the step streamed (a reply that re-formats it). Return the streamed text as it is " +
+        "(result.steps.reply), or drop `stream` to send the reply whole.",
+    );
     expect((await collect(execution.events)).filter((e) => e.type === "text-delta")).toEqual([{ type: "text-delta", text: "Let me check" }]);
+  });
+
+  it("a mismatch in a step that called a tool names the tool and the rule", async () => {
+    const run = fakeRun();
+    const execution = agentResponder({ render: element, reply: () => "It is 42.", stream: { step: "reply" }, startRun: run.startRun }).respond(turnOptions());
+    await Promise.resolve();
+    const asked: ToolCallNode = { ...waitingTool("a1"), toolName: "ask_user", status: "done" };
+    const final = tree(step("reply", "Let me ask.", [asked], { status: "done" }));
+    run.commit(final);
+    run.done({ reply: "It is 42." }, final);
+    const error = await execution.result.catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "StreamMismatchError", toolCalls: ["ask_user"] });
+    expect((error as Error).message).toContain(
+      'The step called "ask_user", and its result is only its last model call\'s text: stream a step that does not call tools, and put tool calls in earlier steps.',
+    );
   });
 
   it("fails the turn when reply returns something other than a string", async () => {

@@ -8,7 +8,7 @@ import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, R
 import { valueKind } from "../../../errors/value-kind.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { AgentReplyError, StreamMismatchError } from "./errors.js";
-import { findStep, pendingApprovalIds, singleModel } from "./run-metadata.js";
+import { findStep, pendingApprovalIds, singleModel, stepToolNames } from "./run-metadata.js";
 import { RunError } from "../../../runtime/errors.js";
 import { userMessage } from "../../files/turn-input.js";
 import type { AgentResponderOptions } from "./agent-responder.js";
@@ -80,6 +80,7 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
         streamedChars: streamed.length,
         mismatchAt: firstDifference(streamed, text),
         during: "stream",
+        toolCalls: stepToolNames(tree, streamStep),
       });
       handle?.cancel(streamError.message);
       return;
@@ -171,7 +172,12 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
       if (streamStep !== undefined && !turn.signal.aborted) {
         // Usually the very string the step streamed (the step's text is its result): no comparison to make.
         if (text !== streamed && !text.startsWith(streamed)) {
-          throw new StreamMismatchError({ stepId: streamStep, streamedChars: streamed.length, mismatchAt: firstDifference(streamed, text) });
+          throw new StreamMismatchError({
+            stepId: streamStep,
+            streamedChars: streamed.length,
+            mismatchAt: firstDifference(streamed, text),
+            toolCalls: stepToolNames(run.trace, streamStep),
+          });
         }
         if (text.length > streamed.length) events.push({ type: "text-delta", text: text.slice(streamed.length) });
         streamed = text;

@@ -1,6 +1,7 @@
 import { jsonSchema, tool } from "ai";
 import { createElement, type JuneElement } from "../../../jsx/element.js";
 import { Tool, type WorkflowNode } from "../../../runtime/components.js";
+import { streamSafe } from "../../../runtime/streamed-step.js";
 import { assertRunCheckpoint } from "../../../runtime/checkpoint.js";
 import type { RunResult } from "../../../runtime/types.js";
 import type { DurableOption } from "../../durable/checkpoint-codec.js";
@@ -117,7 +118,8 @@ function handoffTool(agents: Record<string, TeamAgent>, from: string, onHandoff:
   const others = Object.keys(agents).filter((id) => id !== from);
   if (others.length === 0) return undefined;
   const listed = others.map((id) => (agents[id]!.description ? `${id} (${agents[id]!.description})` : id)).join("; ");
-  const value = tool({
+  // June's own: a streamed step may call it (it only names the next agent).
+  const value = streamSafe(tool({
     description: `Hand the conversation to another agent, who answers the user from the next message on. Agents: ${listed}.`,
     inputSchema: jsonSchema<{ agent: string; reason: string }>({
       type: "object",
@@ -130,7 +132,7 @@ function handoffTool(agents: Record<string, TeamAgent>, from: string, onHandoff:
       onHandoff(agent, typeof reason === "string" ? reason : undefined);
       return `Handed off to ${agent}: from the user's next message on, ${agent} answers.`;
     },
-  });
+  }));
   return createElement(Tool, { name: HANDOFF_TOOL, value });
 }
 

@@ -29,17 +29,28 @@ export class StreamMismatchError extends JuneError {
   readonly streamedChars: number;
   /** The first character index where the reply and the streamed text differ. */
   readonly mismatchAt: number;
-  constructor(options: { stepId: string; streamedChars: number; mismatchAt: number; during?: "stream" | "reply" }) {
+  /** The tools the streamed step called (empty when it called none: the cause is then the reply or the step's text). */
+  readonly toolCalls: readonly string[];
+  constructor(options: { stepId: string; streamedChars: number; mismatchAt: number; during?: "stream" | "reply"; toolCalls?: readonly string[] }) {
     const what =
       options.during === "stream"
         ? `step "${options.stepId}" rewrote text it had already streamed`
         : `reply(result) does not continue the ${options.streamedChars} characters step "${options.stepId}" streamed`;
-    super(
-      `${what} (they differ at character ${options.mismatchAt}). Stream a step whose result is its whole text, ` +
-        "and put tool calls in earlier steps.",
-    );
+    const tools = [...new Set(options.toolCalls ?? [])];
+    // The hint names the cause: a tool call (the step's result is its last model call's text), else the reply
+    // or the step's own text.
+    const hint =
+      tools.length > 0
+        ? `The step called ${tools.map((name) => `"${name}"`).join(", ")}, and its result is only its last model call's text: ` +
+          "stream a step that does not call tools, and put tool calls in earlier steps."
+        : options.during === "stream"
+          ? "No tool was called: the step's text changed under what had streamed. Stream a step whose text only grows."
+          : "No tool was called: reply(result) returned other text than the step streamed (a reply that re-formats it). " +
+            `Return the streamed text as it is (result.steps.${options.stepId}), or drop \`stream\` to send the reply whole.`;
+    super(`${what} (they differ at character ${options.mismatchAt}). ${hint}`);
     this.stepId = options.stepId;
     this.streamedChars = options.streamedChars;
     this.mismatchAt = options.mismatchAt;
+    this.toolCalls = tools;
   }
 }

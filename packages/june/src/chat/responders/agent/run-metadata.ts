@@ -30,6 +30,18 @@ export function findStep(trace: TraceNode, stepId: string): (TraceNode & { kind:
   return undefined;
 }
 
+/** The names of the tools step `stepId` called, in the order the tree shows them (none when it has no such step). */
+export function stepToolNames(trace: TraceNode | undefined, stepId: string): string[] {
+  const step = trace && findStep(trace, stepId);
+  const names: string[] = [];
+  const walk = (node: TraceNode): void => {
+    if (node.kind === "tool-call") names.push(node.toolName);
+    for (const child of node.children) walk(child);
+  };
+  if (step) walk(step);
+  return names;
+}
+
 /** Ids of the approvals the tree shows pending (a tool call that waits and has not finished). */
 export function pendingApprovalIds(trace: TraceNode): Set<string> {
   const ids = new Set<string>();
