@@ -3,7 +3,8 @@ import { catalogEntry } from "../../cost/catalog.js";
 import { modelInfo } from "../../runtime/usage.js";
 import { markHistoryOnly } from "./history-only.js";
 import type { ContextBuilder, ContextOptions, ContextResult, TurnRecord } from "../types.js";
-import { estimateFileTokens, estimateTokens } from "../../cost/estimate-tokens.js";
+import type { FileRef } from "../../stores/types.js";
+import { estimateTokens } from "../../cost/estimate-tokens.js";
 import { calibrationRatio } from "./token-calibration.js";
 import { tokenCounter } from "../../cost/token-counter.js";
 import { isCompleted, messageText, turnMessages } from "./turn-messages.js";
@@ -110,4 +111,12 @@ function pick(history: TurnRecord[], maxTokens: number, count: (text: string) =>
   picked.reverse();
   turnIds.reverse();
   return { name: "tokenBudget", messages: picked.flat(), turnIds, ...(filesLeftOut.length > 0 ? { filesLeftOut } : {}) };
+}
+
+/**
+ * Estimates a file's tokens in a prompt: an image as 1,600 (about what the largest image a provider takes
+ * unscaled costs), anything else (a PDF, text) as one token per four bytes, rounded up.
+ */
+function estimateFileTokens(file: FileRef): number {
+  return file.mediaType.startsWith("image/") ? 1_600 : Math.ceil(file.size / 4);
 }
