@@ -56,13 +56,14 @@ export function guardedResponder(responder: Responder, guardrails: Guardrails): 
 
 /**
  * A held reply's text must not be in a span before its checks pass, and a model call's span ends (and is
- * exported) before they do: below a turn whose reply is held, spans record no outputs. The turn's own span
- * records the reply (`june.turn.output`, with `recordOutputs`) once it passed.
+ * exported) before they do: below a turn whose reply is held, spans record no content, neither outputs nor
+ * inputs (a later call of the turn is sent what the earlier ones wrote). The turn's own span records the reply
+ * (`june.turn.output`, with `recordOutputs`) once it passed.
  */
 function withoutOutputSpans<O extends RespondOptions | ResumeOptions>(options: O): O {
   const telemetry = options.telemetry;
-  if (typeof telemetry !== "object" || telemetry === null || telemetry.recordOutputs !== true) return options;
-  return { ...options, telemetry: { ...telemetry, recordOutputs: false } };
+  if (typeof telemetry !== "object" || telemetry === null || (telemetry.recordOutputs !== true && telemetry.recordInputs !== true)) return options;
+  return { ...options, telemetry: { ...telemetry, recordOutputs: false, recordInputs: false } };
 }
 
 /** An execution that starts later (`started`) and is let through once `passed`: its events and requests wait. */

@@ -15,12 +15,12 @@ afterEach(() => tracing.exporter.reset());
 
 const HELD = "HELD-WORDS sk-4242";
 
-function heldChat() {
+function heldChat(recordInputs = false) {
   const model = scriptedModel([{ text: [`${HELD} `, "then deploying."], toolCalls: [{ toolName: "deploy", input: { env: "staging" }, toolCallId: "c1" }] }, "Deployed, key sk-4242."]);
   const deploy = tool({ description: "Deploy", inputSchema: jsonSchema<{ env: string }>({ type: "object", properties: { env: { type: "string" } }, required: ["env"] }), needsApproval: true, execute: async () => "ok" });
   return createChat({
     store: memoryStore(),
-    telemetry: { recordOutputs: true, recordInputs: false },
+    telemetry: { recordOutputs: true, recordInputs },
     responder: agentResponder({
       render: ({ input }) => (
         <Agent model={model}>
@@ -39,6 +39,18 @@ function spansText(): string {
 }
 
 describe("a held reply that asks for an approval", () => {
+  it("with recordInputs too: no span records it (a later call's input holds what an earlier call wrote)", async () => {
+    const chat = heldChat(true);
+    const session = await chat.createSession();
+    const turn: Turn = session.send("ship");
+    for await (const event of turn) if (event.type === "approval-request") turn.approve(event.request.id);
+    expect(turn.status).toBe("blocked");
+    await tracing.provider.forceFlush();
+    expect(tracing.spans().some((span) => span.name === "june.turn")).toBe(true);
+    expect(spansText()).not.toContain("HELD-WORDS");
+    expect(spansText()).not.toContain("sk-4242");
+  });
+
   it("sends none of its text in the turn's run updates, and no span records it; the turn ends blocked", async () => {
     const chat = heldChat();
     const session = await chat.createSession();
