@@ -454,11 +454,12 @@ describe("bad input writes nothing", () => {
     const files = listing(dir);
 
     const cases: [unknown, new (...args: never[]) => Error, RegExp][] = [
-      [42, TypeError, /input must be a string, got number/],
-      [undefined, TypeError, /input must be a string, got undefined/],
-      [null, TypeError, /input must be a string, got null/],
-      [{ text: "hi" }, TypeError, /input must be a string, got object/],
-      [["hi"], TypeError, /input must be a string/],
+      [42, TypeError, /input must be a string or \{ text, files \}, got number/],
+      [undefined, TypeError, /input must be a string or \{ text, files \}, got undefined/],
+      [null, TypeError, /input must be a string or \{ text, files \}, got null/],
+      [{ text: 42 }, TypeError, /input.text must be a string, got number/],
+      [{ text: "hi", files: "x" }, TypeError, /input.files must be a list of files/],
+      [["hi"], TypeError, /input must be a string or \{ text, files \}, got an array/],
       ["", TypeError, /input must not be empty/],
       ["x".repeat(51), InputTooLargeError, /51 characters.*at most 50/],
     ];
