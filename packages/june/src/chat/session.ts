@@ -19,6 +19,9 @@ import type { Telemetry } from "../telemetry/options.js";
 import type { Prices } from "../cost/price.js";
 import type { Budget } from "../cost/budget.js";
 import { isUnfinished } from "./unfinished.js";
+import { startQueuedTurn } from "./internal/queued-turn.js";
+import type { TurnQueue } from "../worker/queue.js";
+import { NoQueueError } from "../worker/errors.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -38,6 +41,8 @@ export interface SessionHost {
   readonly prices?: Prices;
   /** The chat's budgets (`createChat({ budget })`). */
   readonly budget?: Budget;
+  /** The chat's queue (`createChat({ queue })`): where `session.enqueue` puts turns for workers. */
+  readonly queue?: TurnQueue;
 }
 
 /** Unfinished turns with a checkpoint, by id: undefined, or why their checkpoint cannot be read. */
@@ -71,6 +76,24 @@ export class JournaledSession implements Session {
    */
   send(input: string): Turn {
     return this.#start(input, undefined);
+  }
+
+  /**
+   * Puts a turn on the chat's queue and resolves to its id once it is queued; a worker runs it with that id.
+   * `NoQueueError` when the chat has no queue; a bad input throws as `send` does, before anything is queued.
+   */
+  async enqueue(input: string): Promise<{ turnId: string }> {
+    validateInput(input, this.#host.maxInputChars);
+    const queue = this.#host.queue;
+    if (!queue) throw new NoQueueError("session.enqueue(input)");
+    const turnId = this.#host.newId("turn");
+    await queue.enqueue({ kind: "turn", sessionId: this.id, turnId, input });
+    return { turnId };
+  }
+
+  /** Starts a queued turn under the id it was enqueued with (a worker's call; see `startQueuedTurn`). */
+  [startQueuedTurn](turnId: string, input: string): Turn {
+    return this.#start(input, undefined, turnId);
   }
 
   /**
@@ -180,7 +203,7 @@ export class JournaledSession implements Session {
     return record;
   }
 
-  #start(input: string, parent: { turnId: string | undefined } | undefined): Turn {
+  #start(input: string, parent: { turnId: string | undefined } | undefined, turnId?: string): Turn {
     const host = this.#host;
     validateInput(input, host.maxInputChars);
     const running = host.running.get(this.id);
@@ -188,7 +211,7 @@ export class JournaledSession implements Session {
     const suspended = this.#journal.unfinishedCount === 0 ? undefined : this.#journal.records.find((record) => record.status === "suspended");
     if (suspended) throw waitingTurn(this.id, suspended);
     const controller = new TurnController({
-      id: host.newId("turn"),
+      id: turnId ?? host.newId("turn"),
       sessionId: this.id,
       journal: this.#journal,
       maxInputChars: host.maxInputChars,
