@@ -10,6 +10,7 @@ import {
   TurnNotResumableError,
 } from "../chat/errors.js";
 import { CheckpointMismatchError, ToolInputInvalidError } from "../runtime/errors.js";
+import { NoQueueError, QueueUnavailableError, ScheduleInvalidError } from "../worker/errors.js";
 import {
   CheckpointUnreadableError,
   ConflictError,
@@ -61,6 +62,9 @@ const STATUSES: readonly (readonly [ErrorClass, number])[] = [
   [CheckpointUnreadableError, 409],
   [InputTooLargeError, 413],
   [SteerNotSupportedError, 422],
+  [ScheduleInvalidError, 400],
+  [NoQueueError, 501],
+  [QueueUnavailableError, 503],
 ];
 
 /** The status a thrown error answers with: an `HttpError`'s own, a June error's from the table, else 500. */

@@ -63,9 +63,13 @@ export function sessionRoutes(context: HandlerContext): Router {
     })
     .on("POST", "/:id/turns", async ({ request, params }) => {
       const fields = await context.body(request);
-      rejectUnknownFields(fields, ["input"]);
+      rejectUnknownFields(fields, ["input", "background"]);
       const input = context.input(fields);
+      const background = fields.background;
+      if (background !== undefined && typeof background !== "boolean") throw new HttpError(400, `"background" must be true or false, got ${JSON.stringify(background)}`);
       const session = await chat.openSession(params.id);
+      // In the background: queued for a worker (docs/workers.md), answered at once with the turn's id.
+      if (background) return context.json(202, { sessionId: session.id, ...(await withInputErrors(() => session.enqueue(input))) });
       return startTurnResponse(request, context, () => session.send(input));
     })
     .on("POST", "/:id/turns/:turnId/feedback", async ({ request, params }) => {

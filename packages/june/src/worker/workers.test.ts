@@ -18,6 +18,8 @@ import { testSchema, type TestSchema } from "../stores/postgres/__fixtures__/pos
 import { workerChat } from "./__fixtures__/worker-chat.js";
 import { createChat } from "../chat/index.js";
 import { scriptedModel } from "../testing/index.js";
+import { createChatHandler } from "../server/index.js";
+import { listen } from "../server/__fixtures__/servers.js";
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const modernNode = major > 22 || (major === 22 && minor >= 12);
@@ -172,6 +174,20 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     }
     await Promise.all(workers.map(kill));
   }, 120_000);
+
+  it("POST /sessions/:id/turns with background: true answers 202 with the turn id, and a worker runs it", async () => {
+    const base = await listen(createChatHandler(chat));
+    const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const { id } = (await (await post(`${base}/sessions`, {})).json()) as { id: string };
+    const answer = await post(`${base}/sessions/${id}/turns`, { input: "over http", background: true });
+    expect(answer.status).toBe(202);
+    const { turnId, sessionId } = (await answer.json()) as { turnId: string; sessionId: string };
+    expect(sessionId).toBe(id);
+    const worker = startWorker();
+    const turns = await turnsWhen(id, (t) => t[0]?.status === "completed");
+    expect(turns.map((t) => [t.id, t.text])).toEqual([[turnId, "done: over http"]]);
+    await kill(worker);
+  }, 90_000);
 
   it("a runAt schedule runs its turn by itself, in its session", async () => {
     const worker = startWorker();
