@@ -135,8 +135,8 @@ describe("every --help example", () => {
   }, 120_000);
 
   for (const { path, line } of examples) {
-    // `june studio` serves until Ctrl-C: its examples are checked for their files above.
-    if (path === "studio" || line.startsWith("june studio")) continue;
+    // `june studio` and `june worker` serve until Ctrl-C: their examples are checked for their files above.
+    if (path === "studio" || path === "worker" || line.startsWith("june studio") || line.startsWith("june worker")) continue;
     it(`runs: ${line}`, async () => {
       const resuming = / resume /.test(` ${line} `);
       const target = resuming ? suspendedTurn() : undefined;
