@@ -61,4 +61,25 @@ describe.skipIf(!modernNode)("june worker (needs Node 22.12+ for pg-boss 12)", (
     expect(down.stderrText()).toContain("127.0.0.1:1/test");
     expect(down.stderrText()).not.toContain("hunter2");
   }, 60_000);
+
+  it("june schedule add, list and rm: a cron schedule listed with its cron, a bad one refused (2) and nothing kept", async () => {
+    const june = async (...argv: string[]) => {
+      const io = createFakeIO({ cwd: root });
+      const code = await runCli({ argv: [...argv, "--queue", TEST_DATABASE_URL, "--queue-schema", queueSchema], io });
+      return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+    };
+    const added = await june("schedule", "add", module, "--id", "cli-weekly", "--cron", "0 9 * * 1", "--timezone", "Europe/Paris", "--input", "Summarize the week");
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/^cli-weekly\t0 9 \* \* 1 \(Europe\/Paris\)\t\d{4}-/);
+    const bad = await june("schedule", "add", module, "--id", "cli-bad", "--cron", "every monday", "--input", "x");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("cron");
+    const listed = await june("schedule", "list", "--json");
+    expect(listed.stdout.trim().split("\n").map((l) => JSON.parse(l) as { id: string; cron: string })).toEqual([
+      expect.objectContaining({ id: "cli-weekly", cron: "0 9 * * 1", timezone: "Europe/Paris", session: "new" }),
+    ]);
+    expect((await june("schedule", "rm", "cli-weekly")).code).toBe(0);
+    expect((await june("schedule", "rm", "cli-weekly")).code).toBe(1);
+    expect((await june("schedule", "list")).stdout).toBe("");
+  }, 60_000);
 });

@@ -12,6 +12,7 @@ import { runCommand } from "./run.js";
 import { sessionsCommand } from "./sessions.js";
 import { studioCommand } from "./studio.js";
 import { workerCommand } from "./worker.js";
+import { scheduleCommand } from "./schedule.js";
 
 /** `june --help`: what every command shares (models and their keys, output, telemetry, exit codes). */
 export const juneHelp: CommandHelp = {
@@ -89,6 +90,7 @@ export function juneCommand(io: CliIO): CommandDef {
       dataset: datasetCommand(io),
       eval: evalCommand(io),
       worker: workerCommand(io),
+      schedule: scheduleCommand(io),
     },
   }) as CommandDef;
 }
