@@ -65,8 +65,9 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     await pg?.drop();
   });
 
-  function startWorker(hang?: string): Child {
-    const proc = spawn(process.execPath, ["--import", "tsx", fixture, pg.schema, queueSchema, log, ...(hang ? [hang] : [])], {
+  function startWorker(hang?: string, options: { plain?: boolean; storeSchema?: string } = {}): Child {
+    const extra = [hang ?? "-", ...(options.plain ? ["plain"] : [])];
+    const proc = spawn(process.execPath, ["--import", "tsx", fixture, options.storeSchema ?? pg.schema, queueSchema, log, ...extra], {
       cwd: packageDir,
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -170,6 +171,35 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     const after = await turnsWhen(session.id, (t) => t[1]?.status === "completed", 60_000);
     expect(after.map((t) => t.id)).toEqual([turnId, next.turnId]);
     await kill(b);
+  }, 120_000);
+
+  it("a worker SIGKILLed in a turn that is not durable: the other worker leaves it interrupted, and the session takes new turns", async () => {
+    const storeSchema = pg.another();
+    const plain = workerChat({ storeSchema, queueSchema, log, plain: true });
+    try {
+      const input = `plain killed ${SEED}`;
+      const a = startWorker(`reply ${input}`, { plain: true, storeSchema });
+      await a.next("started");
+      const session = await plain.chat.createSession();
+      const { turnId } = await session.enqueue(input);
+      await a.next("hanging");
+      const b = startWorker(undefined, { plain: true, storeSchema });
+      await b.next("started");
+      await kill(a);
+      const next = await session.enqueue("after the dead worker");
+      const until = Date.now() + 60_000;
+      while ((await session.turns())[1]?.status !== "completed") {
+        if (Date.now() > until) throw new Error(`not done: ${JSON.stringify((await session.turns()).map((t) => [t.input, t.status]))}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect((await session.turns()).map((t) => [t.id, t.status])).toEqual([[turnId, "interrupted"], [next.turnId, "completed"]]);
+      expect(b.events.filter((e) => e.event === "job" && e.turnId === turnId).map((e) => [e.kind, e.status])).toEqual([["left", "interrupted"]]);
+      // Nothing of the dead worker's turn ran again.
+      expect(calls(input)).toEqual([{ pid: a.proc.pid, step: "plan" }, { pid: a.proc.pid, step: "reply" }]);
+      await kill(b);
+    } finally {
+      await plain.store.close?.();
+    }
   }, 120_000);
 
   it("12 turns over 3 sessions with two workers: each runs once, in order within its session", async () => {

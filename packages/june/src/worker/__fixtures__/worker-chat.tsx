@@ -1,5 +1,5 @@
 // The chat of the worker tests (in the test process and in worker child processes): a durable agent chat of
-// two steps, "plan" then "reply", on a scripted model, with its sessions in PostgreSQL (leases of 2 s, so a
+// two steps, "plan" then "reply" (or, `plain`, the same turns not durable), on a scripted model, with its sessions in PostgreSQL (leases of 2 s, so a
 // killed worker's lease runs out soon) and its queue on pg-boss, each in a schema of the test's own. Every
 // model call is appended to a log file (`<pid> <step> <input>`), so a test can count calls across processes.
 import { appendFileSync } from "node:fs";
@@ -15,6 +15,8 @@ export interface WorkerChatOptions {
   storeSchema: string;
   queueSchema: string;
   log: string;
+  /** A chat whose turns are not durable (no checkpoints): a turn whose worker died is left interrupted. */
+  plain?: boolean;
   /** Called as a model call starts (`step` is "plan" or "reply"): a child may print and hang there. */
   onModel?: (step: string, input: string) => void | Promise<void>;
 }
@@ -39,7 +41,7 @@ export function workerChat(options: WorkerChatOptions) {
   const responder = agentResponder({
     id: "worker-test",
     version: "1",
-    durable: true,
+    ...(options.plain === true ? {} : { durable: true as const }),
     render: ({ input }) => (
       <Agent model={model}>
         <Step id="plan" prompt={`Plan: ${input}`} />
