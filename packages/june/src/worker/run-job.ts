@@ -47,8 +47,14 @@ async function runTurnJob(session: Session, job: TurnJob, context: JobContext): 
     const record = await recordOf(session, job.turnId);
     if (record && !isUnfinished(record.status)) return { kind: "left", sessionId: session.id, turnId: job.turnId, status: record.status, why: "it had ended" };
     if (record) return takeOver(session, record, context, deadline);
-    const turn = (session as Session & QueuedTurnStarter)[startQueuedTurn](job.turnId, job.input);
-    const error = await settled(turn);
+    let error: unknown;
+    try {
+      error = await settled((session as Session & QueuedTurnStarter)[startQueuedTurn](job.turnId, job.input));
+    } catch (thrown) {
+      // Busy in this process, or waiting on a suspended turn's decision: nothing started, so wait like a busy lease.
+      if (!SessionBusyError.isInstance(thrown)) throw thrown;
+      error = thrown;
+    }
     if (!SessionBusyError.isInstance(error) || (await recordOf(session, job.turnId))) {
       const after = await recordOf(session, job.turnId);
       return { kind: "ran", sessionId: session.id, turnId: job.turnId, status: after?.status ?? "failed" };
