@@ -103,6 +103,12 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     await child.exited;
   }
 
+  /** Stops a worker gracefully (SIGTERM): it completes its jobs first, so none is left to take over. */
+  async function stop(child: Child): Promise<void> {
+    child.proc.kill("SIGTERM");
+    await child.exited;
+  }
+
   /** Waits (bounded) until the session's turns satisfy `done`. */
   async function turnsWhen(sessionId: string, done: (turns: TurnRecord[]) => boolean, limitMs = 60_000): Promise<TurnRecord[]> {
     const until = Date.now() + limitMs;
@@ -132,7 +138,7 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
       { pid: worker.proc.pid, step: "plan" },
       { pid: worker.proc.pid, step: "reply" },
     ]);
-    await kill(worker);
+    await stop(worker);
   }, 90_000);
 
   it(`a worker SIGKILLed in a durable turn's model call (seed ${SEED}: the ${KILL_AT} call) is taken over by another (completes once, or with no checkpoint yet, interrupted)`, async () => {
@@ -170,7 +176,7 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     const next = await session.enqueue("after the take-over");
     const after = await turnsWhen(session.id, (t) => t[1]?.status === "completed", 60_000);
     expect(after.map((t) => t.id)).toEqual([turnId, next.turnId]);
-    await kill(b);
+    await stop(b);
   }, 120_000);
 
   it("a worker SIGKILLed in a turn that is not durable: the other worker leaves it interrupted, and the session takes new turns", async () => {
@@ -196,7 +202,7 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
       expect(b.events.filter((e) => e.event === "job" && e.turnId === turnId).map((e) => [e.kind, e.status])).toEqual([["left", "interrupted"]]);
       // Nothing of the dead worker's turn ran again.
       expect(calls(input)).toEqual([{ pid: a.proc.pid, step: "plan" }, { pid: a.proc.pid, step: "reply" }]);
-      await kill(b);
+      await stop(b);
     } finally {
       await plain.store.close?.();
     }
@@ -218,7 +224,7 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
       expect(turns.map((t) => `${t.id} ${t.input}`)).toEqual(expected.get(session.id));
       for (const t of turns) expect(calls(t.input).map((c) => c.step)).toEqual(["plan", "reply"]);
     }
-    await Promise.all(workers.map(kill));
+    await Promise.all(workers.map(stop));
   }, 120_000);
 
   it("POST /sessions/:id/turns with background: true answers 202 with the turn id, and a worker runs it", async () => {
@@ -232,7 +238,7 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     const worker = startWorker();
     const turns = await turnsWhen(id, (t) => t[0]?.status === "completed");
     expect(turns.map((t) => [t.id, t.text])).toEqual([[turnId, "done: over http"]]);
-    await kill(worker);
+    await stop(worker);
   }, 90_000);
 
   it("a runAt schedule runs its turn by itself, in its session", async () => {
@@ -246,7 +252,7 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     const turns = await turnsWhen(session.id, (t) => t[0]?.status === "completed");
     expect(turns.map((t) => [t.input, t.status])).toEqual([["scheduled once", "completed"]]);
     expect((await chat.schedules()).map((s) => s.id)).not.toContain(`once-${session.id}`);
-    await kill(worker);
+    await stop(worker);
   }, 90_000);
 
   it("a cron schedule is listed with its cron and next run; unschedule removes it", async () => {
