@@ -10,7 +10,7 @@ export default defineConfig({
       { find: /^june\/jsx-runtime$/, replacement: src("jsx/jsx-runtime.ts") },
       { find: /^june\/jsx-dev-runtime$/, replacement: src("jsx/jsx-dev-runtime.ts") },
       { find: /^june\/sdk\/(.*)$/, replacement: src("sdk/$1.ts") },
-      { find: /^june\/(chat|server|studio|testing|learning)$/, replacement: src("$1/index.ts") },
+      { find: /^june\/(chat|server|studio|testing|learning|worker)$/, replacement: src("$1/index.ts") },
       { find: /^june\/store-kit$/, replacement: src("store-kit.ts") },
       { find: /^june\/stream$/, replacement: src("chat/stream/index.ts") },
       { find: /^june\/server\/redis$/, replacement: src("server/redis/index.ts") },

@@ -25,6 +25,8 @@ import { guardedResponder } from "./guarded-responder.js";
 import type { Guardrails } from "../guardrails/types.js";
 import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
 import type { Chat, ContextBuilder, Responder, Session } from "./types.js";
+import { isTurnQueue, type TurnQueue } from "../worker/queue.js";
+import { chatSchedules } from "../worker/schedules.js";
 
 /** Options every chat takes, whatever answers it. */
 export interface ChatOptions {
@@ -77,6 +79,11 @@ export interface ChatOptions {
    * step of the responder's workflow that has no `toolApproval` of its own.
    */
   toolApproval?: ToolApprovalPolicy;
+  /**
+   * Where `session.enqueue` puts turns and `chat.schedule` keeps schedules, for workers (`createWorker`) to run:
+   * a queue from `june/worker` (`pgBossQueue({ connectionString })`). See docs/workers.md.
+   */
+  queue?: TurnQueue;
 }
 
 /** A chat answered by any responder. */
@@ -126,6 +133,7 @@ export function createChat(options: CreateChatOptions): Chat {
   if (idGenerator !== undefined && typeof idGenerator !== "function") {
     throw new TypeError("createChat({ idGenerator }): idGenerator must be a function returning an id");
   }
+  if (options.queue !== undefined && !isTurnQueue(options.queue)) throw new TypeError("createChat({ queue }): queue must be made by june/worker (pgBossQueue)");
   if (mcp !== undefined && !isMcpConnections(mcp)) throw new TypeError("createChat({ mcp }): mcp must be made by mcpConnections()");
   if (mcp !== undefined && mcp.tools.length > 0 && options.model !== undefined) {
     throw new TypeError("createChat({ model, mcp }): a model chat calls no tools; answer with an agentResponder whose workflow has the MCP tools");
@@ -170,6 +178,7 @@ export function createChat(options: CreateChatOptions): Chat {
     telemetry,
     ...(prices ? { prices } : {}),
     ...(budget ? { budget } : {}),
+    ...(options.queue ? { queue: options.queue } : {}),
   };
 
   // One read of the journal: every store's `read` of an unknown session throws SessionNotFoundError (the
@@ -186,6 +195,7 @@ export function createChat(options: CreateChatOptions): Chat {
     store,
     maxInputChars,
     files,
+    ...chatSchedules(options.queue, store, maxInputChars),
     async createSession(sessionOptions = {}) {
       if (typeof sessionOptions !== "object" || sessionOptions === null) {
         throw new TypeError("createSession(options): options must be an object of `id?`, `owner?` and `metadata?`");
@@ -223,7 +233,7 @@ function responderOf(options: CreateChatOptions): Responder {
     throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
   }
   if (hasModel) {
-    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, guardrails: _guardrails, toolApproval: _toolApproval, files: _files, ...modelOptions } = options as ModelChatOptions;
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, guardrails: _guardrails, toolApproval: _toolApproval, files: _files, queue: _queue, ...modelOptions } = options as ModelChatOptions;
     return modelResponder(modelOptions);
   }
   const responder = options.responder;

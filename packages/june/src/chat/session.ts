@@ -22,6 +22,9 @@ import type { Budget } from "../cost/budget.js";
 import { isUnfinished } from "./unfinished.js";
 import { sessionCost } from "../stores/session-cost.js";
 import type { Spent } from "../cost/budget.js";
+import { startQueuedTurn } from "./internal/queued-turn.js";
+import type { TurnQueue } from "../worker/queue.js";
+import { NoQueueError } from "../worker/errors.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {
@@ -43,6 +46,8 @@ export interface SessionHost {
   readonly prices?: Prices;
   /** The chat's budgets (`createChat({ budget })`). */
   readonly budget?: Budget;
+  /** The chat's queue (`createChat({ queue })`): where `session.enqueue` puts turns for workers. */
+  readonly queue?: TurnQueue;
 }
 
 /** Unfinished turns with a checkpoint, by id: undefined, or why their checkpoint cannot be read. */
@@ -95,6 +100,26 @@ export class JournaledSession implements Session {
       throw new TypeError("This chat's store keeps no files (it has no putFile and getFile): a turn cannot send files");
     }
     return normalized;
+  }
+
+  /**
+   * Puts a turn on the chat's queue and resolves to its id once it is queued; a worker runs it with that id.
+   * `NoQueueError` when the chat has no queue; a bad input throws as `send` does, before anything is queued.
+   */
+  async enqueue(input: string): Promise<{ turnId: string }> {
+    // A queued turn carries its text in the job; files are not queued yet (send them with `send`).
+    if (typeof input !== "string") throw new TypeError(`session.enqueue(input): input must be a string (a queued turn takes text only), got ${input === null ? "null" : typeof input}`);
+    this.#normalize(input);
+    const queue = this.#host.queue;
+    if (!queue) throw new NoQueueError("session.enqueue(input)");
+    const turnId = this.#host.newId("turn");
+    await queue.enqueue({ kind: "turn", sessionId: this.id, turnId, input });
+    return { turnId };
+  }
+
+  /** Starts a queued turn under the id it was enqueued with (a worker's call; see `startQueuedTurn`). */
+  [startQueuedTurn](turnId: string, input: string): Turn {
+    return this.#start(this.#normalize(input), undefined, turnId);
   }
 
   /**
@@ -212,14 +237,14 @@ export class JournaledSession implements Session {
     return record;
   }
 
-  #start(input: TurnFiles, parent: { turnId: string | undefined } | undefined): Turn {
+  #start(input: TurnFiles, parent: { turnId: string | undefined } | undefined, turnId?: string): Turn {
     const host = this.#host;
     const running = host.running.get(this.id);
     if (running) throw new SessionBusyError(this.id, `turn "${running.id}" is running in this process`);
     const suspended = this.#journal.unfinishedCount === 0 ? undefined : this.#journal.records.find((record) => record.status === "suspended");
     if (suspended) throw waitingTurn(this.id, suspended);
     const controller = new TurnController({
-      id: host.newId("turn"),
+      id: turnId ?? host.newId("turn"),
       sessionId: this.id,
       journal: this.#journal,
       maxInputChars: host.maxInputChars,

@@ -1,4 +1,6 @@
 import type { Guardrails } from "../guardrails/types.js";
+import type { ScheduleOptions } from "../worker/schedules.js";
+import type { ScheduleInfo } from "../worker/queue.js";
 import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
 import type { LanguageModel, ModelMessage, UserModelMessage } from "ai";
 import type { ApprovalDecision, ApprovalRequest, DecisionOutcome, ModelInfo, PolicyApproval, RunResult, Usage } from "../runtime/types.js";
@@ -406,6 +408,12 @@ export interface Session {
    */
   file(fileId: string): Promise<StoredFile | undefined>;
   /**
+   * Puts a turn on the chat's queue (`createChat({ queue })`) and resolves to its id at once; a worker
+   * (`createWorker`) runs it with that id, after the session's earlier queued turns. `NoQueueError` without a
+   * queue. See docs/workers.md.
+   */
+  enqueue(input: string): Promise<{ turnId: string }>;
+  /**
    * The current branch's journaled turns, oldest first. The records are the session's own, shared and
    * frozen (read-only, and so are the objects they hold: copy a record to change it); a new list each call.
    * A turn that changes later (its end, feedback) is a new record in the next call's list.
@@ -515,6 +523,16 @@ export interface Chat {
   listSessions(options?: ListSessionsOptions): Promise<SessionInfo[]>;
   /** Removes the session and its journal. */
   deleteSession(id: string): Promise<boolean>;
+  /**
+   * Schedules a turn on the chat's queue: a recurring `cron` (in `timezone`, default UTC) or a one-off `runAt`,
+   * in a session or a new one each run; resolves to the schedule as listed. `ScheduleInvalidError` (nothing
+   * scheduled) for a bad option, `SessionNotFoundError` for an unknown session, `NoQueueError` without a queue.
+   */
+  schedule(options: ScheduleOptions): Promise<ScheduleInfo>;
+  /** The chat's schedules, by id. */
+  schedules(): Promise<ScheduleInfo[]>;
+  /** Removes a schedule; `false` when there was none by that id. */
+  unschedule(id: string): Promise<boolean>;
 }
 
 /** What a chat factory is called with. */

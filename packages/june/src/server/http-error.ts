@@ -12,6 +12,7 @@ import {
 } from "../chat/errors.js";
 import { FileRejectedError } from "../chat/files/errors.js";
 import { ApprovalEditRefusedError, CheckpointMismatchError, ToolInputInvalidError } from "../runtime/errors.js";
+import { NoQueueError, QueueUnavailableError, ScheduleInvalidError } from "../worker/errors.js";
 import {
   CheckpointUnreadableError,
   ConflictError,
@@ -66,6 +67,9 @@ const STATUSES: readonly (readonly [ErrorClass, number])[] = [
   [SteerNotSupportedError, 422],
   // A steer or an answer the chat's guardrails refuse (the question stays pending).
   [GuardrailTrippedError, 422],
+  [ScheduleInvalidError, 400],
+  [NoQueueError, 501],
+  [QueueUnavailableError, 503],
 ];
 
 /** The status a thrown error answers with: an `HttpError`'s own, a June error's from the table, else 500. */

@@ -67,12 +67,20 @@ export function sessionRoutes(context: HandlerContext): Router {
       return context.json(200, { deleted: true });
     })
     .on("POST", "/:id/turns", async ({ request, params }) => {
-      // JSON `{ input, files? }`, or multipart/form-data with an `input` field and `files` parts.
+      // JSON `{ input, files?, background? }`, or multipart/form-data with an `input` field and `files` parts.
       const { fields, files } = await readTurnBody(request, context);
-      rejectUnknownFields(fields, ["input"]);
+      rejectUnknownFields(fields, ["input", "background"]);
+      const background = fields.background;
+      if (background !== undefined && typeof background !== "boolean") throw new HttpError(400, `"background" must be true or false, got ${JSON.stringify(background)}`);
       // A message may be files alone.
       const text = files.length > 0 && (fields.input === undefined || fields.input === "") ? "" : context.input(fields);
       const session = await chat.openSession(params.id);
+      if (background) {
+        // In the background: queued for a worker (docs/workers.md), answered at once with the turn's id. A queued
+        // turn carries its text in the job: files go with a turn that runs in the request.
+        if (files.length > 0) throw new HttpError(400, "a background turn takes text only: send its files without \"background\"");
+        return context.json(202, { sessionId: session.id, ...(await withInputErrors(() => session.enqueue(text))) });
+      }
       return startTurnResponse(request, context, () => session.send(files.length > 0 ? { text, files } : text));
     })
     // `:chatId`, checked by the route itself: another owner's file is the same 404 as a missing one.

@@ -11,6 +11,8 @@ import { resumeCommand } from "./resume.js";
 import { runCommand } from "./run.js";
 import { sessionsCommand } from "./sessions.js";
 import { studioCommand } from "./studio.js";
+import { workerCommand } from "./worker.js";
+import { scheduleCommand } from "./schedule.js";
 
 /** `june --help`: what every command shares (models and their keys, output, telemetry, exit codes). */
 export const juneHelp: CommandHelp = {
@@ -87,6 +89,8 @@ export function juneCommand(io: CliIO): CommandDef {
       sessions: sessionsCommand(io),
       dataset: datasetCommand(io),
       eval: evalCommand(io),
+      worker: workerCommand(io),
+      schedule: scheduleCommand(io),
     },
   }) as CommandDef;
 }
