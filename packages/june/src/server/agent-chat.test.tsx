@@ -15,7 +15,7 @@ import { agentResponder, createChat } from "june/chat";
 import { createChatHandler } from "june/server";
 import { scriptedModel } from "june/testing";
 import { describe, expect, it } from "vitest";
-import { listen } from "./__fixtures__/servers.js";
+import { listen, post } from "./__fixtures__/servers.js";
 import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
 
 /**
@@ -71,9 +71,6 @@ function workflowChat() {
   });
   return { chat, ran };
 }
-
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
 function expectNoSecrets(bodies: string[]) {
   expect(bodies.length).toBeGreaterThan(0);

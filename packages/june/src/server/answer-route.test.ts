@@ -2,11 +2,8 @@ import { memoryStore } from "june/chat";
 import { createChatHandler } from "june/server";
 import { describe, expect, it } from "vitest";
 import { askChat, QUESTION } from "../ask/__fixtures__/ask-chat.js";
-import { listen } from "./__fixtures__/servers.js";
+import { listen, post } from "./__fixtures__/servers.js";
 import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
-
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
 describe("POST /sessions/:id/turns/:turnId/answer", () => {
   it("answers a question from its input-request event; a bad body is a 400 and the question stays; a second answer is a 409", async () => {

@@ -2,11 +2,8 @@ import { createChat } from "june/chat";
 import { createChatHandler } from "june/server";
 import { describe, expect, it } from "vitest";
 import { approvalResponder, SECRETS } from "./__fixtures__/approval-responder.js";
-import { listen } from "./__fixtures__/servers.js";
+import { listen, post } from "./__fixtures__/servers.js";
 import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
-
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
 /** Every response body the test read, to check none holds a credential. */
 const bodies: string[] = [];

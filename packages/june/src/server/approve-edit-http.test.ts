@@ -8,15 +8,13 @@ import { createChatHandler } from "june/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { durableChat, SECRET } from "../chat/__fixtures__/durable-chat.js";
 import { askChat } from "../ask/__fixtures__/ask-chat.js";
-import { listen } from "./__fixtures__/servers.js";
+import { listen, post } from "./__fixtures__/servers.js";
 import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
 
 const root = mkdtempSync(join(tmpdir(), "june-approve-edit-http-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const lines = (path: string) => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean) : []);
-const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
-
 /** `depth` nested arrays around `"x"`, as JSON text (JSON.stringify would overflow the stack building it). */
 const deepJson = (depth: number) => `${"[".repeat(depth)}"x"${"]".repeat(depth)}`;
 

@@ -2,7 +2,7 @@ import { createChat } from "june/chat";
 import { createChatHandler } from "june/server";
 import { scriptedModel, type Script } from "june/testing";
 import { describe, expect, it } from "vitest";
-import { listen } from "./__fixtures__/servers.js";
+import { listen, post } from "./__fixtures__/servers.js";
 import { readSse } from "./__fixtures__/sse-client.js";
 
 interface TurnJson {
@@ -20,13 +20,6 @@ async function setup(script: Script) {
   const id = ((await created.json()) as { id: string }).id;
   return { base, id };
 }
-
-const post = (url: string, body?: unknown) =>
-  fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
 
 async function send(base: string, id: string, input: string): Promise<string> {
   const events = await readSse(await post(`${base}/sessions/${id}/turns`, { input }));

@@ -2,7 +2,7 @@ import { createChat, type Chat } from "june/chat";
 import { createChatHandler, type ChatHandlerOptions } from "june/server";
 import { scriptedModel, type Script } from "june/testing";
 import { describe, expect, it } from "vitest";
-import { listen } from "./__fixtures__/servers.js";
+import { listen, post } from "./__fixtures__/servers.js";
 import { readSse, sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
 
 async function setup(script: Script, options: ChatHandlerOptions = {}, chatOptions: { maxInputChars?: number } = {}) {
@@ -11,14 +11,6 @@ async function setup(script: Script, options: ChatHandlerOptions = {}, chatOptio
   const base = await listen(createChatHandler(chat, options));
   return { chat, model, base };
 }
-
-const post = (url: string, body?: unknown, init: RequestInit = {}) =>
-  fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    ...(init.signal && { signal: init.signal }),
-  });
 
 async function createSession(base: string): Promise<string> {
   const response = await post(`${base}/sessions`);

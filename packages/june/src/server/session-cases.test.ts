@@ -3,7 +3,7 @@ import { parseJSONL } from "june/learning";
 import { createChatHandler } from "june/server";
 import { scriptedModel, type Script } from "june/testing";
 import { describe, expect, it } from "vitest";
-import { listen } from "./__fixtures__/servers.js";
+import { listen, post } from "./__fixtures__/servers.js";
 import { readSse } from "./__fixtures__/sse-client.js";
 
 async function setup(script: Script) {
@@ -11,9 +11,6 @@ async function setup(script: Script) {
   const base = await listen(createChatHandler(chat));
   return { chat, base };
 }
-
-const post = (url: string, body: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
 /** Sends one turn over HTTP, reads its events to the end, and returns its id. */
 async function turn(base: string, sessionId: string, input: string): Promise<string> {

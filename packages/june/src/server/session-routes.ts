@@ -10,7 +10,7 @@ import { handleSessionFile } from "./session-files.js";
 import { readTurnBody } from "./turn-files.js";
 import { startTurnResponse } from "./start-turn.js";
 import { sessionView } from "./session-view.js";
-import { handleUiMessages } from "./ui-chat.js";
+import { handleUiMessages } from "./ui-messages-route.js";
 
 const MAX_LIST_LIMIT = 1_000;
 

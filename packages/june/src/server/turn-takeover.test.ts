@@ -9,11 +9,8 @@ import { memoryStore, type TurnCommand } from "june/chat";
 import { createChatHandler, type ServedTurn, type TurnEventBus } from "june/server";
 import type { IndexedTurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 import { durableChat } from "../chat/__fixtures__/durable-chat.js";
-import { listen } from "./__fixtures__/servers.js";
+import { listen, post } from "./__fixtures__/servers.js";
 import { sseEvents, type SseEvent } from "./__fixtures__/sse-client.js";
-
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
 async function events(response: Response): Promise<SseEvent[]> {
   expect(response.status).toBe(200);

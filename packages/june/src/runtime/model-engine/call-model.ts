@@ -13,12 +13,12 @@ import type { Release } from "../scheduler.js";
 import type { SteerInbox } from "../steer.js";
 import type { CallSettings, ModelInfo, ModelAttemptFailure, Usage } from "../types.js";
 import { toUsage } from "../usage.js";
-import { costOf, priceOf, UNKNOWN_COST, type Cost, type Prices } from "../../cost/price.js";
+import { costOf, priceOf, UNKNOWN_COST, type Cost, type Price, type Prices } from "../../cost/price.js";
 import { countedUsage } from "../../cost/counted-usage.js";
 import { tokenCounter, type TokenCount } from "../../cost/token-counter.js";
 import type { ModelCallInfo } from "../../telemetry/model-call-span.js";
 import { callNode, type CallEnd, type CallPatch, type NewCallNode } from "./call-node.js";
-import { stepResponse as ownMessages, streamModel } from "../../ai-sdk/stream-model.js";
+import { type ModelStream, stepResponse as ownMessages, streamModel } from "../../ai-sdk/stream-model.js";
 import { within } from "../../telemetry/ai-sdk.js";
 
 /** A call's span (`ModelCallSpan`, or a run's that also tracks the step's tools): it reads every part. */
@@ -131,62 +131,126 @@ export type CallOutcome = { readonly kind: "interrupted"; readonly messages: Mod
  * While the call is still writing text (no tool call yet), new steer input interrupts it.
  */
 export async function callModel(input: CallInput): Promise<CallOutcome> {
-  const { signal, history, inbox, host } = input;
-  // A budget stops the run before a call, never in the middle of one. The call that did not start is a node
-  // that failed with the budget's error: the trace (and every surface drawing it) says why the run stopped.
-  if (input.budget) {
-    try {
-      input.budget();
-    } catch (error) {
-      const nodeId = host.open(callNode.start(input.modelInfo, input.system, history));
-      host.end(nodeId, callNode.end({ kind: "failed", error }), "failed");
-      throw error;
-    }
-  }
-  // One controller for the call, linked to the step's signal by one listener (no AbortSignal.any per call), which
-  // also cancels the reader; a steer's interrupt does both itself.
-  const interrupt = new AbortController();
-  const callSignal = interrupt.signal;
-  let reader: ReadableStreamDefaultReader<TextStreamPart<ToolSet>> | undefined;
-  // Whether `callSignal` aborted, read once a part (a field, not the signal's getter): only this function aborts it.
-  let stopped = false;
-  const abortCall = (reason: unknown, cancelReader: boolean): void => {
-    stopped = true;
-    interrupt.abort(reason);
-    // Canceling the reader ends a pending read at once (a cancel). An interrupted call's stream is read to its
-    // end instead: the AI SDK then closes it with an `abort` part, which ends its own spans.
-    if (cancelReader) reader?.cancel(reason).catch(() => {});
-  };
-  const onAbort = (): void => abortCall(signal.reason, true);
-  if (signal.aborted) {
-    stopped = true;
-    interrupt.abort(signal.reason);
-  } else signal.addEventListener("abort", onAbort, { once: true });
-  let prepared: ModelMessage[] | undefined;
-  let carried = 0;
-  let interruptible = false;
-  let release: Release | undefined;
-  let stepResponse: readonly ModelMessage[] | undefined;
-  // The request went out (its slot taken, its messages final): from here on the call may cost something.
-  let sent = false;
-  inbox.onInput = () => {
-    // Internal: the reason of this call's own controller (the call ends "interrupted"). An `AbortError`, so the
-    // AI SDK ends the call's stream with its `abort` part (and its spans) rather than an error.
-    if (interruptible && !signal.aborted && !callSignal.aborted) abortCall(new DOMException("june: steer input interrupts this call", "AbortError"), false);
-  };
-
+  judgeBudget(input);
+  const call = startCall(input);
   // The model's price, looked up while the call runs (the catalog's provider file loads once, on first use).
   const price = priceOf(input.modelInfo, input.prices);
   price.catch(() => {});
-  let nodeId: string | undefined;
-  let attemptStartedAt: number | undefined;
-  let failed: readonly ModelAttemptFailure[] | undefined;
-  // The call's node, made when its first request starts (so a request that fails, and each retry, shows).
-  const openNode = (): string => (nodeId ??= host.open(callNode.start(input.modelInfo, input.system, prepared ?? history)));
-
-  const span = host.span({ model: input.modelInfo, settings: input.settings, system: input.system, messages: history });
+  const span = input.host.span({ model: input.modelInfo, settings: input.settings, system: input.system, messages: input.history });
   // Active while the call starts, so the AI SDK's own spans nest below it.
-  const { parts, result } = within(span, () => streamModel({
+  const { parts, result } = within(span, () => streamCall(call));
+  const cost = await readCall(call, span, parts, price);
+  return endCall(call, result, cost, price);
+}
+
+/** One call's state, shared by its steps (`startCall`, `streamCall`, `readCall`, `endCall`). */
+interface Call {
+  readonly input: CallInput;
+  /** One controller for the call, linked to the step's signal by one listener (no AbortSignal.any per call). */
+  readonly interrupt: AbortController;
+  readonly onAbort: () => void;
+  reader: ReadableStreamDefaultReader<TextStreamPart<ToolSet>> | undefined;
+  /** Whether the call's signal aborted, read once a part (a field, not the signal's getter): only this call aborts it. */
+  stopped: boolean;
+  prepared: ModelMessage[] | undefined;
+  carried: number;
+  interruptible: boolean;
+  release: Release | undefined;
+  stepResponse: readonly ModelMessage[] | undefined;
+  /** The request went out (its slot taken, its messages final): from here on the call may cost something. */
+  sent: boolean;
+  nodeId: string | undefined;
+  attemptStartedAt: number | undefined;
+  failed: readonly ModelAttemptFailure[] | undefined;
+  text: string;
+  toolText: string;
+  finish: FinishInfo | undefined;
+  usage: Usage | undefined;
+  /** Some of the finished step's usage is June's own count (the provider reported none, or NaN): its cost is unknown. */
+  unreported: boolean;
+  counter: TokenCount | undefined;
+  readonly clientCalls: Set<string>;
+  readonly answered: Set<string>;
+  readonly approvals: OpenApproval[];
+}
+
+/**
+ * A budget stops the run before a call, never in the middle of one. The call that did not start is a node
+ * that failed with the budget's error: the trace (and every surface drawing it) says why the run stopped.
+ */
+function judgeBudget(input: CallInput): void {
+  if (!input.budget) return;
+  const { host, history } = input;
+  try {
+    input.budget();
+  } catch (error) {
+    const nodeId = host.open(callNode.start(input.modelInfo, input.system, history));
+    host.end(nodeId, callNode.end({ kind: "failed", error }), "failed");
+    throw error;
+  }
+}
+
+/** The call's state, its controller linked to the step's signal (which also cancels the reader) and to steer input. */
+function startCall(input: CallInput): Call {
+  const { signal, inbox } = input;
+  const interrupt = new AbortController();
+  const call: Call = {
+    input,
+    interrupt,
+    onAbort: () => abortCall(call, signal.reason, true),
+    reader: undefined,
+    stopped: false,
+    prepared: undefined,
+    carried: 0,
+    interruptible: false,
+    release: undefined,
+    stepResponse: undefined,
+    sent: false,
+    nodeId: undefined,
+    attemptStartedAt: undefined,
+    failed: undefined,
+    text: "",
+    toolText: "",
+    finish: undefined,
+    usage: undefined,
+    unreported: false,
+    counter: undefined,
+    clientCalls: new Set(),
+    answered: new Set(),
+    approvals: [],
+  };
+  if (signal.aborted) {
+    call.stopped = true;
+    interrupt.abort(signal.reason);
+  } else signal.addEventListener("abort", call.onAbort, { once: true });
+  inbox.onInput = () => {
+    // Internal: the reason of this call's own controller (the call ends "interrupted"). An `AbortError`, so the
+    // AI SDK ends the call's stream with its `abort` part (and its spans) rather than an error.
+    if (call.interruptible && !signal.aborted && !interrupt.signal.aborted) abortCall(call, new DOMException("june: steer input interrupts this call", "AbortError"), false);
+  };
+  return call;
+}
+
+function abortCall(call: Call, reason: unknown, cancelReader: boolean): void {
+  call.stopped = true;
+  call.interrupt.abort(reason);
+  // Canceling the reader ends a pending read at once (a cancel). An interrupted call's stream is read to its
+  // end instead: the AI SDK then closes it with an `abort` part, which ends its own spans.
+  if (cancelReader) call.reader?.cancel(reason).catch(() => {});
+}
+
+/** The call's node, made when its first request starts (so a request that fails, and each retry, shows). */
+function openNode(call: Call): string {
+  const { input } = call;
+  return (call.nodeId ??= input.host.open(callNode.start(input.modelInfo, input.system, call.prepared ?? input.history)));
+}
+
+/** The AI SDK's stream of the one call, its requests shown on the node, its messages prepared right before it. */
+function streamCall(call: Call): ModelStream {
+  const { input } = call;
+  const { history, inbox, host } = input;
+  const callSignal = call.interrupt.signal;
+  return streamModel({
     model: input.model,
     instructions: input.system,
     messages: history,
@@ -199,113 +263,116 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
     // Each request the AI SDK makes (a retry is another) shows on the node as it starts and fails.
     attempts: {
       onAttempt: (attempt, at) => {
-        attemptStartedAt = at;
-        const id = openNode();
+        call.attemptStartedAt = at;
+        const id = openNode(call);
         if (attempt > 1) host.update(id, { attempt });
       },
       onAttemptError: (attempt, error, at) => {
         if (callSignal.aborted) return;
-        const id = openNode();
-        const patch = callNode.attemptFailed(failed, attempt, attemptStartedAt ?? at, error, at);
-        failed = patch.failedAttempts;
+        const id = openNode(call);
+        const patch = callNode.attemptFailed(call.failed, attempt, call.attemptStartedAt ?? at, error, at);
+        call.failed = patch.failedAttempts;
         host.update(id, patch);
       },
     },
     prepareStep: async ({ messages }) => {
-      if (host.acquire) release = await host.acquire(callSignal);
+      if (host.acquire) call.release = await host.acquire(callSignal);
       // Judged again once the slot is taken: calls that waited for one do not all start on the spend before them.
       input.budget?.();
-      sent = true;
+      call.sent = true;
       // The AI SDK reads approval responses from the last message only: never put input after them.
       const steer = endsWithApprovalResponse(messages) ? [] : inbox.drain();
-      carried = messages.length - history.length;
+      call.carried = messages.length - history.length;
       // `messages` is the AI SDK's own array for this step: kept as it is when no steer input is added to it.
-      prepared = steer.length === 0 ? messages : [...messages, ...steer.map((text): ModelMessage => ({ role: "user", content: text }))];
-      interruptible = true;
-      return { messages: prepared };
+      call.prepared = steer.length === 0 ? messages : [...messages, ...steer.map((text): ModelMessage => ({ role: "user", content: text }))];
+      call.interruptible = true;
+      return { messages: call.prepared };
     },
     // The AI SDK builds the step's messages once, here; `await result.response` would tee and re-read the stream.
     onStepEnd: (step) => {
-      stepResponse = responseMessages(step.response.messages, carried);
+      call.stepResponse = responseMessages(step.response.messages, call.carried);
     },
-  }));
+  });
+}
 
-  let text = "";
-  let toolText = "";
-  let finish: FinishInfo | undefined;
-  let usage: Usage | undefined;
-  // Some of the finished step's usage is June's own count (the provider reported none, or NaN): its cost is unknown.
-  let unreported = false;
-  let counter: TokenCount | undefined;
-  const countUsage = (reported: LanguageModelUsage | undefined) =>
-    countedUsage(reported, { system: input.system, messages: prepared ?? history, received: text + toolText }, (counter ??= tokenCounter(input.model)));
-  /**
-   * A call that ended before its provider reported usage (canceled, interrupted, failed mid-stream) still
-   * spent what was sent and what came back: June's own count of it, at an unknown cost. A request that
-   * failed before any of its response arrived is not counted.
-   */
-  const spendUnreported = (failed: boolean): void => {
-    if (usage !== undefined || !sent || (failed && text === "" && toolText === "")) return;
-    usage = Object.freeze(countUsage(undefined).usage);
-    unreported = true;
-    host.usage?.(usage);
-    host.cost?.(UNKNOWN_COST);
-  };
-  const clientCalls = new Set<string>();
-  const answered = new Set<string>();
-  const approvals: OpenApproval[] = [];
+function countUsage(call: Call, reported: LanguageModelUsage | undefined): ReturnType<typeof countedUsage> {
+  const { input } = call;
+  return countedUsage(reported, { system: input.system, messages: call.prepared ?? input.history, received: call.text + call.toolText }, (call.counter ??= tokenCounter(input.model)));
+}
+
+/**
+ * A call that ended before its provider reported usage (canceled, interrupted, failed mid-stream) still
+ * spent what was sent and what came back: June's own count of it, at an unknown cost. A request that
+ * failed before any of its response arrived is not counted.
+ */
+function spendUnreported(call: Call, failed: boolean): void {
+  if (call.usage !== undefined || !call.sent || (failed && call.text === "" && call.toolText === "")) return;
+  call.usage = Object.freeze(countUsage(call, undefined).usage);
+  call.unreported = true;
+  call.input.host.usage?.(call.usage);
+  call.input.host.cost?.(UNKNOWN_COST);
+}
+
+/** One part of the call's stream, into the call's state and its host. */
+function onPart(call: Call, span: CallSpan | undefined, part: TextStreamPart<ToolSet>): void {
+  const { host } = call.input;
   const tools = host.tools;
-
-  const onPart = (part: TextStreamPart<ToolSet>): void => {
-    span?.onPart(part);
-    switch (part.type) {
-      case "start-step":
-        openNode();
-        return;
-      case "text-delta":
-        text += part.text;
-        host.text(text, part.text, nodeId);
-        return;
-      case "tool-input-start":
-        interruptible = false;
-        return;
-      case "tool-call":
-        interruptible = false;
-        tools?.called(part);
-        toolText += `${part.toolName}${JSON.stringify(part.input) ?? ""}`;
-        if (!part.providerExecuted) clientCalls.add(part.toolCallId);
-        return;
-      case "tool-approval-request":
-        if (tools) approvals.push(tools.approval(part.approvalId, part.toolCall));
-        return;
-      case "tool-result":
-        answered.add(part.toolCallId);
-        tools?.answered(part);
-        return;
-      case "tool-error":
-      case "tool-output-denied":
-        answered.add(part.toolCallId);
-        tools?.answered(part);
-        return;
-      case "finish-step": {
-        interruptible = false;
-        // Frozen as the trace keeps them (a snapshot copies an unfrozen one to freeze it).
-        const counted = countUsage(part.usage);
-        usage = Object.freeze(counted.usage);
-        unreported = counted.counted;
-        host.usage?.(usage);
-        finish = { response: part.response, usage: part.usage, finishReason: part.finishReason };
-        release?.();
-        return;
-      }
-      case "error":
-        throw part.error;
-      default:
-        return;
+  span?.onPart(part);
+  switch (part.type) {
+    case "start-step":
+      openNode(call);
+      return;
+    case "text-delta":
+      call.text += part.text;
+      host.text(call.text, part.text, call.nodeId);
+      return;
+    case "tool-input-start":
+      call.interruptible = false;
+      return;
+    case "tool-call":
+      call.interruptible = false;
+      tools?.called(part);
+      call.toolText += `${part.toolName}${JSON.stringify(part.input) ?? ""}`;
+      if (!part.providerExecuted) call.clientCalls.add(part.toolCallId);
+      return;
+    case "tool-approval-request":
+      if (tools) call.approvals.push(tools.approval(part.approvalId, part.toolCall));
+      return;
+    case "tool-result":
+      call.answered.add(part.toolCallId);
+      tools?.answered(part);
+      return;
+    case "tool-error":
+    case "tool-output-denied":
+      call.answered.add(part.toolCallId);
+      tools?.answered(part);
+      return;
+    case "finish-step": {
+      call.interruptible = false;
+      // Frozen as the trace keeps them (a snapshot copies an unfrozen one to freeze it).
+      const counted = countUsage(call, part.usage);
+      call.usage = Object.freeze(counted.usage);
+      call.unreported = counted.counted;
+      host.usage?.(call.usage);
+      call.finish = { response: part.response, usage: part.usage, finishReason: part.finishReason };
+      call.release?.();
+      return;
     }
-  };
+    case "error":
+      throw part.error;
+    default:
+      return;
+  }
+}
 
-  reader = parts.getReader();
+/**
+ * Reads the call's stream to its end (or its abort); a stream that failed ends the call's node and throws.
+ * Returns what a call read to its end cost, when it reported usage.
+ */
+async function readCall(call: Call, span: CallSpan | undefined, parts: ReadableStream<TextStreamPart<ToolSet>>, price: Promise<Price | undefined>): Promise<Cost | undefined> {
+  const { signal, inbox, host } = call.input;
+  const callSignal = call.interrupt.signal;
+  const reader = (call.reader = parts.getReader());
   let drained = false;
   let cost: Cost | undefined;
   try {
@@ -313,53 +380,60 @@ export async function callModel(input: CallInput): Promise<CallOutcome> {
       const next = await reader.read();
       if (next.done) break;
       // An interrupted call's late parts are not part of its text.
-      if (!stopped) onPart(next.value);
+      if (!call.stopped) onPart(call, span, next.value);
     }
     drained = !callSignal.aborted;
-    if (drained && usage !== undefined) {
-      cost = unreported ? UNKNOWN_COST : costOf(finish?.usage, await price);
+    if (drained && call.usage !== undefined) {
+      cost = call.unreported ? UNKNOWN_COST : costOf(call.finish?.usage, await price);
       span?.cost?.(cost);
     }
   } catch (error) {
     if (!callSignal.aborted) {
       span?.fail(error);
-      spendUnreported(true);
-      host.end(nodeId, callNode.end({ kind: "failed", error }), "failed");
+      spendUnreported(call, true);
+      host.end(call.nodeId, callNode.end({ kind: "failed", error }), "failed");
       throw error;
     }
   } finally {
-    interruptible = false;
+    call.interruptible = false;
     inbox.onInput = undefined;
-    release?.();
-    signal.removeEventListener("abort", onAbort);
+    call.release?.();
+    signal.removeEventListener("abort", call.onAbort);
     // The call's controller also aborts when the step's signal does: canceled first, interrupted otherwise.
     span?.end(signal.aborted ? "canceled" : callSignal.aborted ? "interrupted" : undefined);
     if (!drained && !callSignal.aborted) reader.cancel().catch(() => {});
   }
+  return cost;
+}
 
+/** How the read call ended: canceled (throws), interrupted, or finished; its node ends so. */
+async function endCall(call: Call, result: ModelStream["result"], read: Cost | undefined, price: Promise<Price | undefined>): Promise<CallOutcome> {
+  const { signal, history, host } = call.input;
+  const { text, prepared, usage, finish, approvals, clientCalls, answered } = call;
   if (signal.aborted) {
-    spendUnreported(false);
-    host.end(nodeId, callNode.end({ kind: "canceled", text: host.kept?.(text) ?? text }), "canceled");
+    spendUnreported(call, false);
+    host.end(call.nodeId, callNode.end({ kind: "canceled", text: host.kept?.(text) ?? text }), "canceled");
     signal.throwIfAborted();
   }
-  if (callSignal.aborted) {
+  if (call.interrupt.signal.aborted) {
     const kept = host.kept?.(text) ?? text;
-    spendUnreported(false);
-    host.end(nodeId, callNode.end({ kind: "interrupted", text: kept }), "interrupted");
+    spendUnreported(call, false);
+    host.end(call.nodeId, callNode.end({ kind: "interrupted", text: kept }), "interrupted");
     const written: ModelMessage[] = kept ? [{ role: "assistant", content: kept }] : [];
     return { kind: "interrupted", messages: [...(prepared ?? history), ...written], text: kept };
   }
   // A stream that ended without a step (no finish-step): the AI SDK's own promise says why.
-  const response = stepResponse ?? responseMessages((await result.response).messages, carried);
-  if (usage === undefined && sent) {
+  const response = call.stepResponse ?? responseMessages((await result.response).messages, call.carried);
+  let cost = read;
+  if (usage === undefined && call.sent) {
     // A stream that ended without a step: June's count of it, at an unknown cost.
-    spendUnreported(false);
+    spendUnreported(call, false);
     cost = UNKNOWN_COST;
   } else {
-    cost ??= unreported ? UNKNOWN_COST : costOf(finish?.usage, await price);
+    cost ??= call.unreported ? UNKNOWN_COST : costOf(finish?.usage, await price);
     host.cost?.(cost);
   }
-  host.end(nodeId, callNode.end({ kind: "done", response, usage: usage ?? toUsage(undefined), cost, finishReason: finish?.finishReason ?? "other" }), "done");
+  host.end(call.nodeId, callNode.end({ kind: "done", response, usage: call.usage ?? toUsage(undefined), cost, finishReason: finish?.finishReason ?? "other" }), "done");
   const messages = prepared ? [...prepared, ...response] : [...history, ...response];
   const continues = approvals.length === 0 && clientCalls.size > 0 && [...clientCalls].every((id) => answered.has(id));
   return { kind: "finished", messages, response, text, continues, approvals, finish, cost };

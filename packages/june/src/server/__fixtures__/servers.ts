@@ -21,7 +21,15 @@ export function onCleanup(close: () => Promise<void> | void): void {
   });
 }
 
-/** `POST url` with `body` as JSON (no body when undefined). */
-export function post(url: string, body?: unknown): Promise<Response> {
-  return fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+/**
+ * `POST url` with `body` as JSON (no body when undefined; a string is sent as it is, so a test can send bad
+ * JSON). `init`: more headers, and a signal.
+ */
+export function post(url: string, body?: unknown, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    ...(init.signal && { signal: init.signal }),
+  });
 }

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET } from "../../chat/__fixtures__/durable-chat.js";
 import { postgresStore } from "../../stores/postgres/postgres-store.js";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
+import { post } from "../__fixtures__/servers.js";
 import { sseEvents, type SseEvent } from "../__fixtures__/sse-client.js";
 import { answer, assemble, collectChunks, sendUi, uiText, uiTransport, user } from "../__fixtures__/ui-client.js";
 import { RedisNames } from "./redis-keys.js";
@@ -74,9 +75,6 @@ async function startServer(suspendAfterMs?: number, more: { mcp?: { script: stri
   const { url, processId } = JSON.parse(first.value) as { url: string; processId: string };
   return { base: url, processId, child, exited };
 }
-
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
 /** Tool runs (`deploy ...` lines) logged by every process so far. */
 const deploys = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter((l) => l.startsWith("deploy")) : []);

@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
 import type { UIMessage } from "ai";
+import { post } from "../__fixtures__/servers.js";
 import { sseEvents, type SseEvent } from "../__fixtures__/sse-client.js";
 import { answer, assemble, collectChunks, sendUi, uiText, uiTransport } from "../__fixtures__/ui-client.js";
 import { dropPrefix, dumpValues, testPrefix, testRedis, TEST_REDIS_URL, type TestRedisClient } from "./__fixtures__/redis-test.js";
@@ -62,9 +63,6 @@ async function startServer(): Promise<ServerProcess> {
   })();
   return server;
 }
-
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
 async function collect(response: Response, onEvent: (event: SseEvent) => Promise<void> | void = () => {}): Promise<SseEvent[]> {
   expect(response.status).toBe(200);

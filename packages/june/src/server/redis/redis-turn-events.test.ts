@@ -11,7 +11,7 @@ import type { PostgresStore } from "../../stores/postgres/postgres-store.js";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
-import { listen } from "../__fixtures__/servers.js";
+import { listen, post } from "../__fixtures__/servers.js";
 import { sseEvents, type SseEvent } from "../__fixtures__/sse-client.js";
 import { dropPrefix, dumpValues, keysUnder, testPrefix, testRedis, TEST_REDIS_URL, type TestRedisClient } from "./__fixtures__/redis-test.js";
 import { SECRETS, workflowChat } from "./__fixtures__/workflow-chat.js";
@@ -63,9 +63,6 @@ async function pair(options: RedisTurnEventsOptions = {}) {
   const b = await server(prefix, options);
   return { a, b, prefix };
 }
-
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
 async function createSession(base: string): Promise<string> {
   const response = await post(`${base}/sessions`);
