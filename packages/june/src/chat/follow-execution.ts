@@ -3,7 +3,8 @@ import { ReplayBuffer } from "./internal/replay-buffer.js";
 import type { DurableSettings } from "./durable/checkpoint-codec.js";
 import { SuspendWatch } from "./durable/suspend-watch.js";
 import { ResponderContractError, TurnSuspendedError } from "./errors.js";
-import type { TurnController, TurnOutcome } from "./turn.js";
+import type { TurnController } from "./turn.js";
+import type { TurnOutcome } from "./turn-outcome.js";
 import { turnMetadata } from "./turn-metadata.js";
 import type { ResponderExecution, ResponderResult } from "./types.js";
 

@@ -10,7 +10,8 @@ import { decodeCheckpoint, encodeCheckpoint, type DurableSettings } from "./dura
 import { ResponderContractError, TurnNotResumableError } from "./errors.js";
 import type { SessionJournal } from "./session-journal.js";
 import { followExecution, ignoreRejection } from "./follow-execution.js";
-import type { TurnController, TurnOutcome } from "./turn.js";
+import type { TurnController } from "./turn.js";
+import type { TurnOutcome } from "./turn-outcome.js";
 import type { ContextBuilder, Responder, ResponderCheckpoint, ResponderExecution, RespondOptions, Turn, TurnRecord } from "./types.js";
 import { within } from "../telemetry/ai-sdk.js";
 import { conversationAgent, turnMetadata } from "./turn-metadata.js";

@@ -1,8 +1,7 @@
 import { ASK_USER_TOOL } from "../ask/ask-user.js";
 import type { ApprovalDecision, ApprovalRequest, DecisionOutcome } from "../runtime/types.js";
 import { CanceledError } from "../runtime/errors.js";
-import type { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
-import type { FileRef, TurnMetadata } from "../stores/types.js";
+import type { FileRef } from "../stores/types.js";
 import { ApprovalNotPendingError, SteerNotSupportedError, TurnEndedError, TurnSuspendedError } from "./errors.js";
 import { validateInput } from "./input.js";
 import { ReplayBuffer } from "./internal/replay-buffer.js";
@@ -10,16 +9,9 @@ import { deferred, quiet, type Deferred } from "./internal/deferred.js";
 import type { SessionJournal } from "./session-journal.js";
 import type { TurnSpans } from "./turn-spans.js";
 import type { SuspendWatch } from "./durable/suspend-watch.js";
-import type {
-  ApproveOptions,
-  ResponderExecution,
-  ResponderResult,
-  Turn,
-  TurnCommand,
-  TurnEvent,
-  TurnResult,
-  TurnStatus,
-} from "./types.js";
+import { ChatTurn } from "./chat-turn.js";
+import type { TurnOutcome, TurnPhase } from "./turn-outcome.js";
+import type { ResponderExecution, Turn, TurnCommand, TurnEvent, TurnResult, TurnStatus } from "./types.js";
 
 const NO_REQUESTS: readonly ApprovalRequest[] = Object.freeze([]);
 /** The reason of an approval "remember for this session" took (a decision by policy: no one was asked again). */
@@ -27,25 +19,6 @@ const REMEMBERED = "approved for the session";
 /** The reason journaled for an answered question (`ask_user`): that it was answered, never the answer. */
 const ANSWERED = "question answered";
 const noRelease = (): void => {};
-
-/** How a turn ended, as the runner decided it. */
-export type TurnOutcome =
-  | { status: "completed"; result: ResponderResult; metadata: TurnMetadata }
-  | { status: "failed"; error: unknown }
-  | { status: "canceled" }
-  | { status: "blocked"; error: GuardrailTrippedError }
-  | { status: "suspended"; requests: { id: string; toolName: string }[] };
-
-/**
- * Where a turn is: answering (controls open); canceling (a cancel came in: the responder winds down, steers
- * and decisions still reach it); ending (the runner decided the outcome or is suspending the turn: the
- * controls are closed); ended (`finish` settled its result).
- */
-export type TurnPhase =
-  | { kind: "answering" }
-  | { kind: "canceling" }
-  | { kind: "ending"; canceled: boolean }
-  | { kind: "ended"; status: Exclude<TurnStatus, "running"> };
 
 const ANSWERING: TurnPhase = { kind: "answering" };
 const CANCELING: TurnPhase = { kind: "canceling" };
@@ -496,64 +469,6 @@ export class TurnController {
     this.#writes.add(tracked);
     void tracked.then(() => this.#writes.delete(tracked));
     quiet(write);
-  }
-}
-
-/** The public face of a turn. Every `for await` over it starts from its first event. */
-class ChatTurn implements Turn {
-  readonly #controller: TurnController;
-  readonly result: Promise<TurnResult>;
-
-  constructor(controller: TurnController, result: Promise<TurnResult>) {
-    this.#controller = controller;
-    this.result = result;
-  }
-
-  get id(): string {
-    return this.#controller.id;
-  }
-  get sessionId(): string {
-    return this.#controller.sessionId;
-  }
-  get status(): TurnStatus {
-    return this.#controller.status;
-  }
-  get requests(): readonly ApprovalRequest[] {
-    return this.#controller.requests;
-  }
-  get files(): readonly FileRef[] {
-    return this.#controller.files;
-  }
-  approve(id: string, options?: ApproveOptions & { input?: undefined }): boolean;
-  approve(id: string, options: ApproveOptions): Promise<boolean>;
-  approve(id: string, options: ApproveOptions = {}): boolean | Promise<boolean> {
-    const remember = options.remember ? { remember: options.remember } : {};
-    if (!("input" in options)) return (this.#controller.decide(id, { approved: true }, remember) as DecisionOutcome).kind === "decided";
-    const decision: ApprovalDecision = { approved: true, ...(options.input !== undefined ? { input: options.input } : {}) };
-    // Options that hold `input` (an edit) answer with a promise: an edit is checked before it is taken.
-    return (async () => (await this.#controller.decide(id, decision, remember)).kind === "decided")();
-  }
-  deny(id: string, reason?: string): boolean {
-    // A denial is decided at once (never checked).
-    return (this.#controller.decide(id, { approved: false, ...(reason !== undefined ? { reason } : {}) }, {}) as DecisionOutcome).kind === "decided";
-  }
-  answer(id: string, value: unknown): boolean {
-    return this.#controller.answer(id, value).kind === "decided";
-  }
-  cancel(): void {
-    this.#controller.cancel();
-  }
-  steer(input: string): Promise<void> {
-    return this.#controller.steer(input);
-  }
-  control(command: TurnCommand): Promise<void> {
-    return this.#controller.control(command);
-  }
-  holdSuspend(): () => void {
-    return this.#controller.holdSuspend();
-  }
-  [Symbol.asyncIterator](): AsyncIterator<TurnEvent> {
-    return this.#controller.events.read();
   }
 }
 

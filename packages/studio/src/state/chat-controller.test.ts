@@ -7,7 +7,8 @@ import { scriptedModel, type ScriptEntry } from "june/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { isUnreachable, StudioClient } from "../api/client";
 import type { ChatTraceRow } from "../api/types";
-import { ChatController, type ChatSnapshot } from "./chat-controller";
+import { ChatController } from "./chat-controller";
+import type { ChatSnapshot } from "./chat-snapshot";
 import { SessionsController } from "./sessions-controller";
 
 /**

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import type { CasesFile, CasesFilter, TurnFeedback } from "../api/types";
 import type { TurnRecord } from "../api/types";
-import type { ChatController, ChatSnapshot, LiveFile, SuspendedDecision } from "./chat-controller";
+import type { ChatController } from "./chat-controller";
+import type { ChatSnapshot, LiveFile, SuspendedDecision } from "./chat-snapshot";
 
-export type { LiveTurn } from "./chat-controller";
+export type { LiveTurn } from "./chat-snapshot";
 
 /** The open session as the chat pane reads it: the controller's snapshot and its actions. */
 export interface ChatSession extends ChatSnapshot {
