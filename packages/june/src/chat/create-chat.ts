@@ -25,8 +25,8 @@ import { guardedResponder } from "./guarded-responder.js";
 import type { Guardrails } from "../guardrails/types.js";
 import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
 import type { Chat, ContextBuilder, Responder, Session } from "./types.js";
-import { isTurnQueue, type TurnQueue } from "../worker/queue.js";
-import { chatSchedules } from "../worker/schedules.js";
+import { isTurnQueue, type TurnQueue } from "./queue/queue.js";
+import { chatSchedules } from "./queue/schedules.js";
 
 /** Options every chat takes, whatever answers it. */
 export interface ChatOptions {

@@ -23,8 +23,8 @@ import { isUnfinished } from "./unfinished.js";
 import { sessionCost } from "../stores/session-cost.js";
 import type { Spent } from "../cost/budget.js";
 import { startQueuedTurn } from "./internal/queued-turn.js";
-import type { TurnQueue } from "../worker/queue.js";
-import { NoQueueError } from "../worker/errors.js";
+import type { TurnQueue } from "./queue/queue.js";
+import { NoQueueError } from "./queue/errors.js";
 
 /** What a session shares with its chat. */
 export interface SessionHost {

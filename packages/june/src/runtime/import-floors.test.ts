@@ -54,7 +54,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["mcp", "ask"],
   ["stores"],
   ["chat"],
-  ["learning", "testing"],
+  ["learning", "testing", "worker"],
   ["server"],
   ["cli", "studio"],
   ["(root)"],

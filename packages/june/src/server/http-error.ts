@@ -12,7 +12,7 @@ import {
 } from "../chat/errors.js";
 import { FileRejectedError } from "../chat/files/errors.js";
 import { ApprovalEditRefusedError, CheckpointMismatchError, ToolInputInvalidError } from "../runtime/errors.js";
-import { NoQueueError, QueueUnavailableError, ScheduleInvalidError } from "../worker/errors.js";
+import { NoQueueError, QueueUnavailableError, ScheduleInvalidError } from "../chat/queue/errors.js";
 import {
   CheckpointUnreadableError,
   ConflictError,

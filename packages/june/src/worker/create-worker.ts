@@ -1,6 +1,6 @@
 import type { Chat } from "../chat/types.js";
 import { runJob, type JobOutcome } from "./run-job.js";
-import { isTurnQueue, type QueueJob, type TurnQueue, type WorkHandle } from "./queue.js";
+import { isTurnQueue, type QueueJob, type TurnQueue, type WorkHandle } from "../chat/queue/queue.js";
 
 /** Options of `createWorker`. */
 export interface WorkerOptions {

@@ -18,6 +18,6 @@ export type {
   TurnQueue,
   WorkHandle,
   WorkOptions,
-} from "./queue.js";
-export type { ScheduleOptions } from "./schedules.js";
-export { NoQueueError, QueueUnavailableError, ScheduleInvalidError } from "./errors.js";
+} from "../chat/queue/queue.js";
+export type { ScheduleOptions } from "../chat/queue/schedules.js";
+export { NoQueueError, QueueUnavailableError, ScheduleInvalidError } from "../chat/queue/errors.js";

@@ -1,6 +1,6 @@
-import { QueueUnavailableError, ScheduleInvalidError } from "./errors.js";
+import { QueueUnavailableError, ScheduleInvalidError } from "../chat/queue/errors.js";
 import { freshJobId, scheduleJobId, turnJobId } from "./job-ids.js";
-import type { JobHandler, QueueJob, QueueSchedule, ResumeJob, ScheduledJob, ScheduleInfo, TurnJob, TurnQueue, WorkHandle, WorkOptions } from "./queue.js";
+import type { JobHandler, QueueJob, QueueSchedule, ResumeJob, ScheduledJob, ScheduleInfo, TurnJob, TurnQueue, WorkHandle, WorkOptions } from "../chat/queue/queue.js";
 
 /** Options of `pgBossQueue`. */
 export interface PgBossQueueOptions {

@@ -4,7 +4,7 @@ import { startQueuedTurn, type QueuedTurnStarter } from "../chat/internal/queued
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { isUnfinished } from "../chat/unfinished.js";
 import { turnJobId } from "./job-ids.js";
-import type { QueueJob, ResumeJob, ScheduledJob, TurnJob, TurnQueue } from "./queue.js";
+import type { QueueJob, ResumeJob, ScheduledJob, TurnJob, TurnQueue } from "../chat/queue/queue.js";
 
 /** What a job's run needs: the chat, its queue, and when to stop waiting on a busy session. */
 export interface JobContext {

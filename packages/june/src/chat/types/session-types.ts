@@ -1,7 +1,7 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { Spent } from "../../cost/budget.js";
-import type { ScheduleOptions } from "../../worker/schedules.js";
-import type { ScheduleInfo } from "../../worker/queue.js";
+import type { ScheduleOptions } from "../queue/schedules.js";
+import type { ScheduleInfo } from "../queue/queue.js";
 import type { ChatStore, ListSessionsOptions, SessionInfo, StoredFile } from "../../stores/types.js";
 import type { FileLimits, TurnInput } from "../files/turn-input.js";
 import type { Responder, ResponderResult } from "./responder-types.js";

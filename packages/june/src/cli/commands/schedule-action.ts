@@ -2,8 +2,8 @@ import type { CommandContext } from "citty";
 import { CliUsageError } from "../errors.js";
 import type { CliIO } from "../io.js";
 import { resolveChat } from "../resolve-chat.js";
-import type { ScheduleInfo } from "../../worker/queue.js";
-import type { ScheduleOptions } from "../../worker/schedules.js";
+import type { ScheduleInfo } from "../../chat/queue/queue.js";
+import type { ScheduleOptions } from "../../chat/queue/schedules.js";
 import type { addArgs, listArgs, rmArgs } from "./schedule.js";
 import { queueOf } from "./worker-action.js";
 
@@ -20,8 +20,8 @@ export async function addSchedule(io: CliIO, { args }: CommandContext<typeof add
   const queue = await queueOf(io, args, "schedule add");
   try {
     const { chat } = await resolveChat({ io, file: args.file, model: args.model, baseUrl: args["base-url"], store: args.store, command: "schedule add" });
-    const { chatSchedules } = await import("../../worker/schedules.js");
-    const { ScheduleInvalidError } = await import("../../worker/errors.js");
+    const { chatSchedules } = await import("../../chat/queue/schedules.js");
+    const { ScheduleInvalidError } = await import("../../chat/queue/errors.js");
     const options = { id: args.id, input: args.input, session: args.session ?? "new", ...(args.owner !== undefined ? { owner: args.owner } : {}), ...when } as ScheduleOptions;
     try {
       const info = await chatSchedules(queue, chat.store, chat.maxInputChars ?? 1_000_000).schedule(options);

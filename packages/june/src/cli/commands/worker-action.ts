@@ -4,7 +4,7 @@ import type { CliIO } from "../io.js";
 import { resolveChat } from "../resolve-chat.js";
 import { Screen } from "../screen.js";
 import type { queueArgs, workerArgs } from "./worker.js";
-import type { TurnQueue } from "../../worker/queue.js";
+import type { TurnQueue } from "../../chat/queue/queue.js";
 
 /** The queue `--queue` (or JUNE_QUEUE_URL) and `--queue-schema` name. */
 export async function queueOf(io: CliIO, args: { queue?: string; "queue-schema"?: string }, command: string): Promise<TurnQueue> {

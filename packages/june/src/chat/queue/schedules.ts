@@ -1,6 +1,6 @@
-import { assertSessionId, SessionNotFoundError } from "../stores/errors.js";
-import type { ChatStore } from "../stores/types.js";
-import { validateInput } from "../chat/input.js";
+import { assertSessionId, SessionNotFoundError } from "../../stores/errors.js";
+import type { ChatStore } from "../../stores/types.js";
+import { validateInput } from "../input.js";
 import { NoQueueError, ScheduleInvalidError } from "./errors.js";
 import type { QueueSchedule, ScheduledJob, ScheduleInfo, TurnQueue } from "./queue.js";
 

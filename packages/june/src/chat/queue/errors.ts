@@ -1,4 +1,4 @@
-import { JuneError } from "../errors/june-error.js";
+import { JuneError } from "../../errors/june-error.js";
 
 /** The queue could not be reached (`pgBossQueue`: PostgreSQL refused, or pg-boss could not start). */
 export class QueueUnavailableError extends JuneError {
