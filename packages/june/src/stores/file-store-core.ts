@@ -16,14 +16,15 @@ import {
 import { appendToJournal, readJournal, readJournalBytes, syncDirectory, waitForJournalWriters } from "./file-journal.js";
 import { EntryLine, brandStore, decodeJournalForOpen, type OpenedJournal } from "./journal-open.js";
 import { decodeAppended, encodeBatch } from "./journal-codec.js";
-import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
+import { prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { KnownTurns } from "./known-turns.js";
 import { LeaseTemplates, type LeaseTemplate } from "./lease-templates.js";
 import { forgetKept, keepLease, releaseKept } from "./kept-leases.js";
 import { hasCode, hostName, isLockFile, newOwner, tryLock, unlock, unlockOwn, unlockOwnSync, withinHalfTtl, type LockFileId } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
-import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
+import { checkCheckpointArgs, checkFromSeq, checkTtl } from "./store-helpers.js";
+import { checkAppend } from "./append-checks.js";
 import { ListingCache, fileKey, readListing, sameState, type CachedListing, type FileKey } from "./listing-cache.js";
 import type {
   AppendOptions,
@@ -60,14 +61,6 @@ interface HeldLease {
 }
 /** How long a lease stays kept after its turn's end by default: not at all (see `FileStoreOptions.keepLeaseMs`). */
 const KEEP_LEASE_MS = 0;
-/** Checks `keepLeaseMs`: a finite number of milliseconds >= 0. */
-function checkKeepLease(value: unknown): number {
-  if (value === undefined) return KEEP_LEASE_MS;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new TypeError("fileStore: `keepLeaseMs` must be a finite number of milliseconds >= 0");
-  }
-  return value;
-}
 
 /** Sessions listed per slice of `listSessions` before yielding to the event loop. */
 const LIST_SLICE = 256;
@@ -77,10 +70,10 @@ const LIST_SLICE = 256;
  * @param dir The directory of the journals, resolved.
  */
 export function fileStoreCore(dir: string, options: FileStoreOptions = {}): ChatStore {
-  if (typeof dir !== "string" || dir === "") throw new TypeError("fileStore: `dir` must be a non-empty path");
   const root = resolve(dir);
   const fsync = options.fsync ?? true;
-  const keepLeaseMs = checkKeepLease(options.keepLeaseMs);
+  // Checked by `fileStore`, which makes this store.
+  const keepLeaseMs = options.keepLeaseMs ?? KEEP_LEASE_MS;
   const cache = new ListingCache(root);
   const queues = new Map<string, Promise<unknown>>();
   const handles = new JournalHandles();
@@ -234,10 +227,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
     async append(sessionId: string, entries: NewJournalEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
       const share = shareEventLoop();
       if (share) await share;
-      assertSessionId(sessionId);
-      const expectedSeq = opts?.expectedSeq;
-      const prepared = prepareEntries(entries, expectedSeq, new Date());
-      const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
+      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, opts);
       const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
       if (linked) await linked;
       // The turn's end releases its lease once written, while the flush runs (`releaseHeld`).

@@ -2,14 +2,15 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type * as Pg from "pg";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
-import { prepareEntries, prepareSessionEntry, type PreparedEntries } from "../journal-entries.js";
+import { prepareSessionEntry, type PreparedEntries } from "../journal-entries.js";
 import { brandStore } from "../journal-open.js";
 import { decodeStoredEntries } from "../journal-shape.js";
 import { KnownTurns } from "../known-turns.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { loadDriver } from "../load-driver.js";
 import { checkListOptions, makeTitle, startListing, toSessionInfo } from "../session-listing.js";
-import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import { checkCheckpointArgs, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import { checkAppend } from "../append-checks.js";
 import type {
   AcquireAndAppendOptions,
   AppendOptions,
@@ -241,10 +242,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     },
 
     async append(sessionId: string, entries: NewJournalEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
-      assertSessionId(sessionId);
-      const expectedSeq = opts?.expectedSeq;
-      const prepared = prepareEntries(entries, expectedSeq, new Date());
-      const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
+      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, opts);
       if (deleteCheckpoint !== undefined) await readyCheckpoints();
       else await ready();
       const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
@@ -416,9 +414,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
    * that lost to a lease released since is tried again.
    */
   async function acquireTurnAndAppend(sessionId: string, entries: NewJournalEntry[], opts: AcquireAndAppendOptions): Promise<LeasedAppend> {
-    assertSessionId(sessionId);
-    const expectedSeq = opts?.expectedSeq;
-    const prepared = prepareEntries(entries, expectedSeq, new Date());
+    const { expectedSeq, prepared } = checkAppend(sessionId, entries, { expectedSeq: opts?.expectedSeq });
     if (prepared.entries.length === 0) {
       throw new TypeError("acquireTurnAndAppend: `entries` must hold at least one entry (acquireTurn takes a lease alone)");
     }
