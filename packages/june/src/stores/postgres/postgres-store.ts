@@ -7,7 +7,7 @@ import { decodeStoredEntries } from "../journal-shape.js";
 import { KnownTurns } from "../known-turns.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { checkListOptions, startListing, toSessionInfo } from "../session-listing.js";
-import { checkCheckpointArgs, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import { checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
 import { checkAppend } from "../append-checks.js";
 import type {
   AcquireAndAppendOptions,
@@ -18,18 +18,15 @@ import type {
   ListSessionsOptions,
   NewJournalEntry,
   SessionInfo,
-  StoredCheckpoint,
-  StoredFile,
-  FileRef,
-  NewFile,
   TurnLease,
 } from "../types.js";
-import { fileIdOf, fileToKeep, keptRef, storedRef } from "../file-records.js";
-import { ensureCheckpointTable, ensureFileTable, ensureSchema, pgNames } from "./postgres-schema.js";
+import { ensureSchema, pgNames } from "./postgres-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
 import { LEASE_STATE_COLUMNS, LEASE_STATE_FROM, appendStatement, busyOf, type LeaseStateRow } from "./postgres-append.js";
 import { checkPostgresOptions, createPool, type PostgresStore, type PostgresStoreOptions } from "./postgres-options.js";
-import { DIVISION_BY_ZERO, FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, hasCode, pgText, toStoredCheckpoint } from "./postgres-values.js";
+import { postgresCheckpoints } from "./postgres-checkpoints.js";
+import { postgresFiles } from "./postgres-files.js";
+import { DIVISION_BY_ZERO, FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, hasCode, pgText } from "./postgres-values.js";
 
 export type { PostgresStore, PostgresStoreOptions } from "./postgres-options.js";
 
@@ -75,7 +72,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const known = new KnownTurns();
   /** Tokens of leases an append released with a turn's end (`endsLease`), until `releaseTurn` comes for them. */
   const releasedWithAppend = new Set<string>();
-  const { sessions: S, entries: E, leases: L, checkpoints: C } = names;
+  const { sessions: S, entries: E, leases: L } = names;
   let init: Promise<void> | undefined;
   let closed = false;
   let ended: Promise<void> | undefined;
@@ -89,27 +86,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     return init;
   }
 
-  let checkpointTable: Promise<void> | undefined;
-  /** The store's tables, and the checkpoints table (made on first use). */
-  async function readyCheckpoints(): Promise<void> {
-    await ready();
-    checkpointTable ??= ensureCheckpointTable(pool, names).catch((error: unknown) => {
-      checkpointTable = undefined;
-      throw error;
-    });
-    return checkpointTable;
-  }
-
-  let fileTable: Promise<void> | undefined;
-  /** The store's tables, and the files table (made on first use). */
-  async function readyFiles(): Promise<void> {
-    await ready();
-    fileTable ??= ensureFileTable(pool, names).catch((error: unknown) => {
-      fileTable = undefined;
-      throw error;
-    });
-    return fileTable;
-  }
+  const checkpoints = postgresCheckpoints(pool, names, ready);
+  const files = postgresFiles(pool, names, ready);
 
   async function sessionRow(id: string): Promise<SessionRow | undefined> {
     const { rows } = await pool.query(`SELECT ${SESSION_COLUMNS} FROM ${S} WHERE id = $1`, [id]);
@@ -183,7 +161,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
 
     async append(sessionId: string, entries: NewJournalEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
       const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, opts);
-      if (deleteCheckpoint !== undefined) await readyCheckpoints();
+      if (deleteCheckpoint !== undefined) await checkpoints.ready();
       else await ready();
       const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
       if (linked) await linked;
@@ -229,69 +207,12 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       return read;
     },
 
-    async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
-      const kept = fileToKeep(sessionId, file);
-      await readyFiles();
-      // One copy per content: the same bytes again change nothing.
-      await pool
-        .query(`INSERT INTO ${names.files} (session_id, id, media_type, size, bytes) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id, id) DO NOTHING`, [
-          sessionId,
-          kept.id,
-          pgText(kept.mediaType),
-          kept.size,
-          Buffer.from(kept.bytes.buffer, kept.bytes.byteOffset, kept.bytes.byteLength),
-        ])
-        .catch((error: unknown) => {
-          throw hasCode(error, FOREIGN_KEY_VIOLATION) ? new SessionNotFoundError(sessionId) : error;
-        });
-      return keptRef(kept);
-    },
-
-    async getFile(sessionId: string, fileId: string): Promise<StoredFile | undefined> {
-      const id = fileIdOf(sessionId, fileId);
-      if (id === undefined) return undefined;
-      await readyFiles();
-      const { rows } = await pool.query(`SELECT media_type, bytes FROM ${names.files} WHERE session_id = $1 AND id = $2`, [sessionId, id]);
-      const row = rows[0] as { media_type: string; bytes: Buffer } | undefined;
-      if (!row) return undefined;
-      const bytes = new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
-      return { ref: storedRef(id, row.media_type, bytes.byteLength), bytes };
-    },
-
-    async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
-      checkCheckpointArgs("putCheckpoint", sessionId, turnId, data);
-      await readyCheckpoints();
-      await pool
-        .query(
-          `INSERT INTO ${C} (session_id, turn_id, data) VALUES ($1, $2, $3)
-           ON CONFLICT (session_id, turn_id) DO UPDATE SET data = excluded.data, updated_at = clock_timestamp()`,
-          [sessionId, turnId, pgText(data)],
-        )
-        .catch((error: unknown) => {
-          throw hasCode(error, FOREIGN_KEY_VIOLATION) ? new SessionNotFoundError(sessionId) : error;
-        });
-    },
-
-    async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
-      checkCheckpointArgs("getCheckpoint", sessionId, turnId);
-      await readyCheckpoints();
-      const { rows } = await pool.query(`SELECT turn_id, data, updated_at FROM ${C} WHERE session_id = $1 AND turn_id = $2`, [sessionId, turnId]);
-      return rows[0] && toStoredCheckpoint(rows[0]);
-    },
-
-    async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
-      assertSessionId(sessionId);
-      await readyCheckpoints();
-      const { rows } = await pool.query(`SELECT turn_id, data, updated_at FROM ${C} WHERE session_id = $1 ORDER BY updated_at, turn_id`, [sessionId]);
-      return rows.map(toStoredCheckpoint);
-    },
-
-    async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
-      checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
-      await readyCheckpoints();
-      const { rowCount } = await pool.query(`DELETE FROM ${C} WHERE session_id = $1 AND turn_id = $2`, [sessionId, turnId]);
-      return (rowCount ?? 0) > 0;
-    },
+    putFile: files.putFile,
+    getFile: files.getFile,
+    putCheckpoint: checkpoints.putCheckpoint,
+    getCheckpoint: checkpoints.getCheckpoint,
+    listCheckpoints: checkpoints.listCheckpoints,
+    deleteCheckpoint: checkpoints.deleteCheckpoint,
 
     async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {
       assertSessionId(sessionId);
