@@ -1,20 +1,16 @@
 import { SessionNotFoundError, assertSessionId } from "../errors.js";
 import { checkCheckpointArgs } from "../store-helpers.js";
 import type { ChatStore, StoredCheckpoint } from "../types.js";
-import { ensureCheckpointTable, type PgNames, type PgPool } from "./postgres-schema.js";
+import { ensureCheckpointTable, madeOnce, type PgNames, type PgPool } from "./postgres-schema.js";
 import { FOREIGN_KEY_VIOLATION, hasCode, pgText, toStoredCheckpoint } from "./postgres-values.js";
 
 /** A PostgreSQL store's checkpoints: rows of their own table, made on first use (`ready`, after the store's). */
 export function postgresCheckpoints(pool: PgPool, names: PgNames, storeReady: () => Promise<void>): Required<Pick<ChatStore, "putCheckpoint" | "getCheckpoint" | "listCheckpoints" | "deleteCheckpoint">> & { ready(): Promise<void> } {
-  let checkpointTable: Promise<void> | undefined;
+  const checkpointTable = madeOnce(() => ensureCheckpointTable(pool, names));
   /** The store's tables, and the checkpoints table (made on first use). */
   async function readyCheckpoints(): Promise<void> {
     await storeReady();
-    checkpointTable ??= ensureCheckpointTable(pool, names).catch((error: unknown) => {
-      checkpointTable = undefined;
-      throw error;
-    });
-    return checkpointTable;
+    return checkpointTable();
   }
 
   const { checkpoints: C } = names;

@@ -1,20 +1,16 @@
 import { SessionNotFoundError } from "../errors.js";
 import { fileIdOf, fileToKeep, keptRef, storedRef } from "../file-records.js";
 import type { ChatStore, FileRef, NewFile, StoredFile } from "../types.js";
-import { ensureFileTable, type PgNames, type PgPool } from "./postgres-schema.js";
+import { ensureFileTable, madeOnce, type PgNames, type PgPool } from "./postgres-schema.js";
 import { FOREIGN_KEY_VIOLATION, hasCode, pgText } from "./postgres-values.js";
 
 /** A PostgreSQL store's files: one row per content, in their own table made on first use (`ready`, after the store's). */
 export function postgresFiles(pool: PgPool, names: PgNames, storeReady: () => Promise<void>): Required<Pick<ChatStore, "putFile" | "getFile">> & { ready(): Promise<void> } {
-  let fileTable: Promise<void> | undefined;
+  const fileTable = madeOnce(() => ensureFileTable(pool, names));
   /** The store's tables, and the files table (made on first use). */
   async function readyFiles(): Promise<void> {
     await storeReady();
-    fileTable ??= ensureFileTable(pool, names).catch((error: unknown) => {
-      fileTable = undefined;
-      throw error;
-    });
-    return fileTable;
+    return fileTable();
   }
 
   return {
