@@ -8,22 +8,20 @@ import { shareEventLoop } from "./event-loop-share.js";
 import {
   ConflictError,
   JournalCorruptError,
-  SessionBusyError,
   SessionNotFoundError,
   assertSessionId,
   isSessionId,
 } from "./errors.js";
-import { appendToJournal, readJournal, readJournalBytes, syncDirectory, waitForJournalWriters } from "./file-journal.js";
+import { appendToJournal, readJournal, readJournalBytes, syncDirectory } from "./file-journal.js";
 import { EntryLine, brandStore, decodeJournalForOpen, type OpenedJournal } from "./journal-open.js";
 import { decodeAppended, encodeBatch } from "./journal-codec.js";
-import { prepareEntries, prepareSessionEntry } from "./journal-entries.js";
+import { prepareSessionEntry } from "./journal-entries.js";
 import { JournalHandles } from "./journal-handles.js";
 import { KnownTurns } from "./known-turns.js";
-import { LeaseTemplates, type LeaseTemplate } from "./lease-templates.js";
-import { forgetKept, keepLease, releaseKept } from "./kept-leases.js";
-import { hasCode, hostName, isLockFile, newOwner, tryLock, unlock, unlockOwn, unlockOwnSync, withinHalfTtl, type LockFileId } from "./lock-file.js";
+import { hasCode, withinHalfTtl } from "./lock-file.js";
 import { checkListOptions, foldEntry, pageSessions, startListing, toSessionInfo } from "./session-listing.js";
-import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl } from "./store-helpers.js";
+import { checkCheckpointArgs, checkFromSeq } from "./store-helpers.js";
+import { checkAppend } from "./append-checks.js";
 import { ListingCache, fileKey, readListing, sameState, type CachedListing, type FileKey } from "./listing-cache.js";
 import type {
   AppendOptions,
@@ -42,32 +40,10 @@ import type {
 import { FileBlobs } from "./file-blobs.js";
 import { fileIdOf, fileToKeep, keptRef } from "./file-records.js";
 import type { FileStoreOptions } from "./file-store.js";
+import { fileLeases } from "./file-leases.js";
 
 
 const JOURNAL_EXT = ".jsonl";
-
-/** A lease this store took and has not released: token, lock file, when (`Date.now()`), how long. */
-interface HeldLease {
-  token: string;
-  file: LockFileId;
-  template?: LeaseTemplate;
-  takenAt: number;
-  ttlMs: number;
-  /** Kept after its turn ended, for the session's next turn here, since then (`Date.now()`). */
-  kept?: number;
-  /** Its entry in the process's kept leases (`kept-leases.ts`), while kept. */
-  releaseKept?: () => void;
-}
-/** How long a lease stays kept after its turn's end by default: not at all (see `FileStoreOptions.keepLeaseMs`). */
-const KEEP_LEASE_MS = 0;
-/** Checks `keepLeaseMs`: a finite number of milliseconds >= 0. */
-function checkKeepLease(value: unknown): number {
-  if (value === undefined) return KEEP_LEASE_MS;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new TypeError("fileStore: `keepLeaseMs` must be a finite number of milliseconds >= 0");
-  }
-  return value;
-}
 
 /** Sessions listed per slice of `listSessions` before yielding to the event loop. */
 const LIST_SLICE = 256;
@@ -77,10 +53,8 @@ const LIST_SLICE = 256;
  * @param dir The directory of the journals, resolved.
  */
 export function fileStoreCore(dir: string, options: FileStoreOptions = {}): ChatStore {
-  if (typeof dir !== "string" || dir === "") throw new TypeError("fileStore: `dir` must be a non-empty path");
   const root = resolve(dir);
   const fsync = options.fsync ?? true;
-  const keepLeaseMs = checkKeepLease(options.keepLeaseMs);
   const cache = new ListingCache(root);
   const queues = new Map<string, Promise<unknown>>();
   const handles = new JournalHandles();
@@ -89,17 +63,6 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
   const known = new KnownTurns();
   // What a crash left of checkpoints goes before any checkpoint is read (see `CheckpointFiles.sweep`).
   const swept = checkpoints.sweep(journalEnds).catch(() => undefined);
-  /** The leases this store took and has not released, by session: token, file, when (`Date.now()`), how long. */
-  const held = new Map<string, HeldLease>();
-  const templates = new LeaseTemplates(root);
-  /** Tokens of leases an append released with their turn's end (`endsLease`), until `releaseTurn` comes for them. */
-  const releasedWithAppend = new Set<string>();
-  /** Releases the kept leases idle for `keepLeaseMs` (one timer for all, armed while any is kept). */
-  let keptSweep: NodeJS.Timeout | undefined;
-  const ownsLease = (token: string) => {
-    for (const lease of held.values()) if (lease.token === token) return true;
-    return false;
-  };
   /**
    * Journals a read found corrupt where a listing's scan cannot see it (a line in the middle), by id, with
    * the file's state then: listings mark them until the file changes.
@@ -110,6 +73,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
   const prefix = root.endsWith(sep) ? root : root + sep;
   const journalPath = (id: string) => prefix + id + JOURNAL_EXT;
   const leasePath = (id: string) => `${prefix}${id}.lock`;
+  const leases = fileLeases({ root, keepLeaseMs: options.keepLeaseMs, journalPath, leasePath, queues, queued, exists });
 
   /** Runs this process's appends to one session one at a time (the lock file orders processes). */
   function queued<T>(id: string, task: () => Promise<T>): Promise<T> {
@@ -212,8 +176,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
 
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
-      const own = held.get(id);
-      if (own?.kept !== undefined) releaseKeptNow(id, own);
+      leases.releaseKept(id);
       handles.retire(id);
       known.forget(id);
       let existed = true;
@@ -234,21 +197,18 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
     async append(sessionId: string, entries: NewJournalEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
       const share = shareEventLoop();
       if (share) await share;
-      assertSessionId(sessionId);
-      const expectedSeq = opts?.expectedSeq;
-      const prepared = prepareEntries(entries, expectedSeq, new Date());
-      const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
+      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, opts);
       const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
       if (linked) await linked;
       // The turn's end releases its lease once written, while the flush runs (`releaseHeld`).
       const ending = opts?.endsLease?.sessionId === sessionId ? opts.endsLease.token : undefined;
       return queued(sessionId, async () => {
-        const lease = held.get(sessionId);
+        const lease = leases.held(sessionId);
         const written = await appendToJournal({
-          afterWrite: lease !== undefined && lease.token === ending ? () => endWithAppend(sessionId, lease) : undefined,
+          afterWrite: lease !== undefined && lease.token === ending ? () => leases.endWithAppend(sessionId, lease) : undefined,
           leased: lease !== undefined && withinHalfTtl(lease.takenAt, lease.ttlMs),
           leasePath: leasePath(sessionId),
-          ownsLease,
+          ownsLease: leases.ownsLease,
           sessionId,
           path: journalPath(sessionId),
           expectedSeq,
@@ -334,165 +294,18 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       return checkpoints.delete(sessionId, turnId);
     },
 
-    async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {
-      assertSessionId(sessionId);
-      const ttlMs = checkTtl(opts?.ttlMs);
-      const own = held.get(sessionId);
-      if (own?.kept !== undefined) {
-        // Kept since this session's last turn here: taken again as it is, unless a lease with an expiry is asked.
-        const again = Number.isFinite(ttlMs) ? undefined : takeKept(sessionId, own);
-        if (again) return again;
-        if (held.get(sessionId) === own) releaseKeptNow(sessionId, own);
-      }
-      exists(sessionId);
-      const takenAt = Date.now();
-      let attempt = await tryLock(leasePath(sessionId), { ttlMs, templates });
-      // Kept by another store of this process between its turns: let go at once, as a release would have.
-      if (!attempt.acquired && releaseKept(leasePath(sessionId))) attempt = await tryLock(leasePath(sessionId), { ttlMs, templates });
-      if (!attempt.acquired) {
-        const owner = attempt.owner;
-        const where = owner && owner.host !== hostName() ? ` on ${owner.host}` : "";
-        throw owner
-          ? new SessionBusyError(sessionId, undefined, { holder: `its lease is held by process ${owner.pid}${where}` })
-          : new SessionBusyError(sessionId, "its lease is being taken");
-      }
-      // The lease's appends take no journal lock: first let a writer that locked the journal before it finish.
-      try {
-        await waitForJournalWriters(sessionId, journalPath(sessionId));
-      } catch (error) {
-        await unlockOwn(leasePath(sessionId), attempt.token, attempt.file, takenAt, ttlMs).catch(() => undefined);
-        if (attempt.template) templates.giveBack(attempt.template);
-        throw error;
-      }
-      held.set(sessionId, { token: attempt.token, file: attempt.file, template: attempt.template, takenAt, ttlMs });
-      return Object.freeze({ sessionId, token: attempt.token });
-    },
-
-    async releaseTurn(lease: TurnLease): Promise<void> {
-      assertSessionId(lease?.sessionId);
-      const own = held.get(lease.sessionId);
-      if (own === undefined || own.token !== lease.token) {
-        // Released already by the append that ended its turn (`endsLease`), or not this store's.
-        if (!releasedWithAppend.delete(lease.token)) await unlock(leasePath(lease.sessionId), lease.token);
-        return;
-      }
-      // Appends of this session still in flight end before the lease goes (they take no journal lock).
-      if (queues.has(lease.sessionId)) await queued(lease.sessionId, async () => undefined);
-      if (releasedWithAppend.delete(lease.token)) return; // by one of them, its turn's end
-      if (held.get(lease.sessionId) === own) await releaseHeld(lease.sessionId, own);
-    },
+    acquireTurn: (sessionId: string, opts?: { ttlMs?: number }) => leases.acquire(sessionId, opts),
+    releaseTurn: (lease: TurnLease) => leases.release(lease),
 
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
     async close(): Promise<void> {
-      for (const [sessionId, own] of [...held]) if (own.kept !== undefined) releaseKeptNow(sessionId, own);
-      clearTimeout(keptSweep);
-      keptSweep = undefined;
+      leases.releaseAllKept();
       await swept;
       await handles.closeAll();
-      await templates.close();
+      await leases.close();
     },
   };
   return brandStore(store, { open: openForSession });
-
-  /**
-   * Releases the lease of a turn whose end was just written, before that end is flushed: the end is not
-   * acknowledged until then (its append resolves after the flush), and a writer that takes the lease meanwhile
-   * appends to the same file, whose next flush carries this one's bytes too. A release that fails leaves the
-   * lease to expire, as a failed `releaseTurn` would; the append stands.
-   */
-  async function releaseWithAppend(sessionId: string, own: HeldLease): Promise<void> {
-    releasedWithAppend.add(own.token);
-    await releaseHeld(sessionId, own).catch(() => undefined);
-  }
-
-  /**
-   * The end of the turn that holds `own` was just written: the lease is kept for the session's next turn here
-   * (`keepLeaseMs`; a lease without an expiry only), else released (`releaseWithAppend`). `releaseTurn` then
-   * has nothing left to do. A kept lease is the lock file as it was, this process's: another process finds the
-   * session busy until it is released (the timer, `close()`, `deleteSession`, another store of this process
-   * asking for it, the process's exit).
-   */
-  async function endWithAppend(sessionId: string, own: HeldLease): Promise<void> {
-    if (keepLeaseMs <= 0 || Number.isFinite(own.ttlMs) || own.template === undefined) return releaseWithAppend(sessionId, own);
-    releasedWithAppend.add(own.token);
-    const release = () => {
-      if (held.get(sessionId) === own && own.kept !== undefined) releaseKeptNow(sessionId, own);
-    };
-    own.releaseKept = release;
-    own.kept = Date.now();
-    keepLease(leasePath(sessionId), release);
-    keptSweep ??= setTimeout(sweepKept, keepLeaseMs).unref();
-  }
-
-  /** The timer of kept leases: releases those idle for `keepLeaseMs`, then waits for the next one's time. */
-  function sweepKept(): void {
-    keptSweep = undefined;
-    const now = Date.now();
-    let next = Infinity;
-    for (const [sessionId, own] of [...held]) {
-      if (own.kept === undefined) continue;
-      // An append of this session in flight writes under this lease: it goes once that is done.
-      const due = queues.has(sessionId) ? now + 10 : own.kept + keepLeaseMs;
-      if (due <= now) releaseKeptNow(sessionId, own);
-      else next = Math.min(next, due);
-    }
-    if (next !== Infinity) keptSweep = setTimeout(sweepKept, Math.max(1, next - now)).unref();
-  }
-
-  /**
-   * A kept lease taken again for a new turn: one stat tells the lock is still its file (nobody else may take
-   * it over while this process lives, but a person or another process's `deleteSession` may remove it), and
-   * the lock is rewritten with the new lease's owner. Undefined when the lock is gone (the caller takes a new one).
-   */
-  function takeKept(sessionId: string, own: HeldLease): TurnLease | undefined {
-    own.kept = undefined;
-    if (own.releaseKept) forgetKept(leasePath(sessionId), own.releaseKept);
-    own.releaseKept = undefined;
-    const template = own.template!;
-    if (!isLockFile(leasePath(sessionId), own.file)) {
-      held.delete(sessionId);
-      templates.giveBack(template);
-      return undefined;
-    }
-    const takenAt = Date.now();
-    const owner = newOwner(takenAt);
-    templates.rewrite(template, JSON.stringify(owner));
-    // The old token stays in `releasedWithAppend`: a `releaseTurn` of the ended turn's lease still finds nothing to do.
-    own.token = owner.token;
-    own.takenAt = takenAt;
-    own.file = { ino: template.ino, size: template.size, birthtimeMs: template.birthtimeMs };
-    return Object.freeze({ sessionId, token: owner.token });
-  }
-
-  /** Releases a kept lease now, synchronously (a timer, `close()`, another store's need, the process's exit). */
-  function releaseKeptNow(sessionId: string, own: HeldLease): void {
-    own.kept = undefined;
-    if (own.releaseKept) forgetKept(leasePath(sessionId), own.releaseKept);
-    own.releaseKept = undefined;
-    held.delete(sessionId);
-    let unlinked = false;
-    try {
-      unlinked = unlockOwnSync(leasePath(sessionId), own.file);
-    } catch {
-      // Left to be taken over (its owner's pid is checked), as a failed release would leave it.
-    } finally {
-      if (own.template) templates.giveBack(own.template, unlinked);
-    }
-  }
-
-  /** Releases a lease this store holds: its lock goes, its template may be linked again. */
-  async function releaseHeld(sessionId: string, own: HeldLease): Promise<void> {
-    held.delete(sessionId);
-    // A lease this store took is released with fewer calls while no one may take it over (see unlockOwn).
-    let unlinked = false;
-    try {
-      unlinked = await unlockOwn(leasePath(sessionId), own.token, own.file, own.takenAt, own.ttlMs);
-    } finally {
-      // Its lock is gone (or was taken over): the template may be linked again, without a look at its links
-      // when this store removed the lock itself (it was this very file, and no one else names it).
-      if (own.template) templates.giveBack(own.template, unlinked);
-    }
-  }
 
   /** The whole journal for a session opening it, long replies left as text (see `openJournal`). */
   async function openForSession(sessionId: string): Promise<OpenedJournal> {

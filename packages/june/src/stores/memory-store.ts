@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
-import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
-import { checkLinks, prepareEntries, prepareSessionEntry } from "./journal-entries.js";
+import { checkCheckpointArgs, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
+import { checkAppend } from "./append-checks.js";
+import { checkLinks, prepareSessionEntry } from "./journal-entries.js";
 import { deepFreeze, shareRepeats, type SharedRepeats } from "./entry-sharing.js";
 import { brandStore } from "./journal-open.js";
 import { fileIdOf, fileToKeep, keptRef, storedRef } from "./file-records.js";
@@ -113,9 +114,7 @@ export function memoryStore(): ChatStore {
       const share = shareEventLoop();
       if (share) await share;
       const session = get(sessionId);
-      const expectedSeq = options?.expectedSeq;
-      const prepared = prepareEntries(entries, expectedSeq, new Date());
-      const deleteCheckpoint = checkDeleteCheckpoint(options?.deleteCheckpoint);
+      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, options);
       const lastSeq = session.listing.lastSeq;
       if (lastSeq !== expectedSeq) throw conflict(sessionId, expectedSeq, lastSeq);
       checkLinks(prepared.entries, (id) => find(session, id) !== undefined);

@@ -32,10 +32,3 @@ export function checkCheckpointArgs(method: string, sessionId: unknown, turnId: 
   }
   if (data !== undefined && typeof data !== "string") throw new TypeError(`${method}: \`data\` must be a string`);
 }
-
-/** Checks `append`'s `deleteCheckpoint` option: undefined or a turn id. */
-export function checkDeleteCheckpoint(turnId: unknown): string | undefined {
-  if (turnId === undefined) return undefined;
-  if (!isSessionId(turnId)) throw new TypeError("append: `deleteCheckpoint` must be a turn id");
-  return turnId;
-}

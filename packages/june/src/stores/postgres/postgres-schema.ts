@@ -187,3 +187,13 @@ function hash32(text: string): number {
   }
   return hash | 0;
 }
+
+/** A table made on first use (`make`): one promise for every call, made again on the next call after a failure. */
+export function madeOnce(make: () => Promise<void>): () => Promise<void> {
+  let made: Promise<void> | undefined;
+  return () =>
+    (made ??= make().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    }));
+}

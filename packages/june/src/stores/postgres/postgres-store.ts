@@ -1,83 +1,36 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import type * as Pg from "pg";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
-import { prepareEntries, prepareSessionEntry, type PreparedEntries } from "../journal-entries.js";
+import { prepareSessionEntry } from "../journal-entries.js";
 import { brandStore } from "../journal-open.js";
 import { decodeStoredEntries } from "../journal-shape.js";
 import { KnownTurns } from "../known-turns.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
-import { loadDriver } from "../load-driver.js";
-import { checkListOptions, makeTitle, startListing, toSessionInfo } from "../session-listing.js";
-import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import { checkListOptions, startListing, toSessionInfo } from "../session-listing.js";
+import { checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import { checkAppend } from "../append-checks.js";
 import type {
   AcquireAndAppendOptions,
   AppendOptions,
-  ChatStore,
   CreateSessionOptions,
   JournalEntry,
   LeasedAppend,
   ListSessionsOptions,
   NewJournalEntry,
   SessionInfo,
-  StoredCheckpoint,
-  StoredFile,
-  FileRef,
-  NewFile,
   TurnLease,
 } from "../types.js";
-import { fileIdOf, fileToKeep, keptRef, storedRef } from "../file-records.js";
-import { ensureCheckpointTable, ensureFileTable, ensureSchema, pgNames, type PgNames, type PgPool } from "./postgres-schema.js";
+import { ensureSchema, pgNames } from "./postgres-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
+import { LEASE_STATE_COLUMNS, LEASE_STATE_FROM, appendStatement, busyOf, type LeaseStateRow } from "./postgres-append.js";
+import { checkPostgresOptions, createPool, type PostgresStore, type PostgresStoreOptions } from "./postgres-options.js";
+import { postgresCheckpoints } from "./postgres-checkpoints.js";
+import { postgresFiles } from "./postgres-files.js";
+import { DIVISION_BY_ZERO, FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, hasCode, pgText } from "./postgres-values.js";
 
-interface PostgresStoreCommonOptions {
-  /**
-   * The schema of the store's tables, created when missing. Default: the connection's `search_path` (usually
-   * `public`). Letters, digits and `_`.
-   */
-  schema?: string;
-  /** Put before each table name. Default `"june_"` (tables `june_sessions`, `june_entries`, `june_leases`). */
-  tablePrefix?: string;
-  /**
-   * The expiry of a turn lease taken without `ttlMs` (what chats do). The holding process renews it while it
-   * holds it, so it runs out only when that process is gone (crashed, cut off). Default 60 000 (one minute).
-   */
-  leaseTtlMs?: number;
-}
-
-/** Where a `postgresStore` connects: a connection string (the store makes and ends its pool), or your pool. */
-export type PostgresStoreOptions = PostgresStoreCommonOptions &
-  (
-    | {
-        /** e.g. `postgres://user@host:5432/db`. Never logged or put in an error message by the store. */
-        connectionString: string;
-        /** The most connections the store's pool opens. Default 10 (pg's default). */
-        max?: number;
-        pool?: undefined;
-      }
-    | {
-        /** A `pg.Pool` (or any pool with its `query`, `connect` and `end`): the store never ends it. */
-        pool: PgPool;
-        connectionString?: undefined;
-        max?: undefined;
-      }
-  );
-
-/** A `ChatStore` in PostgreSQL. */
-export interface PostgresStore extends ChatStore {
-  /** Takes the turn lease and appends in one statement (see `ChatStore.acquireTurnAndAppend`). */
-  acquireTurnAndAppend(sessionId: string, entries: NewJournalEntry[], options: AcquireAndAppendOptions): Promise<LeasedAppend>;
-  /** Stops renewing this store's leases and ends the pool it made from `connectionString` (not yours). */
-  close(): Promise<void>;
-}
-
+export type { PostgresStore, PostgresStoreOptions } from "./postgres-options.js";
 
 const SESSION_COLUMNS = "id, created_at, updated_at, title, turn_count, owner, metadata::text AS metadata, last_seq";
-/** Postgres codes: unique and foreign-key violations. */
-const UNIQUE_VIOLATION = "23505";
-const FOREIGN_KEY_VIOLATION = "23503";
-/** Raised by `appendStatement`'s guard: a holder took the lease the statement was taking. */
-const DIVISION_BY_ZERO = "22012";
 
 /**
  * A store in PostgreSQL (`pg`): for several processes or machines sharing sessions, e.g. `june/server`
@@ -108,22 +61,7 @@ const DIVISION_BY_ZERO = "22012";
  * const store = postgresStore({ pool: new pg.Pool(), schema: "chat" });
  */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError("postgresStore: give `{ connectionString }` or `{ pool }`");
-  }
-  const hasUrl = options.connectionString !== undefined;
-  if (hasUrl === (options.pool !== undefined)) {
-    throw new TypeError("postgresStore: give either `connectionString` or `pool` (not both)");
-  }
-  if (hasUrl && (typeof options.connectionString !== "string" || options.connectionString === "")) {
-    throw new TypeError("postgresStore: `connectionString` must be a non-empty string");
-  }
-  if (!hasUrl && (typeof options.pool?.query !== "function" || typeof options.pool.connect !== "function")) {
-    throw new TypeError("postgresStore: `pool` must be a pg Pool (with query() and connect())");
-  }
-  if (options.max !== undefined && (!Number.isInteger(options.max) || options.max < 1)) {
-    throw new TypeError("postgresStore: `max` must be a whole number >= 1");
-  }
+  checkPostgresOptions(options);
   const tablePrefix = options.tablePrefix ?? "june_";
   const names = pgNames(options.schema, tablePrefix);
   const leaseTtlMs = checkLeaseTtl("postgresStore", options.leaseTtlMs, DEFAULT_LEASE_TTL_MS);
@@ -134,7 +72,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   const known = new KnownTurns();
   /** Tokens of leases an append released with a turn's end (`endsLease`), until `releaseTurn` comes for them. */
   const releasedWithAppend = new Set<string>();
-  const { sessions: S, entries: E, leases: L, checkpoints: C } = names;
+  const { sessions: S, entries: E, leases: L } = names;
   let init: Promise<void> | undefined;
   let closed = false;
   let ended: Promise<void> | undefined;
@@ -148,27 +86,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     return init;
   }
 
-  let checkpointTable: Promise<void> | undefined;
-  /** The store's tables, and the checkpoints table (made on first use). */
-  async function readyCheckpoints(): Promise<void> {
-    await ready();
-    checkpointTable ??= ensureCheckpointTable(pool, names).catch((error: unknown) => {
-      checkpointTable = undefined;
-      throw error;
-    });
-    return checkpointTable;
-  }
-
-  let fileTable: Promise<void> | undefined;
-  /** The store's tables, and the files table (made on first use). */
-  async function readyFiles(): Promise<void> {
-    await ready();
-    fileTable ??= ensureFileTable(pool, names).catch((error: unknown) => {
-      fileTable = undefined;
-      throw error;
-    });
-    return fileTable;
-  }
+  const checkpoints = postgresCheckpoints(pool, names, ready);
+  const files = postgresFiles(pool, names, ready);
 
   async function sessionRow(id: string): Promise<SessionRow | undefined> {
     const { rows } = await pool.query(`SELECT ${SESSION_COLUMNS} FROM ${S} WHERE id = $1`, [id]);
@@ -241,11 +160,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     },
 
     async append(sessionId: string, entries: NewJournalEntry[], opts: AppendOptions): Promise<JournalEntry[]> {
-      assertSessionId(sessionId);
-      const expectedSeq = opts?.expectedSeq;
-      const prepared = prepareEntries(entries, expectedSeq, new Date());
-      const deleteCheckpoint = checkDeleteCheckpoint(opts?.deleteCheckpoint);
-      if (deleteCheckpoint !== undefined) await readyCheckpoints();
+      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, opts);
+      if (deleteCheckpoint !== undefined) await checkpoints.ready();
       else await ready();
       const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
       if (linked) await linked;
@@ -291,69 +207,12 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       return read;
     },
 
-    async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
-      const kept = fileToKeep(sessionId, file);
-      await readyFiles();
-      // One copy per content: the same bytes again change nothing.
-      await pool
-        .query(`INSERT INTO ${names.files} (session_id, id, media_type, size, bytes) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id, id) DO NOTHING`, [
-          sessionId,
-          kept.id,
-          pgText(kept.mediaType),
-          kept.size,
-          Buffer.from(kept.bytes.buffer, kept.bytes.byteOffset, kept.bytes.byteLength),
-        ])
-        .catch((error: unknown) => {
-          throw hasCode(error, FOREIGN_KEY_VIOLATION) ? new SessionNotFoundError(sessionId) : error;
-        });
-      return keptRef(kept);
-    },
-
-    async getFile(sessionId: string, fileId: string): Promise<StoredFile | undefined> {
-      const id = fileIdOf(sessionId, fileId);
-      if (id === undefined) return undefined;
-      await readyFiles();
-      const { rows } = await pool.query(`SELECT media_type, bytes FROM ${names.files} WHERE session_id = $1 AND id = $2`, [sessionId, id]);
-      const row = rows[0] as { media_type: string; bytes: Buffer } | undefined;
-      if (!row) return undefined;
-      const bytes = new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
-      return { ref: storedRef(id, row.media_type, bytes.byteLength), bytes };
-    },
-
-    async putCheckpoint(sessionId: string, turnId: string, data: string): Promise<void> {
-      checkCheckpointArgs("putCheckpoint", sessionId, turnId, data);
-      await readyCheckpoints();
-      await pool
-        .query(
-          `INSERT INTO ${C} (session_id, turn_id, data) VALUES ($1, $2, $3)
-           ON CONFLICT (session_id, turn_id) DO UPDATE SET data = excluded.data, updated_at = clock_timestamp()`,
-          [sessionId, turnId, pgText(data)],
-        )
-        .catch((error: unknown) => {
-          throw hasCode(error, FOREIGN_KEY_VIOLATION) ? new SessionNotFoundError(sessionId) : error;
-        });
-    },
-
-    async getCheckpoint(sessionId: string, turnId: string): Promise<StoredCheckpoint | undefined> {
-      checkCheckpointArgs("getCheckpoint", sessionId, turnId);
-      await readyCheckpoints();
-      const { rows } = await pool.query(`SELECT turn_id, data, updated_at FROM ${C} WHERE session_id = $1 AND turn_id = $2`, [sessionId, turnId]);
-      return rows[0] && toStoredCheckpoint(rows[0]);
-    },
-
-    async listCheckpoints(sessionId: string): Promise<StoredCheckpoint[]> {
-      assertSessionId(sessionId);
-      await readyCheckpoints();
-      const { rows } = await pool.query(`SELECT turn_id, data, updated_at FROM ${C} WHERE session_id = $1 ORDER BY updated_at, turn_id`, [sessionId]);
-      return rows.map(toStoredCheckpoint);
-    },
-
-    async deleteCheckpoint(sessionId: string, turnId: string): Promise<boolean> {
-      checkCheckpointArgs("deleteCheckpoint", sessionId, turnId);
-      await readyCheckpoints();
-      const { rowCount } = await pool.query(`DELETE FROM ${C} WHERE session_id = $1 AND turn_id = $2`, [sessionId, turnId]);
-      return (rowCount ?? 0) > 0;
-    },
+    putFile: files.putFile,
+    getFile: files.getFile,
+    putCheckpoint: checkpoints.putCheckpoint,
+    getCheckpoint: checkpoints.getCheckpoint,
+    listCheckpoints: checkpoints.listCheckpoints,
+    deleteCheckpoint: checkpoints.deleteCheckpoint,
 
     async acquireTurn(sessionId: string, opts?: { ttlMs?: number }): Promise<TurnLease> {
       assertSessionId(sessionId);
@@ -416,9 +275,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
    * that lost to a lease released since is tried again.
    */
   async function acquireTurnAndAppend(sessionId: string, entries: NewJournalEntry[], opts: AcquireAndAppendOptions): Promise<LeasedAppend> {
-    assertSessionId(sessionId);
-    const expectedSeq = opts?.expectedSeq;
-    const prepared = prepareEntries(entries, expectedSeq, new Date());
+    const { expectedSeq, prepared } = checkAppend(sessionId, entries, { expectedSeq: opts?.expectedSeq });
     if (prepared.entries.length === 0) {
       throw new TypeError("acquireTurnAndAppend: `entries` must hold at least one entry (acquireTurn takes a lease alone)");
     }
@@ -498,134 +355,4 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     const lastSeq = (rows[0] as { last_seq: number }).last_seq;
     return lastSeq === expectedSeq ? undefined : conflict(sessionId, expectedSeq, lastSeq);
   }
-}
-
-/** A lease `appendStatement` takes with the entries: its token, its owner and its ttl (null: no expiry). */
-interface TakenLease {
-  token: string;
-  owner: string;
-  ttlMs: number | null;
-}
-
-/**
- * The one statement of an append: the session row moves on only from `expectedSeq` (a concurrent writer that
- * got there first leaves no row to update), and the entries are inserted only when it did. With `ending`, the
- * turn's lease goes in the same statement; with `deleteCheckpoint`, the turn's checkpoint; with `taking`, a new
- * lease is taken in it (`acquireTurnAndAppend`): the row moves on only when no live lease is seen, and should a
- * holder the statement's snapshot did not see win the lease row (a concurrent `acquireTurn`), the insert
- * divides by zero, so that the whole statement, the row's update included, is rolled back (`DIVISION_BY_ZERO`).
- */
-function appendStatement(
-  names: PgNames,
-  sessionId: string,
-  expectedSeq: number,
-  prepared: PreparedEntries,
-  extra: { ending?: string | undefined; deleteCheckpoint?: string | undefined; taking?: TakenLease },
-): { text: string; values: unknown[] } {
-  const { sessions: S, entries: E, leases: L, checkpoints: C } = names;
-  const written = prepared.entries;
-  const last = written[written.length - 1]!;
-  const firstStart = written.find((e) => e.type === "turn-start");
-  // A rename in the batch wins over the stored title; otherwise a first turn names a session with none.
-  const renamed = written.findLast((e) => e.type === "rename");
-  const values: unknown[] = [
-    sessionId,
-    expectedSeq,
-    last.seq,
-    pgText(last.at),
-    Date.parse(last.at),
-    written.filter((e) => e.type === "turn-start").length,
-    firstStart?.type === "turn-start" ? pgText(makeTitle(firstStart.input)) : null,
-    written.map((e) => e.seq),
-    written.map((e) => e.type),
-    written.map((e) => pgText(e.at)),
-    prepared.lines,
-    renamed?.type === "rename" ? pgText(renamed.title) : null,
-  ];
-  const param = (value: unknown): string => `$${values.push(value)}`;
-  const { ending, deleteCheckpoint, taking } = extra;
-  const free = taking === undefined ? "" : ` AND NOT EXISTS (SELECT 1 FROM ${L} WHERE session_id = $1 AND expires_at > clock_timestamp())`;
-  let ctes = "";
-  if (taking !== undefined) {
-    const ttl = param(taking.ttlMs);
-    ctes += `, taken AS (
-             INSERT INTO ${L} (session_id, token, owner, acquired_at, expires_at)
-             SELECT id, ${param(taking.token)}, ${param(taking.owner)}, clock_timestamp(),
-               CASE WHEN ${ttl}::float8 IS NULL THEN 'infinity'::timestamptz
-                    ELSE clock_timestamp() + ${ttl}::float8 * interval '1 millisecond' END
-             FROM s
-             ON CONFLICT (session_id) DO UPDATE SET token = EXCLUDED.token, owner = EXCLUDED.owner,
-               acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
-             WHERE ${L}.expires_at <= clock_timestamp()
-             RETURNING session_id
-           )`;
-  }
-  if (ending !== undefined) ctes += `, released AS (DELETE FROM ${L} WHERE session_id = $1 AND token = ${param(ending)} AND EXISTS (SELECT 1 FROM s))`;
-  // The turn's checkpoint goes in the statement that journals its end.
-  if (deleteCheckpoint !== undefined) ctes += `, d AS (DELETE FROM ${C} WHERE session_id = $1 AND turn_id = ${param(deleteCheckpoint)} AND EXISTS (SELECT 1 FROM s))`;
-  const insert = `INSERT INTO ${E} (session_id, seq, type, at, entry)
-           SELECT s.id, e.seq, e.type, e.at, e.entry::json
-           FROM s, unnest($8::int[], $9::text[], $10::text[], $11::text[]) AS e(seq, type, at, entry)`;
-  const update = `WITH s AS (
-             UPDATE ${S} SET last_seq = $3, updated_at = $4, updated_ms = $5, touched = nextval('${names.touched}'),
-               turn_count = turn_count + $6, title = COALESCE($12::text, title, $7)
-             WHERE id = $1 AND last_seq = $2${free}
-             RETURNING id
-           )${ctes}`;
-  if (taking === undefined) return { text: `${update}\n           ${insert}`, values };
-  // 1 / 0 only when the row moved on and the lease was not taken (s has a row, taken none). The statement
-  // returns how many entries it wrote and, as they were when it began, the journal's seq and the lease's
-  // holder: why it wrote nothing, in the usual cases, with no second statement.
-  const text = `${update}, ins AS (
-           ${insert}
-           WHERE 1 / ((SELECT count(*) FROM taken) - (SELECT count(*) FROM s) + 1) = 1
-           RETURNING 1
-           )
-           SELECT (SELECT count(*) FROM ins)::int AS written, ${LEASE_STATE_COLUMNS}
-           ${LEASE_STATE_FROM(S, L)}`;
-  return { text, values };
-}
-
-/** The journal's seq and the live lease's holder (owner, expiry), of `LEASE_STATE_FROM`'s session `$1`. */
-const LEASE_STATE_COLUMNS = `x.last_seq, l.owner, CASE WHEN l.expires_at = 'infinity' THEN NULL
-             ELSE to_char(l.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END AS until`;
-const LEASE_STATE_FROM = (S: string, L: string) =>
-  `FROM ${S} x LEFT JOIN ${L} l ON l.session_id = x.id AND l.expires_at > clock_timestamp() WHERE x.id = $1`;
-
-/** A session's seq and the holder of its live lease, as `LEASE_STATE_COLUMNS` reads them. */
-interface LeaseStateRow {
-  last_seq: number;
-  owner: string | null;
-  until: string | null;
-}
-
-/** The `SessionBusyError` naming a live lease's holder, or undefined when none holds it. */
-function busyOf(sessionId: string, row: LeaseStateRow): SessionBusyError | undefined {
-  if (row.owner === null) return undefined;
-  const until = row.until === null ? "" : ` until ${row.until}`;
-  return new SessionBusyError(sessionId, undefined, { holder: `its lease is held by ${row.owner}${until}` });
-}
-
-function createPool(connectionString: string, max: number | undefined): PgPool {
-  const pg = loadDriver<typeof Pg>("pg", "postgresStore", "8");
-  const pool = new pg.Pool({ connectionString, ...(max === undefined ? {} : { max }) });
-  // An idle connection that breaks (a server restart) is dropped from the pool; the next query reconnects.
-  // Without a listener the pool's "error" event would end the process.
-  pool.on("error", () => undefined);
-  return pool;
-}
-
-
-/** PostgreSQL text cannot hold NUL: a display column gets U+FFFD instead (the journal's JSON keeps it). */
-function pgText(text: string): string {
-  return text.includes("\u0000") ? text.replace(/\u0000/g, "\uFFFD") : text;
-}
-
-function hasCode(error: unknown, code: string): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
-}
-
-function toStoredCheckpoint(row: { turn_id: string; data: string; updated_at: Date | string }): StoredCheckpoint {
-  const at = row.updated_at instanceof Date ? row.updated_at.toISOString() : new Date(row.updated_at).toISOString();
-  return { turnId: row.turn_id, data: row.data, updatedAt: at };
 }

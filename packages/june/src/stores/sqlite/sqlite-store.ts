@@ -1,12 +1,13 @@
 import { shareEventLoop } from "../event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
-import { prepareEntries, prepareSessionEntry } from "../journal-entries.js";
+import { prepareSessionEntry } from "../journal-entries.js";
 import { brandStore } from "../journal-open.js";
 import { decodeStoredEntries } from "../journal-shape.js";
 import { KnownTurns } from "../known-turns.js";
 import { LeaseKeeper, checkLeaseTtl } from "../lease-keeper.js";
 import { checkListOptions, foldEntry, startListing, toSessionInfo } from "../session-listing.js";
-import { checkCheckpointArgs, checkDeleteCheckpoint, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import { checkCheckpointArgs, checkFromSeq, checkTtl, conflict } from "../store-helpers.js";
+import { checkAppend } from "../append-checks.js";
 import type {
   AppendOptions,
   ChatStore,
@@ -253,10 +254,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     async append(sessionId: string, entries: NewJournalEntry[], options: AppendOptions): Promise<JournalEntry[]> {
       const share = shareEventLoop();
       if (share) await share;
-      assertSessionId(sessionId);
-      const expectedSeq = options?.expectedSeq;
-      const prepared = prepareEntries(entries, expectedSeq, new Date());
-      const deleteCheckpoint = checkDeleteCheckpoint(options?.deleteCheckpoint);
+      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, options);
       const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
       if (linked) await linked;
       write(options.sync === true, () => {
