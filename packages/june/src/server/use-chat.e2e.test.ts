@@ -123,7 +123,11 @@ async function buildApp(line: UseChatLine): Promise<{ app: RunningServer; bundle
 }
 
 
-const assistantTexts = (page: Page) => page.locator('li[data-role="assistant"]').evaluateAll((items) => items.map((item) => item.textContent ?? ""));
+/** Each assistant message's text parts, joined (its tool parts left out). */
+const assistantTexts = (page: Page) =>
+  page.locator('li[data-role="assistant"]').evaluateAll((items) => items.map((item) => Array.from(item.querySelectorAll(".text"), (text) => text.textContent ?? "").join("")));
+/** Each assistant message's tool parts, by state. */
+const toolStates = (page: Page) => page.locator('li[data-role="assistant"]').evaluateAll((items) => items.map((item) => Array.from(item.querySelectorAll(".tool"), (tool) => tool.getAttribute("data-state"))));
 const lastAssistant = (page: Page) => page.locator('li[data-role="assistant"]').last();
 const status = (page: Page) => page.locator("main").getAttribute("data-status");
 
@@ -218,6 +222,8 @@ describe.each(LINES)("useChat from $name in Chromium against createChatHandler",
       await expect.poll(() => page.locator("li").count(), WAIT).toBe(8);
       const texts = await assistantTexts(page);
       expect(texts.slice(0, 3)).toEqual([words.join(""), "Checking. Deployed 1. Done.", "Hi again, from a second branch."]);
+      // The ended turn's approved call is still shown, decided.
+      expect((await toolStates(page)).slice(0, 3)).toEqual([[], ["output-available"], []]);
       replies.push("Welcome back.");
       await send(page, "Still there?");
       await expect.poll(() => lastAssistant(page).textContent(), WAIT).toBe("Welcome back.");
@@ -296,6 +302,7 @@ describe.each(LINES)("useChat from $name in Chromium against createChatHandler",
       await expect.poll(() => resumes.length, WAIT).toBe(4);
       expect(resumes[3]).toBe(204);
       expect((await assistantTexts(page)).slice(0, 2)).toEqual([GATED_REPLY, "Checking. Deployed 1. Deployed 2. Done."]);
+      expect((await toolStates(page)).slice(0, 2)).toEqual([[], ["output-available", "output-available"]]);
       const turns = await (await session()).turns();
       expect(await page.locator('li[data-role="assistant"]').evaluateAll((items) => items.map((item) => item.getAttribute("data-id")))).toEqual(turns.map((t) => t.id));
       expect(await status(page)).toBe("ready");
