@@ -20,16 +20,18 @@ export interface CallTraffic {
  * A call's usage: the provider's counts where it reported them (finite numbers, 0 or more), June's own count
  * of what was sent (`input`) and received (`output`) where it did not (missing or NaN), so a token budget
  * never takes an unreported call for a free one. `reported` undefined: the call ended before the provider
- * reported anything (canceled, interrupted, failed mid-stream), every count is June's.
+ * reported anything (canceled, interrupted, failed mid-stream), every count is June's. `measure` is asked only
+ * when a count is missing: a call whose provider reported both builds no counter and reads nothing it sent.
  */
-export function countedUsage(reported: LanguageModelUsage | undefined, traffic: CallTraffic, count: TokenCount): CountedUsage {
+export function countedUsage(reported: LanguageModelUsage | undefined, measure: () => { traffic: CallTraffic; count: TokenCount }): CountedUsage {
   const input = known(reported?.inputTokens);
   const output = known(reported?.outputTokens);
+  const total = known(reported?.totalTokens);
+  if (input !== undefined && output !== undefined) return { usage: { inputTokens: input, outputTokens: output, totalTokens: total ?? input + output }, counted: false };
+  const { traffic, count } = measure();
   const inputTokens = input ?? sentTokens(traffic, count);
   const outputTokens = output ?? (traffic.received === "" ? 0 : count(traffic.received));
-  const counted = input === undefined || output === undefined;
-  const total = known(reported?.totalTokens);
-  return { usage: { inputTokens, outputTokens, totalTokens: counted || total === undefined ? inputTokens + outputTokens : total }, counted };
+  return { usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }, counted: true };
 }
 
 function known(n: number | undefined): number | undefined {

@@ -163,7 +163,8 @@ interface Call {
   attemptStartedAt: number | undefined;
   failed: readonly ModelAttemptFailure[] | undefined;
   text: string;
-  toolText: string;
+  /** The tool calls the model made, as it sent them: counted only when its provider reports no usage. */
+  toolCalls: { readonly toolName: string; readonly input: unknown }[];
   finish: FinishInfo | undefined;
   usage: Usage | undefined;
   /** Some of the finished step's usage is June's own count (the provider reported none, or NaN): its cost is unknown. */
@@ -210,7 +211,7 @@ function startCall(input: CallInput): Call {
     attemptStartedAt: undefined,
     failed: undefined,
     text: "",
-    toolText: "",
+    toolCalls: [],
     finish: undefined,
     usage: undefined,
     unreported: false,
@@ -297,7 +298,10 @@ function streamCall(call: Call): ModelStream {
 
 function countUsage(call: Call, reported: LanguageModelUsage | undefined): ReturnType<typeof countedUsage> {
   const { input } = call;
-  return countedUsage(reported, { system: input.system, messages: call.prepared ?? input.history, received: call.text + call.toolText }, (call.counter ??= tokenCounter(input.model)));
+  return countedUsage(reported, () => ({
+    traffic: { system: input.system, messages: call.prepared ?? input.history, received: call.text + call.toolCalls.map((c) => `${c.toolName}${JSON.stringify(c.input) ?? ""}`).join("") },
+    count: (call.counter ??= tokenCounter(input.model)),
+  }));
 }
 
 /**
@@ -306,7 +310,7 @@ function countUsage(call: Call, reported: LanguageModelUsage | undefined): Retur
  * failed before any of its response arrived is not counted.
  */
 function spendUnreported(call: Call, failed: boolean): void {
-  if (call.usage !== undefined || !call.sent || (failed && call.text === "" && call.toolText === "")) return;
+  if (call.usage !== undefined || !call.sent || (failed && call.text === "" && call.toolCalls.length === 0)) return;
   call.usage = Object.freeze(countUsage(call, undefined).usage);
   call.unreported = true;
   call.input.host.usage?.(call.usage);
@@ -332,7 +336,7 @@ function onPart(call: Call, span: CallSpan | undefined, part: TextStreamPart<Too
     case "tool-call":
       call.interruptible = false;
       tools?.called(part);
-      call.toolText += `${part.toolName}${JSON.stringify(part.input) ?? ""}`;
+      call.toolCalls.push(part);
       if (!part.providerExecuted) call.clientCalls.add(part.toolCallId);
       return;
     case "tool-approval-request":
