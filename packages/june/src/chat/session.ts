@@ -1,7 +1,7 @@
 import type { ApprovalRequest } from "../runtime/types.js";
 import type { ModelMessage } from "ai";
 import { CheckpointUnreadableError, SessionBusyError } from "../stores/errors.js";
-import type { ChatStore, ResponderProvenance, StoredCheckpoint, StoredFile } from "../stores/types.js";
+import type { ChatStore, JournalEntry, ResponderProvenance, StoredCheckpoint, StoredFile } from "../stores/types.js";
 import { rebuildContext } from "./context/rebuild-context.js";
 import { resolveContext } from "./context/resolve-context.js";
 import { decodeCheckpoint, type CheckpointEnvelope, type DurableSettings } from "./durable/checkpoint-codec.js";
@@ -23,6 +23,7 @@ import { isUnfinished } from "./unfinished.js";
 import { sessionCost } from "../stores/session-cost.js";
 import type { Spent } from "../cost/budget.js";
 import { startQueuedTurn } from "./internal/queued-turn.js";
+import { sessionEntries } from "./internal/session-entries.js";
 import type { TurnQueue } from "./queue/queue.js";
 import { NoQueueError } from "./queue/errors.js";
 
@@ -115,6 +116,12 @@ export class JournaledSession implements Session {
     const turnId = this.#host.newId("turn");
     await queue.enqueue({ kind: "turn", sessionId: this.id, turnId, input });
     return { turnId };
+  }
+
+  /** The journal's entries as this session holds them, caught up with the store (see `sessionEntries`). */
+  async [sessionEntries](): Promise<readonly JournalEntry[]> {
+    await this.#journal.catchUp();
+    return this.#journal.entries;
   }
 
   /** Starts a queued turn under the id it was enqueued with (a worker's call; see `startQueuedTurn`). */

@@ -2,6 +2,7 @@ import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
 import type { Session } from "../chat/types.js";
 import type { IndexedTurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 import { toUIMessages } from "../chat/ui-messages.js";
+import { entriesOf } from "../chat/internal/session-entries.js";
 import type { FileRef } from "../stores/types.js";
 import { SessionNotFoundError } from "../stores/errors.js";
 import type { HandlerContext } from "./handler-context.js";
@@ -31,13 +32,13 @@ export async function handleUiMessages({ url, params, access }: RouteContext, co
   // Each file is a `file` part pointing at this handler's own route for it, beside this one.
   const files = new URL(url.pathname.replace(/\/ui-messages\/?$/, "/files/"), url.origin);
   // The journal, for the decisions of ended turns (their tool parts).
-  const options = { fileUrl: (file: FileRef) => new URL(encodeURIComponent(file.id), files).href, journal: await context.chat.store.read(session.id) };
+  const options = { fileUrl: (file: FileRef) => new URL(encodeURIComponent(file.id), files).href, journal: await entriesOf(session, context.chat.store) };
   const messages = toUIMessages(view.turns, options);
   const runningId = view.runningTurnId;
   if (runningId === undefined || !view.turns.some((turn) => turn.id === runningId)) return context.json(200, messages);
   const events = await eventsSoFar(view.local ?? runningId, context);
   // Ended (or its process gone) while it was read, or its events out of reach: what the journal has now.
-  if (events === undefined || events.some(({ event }) => event.type === "turn-end")) return context.json(200, toUIMessages(await session.turns(), { ...options, journal: await context.chat.store.read(session.id) }));
+  if (events === undefined || events.some(({ event }) => event.type === "turn-end")) return context.json(200, toUIMessages(await session.turns(), { ...options, journal: await entriesOf(session, context.chat.store) }));
   const snapshot = await liveMessage(runningId, events);
   const index = messages.findIndex((message) => message.id === runningId);
   if (index === -1) messages.push(snapshot);
