@@ -55,10 +55,8 @@ async function runTurnJob(session: Session, job: TurnJob, context: JobContext): 
       if (!SessionBusyError.isInstance(thrown)) throw thrown;
       error = thrown;
     }
-    if (!SessionBusyError.isInstance(error) || (await recordOf(session, job.turnId))) {
-      const after = await recordOf(session, job.turnId);
-      return { kind: "ran", sessionId: session.id, turnId: job.turnId, status: after?.status ?? "failed" };
-    }
+    const after = await recordOf(session, job.turnId);
+    if (!SessionBusyError.isInstance(error) || after) return { kind: "ran", sessionId: session.id, turnId: job.turnId, status: after?.status ?? "failed" };
     await waitOrGiveUp(error, deadline, context);
   }
 }
