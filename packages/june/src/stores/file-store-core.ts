@@ -41,6 +41,7 @@ import { FileBlobs } from "./file-blobs.js";
 import { fileIdOf, fileToKeep, keptRef } from "./file-records.js";
 import type { FileStoreOptions } from "./file-store.js";
 import { fileLeases } from "./file-leases.js";
+import { fileMemory } from "./file-memory.js";
 
 
 const JOURNAL_EXT = ".jsonl";
@@ -61,6 +62,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
   const checkpoints = new CheckpointFiles(root, fsync);
   const files = new FileBlobs(root, fsync);
   const known = new KnownTurns();
+  const memory = fileMemory(root, fsync);
   // What a crash left of checkpoints goes before any checkpoint is read (see `CheckpointFiles.sweep`).
   const swept = checkpoints.sweep(journalEnds).catch(() => undefined);
   /**
@@ -190,6 +192,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       await unlink(`${journalPath(id)}.append.lock`).catch(() => undefined);
       await checkpoints.deleteAll(id);
       await files.deleteAll(id);
+      await memory.forgetSession(id);
       cache.delete(id);
       return existed;
     },
@@ -254,6 +257,14 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       known.learn(sessionId, decoded.entries);
       return decoded.entries;
     },
+
+    getMemory: memory.getMemory,
+    putMemory: memory.putMemory,
+    listMemoryVersions: memory.listMemoryVersions,
+    deleteMemory: memory.deleteMemory,
+    putRecall: memory.putRecall,
+    searchRecall: memory.searchRecall,
+    deleteRecall: memory.deleteRecall,
 
     async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
       const kept = fileToKeep(sessionId, file);

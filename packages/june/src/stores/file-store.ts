@@ -32,6 +32,13 @@ const METHODS = [
   "deleteCheckpoint",
   "putFile",
   "getFile",
+  "getMemory",
+  "putMemory",
+  "listMemoryVersions",
+  "deleteMemory",
+  "putRecall",
+  "searchRecall",
+  "deleteRecall",
 ] as const satisfies readonly (keyof ChatStore)[];
 
 /**

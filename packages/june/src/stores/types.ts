@@ -1,5 +1,6 @@
 import type { ModelInfo, Usage } from "../ai-sdk/call-types.js";
 import type { Cost } from "../cost/price.js";
+import type { MemoryStoreMethods } from "./memory-types.js";
 
 /** Status a turn ends with in the journal. */
 /** `blocked`: a guardrail tripped (`error` names it and its reason; no reply is kept). */
@@ -285,9 +286,11 @@ export interface LeasedAppend {
 }
 
 /**
- * Where sessions live. Every store passes the conformance suite in `june/testing`.
+ * Where sessions live. Every store passes the conformance suite in `june/testing`. The memory methods
+ * (`getMemory`, `putMemory`, `listMemoryVersions`, `deleteMemory`, `putRecall`, `searchRecall`, `deleteRecall`:
+ * `MemoryStoreMethods`) are optional, all or none: every built-in store has them, and a chat with `memory` needs them.
  */
-export interface ChatStore {
+export interface ChatStore extends Partial<MemoryStoreMethods> {
   /**
    * `false` for a store whose sessions end with the process (`memoryStore`), so a host such as the CLI can
    * say that a session id it prints cannot be continued later. Durable stores leave it out.

@@ -26,6 +26,7 @@ import { LEASE_STATE_COLUMNS, LEASE_STATE_FROM, appendStatement, busyOf, type Le
 import { checkPostgresOptions, createPool, type PostgresStore, type PostgresStoreOptions } from "./postgres-options.js";
 import { postgresCheckpoints } from "./postgres-checkpoints.js";
 import { postgresFiles } from "./postgres-files.js";
+import { postgresMemory } from "./postgres-memory.js";
 import { DIVISION_BY_ZERO, FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, hasCode, pgText } from "./postgres-values.js";
 
 export type { PostgresStore, PostgresStoreOptions } from "./postgres-options.js";
@@ -88,6 +89,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
 
   const checkpoints = postgresCheckpoints(pool, names, ready);
   const files = postgresFiles(pool, names, ready);
+  const memory = postgresMemory(pool, names, ready);
 
   async function sessionRow(id: string): Promise<SessionRow | undefined> {
     const { rows } = await pool.query(`SELECT ${SESSION_COLUMNS} FROM ${S} WHERE id = $1`, [id]);
@@ -156,6 +158,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       known.forget(id);
       // Entries and lease go with the session (ON DELETE CASCADE).
       const { rowCount } = await pool.query(`DELETE FROM ${S} WHERE id = $1`, [id]);
+      await memory.forgetSession(id);
       return (rowCount ?? 0) > 0;
     },
 
@@ -208,6 +211,13 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     },
 
     putFile: files.putFile,
+    getMemory: memory.getMemory,
+    putMemory: memory.putMemory,
+    listMemoryVersions: memory.listMemoryVersions,
+    deleteMemory: memory.deleteMemory,
+    putRecall: memory.putRecall,
+    searchRecall: memory.searchRecall,
+    deleteRecall: memory.deleteRecall,
     getFile: files.getFile,
     putCheckpoint: checkpoints.putCheckpoint,
     getCheckpoint: checkpoints.getCheckpoint,

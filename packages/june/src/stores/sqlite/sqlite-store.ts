@@ -23,6 +23,7 @@ import type {
   TurnLease,
 } from "../types.js";
 import { fileIdOf, fileToKeep, keptRef, storedRef } from "../file-records.js";
+import { sqliteMemory } from "./sqlite-memory.js";
 import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
 import { LIST_SQL, clearWal, openDatabase, SESSION_COLUMNS } from "./sqlite-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
@@ -196,6 +197,8 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     return db.transaction(fn).deferred();
   }
 
+  const memoryArea = sqliteMemory(db, (fn) => write(false, fn), readTx);
+
   const store: SqliteStore = {
     async createSession(input: CreateSessionOptions): Promise<SessionInfo> {
       const id = input?.id;
@@ -246,6 +249,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       // Entries, lease and checkpoints go with the session (ON DELETE CASCADE).
       return write(false, () => {
         const deleted = sql.deleteSession.run(id).changes > 0;
+        memoryArea.forgetSession(id);
         if (deleted) walHoldsDeleted = true;
         return deleted;
       });
@@ -295,6 +299,14 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       known.learn(sessionId, read);
       return read;
     },
+
+    getMemory: memoryArea.getMemory,
+    putMemory: memoryArea.putMemory,
+    listMemoryVersions: memoryArea.listMemoryVersions,
+    deleteMemory: memoryArea.deleteMemory,
+    putRecall: memoryArea.putRecall,
+    searchRecall: memoryArea.searchRecall,
+    deleteRecall: memoryArea.deleteRecall,
 
     async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
       const kept = fileToKeep(sessionId, file);
