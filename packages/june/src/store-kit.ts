@@ -36,7 +36,7 @@ export type {
   TurnStartEntry,
   TurnSuspendEntry,
 } from "./stores/types.js";
-export type { MemoryKey, MemoryStoreMethods, MemoryUpdate, MemoryVersion, RecallEntry, RecallMatch, RecallQuery } from "./stores/memory-types.js";
+export type { MemoryKey, MemoryProvenance, MemoryStoreMethods, MemoryUpdate, MemoryVersion, RecallEntry, RecallMatch, RecallQuery } from "./stores/memory-types.js";
 export { assertSessionId, ConflictError } from "./stores/errors.js";
 export { storeConformanceCases } from "./testing/store-conformance.js";
 export type { StoreConformanceCase } from "./testing/store-conformance.js";

@@ -87,3 +87,12 @@ export interface MemoryStoreMethods {
   /** Deletes an owner's recall entries, or a session's; resolves to how many were deleted. */
   deleteRecall(target: { owner: string } | { sessionId: string }): Promise<number>;
 }
+
+/**
+ * What a turn's context took from memory (`createChat({ memory })`), as its `turn-start` journals it: the working
+ * memory's version (never its text) and the earlier turns recalled, by id, with their scores.
+ */
+export interface MemoryProvenance {
+  working?: { scope: "owner" | "session"; version: number };
+  recalled?: { sessionId: string; turnId: string; score: number }[];
+}

@@ -1,6 +1,6 @@
 import type { ModelInfo, Usage } from "../ai-sdk/call-types.js";
 import type { Cost } from "../cost/price.js";
-import type { MemoryStoreMethods } from "./memory-types.js";
+import type { MemoryProvenance, MemoryStoreMethods } from "./memory-types.js";
 
 /** Status a turn ends with in the journal. */
 /** `blocked`: a guardrail tripped (`error` names it and its reason; no reply is kept). */
@@ -83,6 +83,8 @@ export interface ContextProvenance {
   summaryId?: string;
   /** Files of the turns sent that the context left out (no room for them), by id: their turns' text went alone. */
   filesLeftOut?: string[];
+  /** What the chat's memory added to the turn (`createChat({ memory })`): the working memory's version, the turns recalled. */
+  memory?: MemoryProvenance;
 }
 
 interface EntryBase {

@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
+import { memoryMessage } from "../../memory/memory-message.js";
 import { pickCallSettings } from "../../../runtime/call-settings.js";
 import type { CallHost, CallInput, CallSpan, FinishedCall } from "../../../runtime/model-engine/call-model.js";
 import type { CallEnd, CallPatch, NewCallNode } from "../../../runtime/model-engine/call-node.js";
@@ -116,6 +117,9 @@ class ModelTurn implements CallHost {
     // references in bulk, several times faster than a spread for a long session's context.
     const input: ModelMessage = options.message ?? userMessage(options.input, options.files ?? []);
     const conversation = Array.isArray(options.messages) ? options.messages.concat([input]) : [...options.messages, input];
+    // The chat's memory goes right after the instructions (the system prompt), before the conversation.
+    const memory = memoryMessage(options.memory);
+    if (memory) conversation.unshift(memory);
     const result = this.#run(conversation);
     this.execution = {
       result,
