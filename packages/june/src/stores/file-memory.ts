@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readFile, readdir, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { hasCode } from "./lock-file.js";
+import { hasCode } from "./error-code.js";
 import {
   MAX_MEMORY_VERSIONS,
   checkMemoryKey,

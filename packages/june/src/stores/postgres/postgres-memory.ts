@@ -10,7 +10,8 @@ import {
 } from "../memory-records.js";
 import type { MemoryStoreMethods, MemoryVersion, RecallMatch, RecallQuery } from "../memory-types.js";
 import { ensureMemoryTables, madeOnce, type PgNames, type PgPool } from "./postgres-schema.js";
-import { UNIQUE_VIOLATION, hasCode, pgText } from "./postgres-values.js";
+import { UNIQUE_VIOLATION, pgText } from "./postgres-values.js";
+import { hasCode } from "../error-code.js";
 
 interface VersionRow {
   version: number;

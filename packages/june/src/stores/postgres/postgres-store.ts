@@ -27,7 +27,8 @@ import { checkPostgresOptions, createPool, type PostgresStore, type PostgresStor
 import { postgresCheckpoints } from "./postgres-checkpoints.js";
 import { postgresFiles } from "./postgres-files.js";
 import { postgresMemory } from "./postgres-memory.js";
-import { DIVISION_BY_ZERO, FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, hasCode, pgText } from "./postgres-values.js";
+import { DIVISION_BY_ZERO, FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgText } from "./postgres-values.js";
+import { hasCode } from "../error-code.js";
 
 export type { PostgresStore, PostgresStoreOptions } from "./postgres-options.js";
 
