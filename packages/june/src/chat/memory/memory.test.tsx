@@ -132,6 +132,20 @@ describe("memory across sessions (one fileStore, a scripted model, bag-of-words 
     expect((await after.turns())[0]!.context?.memory).toBeUndefined();
   });
 
+  it("masks credentials before a turn is embedded or kept in the recall index, and before working memory is kept", async () => {
+    const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
+    const dave = await modelChat.createSession({ owner: "dave" });
+    await dave.send(`My key is ${secret} for the Lark project`).result;
+    await modelChat.memory("dave").indexed();
+    const embedded = embeddingModel.doEmbedCalls.flatMap((call) => call.values);
+    expect(embedded.some((v) => v.includes("Lark project"))).toBe(true);
+    expect(embedded.join("\n")).not.toContain(secret);
+    const files = readdirSync(join(root, "chat", ".memory", "recall")).map((f) => readFileSync(join(root, "chat", ".memory", "recall", f), "utf8"));
+    expect(files.join("\n")).toContain("[redacted]");
+    expect(files.join("\n")).not.toContain(secret);
+    expect((await modelChat.memory("dave").set(`api_key=${secret}`)).text).not.toContain(secret);
+  });
+
   it("deleting a session removes its turns from recall", async () => {
     const carol = await modelChat.createSession({ owner: "carol" });
     await carol.send("My cat is named Pixel.").result;
