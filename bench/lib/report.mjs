@@ -115,6 +115,16 @@ export const REPORTS = {
       ),
     ].join("\n");
   },
+  recall(f) {
+    const names = { none: "no memory", working: "working memory", recall: "working memory + recall (topK 3)" };
+    return [
+      `12. Recall: a model-chat turn on a memoryStore, ${f.indexed} turns in the owner's recall index, each embedding call ${f.embedMs} ms (medians over ${f.turns} turns; ratios to no memory)`,
+      table(
+        ["variant", "send → result", "CPU/turn", "wall ratio", "CPU ratio", "embedding calls/turn", "on the turn's path"],
+        f.rows.map((r) => [names[r.variant], ms(r.wallMs), ms(r.cpuMs), x(r.wallRatio), x(r.cpuRatio), fmt(r.embedCallsPerTurn), fmt(r.onPathPerTurn)]),
+      ),
+    ].join("\n");
+  },
   durable(f) {
     return [
       `10. Durable turns: one turn of a two-step agent workflow (${f.deltas}-delta streamed reply, no approvals), plain and agentResponder({ durable: true }), median over ${f.rounds} rounds of ${f.turnsPerRound} turns; ratios to the plain turn on the same store`,

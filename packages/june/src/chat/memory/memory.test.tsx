@@ -74,10 +74,11 @@ describe("memory across sessions (one fileStore, a scripted model, bag-of-words 
     await alice.send("What units do I use?").result;
     const call = chatModel.doStreamCalls.at(-1)!;
     const prompt = call.prompt as unknown as { role: string; content: unknown }[];
-    expect(prompt[0]).toMatchObject({ role: "system", content: "Be brief." });
-    expect(prompt[1]!.role).toBe("system");
-    expect(String(prompt[1]!.content)).toContain("<memory>");
-    expect(String(prompt[1]!.content)).toContain(FACT);
+    // In the system prompt, right after the instructions, marked as memory.
+    expect(prompt[0]!.role).toBe("system");
+    expect(String(prompt[0]!.content).startsWith("Be brief.\n\n<memory>")).toBe(true);
+    expect(String(prompt[0]!.content)).toContain(FACT);
+    expect(prompt.filter((m) => m.role === "system")).toHaveLength(1);
     const turn = (await alice.turns()).at(-1)!;
     expect(turn.context?.memory?.working).toEqual({ scope: "owner", version: 1 });
 
@@ -99,7 +100,7 @@ describe("memory across sessions (one fileStore, a scripted model, bag-of-words 
     expect(result.text).toBe("Your project is Lark.");
     const provenance = (await later.turns())[0]!.context?.memory;
     expect(provenance?.recalled?.[0]).toMatchObject({ sessionId: first.id, turnId: firstTurn.id, score: expect.any(Number) });
-    const sent = String((chatModel.doStreamCalls.at(-1)!.prompt as unknown as { content: unknown }[])[1]!.content);
+    const sent = String((chatModel.doStreamCalls.at(-1)!.prompt as unknown as { content: unknown }[])[0]!.content);
     expect(sent).toContain(`session="${first.id}" turn="${firstTurn.id}"`);
     expect(sent).toContain("my project is Lark");
 
