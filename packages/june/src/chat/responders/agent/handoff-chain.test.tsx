@@ -8,7 +8,7 @@ import { agentResponder, createChat, fileStore, memoryStore, projectChatTrace, t
 import { scriptedModel, type ScriptCallInfo, type ScriptEntry } from "june/testing";
 import { decodeCheckpoint } from "../../durable/checkpoint-codec.js";
 import type { ResponderTraceNode } from "../../trace/responder-trace.js";
-import { HandoffError } from "./errors.js";
+import { HandoffError } from "../../../errors/handoff-error.js";
 import type { TeamAgent } from "./agent-team.js";
 
 const root = mkdtempSync(join(tmpdir(), "june-handoff-chain-"));

@@ -14,7 +14,7 @@ import type { ResponderCheckpoint, ResponderExecution, ResponderMetadata, Respon
 import { startExecution, type ChainLink } from "./agent-run.js";
 import type { AgentResponderOptions } from "./agent-responder.js";
 import type { AgentTeamOptions } from "./agent-team.js";
-import { HandoffError } from "./errors.js";
+import { HandoffError } from "../../../errors/handoff-error.js";
 import { handoffTool } from "./handoff-tool.js";
 
 /** How many times a turn hands off at most, unless `maxHandoffs` says otherwise. */
