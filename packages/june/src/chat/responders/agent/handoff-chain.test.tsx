@@ -319,6 +319,46 @@ describe("agentResponder({ agents }): a handoff answers in the same turn", () =>
     expect(calls).toEqual({ front: 1, editor: 2 });
   });
 
+  it("guardrails: a tool guardrail stops the new agent's call before it runs; an output guardrail checks the new agent's reply", async () => {
+    const deleted: string[] = [];
+    const remove = tool({
+      description: "Delete copy",
+      inputSchema: jsonSchema<{ id: string }>({ type: "object", properties: { id: { type: "string" } }, required: ["id"] }),
+      execute: async ({ id }) => {
+        deleted.push(id);
+        return "deleted";
+      },
+    });
+    const editor = scriptedModel((call) =>
+      JSON.stringify(call.options.prompt).includes("no deleting") ? "I may not delete it; here is the secret plan." : { toolCalls: [{ toolName: "remove", input: { id: "c1" } }] },
+    );
+    const chat = createChat({
+      store: memoryStore(),
+      guardrails: {
+        tool: [{ name: "no-delete", check: ({ toolName, input }) => (toolName === "remove" && input !== undefined ? "no deleting" : undefined) }],
+        output: [{ name: "no-secrets", check: ({ text }) => (text.includes("secret") ? "mentions a secret" : undefined) }],
+      },
+      responder: agentResponder({
+        start: "front",
+        agents: {
+          front: simple(scriptedModel([handoffTo("editor")])),
+          editor: {
+            render: ({ input }) => (
+              <Agent model={editor}>
+                <Tool name="remove" value={remove} />
+                <Step id="reply" prompt={input} />
+              </Agent>
+            ),
+            reply: (result) => String(result.steps.reply),
+          },
+        },
+      }),
+    });
+    const error = await (await chat.createSession()).send("Delete my draft").result.catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: "GuardrailTrippedError", guardrail: "no-secrets" });
+    expect(deleted).toEqual([]);
+  });
+
   it("budgets: the turn's budget counts every agent's run", async () => {
     const chat = createChat({
       store: memoryStore(),
