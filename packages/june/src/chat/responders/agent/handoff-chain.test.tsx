@@ -37,6 +37,19 @@ function simple(model: ReturnType<typeof scriptedModel>, extra: Partial<TeamAgen
   };
 }
 
+/** A tool that needs approval and records what it published. */
+function publishTool(published: string[]) {
+  return tool({
+    description: "Publish copy",
+    inputSchema: jsonSchema<{ copy: string }>({ type: "object", properties: { copy: { type: "string" } }, required: ["copy"] }),
+    needsApproval: true,
+    execute: async ({ copy }) => {
+      published.push(copy);
+      return "published";
+    },
+  });
+}
+
 function flatten(node: ResponderTraceNode): ResponderTraceNode[] {
   return [node, ...node.children.flatMap(flatten)];
 }
@@ -203,15 +216,7 @@ describe("agentResponder({ agents }): a handoff answers in the same turn", () =>
 
   it("an approval and a question of the new agent are the turn's: approved, the tool runs once and the editor answers", async () => {
     const published: string[] = [];
-    const publish = tool({
-      description: "Publish copy",
-      inputSchema: jsonSchema<{ copy: string }>({ type: "object", properties: { copy: { type: "string" } }, required: ["copy"] }),
-      needsApproval: true,
-      execute: async ({ copy }) => {
-        published.push(copy);
-        return "published";
-      },
-    });
+    const publish = publishTool(published);
     const editor = scriptedModel((call) => {
       const prompt = JSON.stringify(call.options.prompt);
       if (prompt.includes('"published"')) return "Published it.";
@@ -261,15 +266,7 @@ describe("agentResponder({ agents }): a handoff answers in the same turn", () =>
     const dir = join(root, "durable");
     const published: string[] = [];
     const calls = { front: 0, editor: 0 };
-    const publish = tool({
-      description: "Publish copy",
-      inputSchema: jsonSchema<{ copy: string }>({ type: "object", properties: { copy: { type: "string" } }, required: ["copy"] }),
-      needsApproval: true,
-      execute: async ({ copy }) => {
-        published.push(copy);
-        return "published";
-      },
-    });
+    const publish = publishTool(published);
     const durableTeam = (store: ChatStore, suspendAfterMs: number) => {
       const front = scriptedModel(() => {
         calls.front++;
