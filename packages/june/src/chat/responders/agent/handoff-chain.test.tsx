@@ -368,7 +368,10 @@ describe("agentResponder({ agents }): a handoff answers in the same turn", () =>
         },
       }),
     });
-    const error = await (await chat.createSession()).send("Hi").result.catch((e: unknown) => e);
+    const session = await chat.createSession();
+    const error = await session.send("Hi").result.catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "BudgetExceededError", scope: "turn" });
+    // The failed turn keeps what it spent, once.
+    expect((await session.turns())[0]!.metadata?.usage).toMatchObject({ inputTokens: 80, outputTokens: 30 });
   });
 });

@@ -108,6 +108,8 @@ export function chainExecution(options: AgentTeamOptions, turn: RespondOptions, 
   };
 
   let current = launch(start.agent, start.run);
+  // True once what the agent running now spent and decided is in `spentBefore` and `policyBefore` (it handed off).
+  let folded = false;
   const restored = current.execution.restored;
 
   const result = (async (): Promise<ResponderResult> => {
@@ -127,6 +129,7 @@ export function chainExecution(options: AgentTeamOptions, turn: RespondOptions, 
         chain.push(chosen.to);
         spentBefore = addMetadata(spentBefore, outcome.metadata);
         policyBefore = [...policyBefore, ...(current.execution.policyDecisions ?? [])];
+        folded = true;
         const before = current.shown();
         if (before) shownBefore.push(before);
         if (current.link.streamed !== "") {
@@ -137,6 +140,7 @@ export function chainExecution(options: AgentTeamOptions, turn: RespondOptions, 
         // A durable turn stores the handoff before the next agent starts: a resume starts that agent.
         if (turn.onCheckpoint) await turn.onCheckpoint({ state: teamState(chosen.to, handoffs, spentBefore, null), requests: [] });
         current = launch(chosen.to, undefined);
+        folded = false;
       }
     } finally {
       events.end();
@@ -186,8 +190,8 @@ export function chainExecution(options: AgentTeamOptions, turn: RespondOptions, 
       return current.execution.requests ?? [];
     },
     get policyDecisions(): readonly PolicyApproval[] {
-      const now = current.execution.policyDecisions ?? [];
-      return policyBefore.length === 0 ? now : [...policyBefore, ...now];
+      const now = folded ? [] : (current.execution.policyDecisions ?? []);
+      return policyBefore.length === 0 ? now : now.length === 0 ? policyBefore : [...policyBefore, ...now];
     },
     decide: (id, decision) => current.execution.decide!(id, decision),
     answer: (id, value) => current.execution.answer!(id, value),
@@ -197,7 +201,7 @@ export function chainExecution(options: AgentTeamOptions, turn: RespondOptions, 
       return saved && { ...saved, state: teamState(current.key, handoffs, spentBefore, saved.state as RunCheckpoint) };
     },
     spent: () => {
-      const now = current.execution.spent?.();
+      const now = folded ? undefined : current.execution.spent?.();
       return now || spentBefore ? addMetadata(spentBefore, now) : undefined;
     },
     ...(restored ? { restored } : {}),
