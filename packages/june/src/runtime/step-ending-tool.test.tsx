@@ -29,4 +29,24 @@ describe("endsStep: a tool whose call ends the step", () => {
     expect(result.steps).toEqual({ first: "Passing you on.", second: "Next step." });
     expect(model.callCount).toBe(2);
   });
+
+  it("a call that failed does not end the step: the model sees the error and answers", async () => {
+    const failing = endsStep(
+      tool({
+        description: "Transfer",
+        inputSchema: jsonSchema<{ to: string }>({ type: "object", properties: { to: { type: "string" } }, required: ["to"] }),
+        execute: async () => {
+          throw new Error("no such desk");
+        },
+      }),
+    );
+    const model = scriptedModel([{ toolCalls: [{ toolName: "transfer", input: { to: "nowhere" } }] }, "I could not transfer you."]);
+    const result = await start(
+      <Agent model={model}>
+        <Tool name="transfer" value={failing} />
+        <Step id="first" prompt="Hi" />
+      </Agent>,
+    ).result;
+    expect(result.steps.first).toBe("I could not transfer you.");
+  });
 });
