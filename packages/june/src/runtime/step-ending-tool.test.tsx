@@ -35,7 +35,7 @@ describe("endsStep: a tool whose call ends the step", () => {
       tool({
         description: "Transfer",
         inputSchema: jsonSchema<{ to: string }>({ type: "object", properties: { to: { type: "string" } }, required: ["to"] }),
-        execute: async () => {
+        execute: async (): Promise<string> => {
           throw new Error("no such desk");
         },
       }),

@@ -25,7 +25,10 @@ export interface TeamAgent {
   reply: (result: RunResult) => string;
   /** Streams this step's text as the reply's `text-delta` events. */
   stream?: { step: string };
-  /** Code's handoff: after its run, the agent to hand the conversation to (or nothing). Wins over the model's. */
+  /**
+   * Code's handoff: after its run, the agent to hand the conversation to (or nothing), who then answers the same
+   * turn (`handoff: "next-turn"`: the next one). Wins over the model's.
+   */
   handoff?: (result: RunResult) => string | { to: string; reason?: string } | undefined;
 }
 
