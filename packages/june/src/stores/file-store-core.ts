@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { memoryMethodsOf } from "./memory-records.js";
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
@@ -259,13 +260,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       return decoded.entries;
     },
 
-    getMemory: memory.getMemory,
-    putMemory: memory.putMemory,
-    listMemoryVersions: memory.listMemoryVersions,
-    deleteMemory: memory.deleteMemory,
-    putRecall: memory.putRecall,
-    searchRecall: memory.searchRecall,
-    deleteRecall: memory.deleteRecall,
+    ...memoryMethodsOf(memory),
 
     async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
       const kept = fileToKeep(sessionId, file);

@@ -1,5 +1,15 @@
 import { assertSessionId } from "./errors.js";
-import type { MemoryKey, MemoryUpdate, MemoryVersion, RecallEntry, RecallMatch, RecallQuery } from "./memory-types.js";
+import type { MemoryKey, MemoryStoreMethods, MemoryUpdate, MemoryVersion, RecallEntry, RecallMatch, RecallQuery } from "./memory-types.js";
+
+/** The memory methods of a store (`MemoryStoreMethods`), all of them or none. */
+export const MEMORY_METHODS = ["getMemory", "putMemory", "listMemoryVersions", "deleteMemory", "putRecall", "searchRecall", "deleteRecall"] as const satisfies readonly (keyof MemoryStoreMethods)[];
+
+/** A memory area's methods alone, to spread into a store's object. */
+export function memoryMethodsOf(area: MemoryStoreMethods): MemoryStoreMethods {
+  const methods = {} as Record<string, unknown>;
+  for (const name of MEMORY_METHODS) methods[name] = area[name];
+  return methods as unknown as MemoryStoreMethods;
+}
 
 /** The most versions a working memory keeps: older ones are dropped as new ones come. */
 export const MAX_MEMORY_VERSIONS = 100;

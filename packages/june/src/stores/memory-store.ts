@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { memoryMethodsOf } from "./memory-records.js";
 import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
 import { checkCheckpointArgs, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
@@ -184,13 +185,7 @@ export function memoryStore(): ChatStore {
       return found && { ref: storedRef(id!, found.mediaType, found.bytes.byteLength), bytes: new Uint8Array(found.bytes) };
     },
 
-    getMemory: memory.getMemory,
-    putMemory: memory.putMemory,
-    listMemoryVersions: memory.listMemoryVersions,
-    deleteMemory: memory.deleteMemory,
-    putRecall: memory.putRecall,
-    searchRecall: memory.searchRecall,
-    deleteRecall: memory.deleteRecall,
+    ...memoryMethodsOf(memory),
 
     async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {
       const session = get(sessionId);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { embedMany } from "ai";
 import { runMemory, type RunMemory } from "../../memory/memory-element.js";
 import { redactText } from "../../redaction/redact.js";
+import { MEMORY_METHODS } from "../../stores/memory-records.js";
 import type { MemoryKey, MemoryProvenance, MemoryStoreMethods, MemoryVersion, RecallEntry, RecallMatch } from "../../stores/memory-types.js";
 import type { ChatStore } from "../../stores/types.js";
 import type { ResolvedMemoryOptions, TurnMemory } from "./memory-options.js";
@@ -39,7 +40,7 @@ export class ChatMemory {
   #flushing: Promise<void> | undefined;
 
   constructor(store: ChatStore, options: ResolvedMemoryOptions) {
-    const missing = (["getMemory", "putMemory", "listMemoryVersions", "deleteMemory", "putRecall", "searchRecall", "deleteRecall"] as const).filter((m) => typeof store[m] !== "function");
+    const missing = MEMORY_METHODS.filter((m) => typeof store[m] !== "function");
     if (missing.length > 0) throw new TypeError(`createChat({ memory }): the store keeps no memory; it has no ${missing.join(", ")}`);
     this.#store = store as MemoryStore;
     this.options = options;

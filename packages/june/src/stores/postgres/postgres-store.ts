@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { memoryMethodsOf } from "../memory-records.js";
 import { hostname } from "node:os";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
 import { prepareSessionEntry } from "../journal-entries.js";
@@ -212,13 +213,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     },
 
     putFile: files.putFile,
-    getMemory: memory.getMemory,
-    putMemory: memory.putMemory,
-    listMemoryVersions: memory.listMemoryVersions,
-    deleteMemory: memory.deleteMemory,
-    putRecall: memory.putRecall,
-    searchRecall: memory.searchRecall,
-    deleteRecall: memory.deleteRecall,
+    ...memoryMethodsOf(memory),
     getFile: files.getFile,
     putCheckpoint: checkpoints.putCheckpoint,
     getCheckpoint: checkpoints.getCheckpoint,

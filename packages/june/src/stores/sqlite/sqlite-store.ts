@@ -1,4 +1,5 @@
 import { shareEventLoop } from "../event-loop-share.js";
+import { memoryMethodsOf } from "../memory-records.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
 import { prepareSessionEntry } from "../journal-entries.js";
 import { brandStore } from "../journal-open.js";
@@ -300,13 +301,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       return read;
     },
 
-    getMemory: memoryArea.getMemory,
-    putMemory: memoryArea.putMemory,
-    listMemoryVersions: memoryArea.listMemoryVersions,
-    deleteMemory: memoryArea.deleteMemory,
-    putRecall: memoryArea.putRecall,
-    searchRecall: memoryArea.searchRecall,
-    deleteRecall: memoryArea.deleteRecall,
+    ...memoryMethodsOf(memoryArea),
 
     async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
       const kept = fileToKeep(sessionId, file);
