@@ -8,12 +8,15 @@
  *
  *   node platform-turn.mjs STATS_MODULE_URL ROUNDS TURNS_PER_ROUND TEMP_DIR
  *
+ * With $JUNE_BENCH_BEFORE (a June package folder holding `dist/`, whose `ai` is the same as this one's), each June
+ * variant also runs on that build, interleaved in the same rounds: before and after in one run.
+ *
  * Prints one JSON line: per variant the median CPU and wall time per turn, and the CPU ratio to the floor
  * (medians over rounds, and round by round).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import * as ai from "ai";
 import { Agent, Step } from "june";
 import { agentResponder, createChat, fileStore, fullContext, memoryStore } from "june/chat";
@@ -70,11 +73,20 @@ async function chatTurn(session, input) {
   check(text);
 }
 
-function chatOf(key) {
+/** This build's June, or another's (`$JUNE_BENCH_BEFORE`: a package folder with `dist/`, beside the same `ai`). */
+const thisBuild = { Agent, Step, agentResponder, createChat, fileStore, fullContext, memoryStore, jsx };
+async function otherBuild(dir) {
+  const url = (path) => pathToFileURL(join(dir, "dist", path)).href;
+  const [june, chat, runtime] = await Promise.all([import(url("index.js")), import(url("chat/index.js")), import(url("jsx/jsx-runtime.js"))]);
+  return { Agent: june.Agent, Step: june.Step, ...chat, jsx: runtime.jsx };
+}
+
+function chatOf(key, build = thisBuild, tag = "") {
+  const { Agent, Step, agentResponder, createChat, fileStore, fullContext, memoryStore, jsx } = build;
   const context = fullContext();
   if (key === "memory") return createChat({ model, store: memoryStore(), context });
-  if (key === "file") return createChat({ model, store: fileStore(`${tempDir}/file`, { fsync: true }), context });
-  if (key === "file-nosync") return createChat({ model, store: fileStore(`${tempDir}/file-nosync`, { fsync: false }), context });
+  if (key === "file") return createChat({ model, store: fileStore(`${tempDir}/file${tag}`, { fsync: true }), context });
+  if (key === "file-nosync") return createChat({ model, store: fileStore(`${tempDir}/file-nosync${tag}`, { fsync: false }), context });
   const responder = agentResponder({
     id: "bench-agent",
     version: "1",
@@ -97,9 +109,12 @@ for (const name of ["raw", "raw-aa"]) {
   variants.push({ name, round: async () => { const history = []; return timed((i) => rawTurn(history, inputOf(i)))(); } });
 }
 variants.push({ name: "aisdk-chat", round: async () => { const messages = []; return timed((i) => aiSdkChatTurn(messages, inputOf(i)))(); } });
+const before = process.env.JUNE_BENCH_BEFORE ? await otherBuild(process.env.JUNE_BENCH_BEFORE) : undefined;
 for (const key of ["memory", "file", "file-nosync", "agent"]) {
-  const chat = chatOf(key);
-  variants.push({ name: key, round: async () => { const session = await chat.createSession(); return timed((i) => chatTurn(session, inputOf(i)))(); } });
+  for (const [build, tag] of before ? [[before, " before"], [thisBuild, ""]] : [[thisBuild, ""]]) {
+    const chat = chatOf(key, build, tag.trim());
+    variants.push({ name: key + tag, round: async () => { const session = await chat.createSession(); return timed((i) => chatTurn(session, inputOf(i)))(); } });
+  }
 }
 
 const results = await interleave(variants, { rounds, warmupRounds: 2 });

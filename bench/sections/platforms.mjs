@@ -43,8 +43,10 @@ function ai7App(log) {
   if (packed.status !== 0) throw new Error(`bench: npm pack failed: ${packed.stderr}`);
   const tarball = readdirSync(app).find((name) => name.endsWith(".tgz"));
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "june-bench-ai7", private: true, type: "module", dependencies: { june: `file:./${tarball}`, ai: AI7 } }, null, 2));
-  // The tarball's name does not change between builds: drop the installed copy so npm installs this one.
+  // The tarball's name does not change between builds: drop the installed copy and the lockfile (which holds
+  // the last tarball's integrity, so npm would install that one from its cache) so npm installs this one.
   rmSync(join(app, "node_modules", "june"), { recursive: true, force: true });
+  rmSync(join(app, "package-lock.json"), { force: true });
   log(`installing June (${tarball}) beside ai@${AI7} in ${app}`);
   const installed = spawnSync(npm, ["install", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: app, encoding: "utf8", timeout: 600_000 });
   if (installed.status !== 0) throw new Error(`bench: npm install in ${app} failed: ${installed.stderr}`);
