@@ -79,6 +79,12 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
           if (json) emit(event);
           else screen.reply(event.text);
           break;
+        case "reasoning-start":
+        case "reasoning-delta":
+        case "reasoning-end":
+        case "source":
+          if (json) emit(event);
+          break;
         case "run-update": {
           const changed = json ? traceRows.update(event.rows) : undefined;
           if (changed) emit(changed);
