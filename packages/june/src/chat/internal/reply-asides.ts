@@ -1,6 +1,12 @@
 import { replySource, type ReplySource } from "../../ai-sdk/model-asides.js";
 import type { ReasoningDeltaEvent, ReasoningEndEvent, ReasoningStartEvent, SourceEvent } from "../types/event-types.js";
 
+/** What a turn-end keeps of the asides: the sources (part of the reply), the reasoning only when the chat asks. */
+export interface JournaledAsides {
+  reasoning?: string;
+  sources?: ReplySource[];
+}
+
 /** A turn event that is not the reply's text: what the model sent beside it. */
 export type AsideEvent = ReasoningStartEvent | ReasoningDeltaEvent | ReasoningEndEvent | SourceEvent;
 
@@ -24,6 +30,14 @@ export class ReplyAsides {
   /** The sources cited so far, in order. */
   get sources(): readonly ReplySource[] {
     return this.#sources;
+  }
+
+  /** What the turn's end journals: the sources, and the reasoning when `withReasoning`. */
+  journaled(withReasoning: boolean): JournaledAsides {
+    const kept: JournaledAsides = {};
+    if (withReasoning && this.#reasoning !== "") kept.reasoning = this.#reasoning;
+    if (this.#sources.length > 0) kept.sources = [...this.#sources];
+    return kept;
   }
 
   /** Takes one event; false when it is malformed (the turn drops it) or a source cited already. */

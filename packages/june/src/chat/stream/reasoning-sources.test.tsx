@@ -1,5 +1,5 @@
 import { Agent, Step } from "june";
-import { agentResponder, createChat } from "june/chat";
+import { agentResponder, createChat, toUIMessages } from "june/chat";
 import { scriptedModel } from "june/testing";
 import { describe, expect, it } from "vitest";
 import { memoryStore } from "../../stores/memory-store.js";
@@ -81,5 +81,33 @@ describe("reasoning and sources in the turn stream", () => {
     expect(() => parseTurnStreamEvent({ type: "source", source: { sourceType: "url", id: "s" } })).toThrow(/source\.url/);
     expect(() => parseTurnStreamEvent({ type: "source", source: { sourceType: "page", id: "s" } })).toThrow(/source\.sourceType/);
     expect(parseTurnStreamEvent({ type: "source", source: { sourceType: "document", id: "d", mediaType: "application/pdf", title: "Spec" } }).type).toBe("source");
+  });
+});
+
+describe("reasoning and sources in the journal", () => {
+  it("a reply's sources are journaled with it; its reasoning only with journal: { reasoning: true }, and never sent back to the model", async () => {
+    const store = memoryStore();
+    const model = scriptedModel([thinking, "Next."]);
+    const chat = createChat({ model, store });
+    const session = await chat.createSession();
+    await session.send("What?").result;
+    const [turn] = await session.turns();
+    expect(turn!.sources).toEqual([{ sourceType: "url", id: "source-0-0", url: "https://example.com/answer", title: "The answer" }]);
+    expect(turn!.reasoning).toBeUndefined();
+    const reopened = await createChat({ model, store }).openSession(session.id);
+    const messages = toUIMessages(await reopened.turns());
+    expect(messages[1]!.parts.map((part) => part.type)).toEqual(["text", "source-url"]);
+
+    await session.send("And?").result;
+    // The next turn's prompt holds the reply's text, not its reasoning.
+    expect(JSON.stringify(model.doStreamCalls[1]!.prompt)).not.toContain("check the docs");
+
+    const keeping = createChat({ model: scriptedModel(thinking), store, journal: { reasoning: true } });
+    const kept = await keeping.createSession();
+    await kept.send("What?").result;
+    expect((await kept.turns())[0]!.reasoning).toBe("Let me check the docs. The key sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz is not needed.");
+    const parts = toUIMessages(await kept.turns())[1]!.parts;
+    expect(parts.map((part) => part.type)).toEqual(["reasoning", "text", "source-url"]);
+    expect(parts[0]).toMatchObject({ type: "reasoning", text: "Let me check the docs. The key [redacted] is not needed." });
   });
 });

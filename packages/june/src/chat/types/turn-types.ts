@@ -147,6 +147,10 @@ export interface TurnRecord {
    */
   checkpointUnreadable?: string;
   text?: string;
+  /** The model's reasoning, when the chat journals it (`createChat({ journal: { reasoning: true } })`). */
+  reasoning?: string;
+  /** The sources the model cited for the reply, journaled with it. */
+  sources?: ReplySource[];
   error?: { name: string; message: string };
   metadata?: TurnMetadata;
   /** The latest feedback on the turn, if any. */
