@@ -47,6 +47,8 @@ export interface SessionHost {
   readonly prices?: Prices;
   /** The chat's budgets (`createChat({ budget })`). */
   readonly budget?: Budget;
+  /** Journal each turn's reasoning with its reply (`createChat({ journal: { reasoning: true } })`). */
+  readonly journalReasoning?: boolean;
   /** The chat's queue (`createChat({ queue })`): where `session.enqueue` puts turns for workers. */
   readonly queue?: TurnQueue;
 }
@@ -256,6 +258,7 @@ export class JournaledSession implements Session {
       journal: this.#journal,
       maxInputChars: host.maxInputChars,
       files: input.files.map(fileRefOf),
+      journalReasoning: host.journalReasoning,
     });
     host.running.set(this.id, controller);
     void runTurn({
@@ -384,7 +387,7 @@ export class JournaledSession implements Session {
       throw new TurnNotResumableError(this.id, turnId, "the chat's responder is not durable (agentResponder({ durable: true }))");
     }
     if (host.running.get(this.id)) throw new SessionBusyError(this.id, `turn "${host.running.get(this.id)!.id}" is running in this process`);
-    const controller = new TurnController({ id: turnId, sessionId: this.id, journal: this.#journal, maxInputChars: host.maxInputChars });
+    const controller = new TurnController({ id: turnId, sessionId: this.id, journal: this.#journal, maxInputChars: host.maxInputChars, journalReasoning: host.journalReasoning });
     host.running.set(this.id, controller);
     const ready = deferred<Turn>();
     void resumeTurn({
