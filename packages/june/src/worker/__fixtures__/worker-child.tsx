@@ -24,6 +24,8 @@ export interface ChildOptions extends Pick<WorkerChatOptions, "storeSchema" | "q
   kills?: { input: string; moment: KillMoment }[];
   markers?: string;
   redis?: { url: string; prefix: string };
+  /** The worker's concurrency (default 2). */
+  concurrency?: number;
 }
 
 const options = JSON.parse(process.argv[2]!) as ChildOptions;
@@ -60,7 +62,7 @@ const turnEvents = options.redis ? redisTurnEvents({ url: options.redis.url }, {
 const worker = createWorker({
   chat,
   queue,
-  concurrency: 2,
+  concurrency: options.concurrency ?? 2,
   takeOverAfterMs: 10_000,
   ...(turnEvents ? { turnEvents } : {}),
   onJob: (outcome) => say({ event: "job", ...outcome }),
