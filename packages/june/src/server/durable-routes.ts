@@ -33,7 +33,8 @@ export async function pendingApprovalsOf(
 /**
  * The durable-turn routes (mounted under `/sessions`): `POST /:id/turns/:turnId/resume` (the resumed turn's
  * events as SSE, from its first; a turn running already, in any process, is followed instead), `POST /:id/turns/:turnId/approve|deny` (`{ approvalId, remember? }` /
- * `{ approvalId, reason? }`), which decide a live turn, wherever it runs, or resume a suspended one here first,
+ * `{ approvalId, reason? }`), which decide a live turn, wherever it runs, or resume a suspended one here first
+ * (with a queue, on a worker: 202),
  * `POST /:id/turns/:turnId/answer` (`{ requestId, value }`), `POST /:id/turns/:turnId/steer` (`{ input }`), which
  * steers a live turn wherever it runs (a turn no process has is a 404, one that ended a 409), and
  * `POST /:id/turns/:turnId/cancel`, which cancels a live turn wherever it runs, or ends a suspended (or

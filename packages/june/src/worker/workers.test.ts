@@ -194,6 +194,13 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     expect(info).toMatchObject({ id: "nightly", kind: "cron", cron: "0 3 * * *", timezone: "Europe/Paris", session: "new", owner: "ops" });
     expect(info.nextRunAt!.getTime()).toBeGreaterThan(Date.now());
     expect((await chat.schedules()).filter((s) => s.id === "nightly")).toHaveLength(1);
+    // Over HTTP (what Studio lists): read only, times as ISO strings; with authorize, only the caller's.
+    const base = await listen(createChatHandler(chat));
+    const listed = (await (await fetch(`${base}/schedules`)).json()) as { schedules: Record<string, unknown>[] };
+    expect(listed.schedules.find((s) => s.id === "nightly")).toMatchObject({ kind: "cron", cron: "0 3 * * *", timezone: "Europe/Paris", session: "new", owner: "ops", nextRunAt: info.nextRunAt!.toISOString() });
+    const as = (owner: string) => listen(createChatHandler(chat, { authorize: () => ({ owner }) }));
+    expect(((await (await fetch(`${await as("ops")}/schedules`)).json()) as { schedules: { id: string }[] }).schedules.map((s) => s.id)).toContain("nightly");
+    expect(((await (await fetch(`${await as("someone")}/schedules`)).json()) as { schedules: { id: string }[] }).schedules.map((s) => s.id)).not.toContain("nightly");
     expect(await chat.unschedule("nightly")).toBe(true);
     expect((await chat.schedules()).map((s) => s.id)).not.toContain("nightly");
     expect(await chat.unschedule("nightly")).toBe(false);
