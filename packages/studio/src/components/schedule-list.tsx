@@ -40,9 +40,9 @@ export function ScheduleList({ client, onSelect }: { client: StudioClient; onSel
             </span>
             <span className="schedule-list__next">next: {when(schedule.nextRunAt)}</span>
             {schedule.session === "new" ? (
-              <span className="schedule-list__session">a new session each run</span>
+              <span className="schedule-list__new">a new session each run</span>
             ) : (
-              <button type="button" className="schedule-list__session button--link" onClick={() => onSelect(schedule.session)}>
+              <button type="button" className="schedule-list__session" onClick={() => onSelect(schedule.session)}>
                 session {schedule.session.slice(0, 8)}
               </button>
             )}
