@@ -137,6 +137,16 @@ export const REPORTS = {
       ),
     ].join("\n");
   },
+  queued(f) {
+    if (f.skipped) return `14. Queued turns: skipped: ${f.skipped}`;
+    return [
+      `14. Queued turns: one model-chat turn over postgresStore, sent directly and enqueued for a worker (june/worker, pg-boss; enqueue → the worker's onJob), median of ${f.turns} turns each; ratio to direct`,
+      table(
+        ["turn", "wall/turn", "ratio", "over direct"],
+        f.rows.map((r) => [r.kind, ms(r.wallMs), x(r.ratio), r.overMs === undefined ? "" : ms(r.overMs)]),
+      ),
+    ].join("\n");
+  },
   durable(f) {
     return [
       `10. Durable turns: one turn of a two-step agent workflow (${f.deltas}-delta streamed reply, no approvals), plain and agentResponder({ durable: true }), median over ${f.rounds} rounds of ${f.turnsPerRound} turns; ratios to the plain turn on the same store`,
