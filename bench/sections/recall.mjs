@@ -1,5 +1,5 @@
 /**
- * 12. Recall: what memory adds to a model-chat turn on a memoryStore, against the same chat without memory: with
+ * 15. Recall: what memory adds to a model-chat turn on a memoryStore, against the same chat without memory: with
  * working memory alone (one store read), and with recall (one embedding call for the input and one search over
  * the owner's index of `indexed` earlier turns; the turn itself is indexed after it ends, off its path, in one
  * batched call). The embedding model answers after `embedMs` (a provider over the network, simulated by a

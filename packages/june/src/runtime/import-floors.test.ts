@@ -54,8 +54,9 @@ const FLOORS: readonly (readonly string[])[] = [
   ["mcp", "ask", "memory"],
   ["stores"],
   ["chat"],
-  ["learning", "testing", "worker"],
+  ["learning", "testing"],
   ["server"],
+  ["worker"],
   ["cli", "studio"],
   ["(root)"],
 ];

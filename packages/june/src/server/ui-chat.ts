@@ -13,6 +13,7 @@ import { continueAfterApprovals } from "./ui-chat-approvals.js";
 import { lastMessage, parts, textOf, userMessageCount } from "./ui-chat-request.js";
 import { runningTurn } from "./ui-running-turn.js";
 import { uiStream } from "./ui-stream.js";
+import { uiSend } from "./ui-asides.js";
 
 /**
  * `POST /ui-chat`: the AI SDK UI message stream protocol, so `useChat` and `DefaultChatTransport` talk to a
@@ -87,6 +88,7 @@ async function handleUiChat({ request, access }: RouteContext, context: HandlerC
     cancelOnDisconnect,
     tools: new Map(),
     redaction: context.redaction,
+    send: uiSend(context.uiChat),
   });
 }
 
@@ -112,6 +114,7 @@ async function handleUiResume({ request, params, access }: RouteContext, context
     tools: new Map(),
     decided: decisionsIn((events ?? []).map(({ event }) => event)),
     redaction: context.redaction,
+    send: uiSend(context.uiChat),
   });
 }
 
