@@ -137,6 +137,16 @@ export const REPORTS = {
       ),
     ].join("\n");
   },
+  recall(f) {
+    const names = { none: "no memory", working: "working memory", recall: "working memory + recall (topK 3)" };
+    return [
+      `15. Recall: a model-chat turn on a memoryStore, ${f.indexed} turns in the owner's recall index, each embedding call ${f.embedMs} ms (medians over ${f.turns} turns; ratios to no memory)`,
+      table(
+        ["variant", "send → result", "CPU/turn", "wall ratio", "CPU ratio", "embedding calls/turn", "on the turn's path"],
+        f.rows.map((r) => [names[r.variant], ms(r.wallMs), ms(r.cpuMs), x(r.wallRatio), x(r.cpuRatio), fmt(r.embedCallsPerTurn), fmt(r.onPathPerTurn)]),
+      ),
+    ].join("\n");
+  },
   queued(f) {
     if (f.skipped) return `14. Queued turns: skipped: ${f.skipped}`;
     return [

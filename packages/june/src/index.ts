@@ -35,6 +35,7 @@ export type {
 } from "./runtime/components.js";
 export { start } from "./runtime/start.js";
 export { AskUser, ASK_USER_TOOL, type AskUserProps } from "./ask/ask-user.js";
+export { Memory, UPDATE_MEMORY_TOOL, type MemoryProps } from "./memory/memory-element.js";
 export { toolSource } from "./runtime/tool-source.js";
 export type { ToolSource, ToolSourceComponent, ToolSourceProvider, ToolSourceRun, ToolSourceStep, ToolSourceTools } from "./runtime/tool-source.js";
 export type {

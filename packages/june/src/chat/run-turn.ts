@@ -25,6 +25,8 @@ import { isUnfinished } from "./unfinished.js";
 import { prepareResponder } from "./responders/prepare.js";
 import { fileRefOf, loadTurnFiles, referenceStateFiles, storeTurnFiles, withFileBytes, withStateFileBytes, type TurnFiles } from "./files/session-files.js";
 import { userMessage, type TurnFile } from "./files/turn-input.js";
+import { withMemory, indexFinishedTurn, type MemoryContext } from "./memory/turn-memory.js";
+import type { ChatMemory } from "./memory/chat-memory.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
@@ -52,6 +54,8 @@ export interface RunTurnOptions {
   prices?: Prices;
   /** The chat's budgets, handed to the responder with what the session spent before the turn. */
   budget?: Budget;
+  /** The chat's memory (`createChat({ memory })`): loaded into the turn's context, the turn indexed after it ends. */
+  memory?: ChatMemory;
 }
 
 /**
@@ -74,7 +78,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     // The bytes first, beside the journal: the turn-start then refers to them.
     const files = options.files && options.files.length > 0 ? await storeTurnFiles(store, journal.sessionId, options.files) : NO_FILES;
     const leased = await leasedStart(options);
-    let context: ResolvedContext;
+    let context: MemoryContext;
     if (leased) ({ lease, context } = leased);
     else {
       lease = await store.acquireTurn(journal.sessionId);
@@ -94,6 +98,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     outcome = turn.cancelRequested && started ? { status: "canceled" } : { status: "failed", error };
   }
   await endTurn(options, outcome, started, lease);
+  if (options.memory) indexFinishedTurn(options.memory, journal, turn.id);
 }
 
 /** Journals how the turn ended (or that it suspended), releases the lease and only then settles the turn. */
@@ -279,13 +284,13 @@ export function waitingTurn(sessionId: string, record: TurnRecord): SessionBusyE
  * again, or the builder threw: the turn then takes the lease, builds and journals as with any builder, and
  * meets the same error or busy session there.
  */
-async function leasedStart(options: RunTurnOptions): Promise<{ lease: TurnLease; context: ResolvedContext } | undefined> {
+async function leasedStart(options: RunTurnOptions): Promise<{ lease: TurnLease; context: MemoryContext } | undefined> {
   const { journal, store } = options;
   if (typeof store.acquireTurnAndAppend !== "function" || !isHistoryOnly(options.context)) return undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (journal.unfinishedCount !== 0) return undefined;
     const expectedSeq = journal.lastSeq;
-    let context: ResolvedContext;
+    let context: MemoryContext;
     try {
       context = await buildContext(options);
     } catch {
@@ -298,12 +303,12 @@ async function leasedStart(options: RunTurnOptions): Promise<{ lease: TurnLease;
   return undefined;
 }
 
-async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
+async function buildContext(options: RunTurnOptions): Promise<MemoryContext> {
   const { journal } = options;
   await assertNoUnfinished(options);
   // The turn's branch up to its parent; a copy of the list (not of the records): a builder cannot reorder it.
   const history = options.parent ? journal.pathTo(options.parent.turnId) : journal.branch.slice();
-  return resolveContext(options.context, history, {
+  const built = resolveContext(options.context, history, {
     sessionId: journal.sessionId,
     input: options.input,
     ...(options.files && options.files.length > 0 ? { files: options.files.map(fileRefOf) } : {}),
@@ -313,6 +318,8 @@ async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
       return journal.entries;
     },
   });
+  // Memory is read beside the builder (the embedding call and the store's reads), not after it.
+  return options.memory ? withMemory(built, options.memory.load(journal.sessionId, options.input)) : built;
 }
 
 /** The turn's `turn-start`, after the `summary` its context just wrote, if any (one atomic append). */
@@ -382,7 +389,7 @@ export function endEntry(turnId: string, outcome: TurnOutcome, streamed = "", sp
 }
 
 /** Calls the responder and waits for its result and events, a failure of either, or the turn's cancel. */
-async function respond(options: RunTurnOptions, context: ResolvedContext, files: readonly TurnFile[]): Promise<TurnOutcome> {
+async function respond(options: RunTurnOptions, context: MemoryContext, files: readonly TurnFile[]): Promise<TurnOutcome> {
   const { turn, responder } = options;
   let execution: ResponderExecution;
   try {
@@ -401,7 +408,7 @@ async function respond(options: RunTurnOptions, context: ResolvedContext, files:
 }
 
 /** What the responder gets: input, context, the turn's signal, checkpoints when durable, telemetry. */
-function responderOptions(options: RunTurnOptions, context: ResolvedContext, files: readonly TurnFile[]): RespondOptions {
+function responderOptions(options: RunTurnOptions, context: MemoryContext, files: readonly TurnFile[]): RespondOptions {
   const { turn } = options;
   const respondOptions: RespondOptions = {
     input: options.input,
@@ -424,6 +431,7 @@ function responderOptions(options: RunTurnOptions, context: ResolvedContext, fil
     respondOptions.budget = options.budget;
     respondOptions.spent = sessionSpent(options.journal, turn.id);
   }
+  if (context.memory) respondOptions.memory = context.memory;
   return respondOptions;
 }
 

@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from "../runtime/types.js";
+import type { ChatMemory } from "./memory/chat-memory.js";
 import type { ModelMessage } from "ai";
 import { CheckpointUnreadableError, SessionBusyError } from "../stores/errors.js";
 import type { ChatStore, JournalEntry, ResponderProvenance, StoredCheckpoint, StoredFile } from "../stores/types.js";
@@ -52,6 +53,8 @@ export interface SessionHost {
   readonly journalReasoning?: boolean;
   /** The chat's queue (`createChat({ queue })`): where `session.enqueue` puts turns for workers. */
   readonly queue?: TurnQueue;
+  /** The chat's memory (`createChat({ memory })`). */
+  readonly memory?: ChatMemory;
 }
 
 /** Unfinished turns with a checkpoint, by id: undefined, or why their checkpoint cannot be read. */
@@ -285,6 +288,7 @@ export class JournaledSession implements Session {
       telemetry: host.telemetry,
       ...(host.prices ? { prices: host.prices } : {}),
       ...(host.budget ? { budget: host.budget } : {}),
+      ...(host.memory ? { memory: host.memory } : {}),
       ...(parent ? { parent } : {}),
       ...(host.durable ? { durable: host.durable } : {}),
       onDone: () => {

@@ -6,6 +6,7 @@ import { durableRoutes } from "./durable-routes.js";
 import { HandlerContext, type UiChatOptions } from "./handler-context.js";
 import { errorResponse, HttpError } from "./http-error.js";
 import { Router } from "./router.js";
+import { memoryRoutes } from "./memory-routes.js";
 import { type Authorize, type CanAccess, principalOf, SessionAccess } from "./session-access.js";
 import { sessionRoutes } from "./session-routes.js";
 import { memoryTurnEvents, type TurnEventBus } from "./turn-event-bus.js";
@@ -165,6 +166,7 @@ export function chatRouter(context: HandlerContext): Router {
     .route("/sessions", branchRoutes(context))
     .route("/sessions", durableRoutes(context))
     .route("/turns", turnRoutes(context))
+    .route("/memory", memoryRoutes(context))
     .route("/schedules", scheduleRoutes(context))
     .route("/", uiChatRoutes(context));
 }

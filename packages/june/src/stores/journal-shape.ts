@@ -174,6 +174,7 @@ function contextProblem(context: unknown): string | undefined {
   if (!optional(context.completedThrough, isId)) return "`context.completedThrough` must be a turn id";
   if (!optional(context.summaryId, isString)) return "`context.summaryId` must be a string";
   if (!optional(context.filesLeftOut, isStrings)) return "`context.filesLeftOut` must be file ids";
+  if (!optional(context.memory, isObject)) return "`context.memory` must be an object";
   return undefined;
 }
 

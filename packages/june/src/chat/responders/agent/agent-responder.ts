@@ -9,6 +9,7 @@ import { loadRuntime, startExecution } from "./agent-run.js";
 import type { JuneElement } from "../../../jsx/element.js";
 import { PREPARE } from "../prepare.js";
 import type { Responder, ResumeOptions } from "../../types.js";
+import type { TurnMemory } from "../../memory/memory-options.js";
 
 /** What `render` gets for each turn. */
 export interface AgentRenderOptions {
@@ -28,6 +29,12 @@ export interface AgentRenderOptions {
   handoff?: JuneElement;
   /** The completed conversation, as the chat's context built it. */
   messages: ModelMessage[];
+  /**
+   * The chat's memory for this turn (`createChat({ memory })`): `working` (the text `<Memory />` keeps, else the
+   * template; undefined when none) and `recalled` (earlier turns of the owner's other sessions, with their session
+   * and turn ids and scores). Nothing of it reaches a step unless you pass it there.
+   */
+  memory: TurnMemory;
   sessionId: string;
   turnId: string;
 }

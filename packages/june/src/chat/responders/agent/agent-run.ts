@@ -3,6 +3,7 @@
  * `respond` or `resume`, and the agent runtime it loads on first use. A module of its own, so the responder and
  * the team both import it and neither imports the other's values (no circle).
  */
+import type { TurnMemory } from "../../memory/memory-options.js";
 import { checkpointRequests } from "../../../runtime/checkpoint.js";
 import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, StepAside, TraceNode } from "../../../runtime/types.js";
 import { valueKind } from "../../../errors/value-kind.js";
@@ -137,6 +138,7 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
       ...(turn.files && turn.files.length > 0 ? { files: turn.files } : {}),
       message: turn.message ?? userMessage(turn.input, turn.files ?? []),
       messages: turn.messages,
+      memory: turn.memory ?? NO_MEMORY,
       sessionId: turn.sessionId,
       turnId: turn.turnId,
     });
@@ -260,3 +262,6 @@ function firstDifference(a: string, b: string): number {
 }
 
 const NOT_PENDING: DecisionOutcome = Object.freeze({ kind: "not-pending" });
+
+/** What `render` gets as `memory` in a chat that keeps none. */
+const NO_MEMORY: TurnMemory = Object.freeze({ working: undefined, recalled: Object.freeze([]) as unknown as TurnMemory["recalled"] });

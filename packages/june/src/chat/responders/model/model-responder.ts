@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
+import { memoryText } from "../../memory/memory-message.js";
 import { pickCallSettings } from "../../../runtime/call-settings.js";
 import type { CallHost, CallInput, CallSpan, FinishedCall } from "../../../runtime/model-engine/call-model.js";
 import type { CallEnd, CallPatch, NewCallNode } from "../../../runtime/model-engine/call-node.js";
@@ -105,7 +106,9 @@ class ModelTurn implements CallHost {
     this.#base = {
       model,
       modelInfo: info,
-      system: instructions,
+      // The chat's memory right after the instructions, in the system prompt (not a system message among the
+      // conversation's, which the AI SDK warns about).
+      system: withMemory(instructions, memoryText(options.memory)),
       settings: withAiSdkTelemetry(settings, undefined, this.#telemetry),
       tools: undefined,
       output: undefined,
@@ -247,4 +250,10 @@ class ModelTurn implements CallHost {
   kept(): string {
     return this.#segment;
   }
+}
+
+/** The instructions, then the turn's memory (`<memory>…</memory>`), when there is any. */
+function withMemory(instructions: string | undefined, memory: string | undefined): string | undefined {
+  if (memory === undefined) return instructions;
+  return instructions === undefined || instructions === "" ? memory : `${instructions}\n\n${memory}`;
 }
