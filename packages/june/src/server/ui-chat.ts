@@ -13,6 +13,7 @@ import { continueAfterApprovals } from "./ui-chat-approvals.js";
 import { lastMessage, parts, textOf, userMessageCount } from "./ui-chat-request.js";
 import { runningTurn } from "./ui-running-turn.js";
 import { uiStream } from "./ui-stream.js";
+import { sendsTrace } from "./ui-trace-part.js";
 
 /**
  * `POST /ui-chat`: the AI SDK UI message stream protocol, so `useChat` and `DefaultChatTransport` talk to a
@@ -87,6 +88,7 @@ async function handleUiChat({ request, access }: RouteContext, context: HandlerC
     cancelOnDisconnect,
     tools: new Map(),
     redaction: context.redaction,
+    trace: sendsTrace(context),
   });
 }
 
@@ -112,6 +114,7 @@ async function handleUiResume({ request, params, access }: RouteContext, context
     tools: new Map(),
     decided: decisionsIn((events ?? []).map(({ event }) => event)),
     redaction: context.redaction,
+    trace: sendsTrace(context),
   });
 }
 

@@ -3,6 +3,7 @@ import type { FinishReason, UIMessageChunk } from "ai";
 import type { TurnEndStatus, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 import { decidedApprovalChunks, type UiDecision } from "./ui-approval-chunks.js";
+import { traceChunk } from "./ui-trace-part.js";
 
 /**
  * A tool call the client was shown for approval, as its own message holds it: the server keeps no state
@@ -28,7 +29,7 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  * | --- | --- |
  * | `text-delta` | `text-start` (once per text part), `text-delta` |
  * | `approval-request` | `text-end`, `tool-input-available` (dynamic), `tool-approval-request` (or, for one decided already, see `decidedApprovalChunks`) |
- * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled |
+ * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled; with `traceId`, `data-june-trace` (its rows) |
  * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled); the `finish` says its `turnStatus` |
  */
 export class UiChunker {
@@ -37,6 +38,8 @@ export class UiChunker {
   readonly #decided: ReadonlyMap<string, UiDecision>;
   #textId: string | undefined;
   finishReason: FinishReason = "stop";
+  /** The `data-june-trace` part's id (the turn's) when the trace is sent: each `run-update` then writes its rows. */
+  traceId: string | undefined;
   /** How the turn ended, once its `turn-end` is in: the message's `metadata.turnStatus` from then on. */
   turnStatus: TurnEndStatus | undefined;
 
@@ -90,6 +93,7 @@ export class UiChunker {
         return;
       case "run-update":
         this.#resolveTools(event.rows);
+        if (this.traceId !== undefined) write(traceChunk(this.traceId, event.rows));
         return;
       case "input-request": {
         // A question is an `ask_user` tool call the client answers with its output (`addToolOutput`): named by

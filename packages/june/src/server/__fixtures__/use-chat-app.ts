@@ -51,9 +51,18 @@ async function installAi7(): Promise<void> {
 
 /** Builds the app against `line`'s packages into `outDir` and serves it; close the server after. */
 export async function buildUseChatApp(line: UseChatLine, outDir: string): Promise<RunningServer> {
-  if (line.modules) await installAi7();
-  const [{ build }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")]);
-  const alias = line.modules ? ["ai", "@ai-sdk/react", "react", "react-dom"].map((name) => ({ find: new RegExp(`^${name}(?=/|$)`), replacement: join(line.modules!, name) })) : [];
-  await build({ configFile: false, root: APP_SOURCE, base: "./", plugins: [react()], logLevel: "warn", resolve: { alias }, build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 } });
+  await buildBrowserApp(line, APP_SOURCE, outDir);
   return serve({ handler: (request) => serveStaticFile(new URL(request.url).pathname, { root: outDir }) });
+}
+
+/**
+ * Builds the page at `root` (its index.html) against `line`'s packages into `outDir`: the 7 line's `ai`,
+ * `@ai-sdk/react` and React, whoever imports them; workspace packages from their source (`june-source`).
+ */
+export async function buildBrowserApp(line: UseChatLine, root: string, outDir: string): Promise<void> {
+  if (line.modules) await installAi7();
+  const [{ build, defaultClientConditions }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")]);
+  const alias = line.modules ? ["ai", "@ai-sdk/react", "react", "react-dom"].map((name) => ({ find: new RegExp(`^${name}(?=/|$)`), replacement: join(line.modules!, name) })) : [];
+  const conditions = ["june-source", ...defaultClientConditions];
+  await build({ configFile: false, root, base: "./", plugins: [react()], logLevel: "warn", resolve: { alias, conditions }, build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 } });
 }
