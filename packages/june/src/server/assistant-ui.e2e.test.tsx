@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createChat, type ResponderResult, type TurnEvent } from "june/chat";
+import { createChat, type Responder, type ResponderResult, type TurnEvent } from "june/chat";
+import { approvalResponder } from "./__fixtures__/approval-responder.js";
 import { createChatHandler, type RunningServer } from "june/server";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,8 +39,7 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 }
 
 /** "First half. ", then a wait for the test's gate, then the rest word by word. */
-const chat = createChat({
-  responder: {
+const gated: Responder = {
     kind: "custom",
     id: "gated",
     respond({ signal }) {
@@ -57,7 +57,11 @@ const chat = createChat({
       }
       return { result: result.promise, events: events() };
     },
-  },
+};
+const approvals = approvalResponder();
+/** "Deploy ..." asks for approval of a tool call; the rest is the gated reply. */
+const chat = createChat({
+  responder: { kind: "custom", id: "assistant-ui-test", respond: (options) => (options.input.startsWith("Deploy") ? approvals : gated).respond(options) },
 });
 
 describe("docs/server.md's assistant-ui recipe in Chromium", () => {
@@ -77,7 +81,7 @@ describe("docs/server.md's assistant-ui recipe in Chromium", () => {
   if (LINE.skip) it.skip(`skipped: ${LINE.skip}`, () => {});
   it.skip("skipped on the AI SDK 6 line: assistant-ui 0.15 and @assistant-ui/react-ai-sdk 1.4 depend on ai 7 and @ai-sdk/react 4", () => {});
 
-  it.skipIf(LINE.skip !== undefined)("streams a reply, and a page reloaded mid-reply rejoins it through x-resumable-stream-id", { timeout: 120_000 }, async () => {
+  it.skipIf(LINE.skip !== undefined)("streams a reply, a page reloaded mid-reply rejoins it through x-resumable-stream-id, and Approve answers a tool call", { timeout: 120_000 }, async () => {
     const page = await browser.newPage();
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
@@ -108,6 +112,23 @@ describe("docs/server.md's assistant-ui recipe in Chromium", () => {
       const session = await chat.openSession(sessionId);
       await expect.poll(async () => (await session.turns())[0]?.status, WAIT).toBe("completed");
       expect((await session.turns())[0]).toMatchObject({ input: "Tell me a story", text: GATED_REPLY });
+
+      // Approve: the tool part asks, Approve answers the running turn, and the same message goes on.
+      await page.getByLabel("Message").fill("Deploy to staging");
+      await page.getByRole("button", { name: "Send" }).click();
+      const approve = page.getByRole("button", { name: "Approve" });
+      await approve.waitFor(WAIT);
+      expect(await replyText()).toContain("Checking.");
+      await approve.click();
+      await expect.poll(replyText, WAIT).toContain("Deployed 1. Done.");
+      expect(await assistant.count()).toBe(2);
+      // The reloaded page is a new assistant-ui thread (no thread list here), so a new June session.
+      const deployed = async () => {
+        for (const info of await chat.listSessions()) for (const turn of await (await chat.openSession(info.id)).turns()) if (turn.input === "Deploy to staging") return turn;
+        return undefined;
+      };
+      await expect.poll(async () => (await deployed())?.status, WAIT).toBe("completed");
+      expect((await deployed())?.text).toBe("Checking. Deployed 1. Done.");
       expect(pageErrors).toEqual([]);
     } finally {
       await page.close();
