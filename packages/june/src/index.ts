@@ -71,6 +71,7 @@ export type {
   RunResult,
   RunStatus,
   StartOptions,
+  StepAside,
   StepCheckpoint,
   StepNode,
   ToolCallNode,
@@ -80,6 +81,7 @@ export type {
   TraceNodeKind,
   Usage,
 } from "./runtime/types.js";
+export type { ModelAside } from "./ai-sdk/model-asides.js";
 export type { Cost, Price, Prices } from "./cost/price.js";
 export { formatCost } from "./cost/price.js";
 export type { Budget, BudgetLimit, Spent } from "./cost/budget.js";

@@ -39,6 +39,12 @@ export interface ChatOptions {
   /** The longest input a turn (or a steer) takes, in characters. Default: 1,000,000. */
   maxInputChars?: number;
   /**
+   * What the journal keeps beyond the reply (whose sources it always keeps): `reasoning: true` journals the
+   * model's reasoning with it (off by default: it is large, and may say what the reply does not). Journaled
+   * reasoning is shown after a reload; it is never sent back to the model. See docs/reasoning.md.
+   */
+  journal?: { reasoning?: boolean };
+  /**
    * What a turn's files may be (`session.send({ text, files })`): `maxBytes` per file (default 10 MiB),
    * `maxFiles` in a turn (10), `mediaTypes` (images png, jpeg, gif and webp, `application/pdf`, `text/*`) and
    * `allowUrl` (false: a server refuses a file given by URL rather than fetch it). `false` takes no file.
@@ -138,6 +144,7 @@ export function createChat(options: CreateChatOptions): Chat {
   if (mcp !== undefined && mcp.tools.length > 0 && options.model !== undefined) {
     throw new TypeError("createChat({ model, mcp }): a model chat calls no tools; answer with an agentResponder whose workflow has the MCP tools");
   }
+  if (options.journal !== undefined && (typeof options.journal !== "object" || options.journal === null)) throw new TypeError("createChat({ journal }): must be an object such as { reasoning: true }");
   if (!Number.isInteger(maxInputChars) || maxInputChars < 1) {
     throw new TypeError(`createChat({ maxInputChars }): must be a whole number of characters, 1 or more, got ${String(maxInputChars)}`);
   }
@@ -179,6 +186,7 @@ export function createChat(options: CreateChatOptions): Chat {
     ...(prices ? { prices } : {}),
     ...(budget ? { budget } : {}),
     ...(options.queue ? { queue: options.queue } : {}),
+    ...(options.journal?.reasoning === true ? { journalReasoning: true } : {}),
   };
 
   // One read of the journal: every store's `read` of an unknown session throws SessionNotFoundError (the
@@ -233,7 +241,7 @@ function responderOf(options: CreateChatOptions): Responder {
     throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
   }
   if (hasModel) {
-    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, guardrails: _guardrails, toolApproval: _toolApproval, files: _files, queue: _queue, ...modelOptions } = options as ModelChatOptions;
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, guardrails: _guardrails, toolApproval: _toolApproval, files: _files, queue: _queue, journal: _journal, ...modelOptions } = options as ModelChatOptions;
     return modelResponder(modelOptions);
   }
   const responder = options.responder;

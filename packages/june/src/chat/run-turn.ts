@@ -1,3 +1,4 @@
+import type { JournaledAsides } from "./internal/reply-asides.js";
 import type { ApprovalRequest } from "../runtime/types.js";
 import { SessionBusyError } from "../stores/errors.js";
 import { guardrailTrip } from "../errors/guardrail-tripped-error.js";
@@ -111,7 +112,7 @@ async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store
       if (outcome.status === "suspended") {
         await journal.append([{ type: "turn-suspend", turnId: turn.id, requests: outcome.requests }], { sync: true });
       } else {
-        await journal.append([endEntry(turn.id, outcome, turn.streamedText, spentMetadata(options.provenance, outcome, turn.execution))], {
+        await journal.append([endEntry(turn.id, outcome, turn.streamedText, spentMetadata(options.provenance, outcome, turn.execution), turn.journaledAsides())], {
           sync: true,
           ...(options.durable ? { deleteCheckpoint: turn.id } : {}),
           ...(lease ? { endsLease: lease } : {}),
@@ -355,17 +356,18 @@ function spentMetadata(provenance: ResponderProvenance, outcome: TurnOutcome, ex
 /**
  * The turn-end of an outcome. A canceled turn keeps the reply streamed until then (`streamed`, the turn's
  * `text-delta`s joined), cut where it stopped; its status says it was cut. A turn that ends without a result
- * keeps what it spent (`spent`), so the session's cost and budget count it.
+ * keeps what it spent (`spent`), so the session's cost and budget count it. A completed or canceled turn keeps
+ * the sources its model cited, and its reasoning when the chat journals it (`asides`).
  */
-export function endEntry(turnId: string, outcome: TurnOutcome, streamed = "", spent?: TurnMetadata): NewJournalEntry {
+export function endEntry(turnId: string, outcome: TurnOutcome, streamed = "", spent?: TurnMetadata, asides: JournaledAsides = {}): NewJournalEntry {
   const metadata = spent ? { metadata: spent } : {};
   switch (outcome.status) {
     case "completed":
-      return { type: "turn-end", turnId, status: "completed", text: outcome.result.text, metadata: outcome.metadata };
+      return { type: "turn-end", turnId, status: "completed", text: outcome.result.text, ...asides, metadata: outcome.metadata };
     case "failed":
       return { type: "turn-end", turnId, status: "failed", error: errorInfo(outcome.error), ...metadata };
     case "canceled":
-      return { type: "turn-end", turnId, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}), ...metadata };
+      return { type: "turn-end", turnId, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}), ...asides, ...metadata };
     case "blocked":
       // The reply (streamed or not) is not kept: the refusal stands in for it.
       return { type: "turn-end", turnId, status: "blocked", error: errorInfo(outcome.error), ...metadata };

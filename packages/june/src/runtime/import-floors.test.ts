@@ -54,8 +54,9 @@ const FLOORS: readonly (readonly string[])[] = [
   ["mcp", "ask"],
   ["stores"],
   ["chat"],
-  ["learning", "testing", "worker"],
+  ["learning", "testing"],
   ["server"],
+  ["worker"],
   ["cli", "studio"],
   ["(root)"],
 ];

@@ -8,6 +8,7 @@ import type { ServedTurn } from "./turn-event-bus.js";
 import { approvalResponses, questionAnswers, shownTools } from "./ui-chat-request.js";
 import { uiStream } from "./ui-stream.js";
 import { sendsTrace } from "./ui-trace-part.js";
+import { uiSend } from "./ui-asides.js";
 
 /**
  * The client answered approvals (`addToolApprovalResponse`) and resent the assistant message: each answer
@@ -57,6 +58,7 @@ export async function continueAfterApprovals(
     tools: shownTools(message),
     redaction: context.redaction,
     trace: sendsTrace(context),
+    send: uiSend(context.uiChat),
   });
 }
 

@@ -14,6 +14,7 @@ import { lastMessage, parts, textOf, userMessageCount } from "./ui-chat-request.
 import { runningTurn } from "./ui-running-turn.js";
 import { uiStream } from "./ui-stream.js";
 import { sendsTrace } from "./ui-trace-part.js";
+import { uiSend } from "./ui-asides.js";
 
 /**
  * `POST /ui-chat`: the AI SDK UI message stream protocol, so `useChat` and `DefaultChatTransport` talk to a
@@ -89,6 +90,7 @@ async function handleUiChat({ request, access }: RouteContext, context: HandlerC
     tools: new Map(),
     redaction: context.redaction,
     trace: sendsTrace(context),
+    send: uiSend(context.uiChat),
   });
 }
 
@@ -115,6 +117,7 @@ async function handleUiResume({ request, params, access }: RouteContext, context
     decided: decisionsIn((events ?? []).map(({ event }) => event)),
     redaction: context.redaction,
     trace: sendsTrace(context),
+    send: uiSend(context.uiChat),
   });
 }
 

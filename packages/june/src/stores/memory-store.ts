@@ -114,7 +114,7 @@ export function memoryStore(): ChatStore {
       const share = shareEventLoop();
       if (share) await share;
       const session = get(sessionId);
-      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, options);
+      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, options, { lines: false });
       const lastSeq = session.listing.lastSeq;
       if (lastSeq !== expectedSeq) throw conflict(sessionId, expectedSeq, lastSeq);
       checkLinks(prepared.entries, (id) => find(session, id) !== undefined);

@@ -1,3 +1,4 @@
+import type { ReplySource } from "../ai-sdk/model-asides.js";
 import type { ModelInfo, Usage } from "../ai-sdk/call-types.js";
 import type { Cost } from "../cost/price.js";
 
@@ -121,6 +122,10 @@ export interface TurnEndEntry extends EntryBase {
   turnId: string;
   status: TurnEndStatus;
   text?: string;
+  /** The model's reasoning, only when the chat journals it (`createChat({ journal: { reasoning: true } })`). */
+  reasoning?: string;
+  /** The sources the model cited for the reply: part of the reply, journaled with it. */
+  sources?: ReplySource[];
   metadata?: TurnMetadata;
   error?: { name: string; message: string };
 }

@@ -67,7 +67,7 @@ export interface AgentResponderOptions {
   run?: AgentRunOptions;
   /** Launches each turn's run (default `start`). */
   startRun?: StartAgentRun;
-  /** Streams this step's text as the reply's `text-delta` events. The step should not call tools. */
+  /** Streams this step's text as the reply's `text-delta` events (its model's reasoning and sources as events of their own, in place). The step should not call tools. */
   stream?: { step: string };
   /**
    * Makes turns durable: while a turn is unfinished its run's checkpoint is kept in the chat's store (finished

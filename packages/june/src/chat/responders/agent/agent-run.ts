@@ -4,7 +4,7 @@
  * the team both import it and neither imports the other's values (no circle).
  */
 import { checkpointRequests } from "../../../runtime/checkpoint.js";
-import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
+import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, StepAside, TraceNode } from "../../../runtime/types.js";
 import { valueKind } from "../../../errors/value-kind.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { AgentReplyError, StreamMismatchError } from "./errors.js";
@@ -107,6 +107,16 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
     if (link) link.streamed = text;
   };
 
+  /** The streamed step's reasoning and sources, each after the text its model wrote before it. */
+  const onAside = ({ stepId, text, aside }: StepAside): void => {
+    if (stepId !== streamStep || settled || streamError || turn.signal.aborted) return;
+    if (text.length > streamed.length && text.startsWith(streamed)) {
+      events.push({ type: "text-delta", text: text.slice(streamed.length) });
+      streamed = text;
+    }
+    events.push(aside);
+  };
+
   const onUpdate = (tree: TraceNode): void => {
     if (settled) return;
     latestTree = tree;
@@ -132,7 +142,7 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
     });
     const startRun = options.startRun ?? runtime?.start;
     if (startRun === undefined) throw new Error("agentResponder: the agent runtime is not loaded: resume() is called after the chat awaited the responder's preparation");
-    const runOptions: StartOptions = { signal: turn.signal, onUpdate };
+    const runOptions: StartOptions = { signal: turn.signal, onUpdate, ...(streamStep !== undefined && { onAside }) };
     if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
     if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
     if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;

@@ -16,6 +16,7 @@ import { ModelCallSpan, type ModelCallInfo } from "../../../telemetry/model-call
 import { resolveTelemetry, type Telemetry } from "../../../telemetry/options.js";
 import type { Responder, TurnEvent, ResponderExecution, ResponderResult, RespondOptions } from "../../types.js";
 import { ModelTurnTrace } from "./model-turn-trace.js";
+import type { ModelAside } from "../../../ai-sdk/model-asides.js";
 
 export { modelInfo };
 
@@ -34,7 +35,8 @@ export interface ModelResponderOptions extends CallSettings {
 
 /**
  * Answers turns with an AI SDK model through `streamText`: `instructions` as the system prompt, then the
- * context's messages, then the input. Text streams as `text-delta` events; the turn records the model
+ * context's messages, then the input. Text streams as `text-delta` events, the model's reasoning and sources
+ * as `reasoning-start`/`-delta`/`-end` and `source` events in their place among them; the turn records the model
  * (`provider`, `modelId`), usage and finish reason. Each model call is a `model-call` node of the turn's
  * trace (`run-update` events): its prompt and response as bounded, redacted excerpts, its tokens and
  * timings, and each request the AI SDK retries (`maxRetries`) as it fails. A provider error (after those
@@ -232,6 +234,10 @@ class ModelTurn implements CallHost {
   text(text: string, delta: string): void {
     this.#segment = text;
     this.#queue.push({ type: "text-delta", text: delta });
+  }
+
+  aside(aside: ModelAside): void {
+    this.#queue.push(aside);
   }
 
   span(info: ModelCallInfo): CallSpan | undefined {
