@@ -14,6 +14,12 @@ export interface UiChatOptions {
    * SSE routes always do, for apps that rejoin a turn's stream instead.
    */
   cancelOnDisconnect?: boolean;
+  /**
+   * Send the turn's live trace as a `data-june-trace` data part: each `run-update`'s rows (`JuneTraceData`, from
+   * `june/stream`), one part per message that each snapshot replaces. Default: on for agent and custom
+   * responders, off for a model chat (`createChat({ model })`), whose trace is its model calls.
+   */
+  sendTrace?: boolean;
   /** Send the model's reasoning as `reasoning-start`/`-delta`/`-end` chunks (default `true`, as the AI SDK's `sendReasoning`). */
   sendReasoning?: boolean;
   /**

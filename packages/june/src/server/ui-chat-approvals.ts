@@ -7,6 +7,7 @@ import { resumeServed } from "./turn-control.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 import { approvalResponses, questionAnswers, shownTools } from "./ui-chat-request.js";
 import { uiStream } from "./ui-stream.js";
+import { sendsTrace } from "./ui-trace-part.js";
 import { uiSend } from "./ui-asides.js";
 
 /**
@@ -56,6 +57,7 @@ export async function continueAfterApprovals(
     ...(messageId !== undefined && { messageId }),
     tools: shownTools(message),
     redaction: context.redaction,
+    trace: sendsTrace(context),
     send: uiSend(context.uiChat),
   });
 }

@@ -4,6 +4,7 @@ import type { TurnEndStatus, TurnStreamEvent } from "../chat/stream/turn-stream-
 import type { TurnMetadata } from "../stores/types.js";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 import { decidedApprovalChunks, type UiDecision } from "./ui-approval-chunks.js";
+import { traceChunk } from "./ui-trace-part.js";
 import { UiAsides, type UiSend } from "./ui-asides.js";
 
 /**
@@ -31,7 +32,7 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  * | `text-delta` | `text-start` (once per text part), `text-delta` |
  * | `reasoning-start`, `-delta`, `-end`; `source` | the AI SDK's `reasoning-*`, `source-url`, `source-document` (see `UiAsides`) |
  * | `approval-request` | `text-end`, `tool-input-available` (dynamic), `tool-approval-request` (or, for one decided already, see `decidedApprovalChunks`) |
- * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled |
+ * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled; with `traceId`, `data-june-trace` (its rows) |
  * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled); the `finish` says its `turnStatus` |
  */
 export class UiChunker {
@@ -41,6 +42,8 @@ export class UiChunker {
   readonly #asides: UiAsides;
   #textId: string | undefined;
   finishReason: FinishReason = "stop";
+  /** The `data-june-trace` part's id (the turn's) when the trace is sent: each `run-update` then writes its rows. */
+  traceId: string | undefined;
   /** How the turn ended, once its `turn-end` is in: the message's `metadata.turnStatus` from then on. */
   turnStatus: TurnEndStatus | undefined;
   /** A team's turn: the agent that answered and the handoffs before it (the message's `metadata.agent`, `handoff`). */
@@ -109,6 +112,7 @@ export class UiChunker {
         return;
       case "run-update":
         this.#resolveTools(event.rows);
+        if (this.traceId !== undefined) write(traceChunk(this.traceId, event.rows));
         return;
       case "input-request": {
         // A question is an `ask_user` tool call the client answers with its output (`addToolOutput`): named by

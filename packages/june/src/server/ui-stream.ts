@@ -22,6 +22,8 @@ export function uiStream(
     /** A replay's decisions taken already, by tool call id (see `UiChunker`). */
     decided?: ReadonlyMap<string, UiDecision>;
     redaction: TextRedactOptions;
+    /** Send each `run-update` as the `data-june-trace` part (see `sendsTrace`). */
+    trace?: boolean;
     /** What goes out beside the reply's text (`uiChat`'s `sendReasoning`, `sendSources`); default: both. */
     send?: UiSend;
   },
@@ -48,6 +50,7 @@ export function uiStream(
     out += chunk.type === "text-delta" ? textDeltaLine(chunk.id, chunk.delta) : `data: ${JSON.stringify(chunk)}\n\n`;
   };
   const chunker = new UiChunker(tools, write, options.decided, options.send);
+  if (options.trace) chunker.traceId = turn.id;
   const events = turn.read(0, stop.signal)[Symbol.asyncIterator]();
   // The tool calls the client holds: everything up to the last of their requests it was shown already.
   const unseen = new Set(tools.keys());

@@ -43,4 +43,6 @@ export type { TurnStreamOptions } from "./turn-stream.js";
 export { errorInfo, MAX_ERROR_MESSAGE_CHARS } from "./error-info.js";
 export type { ErrorInfoOptions } from "./error-info.js";
 export { applyTraceRowChanges, traceRowChanges } from "./trace-row-changes.js";
+export { juneTraceDataSchema } from "./june-trace-data.js";
+export type { JuneTraceData, JuneTraceDataSchema } from "./june-trace-data.js";
 export type { TraceRowChange, TraceRowChanges } from "./trace-row-changes.js";
