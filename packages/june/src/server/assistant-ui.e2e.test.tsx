@@ -47,7 +47,7 @@ const gated: Responder = {
       const result = deferred<ResponderResult>();
       async function* events(): AsyncGenerator<TurnEvent> {
         for (const piece of ["First half. ", ...SECOND_HALF]) {
-          if (piece === SECOND_HALF[0]) await gate.promise;
+          if (piece === SECOND_HALF[0]) await Promise.race([gate.promise, new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
           else if (text !== "") await new Promise((resolve) => setTimeout(resolve, 30));
           signal.throwIfAborted();
           text += piece;
@@ -131,6 +131,36 @@ describe("docs/server.md's assistant-ui recipe in Chromium", () => {
       expect((await deployed())?.text).toBe("Checking. Deployed 1. Done.");
       expect(pageErrors).toEqual([]);
     } finally {
+      await page.close();
+    }
+  });
+
+  it.skipIf(LINE.skip !== undefined)("Stop ends June's turn: canceled, through POST /ui-chat/:id/stop", { timeout: 120_000 }, async () => {
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const stops: number[] = [];
+    page.on("response", (response) => {
+      if (response.request().method() === "POST" && /\/api\/june\/ui-chat\/[^/]+\/stop$/.test(new URL(response.url()).pathname)) stops.push(response.status());
+    });
+    const assistant = page.locator('[data-role="assistant"]');
+    try {
+      gate = deferred<void>();
+      const before = new Set((await chat.listSessions()).map((info) => info.id));
+      await page.goto(app!.url);
+      await page.getByLabel("Message").fill("Tell me another story");
+      await page.getByRole("button", { name: "Send" }).click();
+      await expect.poll(async () => (await assistant.last().textContent()) ?? "", WAIT).toContain("First half. ");
+      const sessionId = (await chat.listSessions()).map((info) => info.id).find((id) => !before.has(id))!;
+      const session = await chat.openSession(sessionId);
+      expect((await session.turns())[0]?.status).toBe("running");
+      await page.getByRole("button", { name: "Stop" }).click();
+      await expect.poll(() => stops, WAIT).toEqual([200]);
+      await expect.poll(async () => (await session.turns())[0]?.status, WAIT).toBe("canceled");
+      expect((await session.turns())[0]).toMatchObject({ input: "Tell me another story" });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      gate.resolve();
       await page.close();
     }
   });
