@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createChat, type Responder, type TurnEvent } from "june/chat";
 import { createChatHandler, type RunningServer } from "june/server";
+import { approvalResponder } from "./__fixtures__/approval-responder.js";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docsBlock, serveDocsApp, writeDocsApp } from "./__fixtures__/docs-app.js";
@@ -43,7 +44,11 @@ const echo: Responder = {
     return { result: Promise.resolve({ text: pieces.join("") }), events: events() };
   },
 };
-const chat = createChat({ responder: echo });
+const approvals = approvalResponder();
+/** "Deploy ..." asks for approval of a tool call; anything else is echoed. */
+const chat = createChat({
+  responder: { kind: "custom", id: "assistant-ui-threads-test", respond: (options) => (options.input.startsWith("Deploy") ? approvals : echo).respond(options) },
+});
 
 describe("docs/server.md's assistant-ui thread list over June's sessions, in Chromium", () => {
   beforeAll(async () => {
@@ -115,6 +120,18 @@ describe("docs/server.md's assistant-ui thread list over June's sessions, in Chr
       await expect.poll(messages, WAIT).toEqual(["user: Hello alpha", "assistant: Echo: Hello alpha", "user: Once more", "assistant: Echo: Once more"]);
       await expect.poll(() => sessionTurns(alpha), WAIT).toEqual([["Hello alpha", "completed"], ["Once more", "completed"]]);
       expect(await chat.listSessions()).toHaveLength(2);
+
+      // A reload while an approval is pending shows it again (from /ui-messages), and Approve goes on with the turn.
+      await send("Deploy to staging");
+      const approve = page.getByRole("button", { name: "Approve" });
+      await approve.waitFor(WAIT);
+      await page.reload();
+      await approve.waitFor(WAIT);
+      await expect.poll(messages, WAIT).toEqual(["user: Hello alpha", "assistant: Echo: Hello alpha", "user: Once more", "assistant: Echo: Once more", "user: Deploy to staging", expect.stringContaining("assistant: Checking.")]);
+      await approve.click();
+      await expect.poll(async () => (await messages()).at(-1), WAIT).toContain("Deployed 1. Done.");
+      await expect.poll(() => sessionTurns(alpha), WAIT).toEqual([["Hello alpha", "completed"], ["Once more", "completed"], ["Deploy to staging", "completed"]]);
+      expect(await page.locator('[data-role="assistant"]').count()).toBe(3);
 
       // Delete removes the session.
       await items.filter({ hasText: "Hello beta" }).getByRole("button", { name: "Delete" }).click();
