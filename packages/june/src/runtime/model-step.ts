@@ -58,9 +58,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   // The messages each policy-checked call was sent, by tool call id: what the policy gets for an edit of it.
   const callMessages = new Map<string, ModelMessage[]>();
   const guarded = guardTools(sourced?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions, guards.tool, callMessages);
-  // A streamed step's call after streamed text fails the step before the tool runs (June's own tools excepted).
-  const streamedText = (): string => (run.trace.field(stepNodeId, "partialText") as string | undefined) ?? "";
-  const streamed = plan.props.stream === true ? guardStreamedStep(guarded, { stepId, signal, streamedText }) : undefined;
+  // A streamed step's call of a workflow tool fails the step before the tool runs (June's own tools excepted).
+  const streamed = plan.props.stream === true ? guardStreamedStep(guarded, { stepId }) : undefined;
   const tools = streamed?.tools ?? guarded;
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -75,7 +74,6 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     policyDecisions,
     ...(sourced ? { mcpOrigins: sourced.origins } : {}),
     askTools: new Set(Object.keys(tools).filter((name) => isQuestionTool(tools[name]))),
-    ...(streamed ? { onToolCall: streamed.onToolCall } : {}),
   };
   const base = {
     model,
@@ -136,7 +134,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     const reply = await steerLoop(callInput, history, async (outcome) => {
       // An approved call's outcome that could not be stored fails the step before anything else happens.
       if (unstored) throw unstored.error;
-      const refused = streamed && (streamed.refusal() ?? refusedCall(outcome.messages, tools, stepId, streamedText()));
+      const refused = streamed && (streamed.refusal() ?? refusedCall(outcome.messages, tools, stepId));
       if (refused) throw refused;
       calls++;
       if (outcome.approvals.length > 0) {

@@ -29,8 +29,6 @@ export interface StepCall {
   readonly policyDecisions?: ReadonlyMap<string, PolicyDecision>;
   /** The step's `ask_user` tool names (`<AskUser />`): their calls are questions, answered, not approved. */
   readonly askTools?: ReadonlySet<string>;
-  /** Told of each tool call as the step reads it from the model's stream (after the text before it). */
-  readonly onToolCall?: (toolCallId: string) => void;
 }
 
 /**
@@ -72,10 +70,7 @@ export function stepHost(step: StepCall): CallHost {
 function stepTools(step: StepCall): ToolHost {
   const { trace } = step.run;
   return {
-    called: (part) => {
-      toolNode(step, part);
-      step.onToolCall?.(part.toolCallId);
-    },
+    called: (part) => void toolNode(step, part),
     approval: (approvalId, toolCall) => {
       const byPolicy = step.policyDecisions?.get(toolCall.toolCallId);
       return byPolicy ? decideByPolicy(step, approvalId, toolCall, byPolicy) : openApproval(step, approvalId, toolCall);

@@ -42,14 +42,18 @@ const running = new Set<StudioServer>();
 async function startStudio(dir: string, deployed: string[], port = 0): Promise<StudioServer> {
   const model = scriptedModel(({ options }): ScriptEntry => {
     const prompt = options.prompt as unknown as ModelMessage[];
+    // The streamed "reply" step tells the user what the "work" step did.
+    const last = prompt.at(-1);
+    const asked = last?.role !== "user" ? "" : typeof last.content === "string" ? last.content : last.content.map((part) => ("text" in part ? part.text : "")).join("");
+    if (asked.startsWith("Tell the user: ")) {
+      return asked.endsWith("denied") ? { text: DENIED_DELTAS, delay: 80 } : { text: REPLY_DELTAS, delay: 120 };
+    }
     const outcome = prompt
       .filter((message) => message.role === "tool")
       .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
       .find((part) => part.type === "tool-result") as { output?: { type: string } } | undefined;
-    // No text before the call: the reply step is streamed, and a call after streamed text would be refused.
     if (!outcome) return { toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
-    if (outcome.output?.type === "execution-denied") return { text: DENIED_DELTAS, delay: 80 };
-    return { text: REPLY_DELTAS, delay: 120 };
+    return outcome.output?.type === "execution-denied" ? "denied" : "deployed";
   });
   const deploy = tool({
     description: "Deploy the docs",
@@ -74,7 +78,8 @@ async function startStudio(dir: string, deployed: string[], port = 0): Promise<S
       render: ({ input, messages }) => (
         <Agent model={model}>
           <Tool name="deploy" value={deploy} />
-          <Step id="reply" stream prompt={[...messages, { role: "user", content: input }]} />
+          <Step id="work" prompt={[...messages, { role: "user", content: input }]} />
+          <Step id="reply" stream prompt={(ctx) => `Tell the user: ${String(ctx.steps.work)}`} />
         </Agent>
       ),
       reply: (result) => String(result.steps.reply),
