@@ -1,7 +1,8 @@
-import { Output, type ModelMessage, type OutputInterface, type Tool as AITool, type ToolApprovalResponse, type ToolSet } from "ai";
-import type { StepOutput } from "./components.js";
+import { type ModelMessage, type Tool as AITool, type ToolApprovalResponse, type ToolSet } from "ai";
+import { parseOutput, toOutput } from "../ai-sdk/output.js";
+import { partialOutputs } from "./partial-output.js";
 import { CanceledError, MissingModelError, ToolDeniedError } from "./errors.js";
-import type { CallInput, FinishInfo, OpenApproval } from "./model-engine/call-model.js";
+import type { CallInput, OpenApproval } from "./model-engine/call-model.js";
 import { steerLoop } from "./model-engine/steer-loop.js";
 import { openApproval, stepHost, toolNode, type StepCall } from "./step-call.js";
 import { resolveStepTools } from "./step-tools.js";
@@ -74,6 +75,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     policyDecisions,
     ...(sourced ? { mcpOrigins: sourced.origins } : {}),
     askTools: new Set(Object.keys(tools).filter((name) => isQuestionTool(tools[name]))),
+    ...(output ? { onText: partialOutputs(run, stepNodeId, output) } : {}),
   };
   const base = {
     model,
@@ -404,20 +406,4 @@ function promptText(messages: readonly ModelMessage[]): string {
     return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
   }
   return "";
-}
-
-function toOutput(output: StepOutput | undefined): OutputInterface | undefined {
-  if (output === undefined) return undefined;
-  const candidate = output as Partial<OutputInterface>;
-  if (typeof candidate.parseCompleteOutput === "function" && "responseFormat" in candidate) return output as OutputInterface;
-  return Output.object({ schema: output as never });
-}
-
-async function parseOutput(output: OutputInterface, text: string, finish: FinishInfo | undefined): Promise<unknown> {
-  const context = finish ?? {
-    response: { id: "", timestamp: new Date(0), modelId: "" },
-    usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
-    finishReason: "other",
-  };
-  return output.parseCompleteOutput({ text }, context as FinishInfo);
 }

@@ -27,6 +27,8 @@ export interface StepCall {
   readonly editChecks?: EditChecks;
   /** Tool calls the step's `toolApproval` decided (by tool call id): answered at once, never shown pending. */
   readonly policyDecisions?: ReadonlyMap<string, PolicyDecision>;
+  /** Told of the step's text as it grows (all its model calls' text): a step with an `output` parses it. */
+  readonly onText?: (stepText: string) => void;
   /** The step's `ask_user` tool names (`<AskUser />`): their calls are questions, answered, not approved. */
   readonly askTools?: ReadonlySet<string>;
 }
@@ -52,6 +54,7 @@ export function stepHost(step: StepCall): CallHost {
       // step's: `"" + text` is `text` itself, so a step's first call and its result share it.
       if (nodeId !== undefined) trace.setText(nodeId, text);
       trace.setText(stepNodeId, stepText + text);
+      step.onText?.(stepText + text);
     },
     span: (info) => run.spans?.modelCall(stepNodeId, info),
     acquire: (signal) => run.modelSlots.acquire(signal),

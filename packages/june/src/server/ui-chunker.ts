@@ -3,6 +3,7 @@ import type { FinishReason, UIMessageChunk } from "ai";
 import type { TurnEndStatus, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 import { decidedApprovalChunks, type UiDecision } from "./ui-approval-chunks.js";
+import { UiOutputParts } from "./ui-output-parts.js";
 
 /**
  * A tool call the client was shown for approval, as its own message holds it: the server keeps no state
@@ -28,13 +29,14 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  * | --- | --- |
  * | `text-delta` | `text-start` (once per text part), `text-delta` |
  * | `approval-request` | `text-end`, `tool-input-available` (dynamic), `tool-approval-request` (or, for one decided already, see `decidedApprovalChunks`) |
- * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled |
+ * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled; `data-june-output` for a streamed step's changed `output` (`UiOutputParts`) |
  * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled); the `finish` says its `turnStatus` |
  */
 export class UiChunker {
   readonly #tools: Map<string, UiTool>;
   readonly #write: (chunk: UIMessageChunk) => void;
   readonly #decided: ReadonlyMap<string, UiDecision>;
+  readonly #outputs: UiOutputParts;
   #textId: string | undefined;
   finishReason: FinishReason = "stop";
   /** How the turn ended, once its `turn-end` is in: the message's `metadata.turnStatus` from then on. */
@@ -48,6 +50,7 @@ export class UiChunker {
     this.#tools = tools;
     this.#write = write;
     this.#decided = decided;
+    this.#outputs = new UiOutputParts(write);
   }
 
   /** True when the event asks the client for a decision it has not seen (its stream then ends there). */
@@ -90,6 +93,7 @@ export class UiChunker {
         return;
       case "run-update":
         this.#resolveTools(event.rows);
+        this.#outputs.update(event.rows);
         return;
       case "input-request": {
         // A question is an `ask_user` tool call the client answers with its output (`addToolOutput`): named by
