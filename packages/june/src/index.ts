@@ -1,5 +1,6 @@
 export { JuneError } from "./errors/june-error.js";
 export { GuardrailTrippedError, type GuardrailStage } from "./errors/guardrail-tripped-error.js";
+export { HandoffError } from "./errors/handoff-error.js";
 export type { Guardrails, GuardrailVerdict, InputGuardrail, OutputGuardrail, ToolGuardrail } from "./guardrails/types.js";
 export { Fragment } from "./jsx/element.js";
 export type { JuneElement, JuneNode } from "./jsx/element.js";

@@ -1,7 +1,7 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import { Agent, Step, type JuneElement } from "june";
 import { scriptedModel, type ScriptCallInfo, type ScriptEntry } from "june/testing";
-import { AGENTS, FRONT_DESK } from "./agents.js";
+import { FRONT_DESK } from "./agents.js";
 
 /** Which specialist a request is for, by its words (what the offline front desk routes on). */
 export function specialistFor(request: string): string | undefined {
@@ -19,24 +19,14 @@ function textOf(message: PromptMessage | undefined): string {
   return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
-const nameOf = (id: string) => AGENTS.find((agent) => agent.id === id)?.name.toLowerCase() ?? id;
-
 /**
  * The front desk's offline model: it hands off (the `handoff` tool, with a reason) to the specialist the
- * user's words ask for, then says who takes it from here; a request it cannot place gets a question back.
+ * user's words ask for, who answers the same message; a request it cannot place gets a question back.
  */
 export function frontDeskModel(): LanguageModel {
   return scriptedModel(
     ({ options }): ScriptEntry => {
       const prompt = options.prompt;
-      const last = prompt.at(-1);
-      if (last?.role === "tool") {
-        // The handoff's result is in: say who takes it from here (the agent the call named).
-        const call = [...prompt].reverse().find((message) => message.role === "assistant");
-        const agent = call && typeof call.content !== "string" ? call.content.find((part) => part.type === "tool-call")?.input : undefined;
-        const id = (agent as { agent?: string } | undefined)?.agent ?? "";
-        return `The ${nameOf(id)} takes it from here: send me your copy or topic and they will answer.`;
-      }
       const request = textOf([...prompt].reverse().find((message) => message.role === "user"));
       const specialist = specialistFor(request);
       if (!specialist) return "I can hand you to the headline writer, the editor or the translator: what do you need?";

@@ -123,23 +123,22 @@ describe("the Copy Agent", () => {
     expect(listed).toEqual(published);
   });
 
-  it("the front desk hands the conversation to the editor; later turns sent to the team go to the editor, and the journal says so", async () => {
+  it("the front desk hands the conversation to the editor, who answers the same message; later turns sent to the team go to the editor, and the journal says so", async () => {
     const session = await newSession();
     const hello = await turn("front", session, "Hi there");
     expect(end(hello)).toMatchObject({ status: "completed", metadata: { responder: { id: RESPONDER_ID }, agent: { id: "front" } } });
     expect(end(hello).text).toMatch(/headline writer, the editor or the translator/);
 
-    const handedOff = await turn("front", session, "Can you edit something for me?");
-    expect(end(handedOff)).toMatchObject({ metadata: { agent: { id: "front" }, handoff: { from: "front", to: "editor" } } });
-    expect(end(handedOff).text).toBe("The editor takes it from here: send me your copy or topic and they will answer.");
-    // The handoff shows in the trace: the handoff tool's row.
-    const rows = handedOff.filter((event) => event.event === "run-update").at(-1)!.data.rows as { children: { kind: string; toolName?: string }[] }[];
-    expect(rows[0]!.children.some((row) => row.kind === "tool" && row.toolName === "handoff")).toBe(true);
-
+    // The front desk hands off, and the editor answers the message in the same turn.
     const edited = await turn("front", session, "Edit: we are really very excited to launch the machine");
-    expect(end(edited)).toMatchObject({ status: "completed", metadata: { agent: { id: "editor" } } });
+    expect(end(edited)).toMatchObject({ status: "completed", metadata: { agent: { id: "editor" }, handoff: { from: "front", to: "editor" } } });
     expect(end(edited).text).toMatch(/^We are excited to launch the machine\.\n\nChanges: cut "really", "very"/);
-    expect(end(edited).metadata.handoff).toBeUndefined();
+    // The trace: the front desk's step with the handoff tool's row, then the editor's steps.
+    const rows = edited.filter((event) => event.event === "run-update").at(-1)!.data.rows as { stepId: string; children: { kind: string; toolName?: string }[] }[];
+    expect(rows[0]!.children.some((row) => row.kind === "tool" && row.toolName === "handoff")).toBe(true);
+    expect(rows.length).toBeGreaterThan(1);
+    // The reply streamed: its deltas are the editor's reply.
+    expect(edited.filter((event) => event.event === "text-delta").map((event) => event.data.text).join("")).toBe(end(edited).text);
 
     // Another app over the same data directory: the session still belongs to the editor.
     app = createCopyAgent({ dataDir });

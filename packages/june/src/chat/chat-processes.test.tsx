@@ -3,12 +3,9 @@
  * a process killed mid-turn, two processes sending to one session, what reaches the files on disk, bad
  * input, and responders that fail in every way the contract allows.
  */
-import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { APICallError, jsonSchema, tool } from "ai";
 import { Agent, Step, Tool } from "june";
@@ -16,14 +13,13 @@ import { agentResponder, createChat, fileStore, InputTooLargeError, InvalidSessi
 import { contextTurnIds, type JournalEntry } from "june/store-kit";
 import { scriptedModel } from "june/testing";
 import { afterAll, describe, expect, it } from "vitest";
+import { killLineChildren, spawnLineChild } from "../__fixtures__/line-child.js";
 
-const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = fileURLToPath(new URL("./__fixtures__/chat-turn.mjs", import.meta.url));
 
 const root = mkdtempSync(join(tmpdir(), "june-chat-procs-"));
-const children: ChildProcessByStdio<Writable, Readable, null>[] = [];
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  killLineChildren();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -44,25 +40,15 @@ interface ChildLine {
 
 /** Starts `__fixtures__/chat-turn.mjs` in a new Node process running the chat's TypeScript source through tsx. */
 function child(mode: "slow" | "contend" | "race", dir: string, sessionId: string, ...extra: string[]) {
-  const proc = spawn(process.execPath, ["--import", "tsx", fixture, dir, sessionId, mode, ...extra], {
-    cwd: packageDir,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.push(proc);
-  const lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
-  const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
+  const { child: proc, exited, next, send } = spawnLineChild(fixture, [dir, sessionId, mode, ...extra]);
   return {
     proc,
     exited,
     /** The next line the child prints, parsed. */
     async next(): Promise<ChildLine> {
-      const { value, done } = await lines.next();
-      if (done) throw new Error(`chat-turn.mjs (${mode}) ended without printing`);
-      return JSON.parse(value) as ChildLine;
+      return JSON.parse(await next()) as ChildLine;
     },
-    send(line: string) {
-      proc.stdin.write(`${line}\n`);
-    },
+    send,
   };
 }
 

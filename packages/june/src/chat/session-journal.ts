@@ -12,35 +12,15 @@ import { shareRepeats, type SharedRepeats } from "../stores/entry-sharing.js";
 import { entryProblem, linkProblem } from "../stores/journal-shape.js";
 import type { AppendOptions, ChatStore, JournalEntry, LeasedAppend, NewJournalEntry, TurnEndEntry, TurnLease, TurnStartEntry } from "../stores/types.js";
 import { summariesOf } from "./context/summarized-context.js";
+import { JournalRecords } from "./journal-records.js";
+import { compactSlots, entryAt, spellEnds, startSlot, type Slot } from "./journal-slots.js";
 import type { TurnRecord } from "./types.js";
-import {
-  endEntryOf,
-  endSaysAll,
-  endTurn,
-  freezeTurn,
-  newTurn,
-  sameTurn,
-  startEntryOf,
-  startSaysAll,
-  thawTurn,
-  type JournalTurn,
-  type StoredTurn,
-} from "../stores/turn-records.js";
-import { isUnfinished } from "./unfinished.js";
+import { endSaysAll, endTurn, sameTurn } from "../stores/turn-records.js";
 
 const MAX_CONFLICT_RETRIES = 5;
-/** Up to this many turns, a record is found by looking through them (no map of records by id). */
-const SCAN_MAX = 16;
 /** Journals up to this many entries are kept in arrays of their exact length (`#fit`). */
 const FIT_MAX = 64;
 const IDLE: Promise<unknown> = Promise.resolve();
-
-/**
- * One place in the journal: an entry as read, a line not yet parsed past its head (`EntryLine`), or what stands
- * for an entry its record holds whole (see `SessionJournal`'s `#slots`): a turn-start by its record's index, a
- * turn-end by its turn's id.
- */
-type Slot = JournalEntry | EntryLine | number | string;
 
 /**
  * A session's journal as this process knows it: the turn records folded from its entries, the entries that
@@ -71,26 +51,16 @@ export class SessionJournal {
    */
   #unparsed: { location: string | undefined } | undefined;
   /**
-   * The journal in order, one slot per entry. Where a turn's record says all its entry said, the slot holds
-   * no entry (it is rebuilt for `entries`, its seq `i + 1` for slot `i`): the turn-start that made a record is
-   * the record's index in `#records` (`-1 - index` when the entry named no parent, the record's being the
-   * branch it continued), the turn's only `turn-end` is the turn's id. Everything else is the entry itself.
-   * Undefined on a store that keeps the journal in this process (`[journalEntries]`: memoryStore), which
-   * `entries` then asks.
+   * The journal in order, one slot per entry (`Slot`). Where a turn's record says all its entry said, the slot
+   * holds no entry (it is rebuilt for `entries`): the turn-start that made a record stands by the record's
+   * index, the turn's only `turn-end` by the turn's id. Everything else is the entry itself. Undefined on a
+   * store that keeps the journal in this process (`[journalEntries]`: memoryStore), which `entries` then asks.
    */
   #slots: Slot[] | undefined;
-  #records: TurnRecord[] = [];
-  #unfinished = 0;
-  /** The records by id, made once there are more than `SCAN_MAX` (a small session looks through `#records`). */
-  #byId: Map<string, TurnRecord> | undefined;
+  /** The turn records folded from the entries: every turn, the current branch, the unfinished count. */
+  #records = new JournalRecords();
   /** Tools approved with `remember: "session"` (and not revoked since); made with the first. */
   #remembered: Set<string> | undefined;
-  /**
-   * The current branch: the turns from the first to `#leaf`, following `parentTurnId`; undefined while it is
-   * every record in order (a session that never branched), which `#records` then says.
-   */
-  #branch: TurnRecord[] | undefined;
-  #leaf: TurnRecord | undefined;
   #lastSeq = 0;
   /** What the next entry may share with those before it (`#compact`); made with the first it applies to. */
   #repeats: SharedRepeats | undefined;
@@ -115,14 +85,14 @@ export class SessionJournal {
     this.#fold(entries, opened.checked ?? storeChecksReads(store), !unparsed);
     // No room to grow: an idle session holds what it has.
     if (this.#slots) this.#slots = this.#slots.slice();
-    this.#records = this.#records.slice();
+    this.#records.fit();
   }
 
   /** After an append: a short journal's arrays are kept at their exact length (a copy of each). */
   #fit(): void {
     if (this.#lastSeq > FIT_MAX) return;
     if (this.#slots) this.#slots = this.#slots.slice();
-    this.#records = this.#records.slice();
+    this.#records.fit();
   }
 
   get lastSeq(): number {
@@ -150,7 +120,7 @@ export class SessionJournal {
    */
   get records(): readonly TurnRecord[] {
     this.#parseDeferred();
-    return this.#records;
+    return this.#records.list;
   }
 
   /**
@@ -159,18 +129,18 @@ export class SessionJournal {
    */
   get unfinishedCount(): number {
     this.#parseDeferred();
-    return this.#unfinished;
+    return this.#records.unfinished;
   }
 
   /** The current branch's turns, oldest first; the records are frozen. Read it again after an append. */
   get branch(): readonly TurnRecord[] {
     this.#parseDeferred();
-    return this.#branch ?? this.#records;
+    return this.#records.branch;
   }
 
   /** The current branch's last turn (what a plain send continues), if any. */
   get leafId(): string | undefined {
-    return this.#leaf?.id;
+    return this.#records.leaf?.id;
   }
 
   /** Tools approved with `remember: "session"` (and not revoked since). */
@@ -181,42 +151,24 @@ export class SessionJournal {
   /** The turns from the first one to `turnId` (included), oldest first; empty for an unknown or absent id. */
   pathTo(turnId: string | undefined): TurnRecord[] {
     this.#parseDeferred();
-    return this.#pathTo(turnId);
-  }
-
-  #pathTo(turnId: string | undefined): TurnRecord[] {
-    const path: TurnRecord[] = [];
-    for (let record = turnId === undefined ? undefined : this.#find(turnId); record; ) {
-      path.push(record);
-      record = record.parentTurnId === undefined ? undefined : this.#find(record.parentTurnId);
-    }
-    return path.reverse();
+    return this.#records.pathTo(turnId);
   }
 
   /** The turns whose parent is `parentTurnId` (the first turns for `undefined`), in journal order. */
   children(parentTurnId: string | undefined): TurnRecord[] {
     this.#parseDeferred();
-    return this.#records.filter((record) => record.parentTurnId === parentTurnId);
+    return this.#records.children(parentTurnId);
   }
 
   /** The newest turn on a branch through `turnId` (the last started of it and its descendants). */
   newestThrough(turnId: string): TurnRecord | undefined {
-    // A turn always starts after its parent, so one pass in journal order finds every descendant.
     this.#parseDeferred();
-    const through = new Set<string>();
-    let newest: TurnRecord | undefined;
-    for (const record of this.#records) {
-      if (record.id === turnId || (record.parentTurnId !== undefined && through.has(record.parentTurnId))) {
-        through.add(record.id);
-        newest = record;
-      }
-    }
-    return newest;
+    return this.#records.newestThrough(turnId);
   }
 
   record(turnId: string): TurnRecord | undefined {
     this.#parseDeferred();
-    return this.#find(turnId);
+    return this.#records.find(turnId);
   }
 
   /** Reads the entries appended since the last one seen (by other writers). */
@@ -308,7 +260,7 @@ export class SessionJournal {
    * meets it again. `compact`: an entry its record says all of may give way to it (see `#slots`).
    */
   #fold(entries: readonly (JournalEntry | EntryLine)[], checked: boolean, compact: boolean): void {
-    const hasTurn = (id: string) => this.#has(id);
+    const hasTurn = (id: string) => this.#records.has(id);
     for (const entry of entries) {
       if (entry.seq <= this.#lastSeq) continue;
       if (entry instanceof EntryLine) {
@@ -320,7 +272,7 @@ export class SessionJournal {
         }
         this.#lastSeq = entry.seq;
         this.#slots!.push(entry);
-        if (entry.type === "turn-start") this.#startTurn(entry, undefined);
+        if (entry.type === "turn-start") this.#records.start(entry, undefined);
         continue;
       }
       const problem = (checked ? undefined : entryProblem(entry)) ?? linkProblem(entry, hasTurn);
@@ -353,20 +305,14 @@ export class SessionJournal {
       if (slot instanceof EntryLine) parsed[i] = slot.decode(this.sessionId, unparsed.location);
     }
     // The records of lines not parsed were left unfrozen (no one had them); a frozen one is copied.
-    const open = (turnId: string): JournalTurn | undefined => {
-      const record = this.#find(turnId);
-      if (record === undefined || !Object.isFrozen(record)) return record as JournalTurn | undefined;
-      const turn = thawTurn(record);
-      this.#replace(record, turn as TurnRecord);
-      return turn;
-    };
+    const records = this.#records;
     for (let i = 0; i < slots.length; i++) {
       const entry = parsed[i];
       if (entry === undefined) continue;
       slots[i] = entry;
       if (entry.type !== "turn-start") continue;
       // The record its head started (the first turn-start of an id makes the record).
-      const turn = open(entry.turnId);
+      const turn = records.open(entry.turnId);
       if (turn && turn.input === undefined) {
         turn.input = entry.input;
         turn.context = entry.context;
@@ -379,112 +325,21 @@ export class SessionJournal {
     // after it; a turn ended twice keeps what the last end said).
     for (const slot of slots as JournalEntry[]) {
       if (slot.type === "turn-end") {
-        const turn = open(slot.turnId);
+        const turn = records.open(slot.turnId);
         if (turn) endTurn(turn, slot);
       } else if (slot.type === "turn-suspend") {
-        const turn = open(slot.turnId);
+        const turn = records.open(slot.turnId);
         if (turn && turn.status === "interrupted") turn.status = "suspended";
       }
     }
-    const records = this.#records;
-    let unfinished = 0;
-    for (const record of records) {
-      if (!Object.isFrozen(record)) freezeTurn(record as JournalTurn);
-      if (isUnfinished(record.status)) unfinished++;
-    }
-    this.#unfinished = unfinished;
+    records.seal();
     // Now that every record is whole, the entries it says all of give way to it.
-    let next = 0;
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i] as JournalEntry;
-      if (typeof slot !== "object") continue;
-      if (slot.seq !== i + 1) break;
-      if (slot.type === "turn-start") {
-        // The records are in the order of their first turn-starts.
-        if (next === records.length || records[next]!.id !== slot.turnId) continue;
-        const stand = this.#startSlot(slot, next++);
-        if (stand !== undefined) slots[i] = stand;
-      } else if (slot.type === "turn-end") {
-        const record = this.#find(slot.turnId);
-        if (record && endSaysAll(slot, record)) slots[i] = record.id;
-      }
-    }
+    compactSlots(slots, records);
   }
-
 
   /** Every entry, those a record stands for rebuilt from it. */
   #rebuildEntries(): JournalEntry[] {
-    return this.#slots!.map((slot, i) => this.#entryAt(i, slot));
-  }
-
-  /** The entry of slot `i`. */
-  #entryAt(i: number, slot: Slot): JournalEntry {
-    if (typeof slot === "number") return slot >= 0 ? startEntryOf(this.#records[slot]!, i + 1, true) : startEntryOf(this.#records[-1 - slot]!, i + 1, false);
-    if (typeof slot === "string") return endEntryOf(this.#find(slot)!, i + 1);
-    return slot as JournalEntry;
-  }
-
-  /** Puts a turn's turn-ends back in the slots where its record stands for them (before the record changes). */
-  #spellEnds(turnId: string): void {
-    const slots = this.#slots;
-    if (slots === undefined) return;
-    for (let i = slots.length - 1; i >= 0; i--) if (slots[i] === turnId) slots[i] = this.#entryAt(i, turnId);
-  }
-
-  /**
-   * What slot stands for a turn's first turn-start (its record `#records[index]`), or undefined when the
-   * record does not say all of it.
-   */
-  #startSlot(entry: TurnStartEntry, index: number): number | undefined {
-    const named = startSaysAll(entry, this.#records[index]!);
-    if (named === undefined) return undefined;
-    return named ? index : -1 - index;
-  }
-
-  /** A turn-start's record (its input, context and time not yet known when it comes from an `EntryLine`). */
-  #startTurn(entry: { turnId: string; parentTurnId?: string | undefined }, start: TurnStartEntry | undefined): TurnRecord | undefined {
-    if (this.#has(entry.turnId)) return undefined;
-    // No parentTurnId: the turn continues the current branch (an older journal is one line).
-    const parent = entry.parentTurnId ?? this.#leaf?.id;
-    const turn = newTurn(entry.turnId, parent, start);
-    // A record from a line's head is not handed out before the line is parsed (which freezes it).
-    const record = (start ? freezeTurn(turn) : turn) as StoredTurn as TurnRecord;
-    // A new turn's branch becomes current: while every turn continues the one before, the branch is them all.
-    const continues = parent === this.#leaf?.id;
-    if (this.#branch === undefined && !continues) this.#branch = this.#records.slice();
-    this.#records.push(record);
-    this.#unfinished++;
-    if (this.#byId) this.#byId.set(entry.turnId, record);
-    else if (this.#records.length > SCAN_MAX) this.#byId = new Map(this.#records.map((r) => [r.id, r]));
-    if (this.#branch !== undefined) {
-      if (continues && parent !== undefined) this.#branch.push(record);
-      else this.#branch = this.#pathTo(record.id);
-    }
-    this.#leaf = record;
-    return record;
-  }
-
-  /** Puts `next` where `record` was (the records, the branch, the leaf). */
-  #replace(record: TurnRecord, next: TurnRecord): void {
-    const records = this.#records;
-    records[records.lastIndexOf(record)] = next;
-    const branch = this.#branch;
-    if (branch) {
-      const i = branch.lastIndexOf(record);
-      if (i !== -1) branch[i] = next;
-    }
-    this.#byId?.set(next.id, next);
-    if (this.#leaf === record) this.#leaf = next;
-  }
-
-  /** Replaces a turn's record with a copy that `change` changed (or changes one not frozen yet: see `#startTurn`). */
-  #revise(turnId: string, change: (turn: JournalTurn) => void): void {
-    const record = this.#find(turnId);
-    if (!record) return;
-    if (!Object.isFrozen(record)) return change(record as JournalTurn);
-    const turn = thawTurn(record);
-    change(turn);
-    this.#replace(record, freezeTurn(turn) as TurnRecord);
+    return this.#slots!.map((slot, i) => entryAt(this.#records, i, slot));
   }
 
   /**
@@ -494,24 +349,13 @@ export class SessionJournal {
   #compact(entry: JournalEntry): void {
     const repeats = (this.#repeats ??= {});
     if (entry.type === "turn-start" && entry.parentTurnId !== undefined) {
-      const parent = this.#find(entry.parentTurnId);
+      const parent = this.#records.find(entry.parentTurnId);
       if (parent) repeats.turnId = parent.id;
     } else if (entry.type === "turn-end") {
-      const record = this.#find(entry.turnId);
+      const record = this.#records.find(entry.turnId);
       if (record) repeats.turnId = record.id;
     }
     shareRepeats(entry, repeats);
-  }
-
-  #find(turnId: string): TurnRecord | undefined {
-    if (this.#byId) return this.#byId.get(turnId);
-    const records = this.#records;
-    for (let i = records.length - 1; i >= 0; i--) if (records[i]!.id === turnId) return records[i];
-    return undefined;
-  }
-
-  #has(turnId: string): boolean {
-    return this.#find(turnId) !== undefined;
   }
 
   /**
@@ -524,55 +368,39 @@ export class SessionJournal {
       case "summary":
       case "rename":
         return entry;
-      case "checkout": {
-        const leaf = entry.turnId === undefined ? undefined : this.#find(entry.turnId);
-        if (entry.turnId !== undefined && !leaf) return entry;
-        if (this.#branch === undefined && leaf === this.#records[this.#records.length - 1]) return entry;
-        this.#leaf = leaf;
-        this.#branch = this.#pathTo(leaf?.id);
+      case "checkout":
+        this.#records.checkout(entry.turnId);
         return entry;
-      }
       case "turn-start": {
-        const record = this.#startTurn(entry, entry);
-        const stand = compactable && record ? this.#startSlot(entry, this.#records.length - 1) : undefined;
+        const records = this.#records;
+        const record = records.start(entry, entry);
+        const stand = compactable && record ? startSlot(records, entry, records.list.length - 1) : undefined;
         return stand ?? entry;
       }
-      case "steer": {
-        this.#revise(entry.turnId, (turn) => {
-          turn.steers = Object.freeze([...turn.steers, Object.freeze({ input: entry.input, atChar: entry.atChar })]) as TurnRecord["steers"];
-        });
+      case "steer":
+        this.#records.steer(entry);
         return entry;
-      }
       case "turn-end": {
-        const record = this.#find(entry.turnId);
+        const records = this.#records;
+        const record = records.find(entry.turnId);
         if (!record) return entry;
         // Ended before: its earlier end stops being said by the record.
-        if (record.endedAt !== undefined) this.#spellEnds(record.id);
-        if (isUnfinished(record.status)) this.#unfinished--;
-        this.#revise(record.id, (turn) => endTurn(turn, entry));
-        let next = this.#find(record.id)!;
+        if (record.endedAt !== undefined && this.#slots) spellEnds(this.#slots, records, record.id);
+        let next = records.end(record, entry);
         // The store's own record when it is this one, field for field: one object for both.
         const shared = sharedTurnOf(this.#store, this.sessionId, record.id) as TurnRecord | undefined;
         if (shared !== undefined && shared !== next && Object.isFrozen(next) && sameTurn(shared, next)) {
-          this.#replace(next, shared);
+          records.replace(next, shared);
           next = shared;
         }
         return compactable && endSaysAll(entry, next) ? next.id : entry;
       }
-      case "turn-suspend": {
-        const record = this.#find(entry.turnId);
-        // A suspend never overrides an end (a resumed turn that ended, read in any order of processes).
-        if (record && record.status === "interrupted") this.#revise(record.id, (turn) => void (turn.status = "suspended"));
+      case "turn-suspend":
+        this.#records.suspend(entry.turnId);
         return entry;
-      }
-      case "feedback": {
-        const feedback: NonNullable<TurnRecord["feedback"]> = { score: entry.score };
-        if (entry.comment !== undefined) feedback.comment = entry.comment;
-        if (entry.tags !== undefined) feedback.tags = entry.tags;
-        Object.freeze(feedback);
-        this.#revise(entry.turnId, (turn) => void (turn.feedback = feedback));
+      case "feedback":
+        this.#records.feedback(entry);
         return entry;
-      }
       case "approval": {
         if (entry.remember !== "session") return entry;
         if (entry.approved) this.rememberedTools.add(entry.toolName);

@@ -39,7 +39,15 @@ function agentOf(value: unknown): AgentProvenance | undefined {
   return typeof value.version === "string" ? { id: value.id, version: value.version } : { id: value.id };
 }
 
-function handoffOf(value: unknown): HandoffRecord | undefined {
+function handoffOf(value: unknown): HandoffRecord | HandoffRecord[] | undefined {
+  if (Array.isArray(value)) {
+    const records = value.map(handoffRecord);
+    return records.length > 0 && records.every((record) => record !== undefined) ? (records as HandoffRecord[]) : undefined;
+  }
+  return handoffRecord(value);
+}
+
+function handoffRecord(value: unknown): HandoffRecord | undefined {
   if (!isObject(value) || typeof value.from !== "string" || typeof value.to !== "string") return undefined;
   return typeof value.reason === "string" ? { from: value.from, to: value.to, reason: value.reason } : { from: value.from, to: value.to };
 }
@@ -50,7 +58,8 @@ function handoffOf(value: unknown): HandoffRecord | undefined {
  */
 export function conversationAgent(turnId: string | undefined, record: (turnId: string) => { parentTurnId?: string; metadata?: TurnMetadata } | undefined): string | undefined {
   for (let turn = turnId === undefined ? undefined : record(turnId); turn; turn = turn.parentTurnId === undefined ? undefined : record(turn.parentTurnId)) {
-    if (turn.metadata?.handoff) return turn.metadata.handoff.to;
+    const handoff = turn.metadata?.handoff;
+    if (handoff) return (Array.isArray(handoff) ? handoff.at(-1)! : handoff).to;
     if (turn.metadata?.agent) return turn.metadata.agent.id;
   }
   return undefined;

@@ -1,7 +1,7 @@
 import type { DynamicToolUIPart, UIMessage } from "ai";
 import { ASK_USER_TOOL } from "../ask/ask-user.js";
 import { redactText } from "../redaction/redact.js";
-import type { ApprovalEntry, FileRef, JournalEntry } from "../stores/types.js";
+import type { ApprovalEntry, FileRef, HandoffRecord, JournalEntry, TurnMetadata } from "../stores/types.js";
 import type { TurnRecord } from "./types.js";
 
 /** The id of the user message `toUIMessages` makes for a turn's input. */
@@ -63,7 +63,7 @@ export function toUIMessages(
     messages.push({
       id: turn.id,
       role: "assistant",
-      metadata: { turnStatus: turn.status, ...(turn.checkpointUnreadable !== undefined && { checkpointUnreadable: turn.checkpointUnreadable }) },
+      metadata: { turnStatus: turn.status, ...(turn.checkpointUnreadable !== undefined && { checkpointUnreadable: turn.checkpointUnreadable }), ...teamOf(turn) },
       parts: [...tools, ...(reply === "" ? [] : [{ type: "text" as const, text: reply, state: "done" as const }])],
     });
   }
@@ -109,4 +109,13 @@ function toolPart(entry: Decision, turn: TurnRecord): DynamicToolUIPart {
   const status = endedStatus(turn) ?? "completed";
   if (status === "completed") return { ...base, state: "output-available", output: null, approval };
   return { ...base, state: "output-error", errorText: `The turn ${ENDED_WORDS[status]} (the journal keeps no outcome of this call)`, approval };
+}
+
+/** A team's turn: the agent that answered and its handoffs (reasons redacted), as the live stream's `finish` says them. */
+function teamOf(turn: TurnRecord): Pick<TurnMetadata, "agent" | "handoff"> | undefined {
+  const metadata = turn.metadata;
+  if (!metadata?.agent) return undefined;
+  const redacted = (record: HandoffRecord): HandoffRecord => (record.reason === undefined ? { ...record } : { ...record, reason: redactText(record.reason) });
+  const handoff = metadata.handoff === undefined ? undefined : Array.isArray(metadata.handoff) ? metadata.handoff.map(redacted) : redacted(metadata.handoff);
+  return { agent: { ...metadata.agent }, ...(handoff !== undefined && { handoff }) };
 }

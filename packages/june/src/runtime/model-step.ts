@@ -22,6 +22,7 @@ import { withAiSdkTelemetry } from "../telemetry/ai-sdk.js";
 import { GuardrailTrippedError } from "../errors/guardrail-tripped-error.js";
 import { firstTrip } from "../guardrails/check.js";
 import { guardStreamedStep, refusedCall } from "./streamed-step.js";
+import { calledStepEndingTool } from "./step-ending-tool.js";
 import type { GuardrailVerdict, Guardrails, InputGuardrail, OutputGuardrail, ToolGuardrail } from "../guardrails/types.js";
 
 const DEFAULT_MAX_STEPS = 20;
@@ -161,7 +162,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
       if (checkpoints?.saving && checkpoints.isWaiting(stepId) && outcome.continues && calls < maxSteps) {
         await raceAbort(checkpoints.stepProgress(stepId, outcome.messages, calls), signal);
       }
-      // The tool loop goes on until `maxSteps` calls; the last one ends the reply.
+      // The tool loop goes on until `maxSteps` calls; the last one ends the reply, and so does a step-ending tool's call.
+      if (outcome.continues && calledStepEndingTool(outcome.messages, tools)) return "end";
       if (outcome.continues) return calls < maxSteps ? outcome.messages : "end";
       return undefined;
     });

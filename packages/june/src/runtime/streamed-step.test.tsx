@@ -228,7 +228,9 @@ describe("a streamed step calls no tool of the workflow's (issue 41)", () => {
       }),
     });
     const result = await (await chat.createSession()).send("Fix my headline").result;
-    expect(result.text).toBe("The editor will take it from here.");
+    // The editor answers the handed-off message in the same turn (the front's second script entry is never asked).
+    expect(result.text).toBe("Send me the headline.");
+    expect(result.metadata.agent).toEqual({ id: "editor" });
     expect(result.metadata.handoff).toEqual({ from: "front", to: "editor", reason: "an edit" });
   });
 

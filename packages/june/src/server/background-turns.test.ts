@@ -2,9 +2,7 @@ import { createChat } from "june/chat";
 import { createChatHandler } from "june/server";
 import { scriptedModel } from "june/testing";
 import { describe, expect, it } from "vitest";
-import { listen } from "./__fixtures__/servers.js";
-
-const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+import { listen, post } from "./__fixtures__/servers.js";
 
 // The 202 of a chat with a queue is tested on PostgreSQL with workers, in src/worker/workers.test.ts.
 describe("POST /sessions/:id/turns with background", () => {

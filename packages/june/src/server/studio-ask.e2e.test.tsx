@@ -1,53 +1,16 @@
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Agent, AskUser, Step } from "june";
 import { agentResponder, createChat, fileStore } from "june/chat";
 import { scriptedModel } from "june/testing";
-import { chromium, type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStudio, type StudioServer } from "./serve-studio.js";
+import { describe, expect, it } from "vitest";
+import { WAIT, screenshotPath, studioE2e } from "./__fixtures__/studio-page.js";
 
 /**
  * June Studio answering a question (`<AskUser />`) and showing a blocked turn: the real Studio app built with
  * Vite, served by `serveStudio` over a real chat, in headless Chromium.
  */
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const WAIT = { timeout: 20_000 };
-const STUDIO_SOURCE = fileURLToPath(new URL("../../../studio/", import.meta.url));
-const ARTIFACTS = fileURLToPath(new URL("../../../../artifacts/", import.meta.url));
 
-let tmp: string;
-let staticDir: string;
-let browser: Browser;
-const servers: StudioServer[] = [];
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`The Studio e2e test needs Chromium at ${CHROMIUM}`);
-  tmp = await mkdtemp(join(tmpdir(), "june-studio-ask-"));
-  staticDir = join(tmp, "studio-dist");
-  const { build } = await import("vite");
-  await build({ configFile: join(STUDIO_SOURCE, "vite.config.ts"), root: STUDIO_SOURCE, logLevel: "warn", build: { outDir: staticDir, emptyOutDir: true } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(servers.map((server) => server.close()));
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
-
-async function shot(name: string): Promise<string> {
-  try {
-    await mkdir(ARTIFACTS, { recursive: true });
-    return join(ARTIFACTS, name);
-  } catch {
-    return join(tmpdir(), name);
-  }
-}
+const e2e = studioE2e("june-studio-ask-");
 
 describe("June Studio: people in the loop", () => {
   it("answers a question in its text box; the model gets the answer and the reply streams", async () => {
@@ -56,7 +19,7 @@ describe("June Studio: people in the loop", () => {
       { text: ["Deploying ", "to ", "staging ", "now."], delay: 40 },
     ]);
     const chat = createChat({
-      store: fileStore(join(tmp, "ask")),
+      store: fileStore(join(e2e.tmp, "ask")),
       responder: agentResponder({
         render: ({ input }) => (
           <Agent model={model}>
@@ -68,11 +31,8 @@ describe("June Studio: people in the loop", () => {
         stream: { step: "reply" },
       }),
     });
-    const studio = await serveStudio({ chat, staticDir });
-    servers.push(studio);
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const studio = await e2e.serve({ chat });
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(studio.url);
       await expect.poll(() => page.locator(".sidebar").isVisible(), WAIT).toBe(true);
@@ -82,11 +42,11 @@ describe("June Studio: people in the loop", () => {
       await question.waitFor(WAIT);
       expect(await question.textContent()).toContain("Which environment should I deploy to?");
       await question.getByPlaceholder("Your answer").fill("staging");
-      await page.locator(".turn").last().screenshot({ path: await shot("studio-ask-question.png") });
+      await page.locator(".turn").last().screenshot({ path: await screenshotPath("studio-ask-question.png") });
       await question.getByRole("button", { name: "Answer" }).click();
       await expect.poll(() => page.locator(".turn .reply").last().textContent(), WAIT).toBe("Deploying to staging now.");
       expect(await page.getByRole("form", { name: "Question" }).count()).toBe(0);
-      await page.locator(".turn").last().screenshot({ path: await shot("studio-ask-answered.png") });
+      await page.locator(".turn").last().screenshot({ path: await screenshotPath("studio-ask-answered.png") });
       expect(JSON.stringify(model.doStreamCalls[1]!.prompt)).toContain("staging");
       expect(pageErrors).toEqual([]);
     } finally {
@@ -96,14 +56,13 @@ describe("June Studio: people in the loop", () => {
 
   it("shows a blocked turn's refusal in place of the reply", async () => {
     const chat = createChat({
-      store: fileStore(join(tmp, "blocked")),
+      store: fileStore(join(e2e.tmp, "blocked")),
       model: scriptedModel([{ text: ["The ", "key ", "is ", "sk-123."], delay: 20 }]),
       instructions: "Help.",
       guardrails: { output: [{ name: "no-keys", check: ({ text }) => (/sk-\d+/.test(text) ? "The reply holds a key" : undefined) }] },
     });
-    const studio = await serveStudio({ chat, staticDir });
-    servers.push(studio);
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const studio = await e2e.serve({ chat });
+    const page = await e2e.browser.newPage({ viewport: { width: 1180, height: 860 } });
     try {
       await page.goto(studio.url);
       await expect.poll(() => page.locator(".sidebar").isVisible(), WAIT).toBe(true);
@@ -113,7 +72,7 @@ describe("June Studio: people in the loop", () => {
       await refusal.waitFor(WAIT);
       expect(await refusal.textContent()).toBe('Blocked by guardrail "no-keys": The reply holds a key');
       expect(await page.locator(".turn").last().textContent()).not.toContain("sk-123");
-      await page.locator(".turn").last().screenshot({ path: await shot("studio-guardrail-blocked.png") });
+      await page.locator(".turn").last().screenshot({ path: await screenshotPath("studio-guardrail-blocked.png") });
     } finally {
       await page.close();
     }

@@ -1,15 +1,11 @@
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { jsonSchema, tool, type ModelMessage } from "ai";
 import { Agent, Step, Tool } from "june";
 import { agentResponder, createChat, fileStore } from "june/chat";
 import { scriptedModel, type ScriptEntry } from "june/testing";
-import { chromium, type Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStudio, type StudioServer } from "./serve-studio.js";
+import { describe, expect, it } from "vitest";
+import { WAIT, screenshotPath, studioE2e } from "./__fixtures__/studio-page.js";
+import type { StudioServer } from "./serve-studio.js";
 
 /**
  * Durable turns in June Studio, end to end: a turn waiting for approval suspends, the Studio server stops,
@@ -18,21 +14,12 @@ import { serveStudio, type StudioServer } from "./serve-studio.js";
  * real `serveStudio`, Debian's headless Chromium.
  */
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-/** How long to wait for the page to catch up: generous, since the machine may be busy; never a timing assertion. */
-const WAIT = { timeout: 20_000 };
-const STUDIO_SOURCE = fileURLToPath(new URL("../../../studio/", import.meta.url));
-const ARTIFACTS = fileURLToPath(new URL("../../../../artifacts/", import.meta.url));
 const TOKEN = "durable-studio-e2e-token";
 const SECRET = "tok-5f1d2c-studio-durable";
 const REPLY_DELTAS = ["Deployed ", "to ", "prod: ", "the ", "docs ", "are ", "live."];
 const DENIED_DELTAS = ["Not ", "deployed: ", "you ", "said ", "no."];
 
-let tmp: string;
-let staticDir: string;
-let browser: Browser;
-const running = new Set<StudioServer>();
+const e2e = studioE2e("june-studio-durable-e2e-");
 
 /**
  * A Studio over a durable agent chat kept in `dir`: the model asks for `deploy` (needs approval), then
@@ -86,49 +73,19 @@ async function startStudio(dir: string, deployed: string[], port = 0): Promise<S
       stream: { step: "reply" },
     }),
   });
-  const studio = await serveStudio({ chat, staticDir, token: TOKEN, port });
-  running.add(studio);
-  return studio;
+  return e2e.serve({ chat, token: TOKEN, port });
 }
 
 async function stop(studio: StudioServer): Promise<void> {
-  running.delete(studio);
   await studio.close();
 }
 
-/** Where the screenshot goes: artifacts/ at the repository root, or the system's temp dir when that is read-only. */
-async function screenshotPath(name: string): Promise<string> {
-  try {
-    await mkdir(ARTIFACTS, { recursive: true });
-    return join(ARTIFACTS, name);
-  } catch {
-    return join(tmpdir(), name);
-  }
-}
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`This e2e test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
-  tmp = await mkdtemp(join(tmpdir(), "june-studio-durable-e2e-"));
-  staticDir = join(tmp, "studio-dist");
-  const { build } = await import("vite");
-  await build({ configFile: join(STUDIO_SOURCE, "vite.config.ts"), root: STUDIO_SOURCE, logLevel: "warn", build: { outDir: staticDir, emptyOutDir: true } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all([...running].map((studio) => studio.close()));
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
-
 describe("June Studio: durable turns", () => {
   it("shows a suspended turn's request after a server restart; Approve resumes it and streams the rest of the reply", async () => {
-    const dir = join(tmp, "store");
+    const dir = join(e2e.tmp, "store");
     const deployed: string[] = [];
     const first = await startStudio(dir, deployed);
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(first.url);
       await page.getByLabel("Message", { exact: true }).fill("Ship the docs to prod.");
@@ -199,12 +156,10 @@ describe("June Studio: durable turns", () => {
   }, 90_000);
 
   it("Deny on a suspended turn after a restart resumes it without running the tool", async () => {
-    const dir = join(tmp, "store-deny");
+    const dir = join(e2e.tmp, "store-deny");
     const deployed: string[] = [];
     const first = await startStudio(dir, deployed);
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(first.url);
       await page.getByLabel("Message", { exact: true }).fill("Ship the docs to prod.");
@@ -233,12 +188,10 @@ describe("June Studio: durable turns", () => {
   }, 90_000);
 
   it("Cancel on a suspended turn after a restart ends it: canceled, its request gone, the tool never run", async () => {
-    const dir = join(tmp, "store-cancel");
+    const dir = join(e2e.tmp, "store-cancel");
     const deployed: string[] = [];
     const first = await startStudio(dir, deployed);
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(first.url);
       await page.getByLabel("Message", { exact: true }).fill("Ship the docs to prod.");

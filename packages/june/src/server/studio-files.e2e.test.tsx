@@ -1,13 +1,9 @@
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createChat, fileStore } from "june/chat";
 import { scriptedModel } from "june/testing";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveStudio, type StudioServer } from "./serve-studio.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { WAIT, screenshotPath, studioE2e } from "./__fixtures__/studio-page.js";
 
 /**
  * June Studio attaching files: by its button (a file chooser), by pasting and by dropping them on the composer;
@@ -15,43 +11,11 @@ import { serveStudio, type StudioServer } from "./serve-studio.js";
  * every file; a reload shows them again, from the session's file route. The real Studio app built with Vite,
  * served by `serveStudio` over a real chat (a fileStore), in headless Chromium.
  */
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const WAIT = { timeout: 20_000 };
-const STUDIO_SOURCE = fileURLToPath(new URL("../../../studio/", import.meta.url));
-const ARTIFACTS = fileURLToPath(new URL("../../../../artifacts/", import.meta.url));
 /** A 2x1 PNG (its decoded width shows the browser got these bytes). */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAD0lEQVR4nGP4z8DAwPAfAAcAAf9+CLHQAAAAAElFTkSuQmCC", "base64");
 const PDF = Buffer.from("%PDF-1.4\n% a brief\n");
 
-let tmp: string;
-let staticDir: string;
-let browser: Browser;
-const servers: StudioServer[] = [];
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`The Studio e2e test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
-  tmp = await mkdtemp(join(tmpdir(), "june-studio-files-"));
-  staticDir = join(tmp, "studio-dist");
-  const { build } = await import("vite");
-  await build({ configFile: join(STUDIO_SOURCE, "vite.config.ts"), root: STUDIO_SOURCE, logLevel: "warn", build: { outDir: staticDir, emptyOutDir: true } });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(servers.map((server) => server.close()));
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
-
-async function shot(name: string): Promise<string> {
-  try {
-    await mkdir(ARTIFACTS, { recursive: true });
-    return join(ARTIFACTS, name);
-  } catch {
-    return join(tmpdir(), name);
-  }
-}
+const e2e = studioE2e("june-studio-files-");
 
 /** Pastes (`paste` on the message box) or drops (`drop` on the composer) a file, as the browser would. */
 async function transfer(page: Page, how: "paste" | "drop", file: { name: string; type: string; base64: string }): Promise<void> {
@@ -72,12 +36,9 @@ async function transfer(page: Page, how: "paste" | "drop", file: { name: string;
 describe("June Studio: files in a turn", () => {
   it("attaches by button, paste and drop; shows thumbnails and chips; the model gets the files; a reload shows them again", async () => {
     const model = scriptedModel([{ text: ["Two ", "pictures ", "and ", "a brief."], delay: 20 }]);
-    const chat = createChat({ model, store: fileStore(join(tmp, "store")) });
-    const studio = await serveStudio({ chat, staticDir });
-    servers.push(studio);
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const chat = createChat({ model, store: fileStore(join(e2e.tmp, "store")) });
+    const studio = await e2e.serve({ chat });
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(studio.url);
       await expect.poll(() => page.locator(".sidebar").isVisible(), WAIT).toBe(true);
@@ -97,7 +58,7 @@ describe("June Studio: files in a turn", () => {
       await expect.poll(() => composer.locator(".attachment").count(), WAIT).toBe(2);
       await transfer(page, "paste", { name: "shot.png", type: "image/png", base64: PNG.toString("base64") });
       await expect.poll(() => composer.locator(".attachment").count(), WAIT).toBe(3);
-      await page.locator(".composer").screenshot({ path: await shot("studio-files-composer.png") });
+      await page.locator(".composer").screenshot({ path: await screenshotPath("studio-files-composer.png") });
 
       await page.getByLabel("Message", { exact: true }).fill("What are these?");
       await page.keyboard.press("Enter");
@@ -131,7 +92,7 @@ describe("June Studio: files in a turn", () => {
       const sessionId = decodeURIComponent(new URL(page.url()).hash.slice("#session=".length));
       const [record] = await (await chat.openSession(sessionId)).turns();
       expect(src).toBe(`/api/sessions/${encodeURIComponent(sessionId)}/files/${record!.files![0]!.id}`);
-      await turn.screenshot({ path: await shot("studio-files-turn.png") });
+      await turn.screenshot({ path: await screenshotPath("studio-files-turn.png") });
       expect(pageErrors).toEqual([]);
     } finally {
       await page.close();

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,11 +7,12 @@ import { jsonSchema, tool, type ModelMessage } from "ai";
 import { Agent, Step, Tool } from "june";
 import { agentResponder, createChat, fileStore } from "june/chat";
 import { scriptedModel, type ScriptedModel } from "june/testing";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createFakeAnthropicServer } from "../testing/fake-anthropic-server.js";
-import { serveStudio, type StudioServer } from "./serve-studio.js";
+import { WAIT, screenshotPath, studioE2e } from "./__fixtures__/studio-page.js";
+import type { StudioServer } from "./serve-studio.js";
 
 /**
  * June Studio end to end: the real Studio app (built from packages/studio with Vite), served by the real
@@ -19,30 +20,13 @@ import { serveStudio, type StudioServer } from "./serve-studio.js";
  * in Debian's headless Chromium.
  */
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-/** How long to wait for the page to catch up: generous, since the machine may be busy; never a timing assertion. */
-const WAIT = { timeout: 20_000 };
-const STUDIO_SOURCE = fileURLToPath(new URL("../../../studio/", import.meta.url));
-const ARTIFACTS = fileURLToPath(new URL("../../../../artifacts/", import.meta.url));
 
 const REPLY_DELTAS = ["Staging ", "is ", "deployed. ", "The ", "build ", "passed ", "its ", "checks, ", "and ", "the ", "new ", "version ", "is ", "live."];
 const REPLY = REPLY_DELTAS.join("");
 const DENIED_DELTAS = ["Nothing ", "was ", "deployed: ", "you ", "said ", "no."];
 const DENIED_REPLY = DENIED_DELTAS.join("");
 
-let tmp: string;
-let staticDir: string;
-let browser: Browser;
-const servers: StudioServer[] = [];
+const e2e = studioE2e("june-studio-e2e-");
 
 /** What one Studio's scripted model does on a turn: call `deploy`, note the outcome, then stream the reply. */
 interface TurnScript {
@@ -102,32 +86,10 @@ async function startStudio(
       reply: (result) => String(result.steps.reply),
       stream: { step: "reply" },
     }),
-    store: fileStore(join(tmp, name)),
+    store: fileStore(join(e2e.tmp, name)),
   });
-  const studio = await serveStudio({ chat, staticDir });
-  servers.push(studio);
+  const studio = await e2e.serve({ chat });
   return { studio, deployed, model };
-}
-
-/** Builds the Studio app from its source into `outDir`, so the test always drives the current code. */
-async function buildStudio(outDir: string): Promise<void> {
-  const { build } = await import("vite");
-  await build({
-    configFile: join(STUDIO_SOURCE, "vite.config.ts"),
-    root: STUDIO_SOURCE,
-    logLevel: "warn",
-    build: { outDir, emptyOutDir: true },
-  });
-}
-
-/** Where the screenshot goes: artifacts/ at the repository root, or the system's temp dir when that is read-only. */
-async function screenshotPath(name: string): Promise<string> {
-  try {
-    await mkdir(ARTIFACTS, { recursive: true });
-    return join(ARTIFACTS, name);
-  } catch {
-    return join(tmpdir(), name);
-  }
 }
 
 async function screenshot(page: Page, selector: string, name: string): Promise<string> {
@@ -160,22 +122,6 @@ async function screenshotBelow(page: Page, selector: string, height: number, nam
   }
 }
 
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`The Studio e2e test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
-  }
-  tmp = await mkdtemp(join(tmpdir(), "june-studio-e2e-"));
-  staticDir = join(tmp, "studio-dist");
-  await buildStudio(staticDir);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(servers.map((server) => server.close()));
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
-
 describe("June Studio", () => {
   it("refuses requests without the token", async () => {
     const { studio } = await startStudio("token", { env: "staging", outcome: "-", replyDeltas: ["-"] });
@@ -188,9 +134,7 @@ describe("June Studio", () => {
 
   it("streams a reply, shows its trace, approves a tool from its row and keeps the session on reload", async () => {
     const { studio, deployed } = await startStudio("approve", { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS });
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(studio.url);
       await expect.poll(() => page.locator(".sidebar").isVisible(), WAIT).toBe(true);
@@ -275,7 +219,7 @@ describe("June Studio", () => {
       expect(await thumbsUp.getAttribute("aria-pressed")).toBe("false");
       await thumbsUp.click();
       await expect.poll(() => thumbsUp.getAttribute("aria-pressed"), WAIT).toBe("true");
-      const journal = await fileStore(join(tmp, "approve")).read(sessionId!);
+      const journal = await fileStore(join(e2e.tmp, "approve")).read(sessionId!);
       const turnId = await turn.getAttribute("data-turn-id");
       expect(journal.filter((entry) => entry.type === "feedback")).toEqual([expect.objectContaining({ type: "feedback", turnId, score: 1 })]);
       // A comment sends the feedback again, keeping the thumbs-up; the latest entry supersedes the first.
@@ -283,7 +227,7 @@ describe("June Studio", () => {
       await turn.getByLabel("Feedback comment").fill("Clear and short.");
       await turn.getByRole("button", { name: "Save comment" }).click();
       await turn.locator(".feedback__comment").waitFor();
-      const latest = (await fileStore(join(tmp, "approve")).read(sessionId!)).filter((entry) => entry.type === "feedback").at(-1);
+      const latest = (await fileStore(join(e2e.tmp, "approve")).read(sessionId!)).filter((entry) => entry.type === "feedback").at(-1);
       expect(latest).toMatchObject({ turnId, score: 1, comment: "Clear and short." });
       await screenshot(page, "main.chat", "studio-feedback.png");
 
@@ -308,9 +252,7 @@ describe("June Studio", () => {
 
   it("edits a tool's input before approving: a bad edit is refused on the row, the edited one runs once, and the model sees it", async () => {
     const { studio, deployed, model } = await startStudio("edit", { env: "prod", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS });
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(studio.url);
       await page.getByLabel("Message", { exact: true }).fill("Deploy the latest build, please.");
@@ -357,9 +299,7 @@ describe("June Studio", () => {
 
   it("rejoins a running turn after a reload, denies from the row, and deletes a session", async () => {
     const { studio, deployed } = await startStudio("deny", { env: "production", outcome: "The deploy was denied.", replyDeltas: DENIED_DELTAS });
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(studio.url);
       // New session opens an empty chat; the session itself is made by its first message, so none is left empty.
@@ -425,7 +365,7 @@ describe("June Studio", () => {
       const { id } = (await (await api("/sessions", { method: "POST", body: "{}" })).json()) as { id: string };
       expect((await api(`/sessions/${encodeURIComponent(id)}/title`, { method: "PUT", body: JSON.stringify({ title }) })).status).toBe(200);
     }
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1180, height: 860 } });
     try {
       await page.goto(studio.url);
       await expect.poll(() => page.locator(".session").count(), WAIT).toBe(titles.length);
@@ -452,7 +392,7 @@ describe("June Studio", () => {
   it("renames a session in place from the sidebar; the title outlives a restart, and the page never asks per turn for branches", async () => {
     const script = { env: "staging", outcome: "Deployed to staging.", replyDeltas: ["Done."] };
     const { studio } = await startStudio("rename", script);
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 1180, height: 860 } });
     const pageErrors: string[] = [];
     const branchRequests: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
@@ -510,9 +450,7 @@ describe("June Studio", () => {
 
   it("steers a running turn from the composer, and cancels another with its Cancel button", async () => {
     const steered = await startStudio("steer", { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS });
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(steered.studio.url);
       await page.getByLabel("Message", { exact: true }).fill("Deploy to staging.");
@@ -559,9 +497,7 @@ describe("June Studio", () => {
     // Five words, then one that never comes while the test runs: the turn streams until it is canceled.
     const words = [...Array.from({ length: 5 }, (_, i) => `word${i} `), { text: "never", delay: 600_000 }];
     const { studio } = await startStudio("cancel-mid-reply", { env: "staging", outcome: "Deployed to staging.", replyDeltas: words });
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(studio.url);
       await page.getByLabel("Message", { exact: true }).fill("Deploy to staging.");
@@ -602,9 +538,7 @@ describe("June Studio", () => {
       { env: "staging", outcome: "Deployed to staging again.", replyDeltas: again },
       { env: "production", outcome: "Deployed to production.", replyDeltas: edited },
     ]);
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(studio.url);
       await page.getByLabel("Message", { exact: true }).fill("Deploy to staging.");
@@ -672,9 +606,7 @@ describe("June Studio", () => {
       { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS },
       { env: "production", outcome: "The deploy was denied.", replyDeltas: DENIED_DELTAS },
     ]);
-    const page = await browser.newPage({ viewport: { width: 1180, height: 860 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 860 });
     try {
       await page.goto(studio.url);
       const inputs = ["Deploy to staging.", "Now ship it to production."];
@@ -781,7 +713,7 @@ describe("June Studio", () => {
 
   it("a wrong token gets a page that says what to do, not a JSON error", async () => {
     const { studio } = await startStudio("wrong-token", { env: "staging", outcome: "-", replyDeltas: ["-"] });
-    const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+    const page = await e2e.browser.newPage({ viewport: { width: 900, height: 600 } });
     try {
       const response = await page.goto(`${studio.origin}/?token=not-the-token-at-all`);
       expect(response?.status()).toBe(401);
@@ -804,9 +736,7 @@ describe("June Studio", () => {
   it("at 420 px the sidebar is a drawer; with the server down the draft stays, and Studio reconnects by itself", async () => {
     const name = "narrow";
     const first = await startStudio(name, { env: "staging", outcome: "Deployed to staging.", replyDeltas: REPLY_DELTAS });
-    const page = await browser.newPage({ viewport: { width: 420, height: 820 } });
-    const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const { page, pageErrors } = await e2e.newPage({ width: 420, height: 820 });
     try {
       await page.goto(first.studio.url);
       const composer = page.getByLabel("Message", { exact: true });
@@ -852,9 +782,9 @@ describe("June Studio", () => {
           reply: (result) => String(result.steps.reply),
           stream: { step: "reply" },
         }),
-        store: fileStore(join(tmp, name)),
+        store: fileStore(join(e2e.tmp, name)),
       });
-      servers.push(await serveStudio({ chat, staticDir, port, token }));
+      await e2e.serve({ chat, port, token });
       await banner.waitFor({ state: "detached", timeout: 20_000 });
       expect(await composer.inputValue()).toBe("And now the blog, please");
       await page.keyboard.press("Enter");
@@ -871,14 +801,11 @@ describe("June Studio", () => {
     try {
       const chat = createChat({
         model: createAnthropic({ baseURL: fake.url, apiKey: "a-wrong-key" })("claude-sonnet-4-5"),
-        store: fileStore(join(tmp, "model-error")),
+        store: fileStore(join(e2e.tmp, "model-error")),
       });
       // Ended turns are forgotten at once, so a reload asks for events the server no longer has.
-      const studio = await serveStudio({ chat, staticDir, handler: { endedTurnTtlMs: 1 } });
-      servers.push(studio);
-      const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
-      const pageErrors: string[] = [];
-      page.on("pageerror", (error) => pageErrors.push(error.message));
+      const studio = await e2e.serve({ chat, handler: { endedTurnTtlMs: 1 } });
+      const { page, pageErrors } = await e2e.newPage({ width: 1000, height: 700 });
       const consoleErrors: string[] = [];
       page.on("console", (entry) => {
         if (entry.type() === "error") consoleErrors.push(entry.text());
@@ -922,13 +849,10 @@ describe("June Studio", () => {
       const chat = createChat({
         model: createAnthropic({ baseURL: fake.url, apiKey: "the-right-key" })("claude-sonnet-4-5"),
         instructions: "You explain software briefly and plainly.",
-        store: fileStore(join(tmp, "model-retry")),
+        store: fileStore(join(e2e.tmp, "model-retry")),
       });
-      const studio = await serveStudio({ chat, staticDir });
-      servers.push(studio);
-      const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
-      const pageErrors: string[] = [];
-      page.on("pageerror", (error) => pageErrors.push(error.message));
+      const studio = await e2e.serve({ chat });
+      const { page, pageErrors } = await e2e.newPage({ width: 1000, height: 760 });
       try {
         await page.goto(studio.url);
         await page.getByLabel("Message", { exact: true }).fill("What does a lockfile do? My token is sk-proj-ABCDEFGHIJ0123456789xyz");

@@ -1,6 +1,7 @@
 import { ASK_USER_TOOL } from "../ask/ask-user.js";
 import type { FinishReason, UIMessageChunk } from "ai";
 import type { TurnEndStatus, TurnStreamEvent } from "../chat/stream/turn-stream-event.js";
+import type { TurnMetadata } from "../stores/types.js";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 import { decidedApprovalChunks, type UiDecision } from "./ui-approval-chunks.js";
 import { UiOutputParts } from "./ui-output-parts.js";
@@ -41,6 +42,8 @@ export class UiChunker {
   finishReason: FinishReason = "stop";
   /** How the turn ended, once its `turn-end` is in: the message's `metadata.turnStatus` from then on. */
   turnStatus: TurnEndStatus | undefined;
+  /** A team's turn: the agent that answered and the handoffs before it (the message's `metadata.agent`, `handoff`). */
+  agents: Pick<TurnMetadata, "agent" | "handoff"> | undefined;
 
   /**
    * @param tools The tool calls the client holds, by call id; those this stream shows are added.
@@ -128,6 +131,7 @@ export class UiChunker {
         this.endText();
         this.#settleTools(event.status);
         this.turnStatus = event.status;
+        if (event.metadata?.agent) this.agents = { agent: event.metadata.agent, ...(event.metadata.handoff !== undefined && { handoff: event.metadata.handoff }) };
         if (event.status === "failed") {
           const error = event.error ?? { name: "Error", message: "The turn failed" };
           write({ type: "error", errorText: `${error.name}: ${error.message}` });

@@ -91,7 +91,7 @@ export function uiStream(
     write({ type: "finish-step" });
     // A message restored from `ui-messages` says `turnStatus: "running"`: its end says how the turn ended.
     const status = chunker.turnStatus;
-    write({ type: "finish", finishReason: chunker.finishReason, ...(status !== undefined && { messageMetadata: { turnStatus: status } }) });
+    write({ type: "finish", finishReason: chunker.finishReason, ...(status !== undefined && { messageMetadata: { turnStatus: status, ...chunker.agents } }) });
   };
 
   const encoder = new TextEncoder();

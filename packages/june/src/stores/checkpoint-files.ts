@@ -3,7 +3,8 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from "node:f
 import { join } from "node:path";
 import { CheckpointUnreadableError, isSessionId } from "./errors.js";
 import { syncDirectory } from "./file-journal.js";
-import { hasCode, isProcessAlive, processStartedAt } from "./lock-file.js";
+import { isProcessAlive, processStartedAt } from "./lock-file.js";
+import { hasCode } from "./error-code.js";
 import type { StoredCheckpoint } from "./types.js";
 
 const EXT = ".checkpoint.json";

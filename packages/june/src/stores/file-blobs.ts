@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { hasCode } from "./lock-file.js";
+import { hasCode } from "./error-code.js";
 import { syncDirectory } from "./file-journal.js";
 import { storedRef, type FileToKeep } from "./file-records.js";
 import type { StoredFile } from "./types.js";

@@ -6,7 +6,8 @@ import { decodeJournal, encodeBatch, type DecodedJournal } from "./journal-codec
 import type { JournalHandles } from "./journal-handles.js";
 import { existsSync } from "node:fs";
 import { releaseKept } from "./kept-leases.js";
-import { hasCode, liveOwner, tryLock, unlock } from "./lock-file.js";
+import { liveOwner, tryLock, unlock } from "./lock-file.js";
+import { hasCode } from "./error-code.js";
 import { conflict } from "./store-helpers.js";
 import { MTIME_UNKNOWN, fileKey, type CachedListing, type FileKey } from "./listing-cache.js";
 

@@ -1,19 +1,16 @@
-import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import type { Readable, Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { killLineChildren, spawnLineChild } from "../__fixtures__/line-child.js";
 import { sessionWithTurns, tempRoot } from "./__fixtures__/file-store-helpers.js";
 import { fileStore } from "./file-store.js";
 import type { ChatStore, NewJournalEntry, TurnLease } from "./types.js";
 
 const temp = tempRoot("june-file-kept-lease-");
-const children: ChildProcessByStdio<Writable, Readable, null>[] = [];
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  killLineChildren();
   temp.cleanup();
 });
 
@@ -31,30 +28,20 @@ async function oneTurn(store: ChatStore, seq: number, turnId: string): Promise<{
 }
 
 const storeUrl = new URL("./index.ts", import.meta.url).href;
-const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 const contender = fileURLToPath(new URL("./__fixtures__/lease-contender.mjs", import.meta.url));
 
 /** `lease-contender.mjs` in another process. */
 function otherProcess(dir: string, keepLeaseMs?: number) {
-  const child = spawn(process.execPath, ["--import", "tsx", contender, storeUrl, dir, "s", ...(keepLeaseMs === undefined ? [] : [String(keepLeaseMs)])], {
-    cwd: packageDir,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const { child, exited, next, send } = spawnLineChild(contender, [storeUrl, dir, "s", ...(keepLeaseMs === undefined ? [] : [String(keepLeaseMs)])]);
   return {
     child,
     exited,
     async ask(command: string): Promise<{ result: string; name?: string; message?: string }> {
-      child.stdin.write(`${command}\n`);
-      const { value, done } = await lines.next();
-      if (done) throw new Error("lease-contender.mjs ended");
-      return JSON.parse(value);
+      send(command);
+      return JSON.parse(await next());
     },
     async ready() {
-      const { value } = await lines.next();
-      expect(JSON.parse(value)).toMatchObject({ result: "ready" });
+      expect(JSON.parse(await next())).toMatchObject({ result: "ready" });
     },
   };
 }

@@ -1,44 +1,24 @@
-import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { killLineChildren, spawnLineChild, type LineChild } from "../__fixtures__/line-child.js";
 import { fileStore } from "./file-store.js";
 import type { JournalEntry } from "./types.js";
 
 // Real processes: each child runs a fixture script that imports the store's source through tsx.
 const storeUrl = new URL("./index.ts", import.meta.url).href;
-const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`, import.meta.url));
 
 const root = mkdtempSync(join(tmpdir(), "june-file-procs-"));
-const children: ChildProcessByStdio<Writable, Readable, null>[] = [];
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  killLineChildren();
   rmSync(root, { recursive: true, force: true });
 });
 
-function run(script: string, args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", fixture(script), storeUrl, ...args], {
-    cwd: packageDir,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
-    child,
-    exited,
-    /** The next line the child prints. */
-    async next(): Promise<string> {
-      const { value, done } = await lines.next();
-      if (done) throw new Error(`${script} ended without printing`);
-      return value;
-    },
-  };
+function run(script: string, args: string[]): LineChild {
+  return spawnLineChild(fixture(script), [storeUrl, ...args]);
 }
 
 function checkContiguous(entries: JournalEntry[]) {

@@ -1,7 +1,7 @@
 import { fstatSync, statSync, type Stats } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { SessionNotFoundError } from "./errors.js";
-import { hasCode } from "./lock-file.js";
+import { hasCode } from "./error-code.js";
 
 /** How long a journal stays open after its last append. */
 const IDLE_CLOSE_MS = 10_000;

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, linkSync, openSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { hasCode, isProcessAlive, processStartedAt } from "./lock-file.js";
+import { isProcessAlive, processStartedAt } from "./lock-file.js";
+import { hasCode } from "./error-code.js";
 
 /** Free templates kept for reuse; past this many, a released one is removed (a burst of concurrent turns). */
 const MAX_FREE = 64;

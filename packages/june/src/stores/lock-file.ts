@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { hasCode } from "./error-code.js";
 import type { LeaseTemplate, LeaseTemplates } from "./lease-templates.js";
 
 // Lock files are a few hundred bytes in the store's own directory, and taking or dropping one is one to four
@@ -284,7 +285,3 @@ function readOrUndefined(path: string): string | undefined {
   }
 }
 
-/** True when `error` is a Node system error with this `code`. */
-export function hasCode(error: unknown, code: string): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
-}

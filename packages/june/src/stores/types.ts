@@ -17,8 +17,11 @@ export interface TurnMetadata {
   responder: ResponderProvenance;
   /** The agent that answered, for a responder of several agents (`agentResponder({ agents })`). */
   agent?: AgentProvenance;
-  /** The turn handed the conversation to another agent: later turns go to `to`. */
-  handoff?: HandoffRecord;
+  /**
+   * The turn handed the conversation to another agent: later turns go to `to` (the last one's, in a list: a turn
+   * that handed on more than once records each handoff, in order).
+   */
+  handoff?: HandoffRecord | HandoffRecord[];
   model?: ModelInfo;
   usage?: Partial<Usage>;
   /** What the turn cost, from its usage at the model's price; left out when that price is not known (never 0). */

@@ -19,7 +19,7 @@ import { workerChat } from "./__fixtures__/worker-chat.js";
 import { createChat } from "../chat/index.js";
 import { scriptedModel } from "../testing/index.js";
 import { createChatHandler } from "../server/index.js";
-import { listen } from "../server/__fixtures__/servers.js";
+import { listen, post } from "../server/__fixtures__/servers.js";
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const modernNode = major > 22 || (major === 22 && minor >= 12);
@@ -229,7 +229,6 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
 
   it("POST /sessions/:id/turns with background: true answers 202 with the turn id, and a worker runs it", async () => {
     const base = await listen(createChatHandler(chat));
-    const post = (url: string, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const { id } = (await (await post(`${base}/sessions`, {})).json()) as { id: string };
     const answer = await post(`${base}/sessions/${id}/turns`, { input: "over http", background: true });
     expect(answer.status).toBe(202);

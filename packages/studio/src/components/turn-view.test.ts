@@ -52,6 +52,15 @@ describe("TurnView's footer", () => {
     expect(unknown).not.toContain("$");
   });
 
+  it("a team's turn says which agent answered, and the handoffs that led to it", () => {
+    const responder = { kind: "agent" };
+    expect(view({ status: "completed", metadata: { responder, agent: { id: "editor" }, handoff: { from: "front", to: "editor" }, usage: { totalTokens: 12 } } })).toContain("front → editor · 12 tokens");
+    const twice = [{ from: "front", to: "editor" }, { from: "editor", to: "translator" }];
+    expect(view({ status: "completed", metadata: { responder, agent: { id: "translator" }, handoff: twice } })).toContain("front → editor → translator</p>");
+    expect(view({ status: "completed", metadata: { responder, agent: { id: "front" }, handoff: { from: "front", to: "editor" } } })).toContain("front, handed off to editor</p>");
+    expect(view({ status: "completed", metadata: { responder, agent: { id: "editor" } } })).toContain("editor</p>");
+  });
+
   it("a turn a budget stopped says so in the budget's words", () => {
     const message = "The session budget is spent ($0.0009 of $0.0008): stopped before the next model call";
     expect(view({ status: "failed", error: { name: "BudgetExceededError", message } })).toContain(`<p class="turn__error-text">The session budget is spent ($0.0009 of $0.0008): stopped before the next model call</p>`);

@@ -168,6 +168,8 @@ function TurnFooter({ status, error, metadata, cut = false }: { status: TurnStat
       return <p className="turn__note">Suspended until you decide: approve or deny above to resume it, or cancel the turn.</p>;
     case "completed": {
       const parts: string[] = [];
+      const agents = answeredBy(metadata);
+      if (agents) parts.push(agents);
       if (metadata?.model) parts.push(metadata.model.modelId);
       const tokens = metadata?.usage?.totalTokens;
       if (tokens !== undefined) parts.push(`${tokens.toLocaleString()} tokens`);
@@ -180,6 +182,19 @@ function TurnFooter({ status, error, metadata, cut = false }: { status: TurnStat
       return never;
     }
   }
+}
+
+/**
+ * Which agent of a team answered: `front → editor` when the turn handed off and the editor answered it, the
+ * agent and where it handed off to when the next turn answers (`handoff: "next-turn"`), else the agent alone.
+ */
+export function answeredBy(metadata: TurnMetadata | undefined): string | undefined {
+  const agent = metadata?.agent?.id;
+  const handoff = metadata?.handoff;
+  const list = handoff === undefined ? [] : Array.isArray(handoff) ? handoff : [handoff];
+  if (list.length === 0) return agent;
+  const chain = [list[0]!.from, ...list.map((record) => record.to)];
+  return agent === undefined || chain.at(-1) === agent ? chain.join(" → ") : `${agent}, handed off to ${chain.at(-1)}`;
 }
 
 function isPending(row: ChatTraceRow): boolean {

@@ -8,7 +8,7 @@ import { createApprover } from "../../cli/approvals.js";
 import { createLineReader } from "../../cli/line-reader.js";
 import { Screen } from "../../cli/screen.js";
 import { showTurn } from "../../cli/turn-runner.js";
-import { listen } from "../../server/__fixtures__/servers.js";
+import { listen, post } from "../../server/__fixtures__/servers.js";
 import { sseEvents } from "../../server/__fixtures__/sse-client.js";
 
 // Credentials in every shape a turn carries out: split across the reply's deltas, in a tool's input (by key
@@ -67,12 +67,11 @@ function chat(): Chat {
 
 async function throughSse(): Promise<{ carried: Carried; body: string }> {
   const base = await listen(createChatHandler(chat(), { redact: { patterns: [/ACME-[0-9a-f]{10}/] } }));
-  const post = (path: string, body: unknown) => fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const carried: Carried = { text: "", toolInput: undefined, error: "" };
   let body = "";
   let turnId = "";
-  expect((await post("/sessions", { id: "sse" })).status).toBe(201);
-  const response = await post("/sessions/sse/turns", { input: "Deploy" });
+  expect((await post(`${base}/sessions`, { id: "sse" })).status).toBe(201);
+  const response = await post(`${base}/sessions/sse/turns`, { input: "Deploy" });
   expect(response.status).toBe(200);
   for await (const message of sseEvents(response)) {
     body += JSON.stringify(message.data);
@@ -82,7 +81,7 @@ async function throughSse(): Promise<{ carried: Carried; body: string }> {
     if (event.type === "approval-request") {
       const request = event.request as { id: string; inputValue: unknown };
       carried.toolInput = request.inputValue;
-      const approved = await post(`/sessions/sse/turns/${turnId}/approve`, { approvalId: request.id });
+      const approved = await post(`${base}/sessions/sse/turns/${turnId}/approve`, { approvalId: request.id });
       expect(approved.status, await approved.clone().text()).toBe(200);
     }
     if (event.type === "turn-end") {

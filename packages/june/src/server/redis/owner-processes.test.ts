@@ -4,11 +4,9 @@
  * session and her running turn live on A; bob, through B, reaches none of it, on any route; alice, through B,
  * reaches all of it.
  */
-import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { killLineChildren, spawnLineChild } from "../../__fixtures__/line-child.js";
 import { createChat, memoryStore } from "../../chat/index.js";
 import { postgresStore, type PostgresStore } from "../../stores/postgres/postgres-store.js";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
@@ -20,14 +18,12 @@ import { HandlerContext } from "../handler-context.js";
 import { memoryTurnEvents } from "../turn-event-bus.js";
 import { dropPrefix, testPrefix, testRedis, TEST_REDIS_URL, type TestRedisClient } from "./__fixtures__/redis-test.js";
 
-const packageDir = fileURLToPath(new URL("../../..", import.meta.url));
 const fixture = fileURLToPath(new URL("./__fixtures__/owner-server-process.tsx", import.meta.url));
 
 let redis: TestRedisClient;
 let db: TestSchema;
 let store: PostgresStore;
 const prefix = testPrefix("owners");
-const children: ChildProcessByStdio<null, Readable, null>[] = [];
 
 beforeAll(async () => {
   redis = await testRedis();
@@ -35,7 +31,7 @@ beforeAll(async () => {
   store = postgresStore({ pool: db.pool, schema: db.schema });
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  killLineChildren();
   await dropPrefix(redis, prefix).catch(() => undefined);
   redis?.destroy();
   await store?.close();
@@ -44,15 +40,8 @@ afterAll(async () => {
 
 async function startServer(): Promise<string> {
   const options = { databaseUrl: TEST_DATABASE_URL, schema: db.schema, redisUrl: TEST_REDIS_URL, prefix, presenceTtlMs: 3000, blockMs: 150 };
-  const child = spawn(process.execPath, ["--import", "tsx", fixture, JSON.stringify(options)], {
-    cwd: packageDir,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const first = await lines.next();
-  if (first.done) throw new Error("The server process ended before it listened");
-  return (JSON.parse(first.value) as { url: string }).url;
+  const { next } = spawnLineChild(fixture, [JSON.stringify(options)]);
+  return (JSON.parse(await next()) as { url: string }).url;
 }
 
 describe("sessions that belong to someone, over two processes sharing PostgreSQL and Redis", () => {

@@ -3,12 +3,11 @@
  * and `redisTurnEvents` over one Redis prefix. A turn started on A is followed, approved and canceled
  * through B; A killed mid-turn makes B answer 504 and end its stream.
  */
-import { execFile, spawn, type ChildProcessByStdio } from "node:child_process";
-import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
+import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { killLineChildren, spawnLineChild, type LineChild } from "../../__fixtures__/line-child.js";
 import { TEST_DATABASE_URL, testSchema, type TestSchema } from "../../stores/postgres/__fixtures__/postgres-test-db.js";
 import type { UIMessage } from "ai";
 import { post } from "../__fixtures__/servers.js";
@@ -23,14 +22,13 @@ const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/${name}`
 let redis: TestRedisClient;
 let db: TestSchema;
 const prefix = testPrefix("procs");
-const children: ChildProcessByStdio<null, Readable, null>[] = [];
 
 beforeAll(async () => {
   redis = await testRedis();
   db = await testSchema("redis_procs");
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  killLineChildren();
   await dropPrefix(redis, prefix).catch(() => undefined);
   redis?.destroy();
   await db?.drop();
@@ -39,7 +37,7 @@ afterAll(async () => {
 interface ServerProcess {
   base: string;
   processId: string;
-  child: ChildProcessByStdio<null, Readable, null>;
+  child: LineChild["child"];
   /** Every line the process printed after its address. */
   lines: unknown[];
   exited: Promise<void>;
@@ -47,20 +45,13 @@ interface ServerProcess {
 
 async function startServer(): Promise<ServerProcess> {
   const options = { databaseUrl: TEST_DATABASE_URL, schema: db.schema, redisUrl: TEST_REDIS_URL, prefix, presenceTtlMs: 3000, blockMs: 150 };
-  const child = spawn(process.execPath, ["--import", "tsx", fixture("server-process.tsx"), JSON.stringify(options)], {
-    cwd: packageDir,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.push(child);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const first = await lines.next();
-  if (first.done) throw new Error("The server process ended before it listened");
-  const { url, processId } = JSON.parse(first.value) as { url: string; processId: string };
+  const { child, exited, next } = spawnLineChild(fixture("server-process.tsx"), [JSON.stringify(options)]);
+  const { url, processId } = JSON.parse(await next()) as { url: string; processId: string };
   const server: ServerProcess = { base: url, processId, child, lines: [], exited };
   void (async () => {
-    for (let next = await lines.next(); !next.done; next = await lines.next()) server.lines.push(JSON.parse(next.value));
-  })();
+    // Every line after the address, until the process ends (`next` rejects then).
+    for (;;) server.lines.push(JSON.parse(await next()));
+  })().catch(() => {});
   return server;
 }
 

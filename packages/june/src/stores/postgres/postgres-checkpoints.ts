@@ -2,7 +2,8 @@ import { SessionNotFoundError, assertSessionId } from "../errors.js";
 import { checkCheckpointArgs } from "../store-helpers.js";
 import type { ChatStore, StoredCheckpoint } from "../types.js";
 import { ensureCheckpointTable, madeOnce, type PgNames, type PgPool } from "./postgres-schema.js";
-import { FOREIGN_KEY_VIOLATION, hasCode, pgText, toStoredCheckpoint } from "./postgres-values.js";
+import { FOREIGN_KEY_VIOLATION, pgText, toStoredCheckpoint } from "./postgres-values.js";
+import { hasCode } from "../error-code.js";
 
 /** A PostgreSQL store's checkpoints: rows of their own table, made on first use (`ready`, after the store's). */
 export function postgresCheckpoints(pool: PgPool, names: PgNames, storeReady: () => Promise<void>): Required<Pick<ChatStore, "putCheckpoint" | "getCheckpoint" | "listCheckpoints" | "deleteCheckpoint">> & { ready(): Promise<void> } {

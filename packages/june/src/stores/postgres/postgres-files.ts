@@ -2,7 +2,8 @@ import { SessionNotFoundError } from "../errors.js";
 import { fileIdOf, fileToKeep, keptRef, storedRef } from "../file-records.js";
 import type { ChatStore, FileRef, NewFile, StoredFile } from "../types.js";
 import { ensureFileTable, madeOnce, type PgNames, type PgPool } from "./postgres-schema.js";
-import { FOREIGN_KEY_VIOLATION, hasCode, pgText } from "./postgres-values.js";
+import { FOREIGN_KEY_VIOLATION, pgText } from "./postgres-values.js";
+import { hasCode } from "../error-code.js";
 
 /** A PostgreSQL store's files: one row per content, in their own table made on first use (`ready`, after the store's). */
 export function postgresFiles(pool: PgPool, names: PgNames, storeReady: () => Promise<void>): Required<Pick<ChatStore, "putFile" | "getFile">> & { ready(): Promise<void> } {

@@ -26,7 +26,8 @@ import { LEASE_STATE_COLUMNS, LEASE_STATE_FROM, appendStatement, busyOf, type Le
 import { checkPostgresOptions, createPool, type PostgresStore, type PostgresStoreOptions } from "./postgres-options.js";
 import { postgresCheckpoints } from "./postgres-checkpoints.js";
 import { postgresFiles } from "./postgres-files.js";
-import { DIVISION_BY_ZERO, FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, hasCode, pgText } from "./postgres-values.js";
+import { DIVISION_BY_ZERO, FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgText } from "./postgres-values.js";
+import { hasCode } from "../error-code.js";
 
 export type { PostgresStore, PostgresStoreOptions } from "./postgres-options.js";
 

@@ -11,10 +11,6 @@ export function pgText(text: string): string {
   return text.includes("\u0000") ? text.replace(/\u0000/g, "\uFFFD") : text;
 }
 
-export function hasCode(error: unknown, code: string): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;
-}
-
 export function toStoredCheckpoint(row: { turn_id: string; data: string; updated_at: Date | string }): StoredCheckpoint {
   const at = row.updated_at instanceof Date ? row.updated_at.toISOString() : new Date(row.updated_at).toISOString();
   return { turnId: row.turn_id, data: row.data, updatedAt: at };

@@ -1,22 +1,18 @@
-import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { killLineChildren, spawnLineChild } from "../../__fixtures__/line-child.js";
 import { sqliteStore } from "./sqlite-store.js";
 
 // Real processes: each child runs a fixture script that imports the store's source through tsx.
 const storeUrl = new URL("./sqlite-store.ts", import.meta.url).href;
-const packageDir = fileURLToPath(new URL("../../..", import.meta.url));
 const fixture = fileURLToPath(new URL("./__fixtures__/sqlite-contender.mjs", import.meta.url));
 
 const root = mkdtempSync(join(tmpdir(), "june-sqlite-procs-"));
-const children: ChildProcessByStdio<Writable, Readable, null>[] = [];
 afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  killLineChildren();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -28,23 +24,15 @@ interface Reply {
 }
 
 function contender(path: string, sessionId: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", fixture, storeUrl, path, sessionId], {
-    cwd: packageDir,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.push(child);
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const { child, exited, next, send } = spawnLineChild(fixture, [storeUrl, path, sessionId]);
   return {
     child,
     exited,
     async next(): Promise<Reply> {
-      const { value, done } = await lines.next();
-      if (done) throw new Error("sqlite-contender.mjs ended without printing");
-      return JSON.parse(value) as Reply;
+      return JSON.parse(await next()) as Reply;
     },
     async ask(command: string): Promise<Reply> {
-      child.stdin.write(`${command}\n`);
+      send(command);
       return this.next();
     },
   };

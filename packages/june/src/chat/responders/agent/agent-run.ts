@@ -12,6 +12,7 @@ import { findStep, pendingApprovalIds, singleModel, stepToolNames } from "./run-
 import { RunError } from "../../../runtime/errors.js";
 import { userMessage } from "../../files/turn-input.js";
 import type { AgentResponderOptions } from "./agent-responder.js";
+import type { ResponderTraceNode } from "../../trace/responder-trace.js";
 import type { ResponderCheckpoint, TurnEvent, ResponderExecution, ResponderMetadata, ResponderResult, RespondOptions } from "../../types.js";
 
 /** The agent runtime (`runtime/start.js`), loaded by the first turn that runs a workflow: a model chat never loads it. */
@@ -27,10 +28,26 @@ export function loadRuntime(): Promise<void> | undefined {
   return loadingRuntime;
 }
 
+/**
+ * How one agent's run takes part in a turn answered by several in turn (a team's same-turn handoff, see
+ * `handoff-chain.ts`): the turn's events are shared, and the run never ends them.
+ */
+export interface ChainLink {
+  /** The turn's events: the run pushes into them and leaves ending them to the chain. */
+  readonly events: ReplayBuffer<TurnEvent>;
+  /** Each snapshot of the run as the turn shows it (beside the runs of the agents that handed off before). */
+  readonly tree: (tree: TraceNode) => ResponderTraceNode;
+  /** True once the agent's model handed off: the run's reply is then the text it streamed (`reply` is not asked). */
+  readonly handedOff: () => boolean;
+  /** Set by the run: the text its `stream` step sent so far. */
+  streamed: string;
+}
+
 /** One turn of an `agentResponder`: renders its workflow, runs it and follows it (from `from` when resuming). */
-export function startExecution(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined): ResponderExecution {
+export function startExecution(options: AgentResponderOptions, turn: RespondOptions, from: RunCheckpoint | undefined, link?: ChainLink): ResponderExecution {
   // One reader (the turn), and a long run's snapshots are let go of as it takes them: the turn keeps its own.
-  const events = new ReplayBuffer<TurnEvent>({ discardRead: true });
+  const events = link?.events ?? new ReplayBuffer<TurnEvent>({ discardRead: true });
+  const shown = link ? link.tree : (tree: TraceNode): ResponderTraceNode => tree;
   let lastCheckpoint: ResponderCheckpoint | undefined;
   const streamStep = options.stream?.step;
   const announced = new Set<string>();
@@ -63,7 +80,7 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
     for (const request of visibleRequests()) {
       if (announced.has(request.id) || !pending.has(request.id)) continue;
       announced.add(request.id);
-      if (!updated) events.push({ type: "run-update", tree: latestTree });
+      if (!updated) events.push({ type: "run-update", tree: shown(latestTree) });
       updated = true;
       events.push({ type: "approval-request", request });
     }
@@ -89,19 +106,20 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
     }
     events.push({ type: "text-delta", text: text.slice(streamed.length) });
     streamed = text;
+    if (link) link.streamed = text;
   };
 
   const onUpdate = (tree: TraceNode): void => {
     if (settled) return;
     latestTree = tree;
-    events.push({ type: "run-update", tree });
+    events.push({ type: "run-update", tree: shown(tree) });
     streamFrom(tree);
     announceRequests();
   };
 
   const finish = (): void => {
     settled = true;
-    events.end();
+    if (!link) events.end();
   };
 
   /** Renders the turn's workflow and starts its run (from the checkpoint when resuming). */
@@ -169,7 +187,7 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
       spent = runSpent(run);
       if (streamError) throw streamError;
 
-      const text: unknown = options.reply(run);
+      const text: unknown = link?.handedOff() ? streamed : options.reply(run);
       if (typeof text !== "string") throw new AgentReplyError({ received: valueKind(text), responderId: options.id });
       if (streamStep !== undefined && !turn.signal.aborted) {
         // Usually the very string the step streamed (the step's text is its result): no comparison to make.
@@ -183,6 +201,7 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
         }
         if (text.length > streamed.length) events.push({ type: "text-delta", text: text.slice(streamed.length) });
         streamed = text;
+        if (link) link.streamed = text;
       }
       return { text, metadata: runSpent(run), run };
     } catch (error) {

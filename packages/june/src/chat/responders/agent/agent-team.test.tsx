@@ -18,7 +18,7 @@ function findAll(tree: TraceNode, test: (node: TraceNode) => boolean): TraceNode
 }
 
 /** A front desk that hands off to the editor when asked to edit, and an editor that hands back (by code) when told "done". */
-function team(store: ChatStore, seen: string[]) {
+function team(store: ChatStore, seen: string[], handoff: "same-turn" | "next-turn") {
   const front = scriptedModel(({ options }) => {
     seen.push("front");
     const prompt = JSON.stringify(options.prompt);
@@ -37,6 +37,7 @@ function team(store: ChatStore, seen: string[]) {
       id: "desk",
       version: "3",
       start: "front",
+      handoff,
       agents: {
         front: {
           version: "1",
@@ -66,11 +67,11 @@ function team(store: ChatStore, seen: string[]) {
 }
 
 describe("agentResponder({ agents, start }): handoffs", () => {
-  it("the first agent hands off; the next turn goes to the second, provenance says so, and reopening the session keeps it", async () => {
+  it('handoff: "next-turn": the first agent hands off; the next turn goes to the second, provenance says so, and reopening the session keeps it', async () => {
     const dir = join(root, "store");
     const seen: string[] = [];
     const store = fileStore(dir);
-    const session = await team(store, seen).createSession();
+    const session = await team(store, seen, "next-turn").createSession();
 
     const first = session.send("Hello");
     const hello = await first.result;
@@ -95,7 +96,7 @@ describe("agentResponder({ agents, start }): handoffs", () => {
 
     // Another chat over the same store: the journal says the editor holds the conversation.
     const reopenedStore = fileStore(dir);
-    const reopened = await team(reopenedStore, seen).openSession(session.id);
+    const reopened = await team(reopenedStore, seen, "next-turn").openSession(session.id);
     const before = seen.filter((s) => s === "editor").length;
     const fourth = await reopened.send("One more thing").result;
     expect(fourth.metadata.agent).toEqual({ id: "editor", version: "2" });
@@ -110,7 +111,7 @@ describe("agentResponder({ agents, start }): handoffs", () => {
     await reopenedStore.close?.();
   });
 
-  it("durable: a turn of the agent that holds the conversation suspends on approval and resumes, in another chat, with that agent", async () => {
+  it('durable, handoff: "next-turn": a turn of the agent that holds the conversation suspends on approval and resumes, in another chat, with that agent', async () => {
     const dir = join(root, "durable");
     const published: string[] = [];
     const publish = tool({
@@ -133,6 +134,7 @@ describe("agentResponder({ agents, start }): handoffs", () => {
         store,
         responder: agentResponder({
           start: "front",
+          handoff: "next-turn",
           durable: { suspendAfterMs },
           agents: {
             front: { render: ({ input, handoff }) => <Agent model={front}>{handoff}<Step id="reply" prompt={input} /></Agent>, reply: (r) => String(r.steps.reply) },

@@ -1,19 +1,14 @@
-import { jsonSchema, tool } from "ai";
-import { createElement, type JuneElement } from "../../../jsx/element.js";
-import { Tool, type WorkflowNode } from "../../../runtime/components.js";
-import { streamSafe } from "../../../runtime/streamed-step.js";
-import { assertRunCheckpoint } from "../../../runtime/checkpoint.js";
+import type { WorkflowNode } from "../../../runtime/components.js";
 import type { RunResult } from "../../../runtime/types.js";
 import type { DurableOption } from "../../durable/checkpoint-codec.js";
 import { durableSettings } from "../../durable/checkpoint-codec.js";
-import type { HandoffRecord } from "../../../stores/types.js";
-import type { ResponderExecution, RespondOptions, ResumeOptions } from "../../types.js";
+import type { RespondOptions, ResumeOptions } from "../../types.js";
 import { PREPARE } from "../prepare.js";
-import type { AgentRenderOptions, AgentResponder, AgentResponderOptions, AgentRunOptions, StartAgentRun } from "./agent-responder.js";
-import { loadRuntime, startExecution } from "./agent-run.js";
+import type { AgentRenderOptions, AgentResponder, AgentRunOptions, StartAgentRun } from "./agent-responder.js";
+import { loadRuntime } from "./agent-run.js";
+import { chainExecution, chainStart } from "./handoff-chain.js";
 
-/** The name of the tool an agent's model hands the conversation on with (`render`'s `handoff`). */
-export const HANDOFF_TOOL = "handoff";
+export { HANDOFF_TOOL } from "./handoff-tool.js";
 
 /** One agent of `agentResponder({ agents })`: a workflow per turn, like a single `agentResponder`'s. */
 export interface TeamAgent {
@@ -30,7 +25,10 @@ export interface TeamAgent {
   reply: (result: RunResult) => string;
   /** Streams this step's text as the reply's `text-delta` events. */
   stream?: { step: string };
-  /** Code's handoff: after its run, the agent to hand the conversation to (or nothing). Wins over the model's. */
+  /**
+   * Code's handoff: after its run, the agent to hand the conversation to (or nothing), who then answers the same
+   * turn (`handoff: "next-turn"`: the next one). Wins over the model's.
+   */
   handoff?: (result: RunResult) => string | { to: string; reason?: string } | undefined;
 }
 
@@ -46,14 +44,24 @@ export interface AgentTeamOptions {
   run?: AgentRunOptions;
   startRun?: StartAgentRun;
   durable?: DurableOption;
+  /**
+   * When the agent handed to answers: `"same-turn"` (the default) answers the message that was handed off, in
+   * the same turn (its reply is the turn's reply); `"next-turn"` lets the handing agent's turn end as usual and
+   * the new agent answers from the next message on.
+   */
+  handoff?: "same-turn" | "next-turn";
+  /** How many times one turn may hand off (default 3); past it the turn fails with a `HandoffError`. */
+  maxHandoffs?: number;
 }
 
 /**
  * `agentResponder({ agents, start })`: each turn goes to the agent that holds the conversation (the session
  * reads it from its journal: the latest turn's handoff, else the agent that answered it; `start` for a new
  * session), which answers with its own workflow. An agent hands off with the `handoff` tool its `render` gets
- * (the model gives the agent and a reason) or with its `handoff` function; the turn's metadata then records
- * `handoff: { from, to, reason }`, and the next turn goes to `to`. Every turn records `metadata.agent`.
+ * (the model gives the agent and a reason) or with its `handoff` function, and the new agent answers the same
+ * input in the same turn (`handoff: "next-turn"`: from the next turn on), at most `maxHandoffs` times a turn.
+ * The turn's metadata records `handoff: { from, to, reason }` (a list when it handed on more than once), and
+ * `metadata.agent`, the agent that answered; later turns go to the last `to`.
  */
 export function agentTeamResponder(options: AgentTeamOptions): AgentResponder {
   validateTeam(options);
@@ -61,14 +69,13 @@ export function agentTeamResponder(options: AgentTeamOptions): AgentResponder {
   const responder: AgentResponder = {
     kind: "agent",
     agents: Object.freeze([...ids]),
-    respond: (turn) => answer(options, turn, undefined),
+    respond: (turn) => chainExecution(options, turn, { agent: holder(options, turn), handoffs: [], spent: undefined, run: undefined }),
   };
   if (options.durable !== undefined) {
     Object.assign(responder, {
       durable: options.durable,
       resume: (turn: ResumeOptions) => {
-        assertRunCheckpoint(turn?.checkpoint, "agentResponder.resume(): checkpoint");
-        return answer(options, turn, turn.checkpoint);
+        return chainExecution(options, turn, chainStart(options, holder(options, turn), turn?.checkpoint));
       },
       [PREPARE]: options.startRun ? () => undefined : loadRuntime,
     });
@@ -78,71 +85,9 @@ export function agentTeamResponder(options: AgentTeamOptions): AgentResponder {
   return responder;
 }
 
-function answer(options: AgentTeamOptions, turn: RespondOptions, from: ResumeOptions["checkpoint"] | undefined): ResponderExecution {
-  // An agent the journal names that the responder no longer has: the conversation goes back to `start`.
-  const key = turn.agent !== undefined && Object.hasOwn(options.agents, turn.agent) ? turn.agent : options.start;
-  const agent = options.agents[key]!;
-  let handed: { to: string; reason?: string } | undefined;
-  const handoff = handoffTool(options.agents, key, (to, reason) => {
-    handed = { to, reason };
-  });
-  const single: AgentResponderOptions = {
-    render: (renderOptions) => agent.render(handoff ? { ...renderOptions, handoff } : renderOptions),
-    reply: agent.reply,
-  };
-  if (options.id !== undefined) single.id = options.id;
-  if (options.version !== undefined) single.version = options.version;
-  if (agent.stream !== undefined) single.stream = agent.stream;
-  if (options.run !== undefined) single.run = options.run;
-  if (options.startRun !== undefined) single.startRun = options.startRun;
-  if (options.durable !== undefined) single.durable = options.durable;
-  const execution = startExecution(single, turn, from as never);
-  execution.result = execution.result.then((result) => {
-    const byCode = agent.handoff && result.run ? codeHandoff(agent.handoff(result.run), options.agents, key) : undefined;
-    const chosen = byCode ?? handed;
-    const handoffRecord: HandoffRecord | undefined = chosen && chosen.to !== key ? { from: key, to: chosen.to, ...(chosen.reason !== undefined ? { reason: chosen.reason } : {}) } : undefined;
-    return {
-      ...result,
-      metadata: {
-        ...result.metadata,
-        agent: { id: key, ...(agent.version !== undefined ? { version: agent.version } : {}) },
-        ...(handoffRecord ? { handoff: handoffRecord } : {}),
-      },
-    };
-  });
-  return execution;
-}
-
-/** The `<Tool name="handoff">` of agent `from`: its model names another agent and says why. None when it is alone. */
-function handoffTool(agents: Record<string, TeamAgent>, from: string, onHandoff: (to: string, reason: string | undefined) => void): JuneElement | undefined {
-  const others = Object.keys(agents).filter((id) => id !== from);
-  if (others.length === 0) return undefined;
-  const listed = others.map((id) => (agents[id]!.description ? `${id} (${agents[id]!.description})` : id)).join("; ");
-  // June's own: a streamed step may call it (it only names the next agent).
-  const value = streamSafe(tool({
-    description: `Hand the conversation to another agent, who answers the user from the next message on. Agents: ${listed}.`,
-    inputSchema: jsonSchema<{ agent: string; reason: string }>({
-      type: "object",
-      properties: { agent: { type: "string", enum: others }, reason: { type: "string", description: "Why this agent should take over" } },
-      required: ["agent", "reason"],
-      additionalProperties: false,
-    }),
-    execute: async ({ agent, reason }) => {
-      if (!others.includes(agent)) throw new TypeError(`handoff: unknown agent ${JSON.stringify(agent)}; the agents are ${others.join(", ")}`);
-      onHandoff(agent, typeof reason === "string" ? reason : undefined);
-      return `Handed off to ${agent}: from the user's next message on, ${agent} answers.`;
-    },
-  }));
-  return createElement(Tool, { name: HANDOFF_TOOL, value });
-}
-
-function codeHandoff(value: ReturnType<NonNullable<TeamAgent["handoff"]>>, agents: Record<string, TeamAgent>, from: string): { to: string; reason?: string } | undefined {
-  if (value === undefined) return undefined;
-  const chosen = typeof value === "string" ? { to: value } : value;
-  if (typeof chosen?.to !== "string" || !Object.hasOwn(agents, chosen.to)) {
-    throw new TypeError(`agentResponder: agent "${from}"'s handoff must name one of ${Object.keys(agents).join(", ")}, got ${JSON.stringify(chosen?.to ?? value)}`);
-  }
-  return chosen;
+/** The agent that holds the conversation; one the journal names that the responder no longer has gives way to `start`. */
+function holder(options: AgentTeamOptions, turn: RespondOptions): string {
+  return turn?.agent !== undefined && Object.hasOwn(options.agents, turn.agent) ? turn.agent : options.start;
 }
 
 function validateTeam(options: AgentTeamOptions): void {
@@ -160,5 +105,11 @@ function validateTeam(options: AgentTeamOptions): void {
     throw new TypeError(`agentResponder: \`start\` must name one of the agents (${Object.keys(agents).join(", ")}), got ${JSON.stringify(options.start)}`);
   }
   if ("render" in options || "reply" in options) throw new TypeError("agentResponder: give `agents` and `start`, or `render` and `reply`, not both");
+  if (options.handoff !== undefined && options.handoff !== "same-turn" && options.handoff !== "next-turn") {
+    throw new TypeError(`agentResponder: \`handoff\` must be "same-turn" or "next-turn", got ${JSON.stringify(options.handoff)}`);
+  }
+  if (options.maxHandoffs !== undefined && !(Number.isInteger(options.maxHandoffs) && options.maxHandoffs >= 1)) {
+    throw new TypeError(`agentResponder: \`maxHandoffs\` must be a whole number, 1 or more, got ${String(options.maxHandoffs)}`);
+  }
   durableSettings(options.durable, "agentResponder");
 }

@@ -54,3 +54,4 @@ export class StreamMismatchError extends JuneError {
     this.toolCalls = tools;
   }
 }
+
