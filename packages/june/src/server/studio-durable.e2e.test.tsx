@@ -22,8 +22,8 @@ const DENIED_DELTAS = ["Not ", "deployed: ", "you ", "said ", "no."];
 const e2e = studioE2e("june-studio-durable-e2e-");
 
 /**
- * A Studio over a durable agent chat kept in `dir`: the model asks for `deploy` (needs approval), then
- * streams its reply once the tool's result is in the prompt. It answers from what it is sent, so a new
+ * A Studio over a durable agent chat kept in `dir`: the "work" step's model asks for `deploy` (needs approval),
+ * then the streamed "reply" step streams the reply once the tool's result is in (a streamed step calls no tools). It answers from what it is sent, so a new
  * process resuming the turn gets the same answers. Every execution of the tool is pushed onto `deployed`.
  */
 async function startStudio(dir: string, deployed: string[], port = 0): Promise<StudioServer> {
@@ -103,7 +103,7 @@ describe("June Studio: durable turns", () => {
       await expect.poll(badges, WAIT).toContain("Suspended");
       expect(await badges()).not.toContain("Running");
       expect(await suspended.locator('[data-kind="step"] .jt-badge').first().textContent()).toBe("Suspended");
-      expect(await suspended.locator('[data-kind="step"] .jt-row__title').first().textContent()).toBe("reply suspended");
+      expect(await suspended.locator('[data-kind="step"] .jt-row__title').first().textContent()).toBe("work suspended");
       await page.locator("main.chat").screenshot({ path: await screenshotPath("studio-durable-suspended.png") });
 
       // The server stops; a new one starts over the same store (same port and token), and the page reloads.
