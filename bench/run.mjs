@@ -8,7 +8,7 @@
  *   npm run bench -- --json               the same figures as JSON on stdout
  *   npm run bench -- --json --out FILE    … written to FILE
  *   npm run bench -- --quick              a small, fast run (a smoke test of every section)
- *   npm run bench -- --only turn,growth   some sections only (turn, growth, sessions, streaming, startup, memory, telemetry, concurrency, mcp, durable, subagent, ui-chat, guardrails)
+ *   npm run bench -- --only turn,growth   some sections only (turn, platforms, growth, sessions, streaming, startup, memory, telemetry, concurrency, mcp, durable, subagent, ui-chat, guardrails, queued, recall)
  *   npm run bench -- --only peers         June against its peers (OpenAI Agents, Mastra, LangGraph, the AI SDK), not
  *                                         in the default run: it installs their pinned packages into bench/peers
  *                                         (bench/peers/run.mjs)
@@ -23,8 +23,8 @@ import { fileURLToPath } from "node:url";
 import { REPORTS } from "./lib/report.mjs";
 
 /** The sections that take `--rounds N`. */
-const ROUNDS_SECTIONS = ["turn"];
-const SECTIONS = ["turn", "growth", "sessions", "streaming", "startup", "memory", "telemetry", "concurrency", "mcp", "durable", "subagent", "ui-chat", "guardrails"];
+const ROUNDS_SECTIONS = ["turn", "platforms"];
+const SECTIONS = ["turn", "platforms", "growth", "sessions", "streaming", "startup", "memory", "telemetry", "concurrency", "mcp", "durable", "subagent", "ui-chat", "guardrails", "queued", "recall"];
 /** Sections run only when named with --only. */
 const OPT_IN = ["peers"];
 

@@ -30,6 +30,28 @@ export const REPORTS = {
       ),
     ].join("\n");
   },
+  platforms(f) {
+    const labels = { raw: "raw streamText (the floor)", "raw-aa": "raw again, A/A: the run's noise", "aisdk-chat": "AI SDK chat pattern (textStream + response.messages)", memory: "June createChat + memoryStore", file: "June createChat + fileStore, fsync on", "file-nosync": "June createChat + fileStore, fsync off", agent: "June agentResponder, one step" };
+    const parts = [`1b. The turn on both platforms, one run: median over ${f.rounds} rounds of ${f.turnsPerRound} turns of a ${f.deltas}-delta reply, variants interleaved in one process per platform; CPU ratio to that platform's raw streamText, per round: median [q1–q3]`];
+    const live = f.platforms.filter((p) => !p.skipped);
+    if (live.length > 0) {
+      parts.push(
+        table(
+          ["variant", ...live.flatMap((p) => [`CPU/turn, ${p.node} ai ${p.ai}`, "CPU ratio", "per round"])],
+          live[0].rows.map((row) => [
+            labels[row.variant] ?? row.variant,
+            ...live.flatMap((p) => {
+              const r = p.rows.find((other) => other.variant === row.variant);
+              const q = r.cpuRatioPerRound;
+              return [ms(r.cpuMs), x(r.cpuRatio), `${fmt(q.median)} [${fmt(q.q1)}–${fmt(q.q3)}]`];
+            }),
+          ]),
+        ),
+      );
+    }
+    for (const p of f.platforms.filter((p) => p.skipped)) parts.push(`(a platform was skipped: ${p.skipped})`);
+    return parts.join("\n");
+  },
   growth(f) {
     const parts = [`2. Growth with history: CPU per turn at each history size (median of ${f.rounds} × ${f.turnsPerRound} turns per cell, variants interleaved); in brackets June's CPU over raw streamText with the same messages (fileStore with fsync off)`];
     for (const context of [...new Set(f.rows.map((r) => r.context))]) {
@@ -112,6 +134,26 @@ export const REPORTS = {
       table(
         ["variant", "send → first text-delta", "send → turn end", "text-delta events", "chars/s while streaming"],
         f.rows.map((r) => [names[r.variant], ms(r.firstDeltaMs), ms(r.turnMs), fmt(r.textDeltaEvents), r.charsPerSecond === null ? "all at once" : fmt(r.charsPerSecond)]),
+      ),
+    ].join("\n");
+  },
+  recall(f) {
+    const names = { none: "no memory", working: "working memory", recall: "working memory + recall (topK 3)" };
+    return [
+      `15. Recall: a model-chat turn on a memoryStore, ${f.indexed} turns in the owner's recall index, each embedding call ${f.embedMs} ms (medians over ${f.turns} turns; ratios to no memory)`,
+      table(
+        ["variant", "send → result", "CPU/turn", "wall ratio", "CPU ratio", "embedding calls/turn", "on the turn's path"],
+        f.rows.map((r) => [names[r.variant], ms(r.wallMs), ms(r.cpuMs), x(r.wallRatio), x(r.cpuRatio), fmt(r.embedCallsPerTurn), fmt(r.onPathPerTurn)]),
+      ),
+    ].join("\n");
+  },
+  queued(f) {
+    if (f.skipped) return `14. Queued turns: skipped: ${f.skipped}`;
+    return [
+      `14. Queued turns: one model-chat turn over postgresStore, sent directly and enqueued for a worker (june/worker, pg-boss; enqueue → the worker's onJob), median of ${f.turns} turns each; ratio to direct`,
+      table(
+        ["turn", "wall/turn", "ratio", "over direct"],
+        f.rows.map((r) => [r.kind, ms(r.wallMs), x(r.ratio), r.overMs === undefined ? "" : ms(r.overMs)]),
       ),
     ].join("\n");
   },

@@ -36,6 +36,7 @@ export type {
 export { start } from "./runtime/start.js";
 export { outputOf, type OutputValue, type PartialOutputValue } from "./runtime/step-output.js";
 export { AskUser, ASK_USER_TOOL, type AskUserProps } from "./ask/ask-user.js";
+export { Memory, UPDATE_MEMORY_TOOL, type MemoryProps } from "./memory/memory-element.js";
 export { toolSource } from "./runtime/tool-source.js";
 export type { ToolSource, ToolSourceComponent, ToolSourceProvider, ToolSourceRun, ToolSourceStep, ToolSourceTools } from "./runtime/tool-source.js";
 export type {
@@ -72,6 +73,7 @@ export type {
   RunResult,
   RunStatus,
   StartOptions,
+  StepAside,
   StepCheckpoint,
   StepNode,
   ToolCallNode,
@@ -81,6 +83,7 @@ export type {
   TraceNodeKind,
   Usage,
 } from "./runtime/types.js";
+export type { ModelAside } from "./ai-sdk/model-asides.js";
 export type { Cost, Price, Prices } from "./cost/price.js";
 export { formatCost } from "./cost/price.js";
 export type { Budget, BudgetLimit, Spent } from "./cost/budget.js";

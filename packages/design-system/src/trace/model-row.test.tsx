@@ -8,6 +8,13 @@ import type { ChatTraceModelRow } from "./types.js";
 afterEach(cleanup);
 
 describe("ModelRow", () => {
+  it("shows an excerpt of what the call reasoned, before what it wrote", () => {
+    const { container } = render(<TraceList rows={[{ ...(answeredModel as ChatTraceModelRow), text: "Use npm.", reasoning: "Both work; npm ships with Node." }]} />);
+    const text = container.textContent ?? "";
+    expect(text).toContain("Both work; npm ships with Node.");
+    expect(text.indexOf("Both work")).toBeLessThan(text.indexOf("Use npm."));
+  });
+
   it("folds the prompt and the response into one line each, opening to every message with its role", () => {
     const { container } = render(<TraceList rows={[answeredModel]} />);
     const prompt = container.querySelector<HTMLElement>('[data-messages="prompt"]')!;

@@ -7,8 +7,8 @@ import { ModelIcon } from "./icons.js";
 import type { ChatTraceAttempt, ChatTraceModelRow } from "./types.js";
 
 /**
- * A model call: which model (in its title), the tokens it used once it is done, what it was sent and what
- * it answered (each a line that opens to the messages, bounded and redacted), each request the AI SDK
+ * A model call: which model (in its title), the tokens it used once it is done, an excerpt of what it
+ * reasoned (thinking, a reasoning summary), what it was sent and what it answered (each a line that opens to the messages, bounded and redacted), each request the AI SDK
  * retried as it failed (in words, the provider's error folded under each), and a failure's own error folded.
  */
 export function ModelRow({ row }: { row: ChatTraceModelRow }) {
@@ -19,11 +19,12 @@ export function ModelRow({ row }: { row: ChatTraceModelRow }) {
   // What it wrote reads as before; the response's messages add what the text does not say (tool results).
   const response = row.response && (!row.text || row.response.length > 1) ? row.response : undefined;
   const body =
-    row.text || row.prompt || response || failed || showAttempts ? (
+    row.text || row.reasoning || row.prompt || response || failed || showAttempts ? (
       <>
-        {row.text ? (
+        {row.text || row.reasoning ? (
           <dl className="jt-io">
-            <IoDetail label="Wrote" value={row.text} />
+            {row.reasoning ? <IoDetail label="Thought" value={row.reasoning} /> : null}
+            {row.text ? <IoDetail label="Wrote" value={row.text} /> : null}
           </dl>
         ) : null}
         {row.prompt || response ? (

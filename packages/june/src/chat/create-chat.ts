@@ -27,6 +27,9 @@ import type { ToolApprovalPolicy } from "../runtime/tool-approval.js";
 import type { Chat, ContextBuilder, Responder, Session } from "./types.js";
 import { isTurnQueue, type TurnQueue } from "./queue/queue.js";
 import { chatSchedules } from "./queue/schedules.js";
+import { ChatMemory } from "./memory/chat-memory.js";
+import { resolveMemoryOptions, type ChatMemoryOptions } from "./memory/memory-options.js";
+import { withToolSources } from "../runtime/run-sources.js";
 
 /** Options every chat takes, whatever answers it. */
 export interface ChatOptions {
@@ -38,6 +41,12 @@ export interface ChatOptions {
   idGenerator?: (kind: "session" | "turn") => string;
   /** The longest input a turn (or a steer) takes, in characters. Default: 1,000,000. */
   maxInputChars?: number;
+  /**
+   * What the journal keeps beyond the reply (whose sources it always keeps): `reasoning: true` journals the
+   * model's reasoning with it (off by default: it is large, and may say what the reply does not). Journaled
+   * reasoning is shown after a reload; it is never sent back to the model. See docs/reasoning.md.
+   */
+  journal?: { reasoning?: boolean };
   /**
    * What a turn's files may be (`session.send({ text, files })`): `maxBytes` per file (default 10 MiB),
    * `maxFiles` in a turn (10), `mediaTypes` (images png, jpeg, gif and webp, `application/pdf`, `text/*`) and
@@ -84,6 +93,13 @@ export interface ChatOptions {
    * a queue from `june/worker` (`pgBossQueue({ connectionString })`). See docs/workers.md.
    */
   queue?: TurnQueue;
+  /**
+   * Memory across sessions, kept in the store beside the sessions: `working` (a short text per owner or session,
+   * with versions: agent chats keep it with `<Memory />`, model chats get it after their instructions) and
+   * `recall` (`{ embeddingModel, topK }`: each completed turn embedded after it ends; a new turn gets the most
+   * similar turns of the owner's other sessions). See docs/memory.md.
+   */
+  memory?: ChatMemoryOptions;
 }
 
 /** A chat answered by any responder. */
@@ -138,10 +154,13 @@ export function createChat(options: CreateChatOptions): Chat {
   if (mcp !== undefined && mcp.tools.length > 0 && options.model !== undefined) {
     throw new TypeError("createChat({ model, mcp }): a model chat calls no tools; answer with an agentResponder whose workflow has the MCP tools");
   }
+  if (options.journal !== undefined && (typeof options.journal !== "object" || options.journal === null)) throw new TypeError("createChat({ journal }): must be an object such as { reasoning: true }");
   if (!Number.isInteger(maxInputChars) || maxInputChars < 1) {
     throw new TypeError(`createChat({ maxInputChars }): must be a whole number of characters, 1 or more, got ${String(maxInputChars)}`);
   }
   const files = resolveFileLimits(options.files);
+  const memorySettings = resolveMemoryOptions(options.memory);
+  const memory = memorySettings ? new ChatMemory(store, memorySettings) : undefined;
 
   const newId = (kind: "session" | "turn"): string => {
     const id = idGenerator ? idGenerator(kind) : randomUUID();
@@ -164,10 +183,11 @@ export function createChat(options: CreateChatOptions): Chat {
     }
   }
   const guard = (r: Responder): Responder => withChatPolicies(guardrails ? guardedResponder(r, guardrails) : r, options.toolApproval, guardrails?.tool);
+  const remembering = memory?.options.working ? withWorkingMemory(responder, memory) : responder;
   const host: SessionHost = {
     store,
     // Each turn's responder runs with the chat's MCP connections in effect, so its runs reuse them.
-    responder: guard(mcp ? { ...responder, respond: (respondOptions) => mcp.run(() => responder.respond(respondOptions)) } : responder),
+    responder: guard(mcp ? { ...remembering, respond: (respondOptions) => mcp.run(() => remembering.respond(respondOptions)) } : remembering),
     ...(durable ? { durable } : {}),
     provenance: responderProvenance(responder),
     context,
@@ -179,6 +199,8 @@ export function createChat(options: CreateChatOptions): Chat {
     ...(prices ? { prices } : {}),
     ...(budget ? { budget } : {}),
     ...(options.queue ? { queue: options.queue } : {}),
+    ...(memory ? { memory } : {}),
+    ...(options.journal?.reasoning === true ? { journalReasoning: true } : {}),
   };
 
   // One read of the journal: every store's `read` of an unknown session throws SessionNotFoundError (the
@@ -223,7 +245,29 @@ export function createChat(options: CreateChatOptions): Chat {
       assertSessionId(id);
       return store.deleteSession(id);
     },
+    memory(owner) {
+      if (!memory) throw new TypeError("chat.memory(owner): the chat keeps no memory (createChat({ memory }))");
+      if (typeof owner !== "string" || owner.length === 0) throw new TypeError("chat.memory(owner): owner must be a non-empty string");
+      return {
+        get: () => memory.read(owner),
+        set: (text) => memory.write(owner, text),
+        versions: () => memory.versions(owner),
+        indexed: () => memory.indexed(),
+      };
+    },
+    async forgetMemory(owner) {
+      if (!memory) throw new TypeError("chat.forgetMemory(owner): the chat keeps no memory (createChat({ memory }))");
+      if (typeof owner !== "string" || owner.length === 0) throw new TypeError("chat.forgetMemory(owner): owner must be a non-empty string");
+      await memory.forget(owner);
+    },
   };
+}
+
+/** The responder, each turn's run with the turn's working memory serving `<Memory />` (and every resume's). */
+function withWorkingMemory(responder: Responder, memory: ChatMemory): Responder {
+  const wrapped: Responder = { ...responder, respond: (o) => withToolSources(memory.provider(o.sessionId, o.turnId), () => responder.respond(o)) };
+  if (typeof responder.resume === "function") wrapped.resume = (o) => withToolSources(memory.provider(o.sessionId, o.turnId), () => responder.resume!(o));
+  return wrapped;
 }
 
 function responderOf(options: CreateChatOptions): Responder {
@@ -233,7 +277,7 @@ function responderOf(options: CreateChatOptions): Responder {
     throw new TypeError("createChat(options): pass either `responder` or `model` (a model chat's shorthand), not both");
   }
   if (hasModel) {
-    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, guardrails: _guardrails, toolApproval: _toolApproval, files: _files, queue: _queue, ...modelOptions } = options as ModelChatOptions;
+    const { store: _store, context: _context, idGenerator: _ids, maxInputChars: _max, telemetry: _telemetry, mcp: _mcp, prices: _prices, budget: _budget, guardrails: _guardrails, toolApproval: _toolApproval, files: _files, queue: _queue, journal: _journal, memory: _memory, ...modelOptions } = options as ModelChatOptions;
     return modelResponder(modelOptions);
   }
   const responder = options.responder;

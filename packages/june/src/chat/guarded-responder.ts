@@ -16,7 +16,7 @@ const NONE: readonly never[] = Object.freeze([]);
  *
  * Input guardrails run before `respond` (those with `run: "beside"` beside it, its events held until they
  * pass). Output guardrails check the reply's text once it is whole: while any of them holds (`stream: "hold"`,
- * the default), the reply's `text-delta`s (and the trace updates that come with them) are held and released
+ * the default), the reply's `text-delta`s, the model's reasoning and sources (and the trace updates that come with them) are held and released
  * at once when every check passed; none of a blocked reply reaches a surface. With only `stream: "end"`
  * guardrails the text streams as it comes and a trip blocks the turn at its end. A resumed turn (its input
  * passed when it started) is checked on its output only. What a person gives the running turn (a steer, an
@@ -122,10 +122,15 @@ function guardOutput(execution: ResponderExecution, outputs: Guardrails["output"
     execution,
     result,
     (async function* (): AsyncGenerator<ResponderEvent> {
-      let text = "";
+      // The reply's text (each run of deltas joined) and the reasoning and sources among it, in order.
+      const held: ResponderEvent[] = [];
       let update: (ResponderEvent & { type: "run-update" }) | undefined;
       for await (const event of source) {
-        if (event.type === "text-delta") text += event.text;
+        if (event.type === "text-delta") {
+          const last = held.at(-1);
+          if (last?.type === "text-delta") held[held.length - 1] = { type: "text-delta", text: last.text + event.text };
+          else held.push(event);
+        } else if (isAside(event)) held.push(event);
         else if (event.type === "run-update") update = event;
         else {
           // A request must not wait on the reply: it goes out with the trace as it stands, less the held text.
@@ -139,16 +144,20 @@ function guardOutput(execution: ResponderExecution, outputs: Guardrails["output"
       } catch {
         return; // Blocked (or failed): nothing of the held reply goes out.
       }
-      if (text !== "") yield { type: "text-delta", text };
+      yield* held;
       if (update) yield update;
     })(),
     spent,
   );
 }
 
+function isAside(event: ResponderEvent): boolean {
+  return event.type === "reasoning-start" || event.type === "reasoning-delta" || event.type === "reasoning-end" || event.type === "source";
+}
+
 /**
  * A held run update as it may go out before the reply passed its checks: no step's or model call's text
- * (`partialText`, a step's `result`, a call's `response`), and no assistant message in a call's `prompt` (a later call of the turn is
+ * (`partialText`, a step's `result`, a call's `response` and `reasoning`), and no assistant message in a call's `prompt` (a later call of the turn is
  * sent what the earlier ones wrote). The whole tree follows once the checks passed.
  */
 export function withoutReply(update: ResponderEvent & { type: "run-update" }): ResponderEvent {
@@ -164,7 +173,7 @@ function heldNode(node: ResponderTraceNode): ResponderTraceNode {
       return { ...rest, children };
     }
     case "model-call": {
-      const { partialText: _text, response: _response, prompt, ...rest } = node;
+      const { partialText: _text, response: _response, reasoning: _reasoning, prompt, ...rest } = node;
       return { ...rest, ...(prompt !== undefined ? { prompt: prompt.filter((message) => message.role !== "assistant") } : {}), children };
     }
     default:

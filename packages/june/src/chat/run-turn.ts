@@ -1,3 +1,4 @@
+import type { JournaledAsides } from "./internal/reply-asides.js";
 import type { ApprovalRequest } from "../runtime/types.js";
 import { SessionBusyError } from "../stores/errors.js";
 import { guardrailTrip } from "../errors/guardrail-tripped-error.js";
@@ -24,6 +25,8 @@ import { isUnfinished } from "./unfinished.js";
 import { prepareResponder } from "./responders/prepare.js";
 import { fileRefOf, loadTurnFiles, referenceStateFiles, storeTurnFiles, withFileBytes, withStateFileBytes, type TurnFiles } from "./files/session-files.js";
 import { userMessage, type TurnFile } from "./files/turn-input.js";
+import { withMemory, indexFinishedTurn, type MemoryContext } from "./memory/turn-memory.js";
+import type { ChatMemory } from "./memory/chat-memory.js";
 
 /** Everything one turn's run needs from its chat and session. */
 export interface RunTurnOptions {
@@ -51,6 +54,8 @@ export interface RunTurnOptions {
   prices?: Prices;
   /** The chat's budgets, handed to the responder with what the session spent before the turn. */
   budget?: Budget;
+  /** The chat's memory (`createChat({ memory })`): loaded into the turn's context, the turn indexed after it ends. */
+  memory?: ChatMemory;
 }
 
 /**
@@ -73,7 +78,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     // The bytes first, beside the journal: the turn-start then refers to them.
     const files = options.files && options.files.length > 0 ? await storeTurnFiles(store, journal.sessionId, options.files) : NO_FILES;
     const leased = await leasedStart(options);
-    let context: ResolvedContext;
+    let context: MemoryContext;
     if (leased) ({ lease, context } = leased);
     else {
       lease = await store.acquireTurn(journal.sessionId);
@@ -93,6 +98,7 @@ export async function runTurn(options: RunTurnOptions): Promise<void> {
     outcome = turn.cancelRequested && started ? { status: "canceled" } : { status: "failed", error };
   }
   await endTurn(options, outcome, started, lease);
+  if (options.memory) indexFinishedTurn(options.memory, journal, turn.id);
 }
 
 /** Journals how the turn ended (or that it suspended), releases the lease and only then settles the turn. */
@@ -111,7 +117,7 @@ async function endTurn(options: Pick<RunTurnOptions, "turn" | "journal" | "store
       if (outcome.status === "suspended") {
         await journal.append([{ type: "turn-suspend", turnId: turn.id, requests: outcome.requests }], { sync: true });
       } else {
-        await journal.append([endEntry(turn.id, outcome, turn.streamedText, spentMetadata(options.provenance, outcome, turn.execution))], {
+        await journal.append([endEntry(turn.id, outcome, turn.streamedText, spentMetadata(options.provenance, outcome, turn.execution), turn.journaledAsides())], {
           sync: true,
           ...(options.durable ? { deleteCheckpoint: turn.id } : {}),
           ...(lease ? { endsLease: lease } : {}),
@@ -278,13 +284,13 @@ export function waitingTurn(sessionId: string, record: TurnRecord): SessionBusyE
  * again, or the builder threw: the turn then takes the lease, builds and journals as with any builder, and
  * meets the same error or busy session there.
  */
-async function leasedStart(options: RunTurnOptions): Promise<{ lease: TurnLease; context: ResolvedContext } | undefined> {
+async function leasedStart(options: RunTurnOptions): Promise<{ lease: TurnLease; context: MemoryContext } | undefined> {
   const { journal, store } = options;
   if (typeof store.acquireTurnAndAppend !== "function" || !isHistoryOnly(options.context)) return undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (journal.unfinishedCount !== 0) return undefined;
     const expectedSeq = journal.lastSeq;
-    let context: ResolvedContext;
+    let context: MemoryContext;
     try {
       context = await buildContext(options);
     } catch {
@@ -297,12 +303,12 @@ async function leasedStart(options: RunTurnOptions): Promise<{ lease: TurnLease;
   return undefined;
 }
 
-async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
+async function buildContext(options: RunTurnOptions): Promise<MemoryContext> {
   const { journal } = options;
   await assertNoUnfinished(options);
   // The turn's branch up to its parent; a copy of the list (not of the records): a builder cannot reorder it.
   const history = options.parent ? journal.pathTo(options.parent.turnId) : journal.branch.slice();
-  return resolveContext(options.context, history, {
+  const built = resolveContext(options.context, history, {
     sessionId: journal.sessionId,
     input: options.input,
     ...(options.files && options.files.length > 0 ? { files: options.files.map(fileRefOf) } : {}),
@@ -312,6 +318,8 @@ async function buildContext(options: RunTurnOptions): Promise<ResolvedContext> {
       return journal.entries;
     },
   });
+  // Memory is read beside the builder (the embedding call and the store's reads), not after it.
+  return options.memory ? withMemory(built, options.memory.load(journal.sessionId, options.input)) : built;
 }
 
 /** The turn's `turn-start`, after the `summary` its context just wrote, if any (one atomic append). */
@@ -355,17 +363,18 @@ function spentMetadata(provenance: ResponderProvenance, outcome: TurnOutcome, ex
 /**
  * The turn-end of an outcome. A canceled turn keeps the reply streamed until then (`streamed`, the turn's
  * `text-delta`s joined), cut where it stopped; its status says it was cut. A turn that ends without a result
- * keeps what it spent (`spent`), so the session's cost and budget count it.
+ * keeps what it spent (`spent`), so the session's cost and budget count it. A completed or canceled turn keeps
+ * the sources its model cited, and its reasoning when the chat journals it (`asides`).
  */
-export function endEntry(turnId: string, outcome: TurnOutcome, streamed = "", spent?: TurnMetadata): NewJournalEntry {
+export function endEntry(turnId: string, outcome: TurnOutcome, streamed = "", spent?: TurnMetadata, asides: JournaledAsides = {}): NewJournalEntry {
   const metadata = spent ? { metadata: spent } : {};
   switch (outcome.status) {
     case "completed":
-      return { type: "turn-end", turnId, status: "completed", text: outcome.result.text, metadata: outcome.metadata };
+      return { type: "turn-end", turnId, status: "completed", text: outcome.result.text, ...asides, metadata: outcome.metadata };
     case "failed":
       return { type: "turn-end", turnId, status: "failed", error: errorInfo(outcome.error), ...metadata };
     case "canceled":
-      return { type: "turn-end", turnId, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}), ...metadata };
+      return { type: "turn-end", turnId, status: "canceled", ...(streamed !== "" ? { text: streamed } : {}), ...asides, ...metadata };
     case "blocked":
       // The reply (streamed or not) is not kept: the refusal stands in for it.
       return { type: "turn-end", turnId, status: "blocked", error: errorInfo(outcome.error), ...metadata };
@@ -380,7 +389,7 @@ export function endEntry(turnId: string, outcome: TurnOutcome, streamed = "", sp
 }
 
 /** Calls the responder and waits for its result and events, a failure of either, or the turn's cancel. */
-async function respond(options: RunTurnOptions, context: ResolvedContext, files: readonly TurnFile[]): Promise<TurnOutcome> {
+async function respond(options: RunTurnOptions, context: MemoryContext, files: readonly TurnFile[]): Promise<TurnOutcome> {
   const { turn, responder } = options;
   let execution: ResponderExecution;
   try {
@@ -399,7 +408,7 @@ async function respond(options: RunTurnOptions, context: ResolvedContext, files:
 }
 
 /** What the responder gets: input, context, the turn's signal, checkpoints when durable, telemetry. */
-function responderOptions(options: RunTurnOptions, context: ResolvedContext, files: readonly TurnFile[]): RespondOptions {
+function responderOptions(options: RunTurnOptions, context: MemoryContext, files: readonly TurnFile[]): RespondOptions {
   const { turn } = options;
   const respondOptions: RespondOptions = {
     input: options.input,
@@ -422,6 +431,7 @@ function responderOptions(options: RunTurnOptions, context: ResolvedContext, fil
     respondOptions.budget = options.budget;
     respondOptions.spent = sessionSpent(options.journal, turn.id);
   }
+  if (context.memory) respondOptions.memory = context.memory;
   return respondOptions;
 }
 

@@ -51,6 +51,37 @@ console.log(refs.map((ref, i) => (ref.deref() === undefined ? "" : i)).join(""))
     expect(out).toBe("");
   });
 
+  it("an ended turn whose events nobody read is held by nothing of June's while its session lives; a kept handle still replays", () => {
+    const out = run(`
+const chat = createChat({ model: scriptedModel(() => ({ text: Array.from({ length: 60 }, (_, i) => "word" + i + " ") })), store: memoryStore(), context: fullContext() });
+const session = await chat.createSession();
+// The seed's idiom: the result awaited, the events never read. A weak reference to each turn handle, dropped.
+async function unread(t) {
+  const turn = session.send("Question " + t);
+  await turn.result;
+  return new WeakRef(turn);
+}
+// A turn whose first event was read, then let go: a weak reference to that event (kept in the turn's buffer).
+async function firstEvent() {
+  const turn = session.send("one more");
+  const first = await turn[Symbol.asyncIterator]().next();
+  await turn.result;
+  return new WeakRef(first.value);
+}
+const dropped = [];
+for (let t = 0; t < 10; t++) dropped.push(await unread(t));
+const event = await firstEvent();
+// A turn handle kept: its events replay in full after the turn ended.
+const kept = session.send("kept");
+const keptText = (await kept.result).text;
+await collected();
+let replayed = "";
+for await (const e of kept) if (e.type === "text-delta") replayed += e.text;
+console.log(JSON.stringify({ alive: dropped.filter((ref) => ref.deref() !== undefined).length, event: event.deref() !== undefined, replayed: replayed === keptText && keptText.length > 0, turns: (await session.turns()).length }));
+`);
+    expect(JSON.parse(out)).toEqual({ alive: 0, event: false, replayed: true, turns: 12 });
+  });
+
   it("a session reopened reads the same context as the live one did", () => {
     const out = run(`
 const store = memoryStore();

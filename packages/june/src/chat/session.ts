@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from "../runtime/types.js";
+import type { ChatMemory } from "./memory/chat-memory.js";
 import type { ModelMessage } from "ai";
 import { CheckpointUnreadableError, SessionBusyError } from "../stores/errors.js";
 import type { ChatStore, JournalEntry, ResponderProvenance, StoredCheckpoint, StoredFile } from "../stores/types.js";
@@ -22,9 +23,10 @@ import type { Budget } from "../cost/budget.js";
 import { isUnfinished } from "./unfinished.js";
 import { sessionCost } from "../stores/session-cost.js";
 import type { Spent } from "../cost/budget.js";
-import { startQueuedTurn } from "./internal/queued-turn.js";
+import { enqueueDecision, queueDecision, restartTurn, startQueuedTurn } from "./internal/queued-turn.js";
+import { storeFirstCheckpoint } from "./durable/first-checkpoint.js";
 import { sessionEntries } from "./internal/session-entries.js";
-import type { TurnQueue } from "./queue/queue.js";
+import type { QueueDecision, TurnQueue } from "./queue/queue.js";
 import { NoQueueError } from "./queue/errors.js";
 
 /** What a session shares with its chat. */
@@ -47,8 +49,12 @@ export interface SessionHost {
   readonly prices?: Prices;
   /** The chat's budgets (`createChat({ budget })`). */
   readonly budget?: Budget;
+  /** Journal each turn's reasoning with its reply (`createChat({ journal: { reasoning: true } })`). */
+  readonly journalReasoning?: boolean;
   /** The chat's queue (`createChat({ queue })`): where `session.enqueue` puts turns for workers. */
   readonly queue?: TurnQueue;
+  /** The chat's memory (`createChat({ memory })`). */
+  readonly memory?: ChatMemory;
 }
 
 /** Unfinished turns with a checkpoint, by id: undefined, or why their checkpoint cannot be read. */
@@ -127,6 +133,17 @@ export class JournaledSession implements Session {
   /** Starts a queued turn under the id it was enqueued with (a worker's call; see `startQueuedTurn`). */
   [startQueuedTurn](turnId: string, input: string): Turn {
     return this.#start(this.#normalize(input), undefined, turnId);
+  }
+
+  /** Queues a decision on a suspended turn for a worker (the server's call; see `enqueueDecision`). */
+  [enqueueDecision](turnId: string, decision: QueueDecision): Promise<{ turnId: string } | undefined> {
+    return queueDecision(this, this.#host.queue, turnId, decision);
+  }
+
+  /** Runs again from its start a durable turn that died before its first checkpoint (a worker's call; see `restartTurn`). */
+  async [restartTurn](turnId: string): Promise<Turn> {
+    await storeFirstCheckpoint(this.#host, this.#journal, turnId);
+    return this.resume(turnId);
   }
 
   /**
@@ -256,6 +273,7 @@ export class JournaledSession implements Session {
       journal: this.#journal,
       maxInputChars: host.maxInputChars,
       files: input.files.map(fileRefOf),
+      journalReasoning: host.journalReasoning,
     });
     host.running.set(this.id, controller);
     void runTurn({
@@ -270,6 +288,7 @@ export class JournaledSession implements Session {
       telemetry: host.telemetry,
       ...(host.prices ? { prices: host.prices } : {}),
       ...(host.budget ? { budget: host.budget } : {}),
+      ...(host.memory ? { memory: host.memory } : {}),
       ...(parent ? { parent } : {}),
       ...(host.durable ? { durable: host.durable } : {}),
       onDone: () => {
@@ -384,7 +403,7 @@ export class JournaledSession implements Session {
       throw new TurnNotResumableError(this.id, turnId, "the chat's responder is not durable (agentResponder({ durable: true }))");
     }
     if (host.running.get(this.id)) throw new SessionBusyError(this.id, `turn "${host.running.get(this.id)!.id}" is running in this process`);
-    const controller = new TurnController({ id: turnId, sessionId: this.id, journal: this.#journal, maxInputChars: host.maxInputChars });
+    const controller = new TurnController({ id: turnId, sessionId: this.id, journal: this.#journal, maxInputChars: host.maxInputChars, journalReasoning: host.journalReasoning });
     host.running.set(this.id, controller);
     const ready = deferred<Turn>();
     void resumeTurn({

@@ -10,6 +10,7 @@ import type { SessionJournal } from "./session-journal.js";
 import type { TurnSpans } from "./turn-spans.js";
 import type { SuspendWatch } from "./durable/suspend-watch.js";
 import { ChatTurn } from "./chat-turn.js";
+import { ReplyAsides, type JournaledAsides } from "./internal/reply-asides.js";
 import type { TurnOutcome, TurnPhase } from "./turn-outcome.js";
 import type { ResponderExecution, Turn, TurnCommand, TurnEvent, TurnResult, TurnStatus } from "./types.js";
 
@@ -39,6 +40,9 @@ export class TurnController {
   #phase: TurnPhase = ANSWERING;
   /** The reply streamed so far (the `text-delta`s joined): a steer's `atChar` is its length, a canceled turn keeps it. */
   #streamed = "";
+  /** The reasoning and sources the model sent beside the reply so far. */
+  readonly asides = new ReplyAsides();
+  readonly #journalReasoning: boolean;
   #execution: ResponderExecution | undefined;
   /** Ids of the requests a stored checkpoint lists (a durable turn suspends only with all of them saved). */
   readonly #savedRequests = new Set<string>();
@@ -62,8 +66,9 @@ export class TurnController {
   readonly #checkpointWrites = new Set<Promise<unknown>>();
   #checkpointsClosed = false;
 
-  constructor(options: { id: string; sessionId: string; journal: SessionJournal; maxInputChars: number; files?: readonly FileRef[] }) {
+  constructor(options: { id: string; sessionId: string; journal: SessionJournal; maxInputChars: number; files?: readonly FileRef[]; journalReasoning?: boolean }) {
     this.id = options.id;
+    this.#journalReasoning = options.journalReasoning === true;
     this.sessionId = options.sessionId;
     this.files = Object.freeze([...(options.files ?? [])]);
     this.#journal = options.journal;
@@ -104,6 +109,11 @@ export class TurnController {
 
   get requests(): readonly ApprovalRequest[] {
     return this.#execution?.requests ?? NO_REQUESTS;
+  }
+
+  /** What the turn's end journals beside the reply: its sources, and its reasoning when the chat asks (`journal: { reasoning: true }`). */
+  journaledAsides(): JournaledAsides {
+    return this.asides.journaled(this.#journalReasoning);
   }
 
   /** The reply streamed so far: the `text-delta`s joined (what a turn canceled now keeps). */
@@ -200,6 +210,12 @@ export class TurnController {
         if (typeof e.text !== "string") return;
         this.#streamed += e.text;
         this.events.push(e);
+        return;
+      case "reasoning-start":
+      case "reasoning-delta":
+      case "reasoning-end":
+      case "source":
+        if (this.asides.take(e)) this.events.push(e);
         return;
       case "run-update":
         this.events.push(e);
@@ -329,6 +345,8 @@ export class TurnController {
     switch (outcome.status) {
       case "completed": {
         const result: TurnResult = { text: outcome.result.text, metadata: outcome.metadata };
+        if (this.asides.reasoning !== "") result.reasoning = this.asides.reasoning;
+        if (this.asides.sources.length > 0) result.sources = [...this.asides.sources];
         if (outcome.result.run !== undefined) result.run = outcome.result.run;
         this.#result.resolve(result);
         return;

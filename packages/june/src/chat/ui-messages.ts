@@ -1,6 +1,6 @@
 import type { DynamicToolUIPart, UIMessage } from "ai";
 import { ASK_USER_TOOL } from "../ask/ask-user.js";
-import { redactText } from "../redaction/redact.js";
+import { redact, redactText } from "../redaction/redact.js";
 import type { ApprovalEntry, FileRef, HandoffRecord, JournalEntry, TurnMetadata } from "../stores/types.js";
 import type { TurnRecord } from "./types.js";
 
@@ -16,6 +16,8 @@ export function uiUserMessageId(turnId: string): string {
  * carries `metadata: { turnStatus }` (`completed`, `failed`, `canceled`, `interrupted` or `running`), and
  * `checkpointUnreadable` (why) on an unfinished durable turn whose checkpoint cannot be read.
  * Steers are not shown: a turn is one exchange. Replies are redacted as the HTTP handler redacts them.
+ * The sources a reply cited follow its text (`source-url`, `source-document`), and its journaled reasoning
+ * (`createChat({ journal: { reasoning: true } })`) comes first, one `reasoning` part, as `useChat` built them live.
  *
  * With `journal`, an ended turn's assistant message also has, before its text, a `dynamic-tool` part per
  * request a person decided in it (the `approval` entries with no `decidedBy`, in journal order): the tool's
@@ -64,10 +66,25 @@ export function toUIMessages(
       id: turn.id,
       role: "assistant",
       metadata: { turnStatus: turn.status, ...(turn.checkpointUnreadable !== undefined && { checkpointUnreadable: turn.checkpointUnreadable }), ...teamOf(turn) },
-      parts: [...tools, ...(reply === "" ? [] : [{ type: "text" as const, text: reply, state: "done" as const }])],
+      parts: [...reasoningParts(turn), ...tools, ...(reply === "" ? [] : [{ type: "text" as const, text: reply, state: "done" as const }]), ...sourceParts(turn)],
     });
   }
   return messages;
+}
+
+/** A turn's journaled reasoning (`journal: { reasoning: true }`) as one `reasoning` part, redacted as its text is. */
+function reasoningParts(turn: TurnRecord): UIMessage["parts"] {
+  return turn.reasoning === undefined || turn.reasoning === "" ? [] : [{ type: "reasoning", text: redactText(turn.reasoning), state: "done" }];
+}
+
+/** The sources a turn's reply cited, as `useChat`'s `source-url` and `source-document` parts (after its text, where a live stream puts them). */
+function sourceParts(turn: TurnRecord): UIMessage["parts"] {
+  return (turn.sources ?? []).map((source) => {
+    const safe = redact(source);
+    return safe.sourceType === "url"
+      ? { type: "source-url" as const, sourceId: safe.id, url: safe.url, ...(safe.title !== undefined && { title: safe.title }) }
+      : { type: "source-document" as const, sourceId: safe.id, mediaType: safe.mediaType, title: safe.title, ...(safe.filename !== undefined && { filename: safe.filename }) };
+  });
 }
 
 /** A person's decision on one request of a turn, as its `approval` entry journals it. */

@@ -2,6 +2,10 @@ import type {
   ApprovalRequestStreamEvent,
   ErrorInfo,
   TextDeltaStreamEvent,
+  ReasoningStartStreamEvent,
+  ReasoningDeltaStreamEvent,
+  ReasoningEndStreamEvent,
+  SourceStreamEvent,
   TurnEndStreamEvent,
   TurnStartStreamEvent,
 } from "../chat/stream/turn-stream-event.js";
@@ -21,6 +25,10 @@ import type { RunResult, RunStatus, Usage } from "../runtime/types.js";
 export type CliJsonEvent =
   | (TurnStartStreamEvent & { input: string })
   | TextDeltaStreamEvent
+  | ReasoningStartStreamEvent
+  | ReasoningDeltaStreamEvent
+  | ReasoningEndStreamEvent
+  | SourceStreamEvent
   | JsonRunUpdate
   | ApprovalRequestStreamEvent
   | { type: "approval"; id: string; toolName: string; approved: boolean; reason?: string; edited?: true }

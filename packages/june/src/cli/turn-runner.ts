@@ -14,6 +14,7 @@ import type { ModelSpec } from "./models.js";
 import { explainProviderError } from "./provider-errors.js";
 import type { Screen } from "./screen.js";
 import { formatCost } from "../cost/price.js";
+import { CliAsides } from "./asides.js";
 
 /** How a turn ended, as the CLI reports it. */
 export type TurnExit =
@@ -49,6 +50,8 @@ export interface ShowTurnOptions {
   newlineAfterReply?: boolean;
   /** The `--model` the chat runs on, so a provider's failure can name the key or server to fix. */
   model?: ModelSpec;
+  /** Show the model's reasoning, dimmed on stderr, each part once it is complete (`--reasoning`). */
+  reasoning?: boolean;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
   const emit = (event: CliJsonEvent) => screen.data(jsonLine(event));
   const interrupt = cancelOnInterrupt({ io, screen, cancel: () => turn.cancel() });
   const traceRows = new JsonTraceRows();
+  const asides = new CliAsides(screen);
   let shownText = "";
   let end: TurnEndStreamEvent | undefined;
   // An approver that threw (no terminal to ask, say) fails the turn as the CLI shows it.
@@ -78,6 +82,13 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
           shownText += event.text;
           if (json) emit(event);
           else screen.reply(event.text);
+          break;
+        case "reasoning-start":
+        case "reasoning-delta":
+        case "reasoning-end":
+        case "source":
+          if (json) emit(event);
+          else if (options.reasoning || event.type === "source") asides.take(event);
           break;
         case "run-update": {
           const changed = json ? traceRows.update(event.rows) : undefined;
@@ -140,7 +151,10 @@ export async function showTurn(options: ShowTurnOptions): Promise<TurnExit> {
     outcome = turn.status === "canceled" || interrupt.signal.aborted ? { status: "canceled" } : { status: "failed", error };
   }
 
-  if (!json) screen.endReply({ always: options.newlineAfterReply });
+  if (!json) {
+    screen.endReply({ always: options.newlineAfterReply });
+    asides.printSources();
+  }
   if (json) emit(jsonTurnEnd(turn, outcome, end, redaction));
   switch (outcome.status) {
     case "completed": {

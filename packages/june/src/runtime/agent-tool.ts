@@ -140,6 +140,7 @@ function subRun(parent: RunState, path: string): { run: RunState; usage: () => U
     stepIds: new Set(),
     sources: parent.sources,
     runWorkflow: parent.runWorkflow,
+    onAside: parent.onAside,
     path,
     get usage(): Usage {
       return parent.usage;

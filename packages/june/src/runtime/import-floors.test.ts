@@ -18,7 +18,7 @@ const runtime = dirname(fileURLToPath(import.meta.url));
 const src = dirname(runtime);
 const ABOVE = ["chat", "server", "cli", "studio"];
 /** The tool sources: built on the runtime's protocol (`runtime/tool-source.ts`), never named by it. */
-const SOURCES = ["mcp", "ask"];
+const SOURCES = ["mcp", "ask", "memory"];
 
 /** The imports of `text` (a file at `file`) that reach a folder of `src` above the runtime, as `src`-relative paths. */
 function upwardImports(file: string, text: string, above: readonly string[] = ABOVE): string[] {
@@ -43,7 +43,7 @@ function streamTextCallers(): string[] {
  * The folders of `src`, lowest floor first. A folder imports only folders on floors below its own; folders on
  * one floor do not import each other. The runtime uses the AI SDK adapter and telemetry below it, and
  * exposes its own spans (`runtime/run-spans.ts`) and the tool-source protocol (`runtime/tool-source.ts`) that
- * the sources above it implement (`mcp/`, `ask/`); a turn's spans are the chat's (`chat/turn-spans.ts`).
+ * the sources above it implement (`mcp/`, `ask/`, `memory/`); a turn's spans are the chat's (`chat/turn-spans.ts`).
  */
 const FLOORS: readonly (readonly string[])[] = [
   ["errors", "redaction", "jsx"],
@@ -51,11 +51,12 @@ const FLOORS: readonly (readonly string[])[] = [
   ["cost", "guardrails"],
   ["telemetry"],
   ["runtime"],
-  ["mcp", "ask"],
+  ["mcp", "ask", "memory"],
   ["stores"],
   ["chat"],
-  ["learning", "testing", "worker"],
+  ["learning", "testing"],
   ["server"],
+  ["worker"],
   ["cli", "studio"],
   ["(root)"],
 ];

@@ -1,6 +1,12 @@
 import type { ModelMessage } from "ai";
 import { describe, expect, test } from "vitest";
-import { EXCERPT_CHARS, excerptText, messageExcerpt, promptExcerpt } from "./message-excerpt.js";
+import { setImmediate as tick } from "node:timers/promises";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { EXCERPT_CHARS, RECENT_EXCERPTS, excerptText, messageExcerpt, promptExcerpt } from "./message-excerpt.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 
 const KEY = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -34,5 +40,19 @@ describe("message excerpts", () => {
     const cut = excerptText(long);
     expect(cut.length).toBeLessThanOrEqual(EXCERPT_CHARS);
     expect(long.startsWith(cut.slice(0, 100))).toBe(true);
+  });
+
+  test("an excerpt is let go once newer messages were excerpted, while its message lives on (a session's journal keeps it)", async () => {
+    const kept = Object.freeze({ role: "assistant", content: "A long reply. ".repeat(40) }) as ModelMessage;
+    const ref = new WeakRef(messageExcerpt(kept));
+    // Shared while recent.
+    expect(messageExcerpt(kept)).toBe(ref.deref());
+    for (let i = 0; i < RECENT_EXCERPTS; i++) messageExcerpt(Object.freeze({ role: "user", content: `question ${i}` }) as ModelMessage);
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await tick();
+    }
+    expect(ref.deref()).toBeUndefined();
+    expect(messageExcerpt(kept).text).toBe(excerptText(kept.content as string));
   });
 });

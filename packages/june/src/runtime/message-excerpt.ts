@@ -38,10 +38,25 @@ export function responseExcerpt(messages: readonly ModelMessage[]): TraceMessage
 }
 
 /**
- * Excerpts of frozen text messages, made once: a chat's context hands the same frozen messages to every
- * turn (fullContext, recentTurns), and each call's prompt excerpt shows the last few of them again.
+ * Excerpts of frozen text messages, made once while they are recent: a chat's context hands the same frozen
+ * messages to every turn (fullContext, recentTurns), and each call's prompt excerpt shows the last few of them
+ * again, a turn or two later. Only the last `RECENT_EXCERPTS` messages excerpted keep theirs: a session's
+ * journal keeps its messages for as long as it lives, and an excerpt of each would live as long (about 0.6 KB
+ * a turn of an open session, kept for no one once its turn's trace is gone).
  */
+export const RECENT_EXCERPTS = 256;
 const textExcerpts = new WeakMap<ModelMessage, TraceMessage>();
+/** The messages `textExcerpts` holds an excerpt of, oldest first from `nextSlot` (weakly: they go with their session). */
+const excerptOrder: (WeakRef<ModelMessage> | undefined)[] = new Array<WeakRef<ModelMessage> | undefined>(RECENT_EXCERPTS).fill(undefined);
+let nextSlot = 0;
+
+function rememberExcerpt(message: ModelMessage, made: TraceMessage): void {
+  const oldest = excerptOrder[nextSlot]?.deref();
+  if (oldest !== undefined) textExcerpts.delete(oldest);
+  excerptOrder[nextSlot] = new WeakRef(message);
+  nextSlot = (nextSlot + 1) % RECENT_EXCERPTS;
+  textExcerpts.set(message, made);
+}
 
 /** One message: its role and its content as text (tool calls as `name(input)`, results as `name → output`). */
 export function messageExcerpt(message: ModelMessage): TraceMessage {
@@ -52,7 +67,7 @@ export function messageExcerpt(message: ModelMessage): TraceMessage {
     let made = textExcerpts.get(message);
     if (made === undefined) {
       made = Object.freeze({ role: message.role, text: excerptText(content) });
-      textExcerpts.set(message, made);
+      rememberExcerpt(message, made);
     }
     return made;
   }

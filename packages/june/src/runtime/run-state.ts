@@ -9,7 +9,7 @@ import type { SteerHub } from "./steer.js";
 import type { TraceStore } from "./trace-store.js";
 import type { RunSpans } from "./run-spans.js";
 import type { Cost, Prices } from "../cost/price.js";
-import type { NodeStatus, RunContext, TraceError, Usage } from "./types.js";
+import type { NodeStatus, RunContext, StepAside, TraceError, Usage } from "./types.js";
 import type { WorkflowNode } from "./components.js";
 
 /** Everything one run shares across its nodes. Passed explicitly; never global. */
@@ -37,6 +37,8 @@ export interface RunState {
   readonly checkpoints?: Checkpointer;
   /** The run's OpenTelemetry spans; undefined when telemetry is off or nothing records. */
   readonly spans?: RunSpans;
+  /** `start()`'s `onAside`: told of each model step's reasoning and sources as they stream. */
+  readonly onAside?: ((aside: StepAside) => void) | undefined;
   /**
    * Set on a sub-workflow's view of its run (a `<Tool agent>` call): its place, `"<step>/<tool>"`, put in front of
    * its step ids wherever the run keys steps (approvals, checkpoint). See `stepKey`.

@@ -63,6 +63,7 @@ export function start(element: WorkflowNode, options: StartOptions = {}): RunHan
     budget: budgetCheck(options, () => run),
     ...(checkpoints ? { checkpoints } : {}),
     ...(spans ? { spans } : {}),
+    ...(options.onAside ? { onAside: options.onAside } : {}),
     ...(options.toolApproval !== undefined || options.guardrails !== undefined
       ? { defaults: { ...(options.toolApproval !== undefined ? { toolApproval: options.toolApproval } : {}), ...(options.guardrails !== undefined ? { guardrails: options.guardrails } : {}) } }
       : {}),
@@ -206,6 +207,7 @@ function checkOptions(options: StartOptions): void {
     throw new RangeError(`start(): timeout must be a positive number of milliseconds, got ${String(timeout)}`);
   }
   if (onUpdate !== undefined && typeof onUpdate !== "function") throw new TypeError("start(): onUpdate must be a function");
+  if (options.onAside !== undefined && typeof options.onAside !== "function") throw new TypeError("start(): onAside must be a function");
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError("start(): signal must be an AbortSignal");
   if (options.mcp !== undefined && sourceOf(options.mcp) === undefined) throw new TypeError("start(): mcp must be made by mcpConnections()");
   validateGuardrails(options.guardrails, "start({ guardrails })");

@@ -56,6 +56,7 @@ export function stepHost(step: StepCall): CallHost {
       trace.setText(stepNodeId, stepText + text);
       step.onText?.(stepText + text);
     },
+    aside: run.onAside && ((aside) => run.onAside!({ stepId: step.stepId, text: (trace.field(stepNodeId, "partialText") as string | undefined) ?? "", aside })),
     span: (info) => run.spans?.modelCall(stepNodeId, info),
     acquire: (signal) => run.modelSlots.acquire(signal),
     usage: (usage) => {

@@ -1,3 +1,4 @@
+import type { ModelAside } from "../ai-sdk/model-asides.js";
 import type { Guardrails } from "../guardrails/types.js";
 import type { ToolApprovalPolicy } from "./tool-approval.js";
 import type { LanguageModel, ModelMessage, ToolResultPart } from "ai";
@@ -64,6 +65,8 @@ export interface ModelCallNode extends BaseNode {
   readonly kind: "model-call";
   readonly model: ModelInfo;
   readonly partialText: string;
+  /** What the call reasoned (thinking, a reasoning summary), as a bounded, redacted excerpt of its head, once a part of it ended. */
+  readonly reasoning?: string;
   readonly usage?: Usage;
   /** What the call cost: its usage at the model's price (`usd` undefined when that price is not known). */
   readonly cost?: Cost;
@@ -268,6 +271,12 @@ export interface StartOptions {
   /** Called at each commit with an immutable snapshot of the trace tree. Never inside `start()`. */
   onUpdate?: (tree: TraceNode) => void;
   /**
+   * Called as a model step's call streams its reasoning or cites a source, in the order the model sent them
+   * (a chat's streamed step shows them beside its text). At once, between commits: `text` is the step's text
+   * so far, what the model wrote before it.
+   */
+  onAside?: (aside: StepAside) => void;
+  /**
    * Starts the run from a checkpoint `onCheckpoint` received: finished steps are not run again (their
    * results come from it), a step that waited on approval continues from its saved messages with its
    * requests open again (same ids). A waiting step that no longer exists is a `CheckpointMismatchError`.
@@ -342,3 +351,12 @@ export interface RunHandle {
 export type { LanguageModel, ModelMessage };
 /** The words of one model call, from the AI SDK adapter's floor (`ai-sdk/call-types.ts`). */
 export type { CallSettings, ModelInfo, Usage };
+
+/** What a model step's call sent beside its text (`start({ onAside })`): its reasoning, a source. */
+export interface StepAside {
+  /** The step's id (`<Step id>`). */
+  readonly stepId: string;
+  /** The step's text so far: everything its calls wrote before this. */
+  readonly text: string;
+  readonly aside: ModelAside;
+}

@@ -6,10 +6,12 @@ import { durableRoutes } from "./durable-routes.js";
 import { HandlerContext, type UiChatOptions } from "./handler-context.js";
 import { errorResponse, HttpError } from "./http-error.js";
 import { Router } from "./router.js";
+import { memoryRoutes } from "./memory-routes.js";
 import { type Authorize, type CanAccess, principalOf, SessionAccess } from "./session-access.js";
 import { sessionRoutes } from "./session-routes.js";
 import { memoryTurnEvents, type TurnEventBus } from "./turn-event-bus.js";
 import { turnRoutes } from "./turn-routes.js";
+import { scheduleRoutes } from "./schedule-routes.js";
 import { uiChatRoutes } from "./ui-chat.js";
 
 /** A Fetch-API request handler. */
@@ -81,7 +83,8 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * eval cases as a JSONL download), `POST /ui-chat` (the AI SDK UI message stream protocol, for `useChat`:
  * send, regenerate, tool approvals; a client that aborts it cancels its turn unless
  * `uiChat.cancelOnDisconnect` is `false`), and `GET /sessions/:id/ui-messages` (the current branch as
- * `UIMessage[]`, for `useChat({ id, messages })` after a reload). Every response is redacted: `run-update` events go out as `projectChatTrace` rows, never
+ * `UIMessage[]`, for `useChat({ id, messages })` after a reload), `GET /schedules` (the chat's schedules, read only:
+ * see `scheduleRoutes`). Every response is redacted: `run-update` events go out as `projectChatTrace` rows, never
  * the raw tree. On the SSE routes a client that disconnects never cancels its turn; only `/cancel` does. Bad bodies get a 4xx
  * with a JSON `{ error }`.
  *
@@ -163,6 +166,8 @@ export function chatRouter(context: HandlerContext): Router {
     .route("/sessions", branchRoutes(context))
     .route("/sessions", durableRoutes(context))
     .route("/turns", turnRoutes(context))
+    .route("/memory", memoryRoutes(context))
+    .route("/schedules", scheduleRoutes(context))
     .route("/", uiChatRoutes(context));
 }
 

@@ -9,6 +9,8 @@ import { turnEventsResponse } from "./sse.js";
 import { rejectUnknownFields } from "./body.js";
 import { applyControl, cancelParked, decisionOf, resumeServed, answerOf } from "./turn-control.js";
 import type { ServedTurn } from "./turn-event-bus.js";
+import { enqueueDecision, type QueuedTurnStarter } from "../chat/internal/queued-turn.js";
+import type { QueueDecision } from "../chat/queue/queue.js";
 
 /**
  * The requests a session's unfinished durable turns wait on, for `GET /sessions/:id`: as a person sees them
@@ -31,7 +33,8 @@ export async function pendingApprovalsOf(
 /**
  * The durable-turn routes (mounted under `/sessions`): `POST /:id/turns/:turnId/resume` (the resumed turn's
  * events as SSE, from its first; a turn running already, in any process, is followed instead), `POST /:id/turns/:turnId/approve|deny` (`{ approvalId, remember? }` /
- * `{ approvalId, reason? }`), which decide a live turn, wherever it runs, or resume a suspended one here first,
+ * `{ approvalId, reason? }`), which decide a live turn, wherever it runs, or resume a suspended one here first
+ * (with a queue, on a worker: 202),
  * `POST /:id/turns/:turnId/answer` (`{ requestId, value }`), `POST /:id/turns/:turnId/steer` (`{ input }`), which
  * steers a live turn wherever it runs (a turn no process has is a 404, one that ended a 409), and
  * `POST /:id/turns/:turnId/cancel`, which cancels a live turn wherever it runs, or ends a suspended (or
@@ -53,11 +56,22 @@ export function durableRoutes(context: HandlerContext): Router {
     if (!turn || turn.sessionId !== sessionId) throw new HttpError(404, `Session "${sessionId}" has no live or recent turn "${turnId}"`);
     return turn;
   };
+  /**
+   * A decision: applied to the turn where it runs; a suspended turn of a chat with a queue is resumed on a worker
+   * with it (202 `{ sessionId, turnId }`, as a background turn: docs/workers.md), else resumed here and decided.
+   */
+  const decided = async (sessionId: string, turnId: string, command: QueueDecision): Promise<Response> => {
+    const live = await running(sessionId, turnId);
+    if (live) return applyControl(context, live, command);
+    const session = (await context.chat.openSession(sessionId)) as Session & QueuedTurnStarter;
+    const queued = typeof session[enqueueDecision] === "function" ? await session[enqueueDecision](turnId, command) : undefined;
+    if (queued) return context.json(202, { sessionId, ...queued });
+    return applyControl(context, await resumeServed(context, sessionId, turnId), command);
+  };
   const decide = (kind: "approve" | "deny"): RouteHandler => async ({ request, params }) => {
     // A bad body is a 400 before the turn is looked for (or resumed).
-    const command = decisionOf(await context.body(request), kind);
-    const turn = await liveOrResumed(params.id, params.turnId);
-    return applyControl(context, turn, command);
+    const command = decisionOf(await context.body(request), kind) as QueueDecision;
+    return decided(params.id, params.turnId, command);
   };
   return new Router()
     .on("POST", "/:id/turns/:turnId/resume", async ({ request, params }) => {
@@ -69,9 +83,7 @@ export function durableRoutes(context: HandlerContext): Router {
     .on("POST", "/:id/turns/:turnId/approve", decide("approve"))
     .on("POST", "/:id/turns/:turnId/deny", decide("deny"))
     .on("POST", "/:id/turns/:turnId/answer", async ({ request, params }) => {
-      const fields = await context.body(request);
-      const turn = await liveOrResumed(params.id, params.turnId);
-      return applyControl(context, turn, answerOf(fields));
+      return decided(params.id, params.turnId, answerOf(await context.body(request)) as QueueDecision);
     })
     .on("POST", "/:id/turns/:turnId/steer", async ({ request, params }) => {
       const fields = await context.body(request);

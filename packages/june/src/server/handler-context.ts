@@ -6,7 +6,7 @@ import { HttpError, jsonResponse } from "./http-error.js";
 import type { ServedTurn, TurnEventBus } from "./turn-event-bus.js";
 import { type LocalTurn, TurnRegistry } from "./turn-registry.js";
 
-/** What `/ui-chat` does when its client goes away mid-stream (`useChat`'s `stop()`, a closed tab). */
+/** What `/ui-chat` does when its client goes away mid-stream (`useChat`'s `stop()`, a closed tab), and what it sends beside the reply's text. */
 export interface UiChatOptions {
   /**
    * Cancel the turn when the client aborts the request before the stream ended (default `true`, so
@@ -14,6 +14,19 @@ export interface UiChatOptions {
    * SSE routes always do, for apps that rejoin a turn's stream instead.
    */
   cancelOnDisconnect?: boolean;
+  /**
+   * Send the turn's live trace as a `data-june-trace` data part: each `run-update`'s rows (`JuneTraceData`, from
+   * `june/stream`), one part per message that each snapshot replaces. Default: on for agent and custom
+   * responders, off for a model chat (`createChat({ model })`), whose trace is its model calls.
+   */
+  sendTrace?: boolean;
+  /** Send the model's reasoning as `reasoning-start`/`-delta`/`-end` chunks (default `true`, as the AI SDK's `sendReasoning`). */
+  sendReasoning?: boolean;
+  /**
+   * Send the sources the model cites as `source-url`/`source-document` chunks (default `true`, where the AI
+   * SDK's `sendSources` is off: June keeps a reply's sources with it, and `/ui-messages` shows them after a reload).
+   */
+  sendSources?: boolean;
 }
 
 /** What `createChatHandler` builds its context from (its own options, checked). */

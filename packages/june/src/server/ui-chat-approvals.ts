@@ -7,6 +7,8 @@ import { resumeServed } from "./turn-control.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 import { approvalResponses, questionAnswers, shownTools } from "./ui-chat-request.js";
 import { uiStream } from "./ui-stream.js";
+import { sendsTrace } from "./ui-trace-part.js";
+import { uiSend } from "./ui-asides.js";
 
 /**
  * The client answered approvals (`addToolApprovalResponse`) and resent the assistant message: each answer
@@ -55,6 +57,8 @@ export async function continueAfterApprovals(
     ...(messageId !== undefined && { messageId }),
     tools: shownTools(message),
     redaction: context.redaction,
+    trace: sendsTrace(context),
+    send: uiSend(context.uiChat),
   });
 }
 

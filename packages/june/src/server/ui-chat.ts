@@ -13,6 +13,8 @@ import { continueAfterApprovals } from "./ui-chat-approvals.js";
 import { lastMessage, parts, textOf, userMessageCount } from "./ui-chat-request.js";
 import { runningTurn } from "./ui-running-turn.js";
 import { uiStream } from "./ui-stream.js";
+import { sendsTrace } from "./ui-trace-part.js";
+import { uiSend } from "./ui-asides.js";
 
 /**
  * `POST /ui-chat`: the AI SDK UI message stream protocol, so `useChat` and `DefaultChatTransport` talk to a
@@ -87,6 +89,8 @@ async function handleUiChat({ request, access }: RouteContext, context: HandlerC
     cancelOnDisconnect,
     tools: new Map(),
     redaction: context.redaction,
+    trace: sendsTrace(context),
+    send: uiSend(context.uiChat),
   });
 }
 
@@ -112,6 +116,8 @@ async function handleUiResume({ request, params, access }: RouteContext, context
     tools: new Map(),
     decided: decisionsIn((events ?? []).map(({ event }) => event)),
     redaction: context.redaction,
+    trace: sendsTrace(context),
+    send: uiSend(context.uiChat),
   });
 }
 

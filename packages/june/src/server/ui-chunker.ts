@@ -5,6 +5,8 @@ import type { TurnMetadata } from "../stores/types.js";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 import { decidedApprovalChunks, type UiDecision } from "./ui-approval-chunks.js";
 import { UiOutputParts } from "./ui-output-parts.js";
+import { traceChunk } from "./ui-trace-part.js";
+import { UiAsides, type UiSend } from "./ui-asides.js";
 
 /**
  * A tool call the client was shown for approval, as its own message holds it: the server keeps no state
@@ -29,8 +31,9 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  * | turn stream | UI message chunks |
  * | --- | --- |
  * | `text-delta` | `text-start` (once per text part), `text-delta` |
+ * | `reasoning-start`, `-delta`, `-end`; `source` | the AI SDK's `reasoning-*`, `source-url`, `source-document` (see `UiAsides`) |
  * | `approval-request` | `text-end`, `tool-input-available` (dynamic), `tool-approval-request` (or, for one decided already, see `decidedApprovalChunks`) |
- * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled; `data-june-output` for a streamed step's changed `output` (`UiOutputParts`) |
+ * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled; `data-june-output` for a streamed step's changed `output` (`UiOutputParts`); with `traceId`, `data-june-trace` (its rows) |
  * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled); the `finish` says its `turnStatus` |
  */
 export class UiChunker {
@@ -38,8 +41,11 @@ export class UiChunker {
   readonly #write: (chunk: UIMessageChunk) => void;
   readonly #decided: ReadonlyMap<string, UiDecision>;
   readonly #outputs: UiOutputParts;
+  readonly #asides: UiAsides;
   #textId: string | undefined;
   finishReason: FinishReason = "stop";
+  /** The `data-june-trace` part's id (the turn's) when the trace is sent: each `run-update` then writes its rows. */
+  traceId: string | undefined;
   /** How the turn ended, once its `turn-end` is in: the message's `metadata.turnStatus` from then on. */
   turnStatus: TurnEndStatus | undefined;
   /** A team's turn: the agent that answered and the handoffs before it (the message's `metadata.agent`, `handoff`). */
@@ -48,12 +54,14 @@ export class UiChunker {
   /**
    * @param tools The tool calls the client holds, by call id; those this stream shows are added.
    * @param decided Decisions taken already, by call id (a replay): their requests are shown as answered.
+   * @param send Whether reasoning and sources go out (`uiChat`'s `sendReasoning`, `sendSources`).
    */
-  constructor(tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void, decided: ReadonlyMap<string, UiDecision> = new Map()) {
+  constructor(tools: Map<string, UiTool>, write: (chunk: UIMessageChunk) => void, decided: ReadonlyMap<string, UiDecision> = new Map(), send: UiSend = { reasoning: true, sources: true }) {
     this.#tools = tools;
     this.#write = write;
     this.#decided = decided;
     this.#outputs = new UiOutputParts(write);
+    this.#asides = new UiAsides(write, send);
   }
 
   /** True when the event asks the client for a decision it has not seen (its stream then ends there). */
@@ -63,6 +71,7 @@ export class UiChunker {
   }
 
   endText(): void {
+    this.#asides.end();
     if (this.#textId === undefined) return;
     this.#write({ type: "text-end", id: this.#textId });
     this.#textId = undefined;
@@ -94,9 +103,20 @@ export class UiChunker {
         }
         write({ type: "text-delta", id: this.#textId, delta: event.text });
         return;
+      case "reasoning-start":
+      case "source":
+        // What follows is a text part of its own, after this.
+        this.endText();
+        this.#asides.handle(event, index);
+        return;
+      case "reasoning-delta":
+      case "reasoning-end":
+        this.#asides.handle(event, index);
+        return;
       case "run-update":
         this.#resolveTools(event.rows);
         this.#outputs.update(event.rows);
+        if (this.traceId !== undefined) write(traceChunk(this.traceId, event.rows));
         return;
       case "input-request": {
         // A question is an `ask_user` tool call the client answers with its output (`addToolOutput`): named by

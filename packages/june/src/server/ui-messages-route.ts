@@ -10,6 +10,7 @@ import type { RouteContext } from "./router.js";
 import { sessionView } from "./session-view.js";
 import { UiChunker } from "./ui-chunker.js";
 import { eventsSoFar } from "./ui-running-turn.js";
+import { sendsTrace } from "./ui-trace-part.js";
 
 /**
  * `GET /sessions/:chatId/ui-messages`: the current branch as `UIMessage[]` (see `toUIMessages`); a running turn
@@ -39,7 +40,7 @@ export async function handleUiMessages({ url, params, access }: RouteContext, co
   const events = await eventsSoFar(view.local ?? runningId, context);
   // Ended (or its process gone) while it was read, or its events out of reach: what the journal has now.
   if (events === undefined || events.some(({ event }) => event.type === "turn-end")) return context.json(200, toUIMessages(await session.turns(), { ...options, journal: await entriesOf(session, context.chat.store) }));
-  const snapshot = await liveMessage(runningId, events);
+  const snapshot = await liveMessage(runningId, events, sendsTrace(context));
   const index = messages.findIndex((message) => message.id === runningId);
   if (index === -1) messages.push(snapshot);
   else messages[index] = snapshot;
@@ -47,10 +48,12 @@ export async function handleUiMessages({ url, params, access }: RouteContext, co
 }
 
 /** The assistant message a UI stream of the turn's events would have built so far. */
-async function liveMessage(turnId: string, events: readonly IndexedTurnStreamEvent[]): Promise<UIMessage> {
+async function liveMessage(turnId: string, events: readonly IndexedTurnStreamEvent[], trace: boolean): Promise<UIMessage> {
   const chunks: UIMessageChunk[] = [];
   const write = (chunk: UIMessageChunk) => chunks.push(chunk);
   const chunker = new UiChunker(new Map(), write);
+  // Its trace part too, as the stream left it (the latest rows).
+  if (trace) chunker.traceId = turnId;
   write({ type: "start", messageId: turnId });
   write({ type: "start-step" });
   for (const { index, event } of events) chunker.handle(event, index);

@@ -4,6 +4,7 @@ import type { TextRedactOptions } from "../redaction/redact.js";
 import type { ServedTurn } from "./turn-event-bus.js";
 import type { UiDecision } from "./ui-approval-chunks.js";
 import { UiChunker, type UiTool } from "./ui-chunker.js";
+import type { UiSend } from "./ui-asides.js";
 
 /**
  * Streams the turn's events as UI message chunks, from after the last approval request the client holds
@@ -21,6 +22,10 @@ export function uiStream(
     /** A replay's decisions taken already, by tool call id (see `UiChunker`). */
     decided?: ReadonlyMap<string, UiDecision>;
     redaction: TextRedactOptions;
+    /** Send each `run-update` as the `data-june-trace` part (see `sendsTrace`). */
+    trace?: boolean;
+    /** What goes out beside the reply's text (`uiChat`'s `sendReasoning`, `sendSources`); default: both. */
+    send?: UiSend;
   },
 ): Response {
   const { signal, tools } = options;
@@ -44,7 +49,8 @@ export function uiStream(
   const write = (chunk: UIMessageChunk) => {
     out += chunk.type === "text-delta" ? textDeltaLine(chunk.id, chunk.delta) : `data: ${JSON.stringify(chunk)}\n\n`;
   };
-  const chunker = new UiChunker(tools, write, options.decided);
+  const chunker = new UiChunker(tools, write, options.decided, options.send);
+  if (options.trace) chunker.traceId = turn.id;
   const events = turn.read(0, stop.signal)[Symbol.asyncIterator]();
   // The tool calls the client holds: everything up to the last of their requests it was shown already.
   const unseen = new Set(tools.keys());

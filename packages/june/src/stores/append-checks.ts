@@ -15,16 +15,17 @@ export interface CheckedAppend {
 /**
  * The checks every store's `append` (and `acquireTurnAndAppend`) makes first, in this order: a safe session id
  * (`InvalidSessionIdError`), the entries and `expectedSeq` (`prepareEntries`), the `deleteCheckpoint` option.
- * Throws before anything is read or written.
+ * Throws before anything is read or written. `lines: false`: a store that keeps no journal text (no JSON lines made).
  */
 export function checkAppend(
   sessionId: unknown,
   entries: readonly NewJournalEntry[],
   options: Pick<AppendOptions, "expectedSeq" | "deleteCheckpoint"> | undefined,
+  { lines = true }: { lines?: boolean } = {},
 ): CheckedAppend {
   assertSessionId(sessionId);
   const expectedSeq = options?.expectedSeq as number;
-  const prepared = prepareEntries(entries, expectedSeq, new Date());
+  const prepared = prepareEntries(entries, expectedSeq, new Date(), { lines });
   return { expectedSeq, prepared, deleteCheckpoint: checkDeleteCheckpoint(options?.deleteCheckpoint) };
 }
 

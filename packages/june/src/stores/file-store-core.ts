@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { memoryMethodsOf } from "./memory-records.js";
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { link, mkdir, readdir, stat, unlink, writeFile } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
@@ -42,6 +43,7 @@ import { FileBlobs } from "./file-blobs.js";
 import { fileIdOf, fileToKeep, keptRef } from "./file-records.js";
 import type { FileStoreOptions } from "./file-store.js";
 import { fileLeases } from "./file-leases.js";
+import { fileMemory } from "./file-memory.js";
 
 
 const JOURNAL_EXT = ".jsonl";
@@ -62,6 +64,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
   const checkpoints = new CheckpointFiles(root, fsync);
   const files = new FileBlobs(root, fsync);
   const known = new KnownTurns();
+  const memory = fileMemory(root, fsync);
   // What a crash left of checkpoints goes before any checkpoint is read (see `CheckpointFiles.sweep`).
   const swept = checkpoints.sweep(journalEnds).catch(() => undefined);
   /**
@@ -191,6 +194,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       await unlink(`${journalPath(id)}.append.lock`).catch(() => undefined);
       await checkpoints.deleteAll(id);
       await files.deleteAll(id);
+      await memory.forgetSession(id);
       cache.delete(id);
       return existed;
     },
@@ -255,6 +259,8 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       known.learn(sessionId, decoded.entries);
       return decoded.entries;
     },
+
+    ...memoryMethodsOf(memory),
 
     async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
       const kept = fileToKeep(sessionId, file);

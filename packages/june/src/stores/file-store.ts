@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { MEMORY_METHODS } from "./memory-records.js";
 import { brandStore, openJournal, type JournalOpener } from "./journal-open.js";
 import type { ChatStore } from "./types.js";
 
@@ -32,6 +33,7 @@ const METHODS = [
   "deleteCheckpoint",
   "putFile",
   "getFile",
+  ...MEMORY_METHODS,
 ] as const satisfies readonly (keyof ChatStore)[];
 
 /**

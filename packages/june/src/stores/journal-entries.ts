@@ -1,10 +1,11 @@
 import { entryProblem, isEntryType, linkProblem } from "./journal-shape.js";
+import { jsonCopy } from "./json-copy.js";
 import type { JournalEntry, NewJournalEntry } from "./types.js";
 
 /** Entries ready to store: `seq` and `at` assigned, as JSON lines and as their parsed (JSON-safe) form. */
 export interface PreparedEntries {
   entries: JournalEntry[];
-  /** One JSON text per entry, no newline; the stored form of `entries`. */
+  /** One JSON text per entry, no newline; the stored form of `entries` (none when not asked for: `lines: false`). */
   lines: string[];
 }
 
@@ -12,8 +13,10 @@ export interface PreparedEntries {
  * Validates what a writer hands to `append` and gives each entry its `seq` (from `expectedSeq + 1`) and
  * `at` (now, unless given). Every field goes through JSON, so what a store keeps is what it reads back.
  * Throws `TypeError` naming the entry and what is wrong with it (see `entryProblem`) before anything is written.
+ * With `lines: false` (a store that keeps no text: memoryStore) the entries are the same JSON-safe copies, made
+ * without the text (`jsonCopy`), and `lines` is empty.
  */
-export function prepareEntries(entries: readonly NewJournalEntry[], expectedSeq: number, now: Date): PreparedEntries {
+export function prepareEntries(entries: readonly NewJournalEntry[], expectedSeq: number, now: Date, { lines: withLines = true }: { lines?: boolean } = {}): PreparedEntries {
   if (!Array.isArray(entries)) throw new TypeError("append: `entries` must be an array of journal entries");
   assertSeq(expectedSeq);
   const at = now.toISOString();
@@ -32,12 +35,16 @@ export function prepareEntries(entries: readonly NewJournalEntry[], expectedSeq:
     if (entry.at !== undefined && (typeof entry.at !== "string" || Number.isNaN(Date.parse(entry.at)))) {
       throw new TypeError(`append: entry ${i} (${entry.type}) has an invalid \`at\`: use an ISO time`);
     }
-    const line = stringifyEntry(storedOrder(entry, entry.at ?? at, expectedSeq + i + 1), entry.type, `append: entry ${i}`);
-    const stored: unknown = JSON.parse(line);
+    const ordered = storedOrder(entry, entry.at ?? at, expectedSeq + i + 1);
+    let stored: unknown;
+    if (withLines) {
+      const line = stringifyEntry(ordered, entry.type, `append: entry ${i}`);
+      stored = JSON.parse(line);
+      lines.push(line);
+    } else stored = copyEntry(ordered, entry.type, `append: entry ${i}`);
     // Checked in its stored form, as a read checks it: a store never writes what would read back as corrupt.
     const problem = entryProblem(stored);
     if (problem !== undefined) throw new TypeError(`append: entry ${i} (${problem})`);
-    lines.push(line);
     out.push(stored as JournalEntry);
   });
   return { entries: out, lines };
@@ -91,6 +98,14 @@ function storedOrder(entry: object, at: string | undefined, seq: number): Record
   const fields = entry as Record<string, unknown>;
   for (const key of Object.keys(fields)) if (key !== "type" && key !== "at" && key !== "seq") out[key] = fields[key];
   return out;
+}
+
+function copyEntry(ordered: Record<string, unknown>, type: unknown, what: string): unknown {
+  try {
+    return jsonCopy(ordered);
+  } catch (error) {
+    throw new TypeError(`${what} (${type}) is not JSON-serializable: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 function stringifyEntry(ordered: Record<string, unknown>, type: unknown, what: string): string {

@@ -112,6 +112,10 @@ function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefine
       if (!isId(e.turnId)) return "needs a `turnId`";
       if (!STATUSES.has(e.status as string)) return `unknown status ${JSON.stringify(e.status)}`;
       if (!optional(e.text, isString)) return "`text` must be a string";
+      if (!optional(e.reasoning, isString)) return "`reasoning` must be a string";
+      if (!optional(e.sources, (list) => Array.isArray(list) && list.every((source) => isObject(source) && isString(source.id) && isString(source.sourceType)))) {
+        return "`sources` must list each source's `id` and `sourceType`";
+      }
       if (!optional(e.metadata, (m) => isObject(m) && isObject(m.responder))) return "`metadata` must be an object with `responder`";
       if (!optional(e.error, (x) => isObject(x) && isString(x.name) && isString(x.message))) return "`error` must have `name` and `message`";
       return undefined;
@@ -170,6 +174,7 @@ function contextProblem(context: unknown): string | undefined {
   if (!optional(context.completedThrough, isId)) return "`context.completedThrough` must be a turn id";
   if (!optional(context.summaryId, isString)) return "`context.summaryId` must be a string";
   if (!optional(context.filesLeftOut, isStrings)) return "`context.filesLeftOut` must be file ids";
+  if (!optional(context.memory, isObject)) return "`context.memory` must be an object";
   return undefined;
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { memoryMethodsOf } from "./memory-records.js";
 import { shareEventLoop } from "./event-loop-share.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, assertSessionId } from "./errors.js";
 import { checkCheckpointArgs, checkFromSeq, checkTtl, conflict } from "./store-helpers.js";
@@ -6,6 +7,7 @@ import { checkAppend } from "./append-checks.js";
 import { checkLinks, prepareSessionEntry } from "./journal-entries.js";
 import { deepFreeze, shareRepeats, type SharedRepeats } from "./entry-sharing.js";
 import { brandStore } from "./journal-open.js";
+import { memoryArea } from "./memory-area.js";
 import { fileIdOf, fileToKeep, keptRef, storedRef } from "./file-records.js";
 import { endEntryOf, endSaysAll, endTurn, freezeTurn, newTurn, startEntryOf, startSaysAll, thawTurn, type StoredTurn } from "./turn-records.js";
 import { foldEntry, pageSessions, startListing, toSessionInfo, type SessionListing } from "./session-listing.js";
@@ -57,6 +59,7 @@ interface MemorySession extends SharedRepeats {
  */
 export function memoryStore(): ChatStore {
   const sessions = new Map<string, MemorySession>();
+  const memory = memoryArea();
   let clock = 0;
 
   function get(id: unknown): MemorySession {
@@ -107,6 +110,7 @@ export function memoryStore(): ChatStore {
 
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
+      memory.forgetSession(id);
       return sessions.delete(id);
     },
 
@@ -114,7 +118,7 @@ export function memoryStore(): ChatStore {
       const share = shareEventLoop();
       if (share) await share;
       const session = get(sessionId);
-      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, options);
+      const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, options, { lines: false });
       const lastSeq = session.listing.lastSeq;
       if (lastSeq !== expectedSeq) throw conflict(sessionId, expectedSeq, lastSeq);
       checkLinks(prepared.entries, (id) => find(session, id) !== undefined);
@@ -180,6 +184,8 @@ export function memoryStore(): ChatStore {
       // A copy: what the store keeps cannot change.
       return found && { ref: storedRef(id!, found.mediaType, found.bytes.byteLength), bytes: new Uint8Array(found.bytes) };
     },
+
+    ...memoryMethodsOf(memory),
 
     async acquireTurn(sessionId: string, options?: { ttlMs?: number }): Promise<TurnLease> {
       const session = get(sessionId);

@@ -1,4 +1,5 @@
 import type { ContextProvenance, FileRef, TurnEndEntry, TurnMetadata, TurnStartEntry } from "./types.js";
+import type { ReplySource } from "../ai-sdk/model-asides.js";
 
 /**
  * A turn as a journal folds its entries (the chat's `TurnRecord`): what its turn-start and turn-end say, and
@@ -17,6 +18,8 @@ export interface StoredTurn {
   readonly files?: readonly FileRef[];
   readonly endedAt?: string;
   readonly text?: string;
+  readonly reasoning?: string;
+  readonly sources?: readonly ReplySource[];
   readonly metadata?: TurnMetadata;
   readonly error?: { name: string; message: string };
   readonly feedback?: { score: number; comment?: string; tags?: string[] };
@@ -37,6 +40,8 @@ export class JournalTurn {
   declare files?: FileRef[];
   declare endedAt?: string;
   declare text?: string;
+  declare reasoning?: string;
+  declare sources?: ReplySource[];
   declare metadata?: TurnMetadata;
   declare error?: { name: string; message: string };
   declare feedback?: { score: number; comment?: string; tags?: string[] };
@@ -81,17 +86,19 @@ export function freezeTurn(turn: JournalTurn): StoredTurn {
   return Object.freeze(turn);
 }
 
-/** A turn-end's status, time, text, metadata and error on its turn. */
+/** A turn-end's status, time, text, reasoning, sources, metadata and error on its turn. */
 export function endTurn(turn: JournalTurn, entry: TurnEndEntry): void {
   turn.status = entry.status;
   turn.endedAt = entry.at;
   if (entry.text !== undefined) turn.text = entry.text;
+  if (entry.reasoning !== undefined) turn.reasoning = entry.reasoning;
+  if (entry.sources !== undefined) turn.sources = entry.sources;
   if (entry.metadata !== undefined) turn.metadata = entry.metadata;
   if (entry.error !== undefined) turn.error = entry.error;
 }
 
 /** Every field a record may have. */
-const TURN_FIELDS = ["id", "input", "steers", "status", "startedAt", "parentTurnId", "context", "files", "endedAt", "text", "metadata", "error", "feedback"] as const;
+const TURN_FIELDS = ["id", "input", "steers", "status", "startedAt", "parentTurnId", "context", "files", "endedAt", "text", "reasoning", "sources", "metadata", "error", "feedback"] as const;
 
 /**
  * True when two records hold the very same values in every field (a field a record does not have reads
@@ -104,7 +111,7 @@ export function sameTurn(a: StoredTurn, b: StoredTurn): boolean {
 }
 
 const START_KEYS = ["type", "at", "seq", "turnId", "input", "parentTurnId", "context", "files"];
-const END_KEYS = ["type", "at", "seq", "turnId", "status", "text", "metadata", "error"];
+const END_KEYS = ["type", "at", "seq", "turnId", "status", "text", "reasoning", "sources", "metadata", "error"];
 
 /** True when `entry`'s keys are some of `keys`, in that order, none holding `undefined` (June's layout). */
 function inLayout(entry: object, keys: readonly string[]): boolean {
@@ -141,6 +148,8 @@ export function endSaysAll(entry: TurnEndEntry, record: StoredTurn): boolean {
     record.status === entry.status &&
     record.endedAt === entry.at &&
     record.text === entry.text &&
+    record.reasoning === entry.reasoning &&
+    record.sources === entry.sources &&
     record.metadata === entry.metadata &&
     record.error === entry.error &&
     inLayout(entry, END_KEYS)
@@ -160,6 +169,8 @@ export function startEntryOf(record: StoredTurn, seq: number, named: boolean): T
 export function endEntryOf(record: StoredTurn, seq: number): TurnEndEntry {
   const entry: TurnEndEntry = { type: "turn-end", at: record.endedAt!, seq, turnId: record.id, status: record.status as TurnEndEntry["status"] };
   if (record.text !== undefined) entry.text = record.text;
+  if (record.reasoning !== undefined) entry.reasoning = record.reasoning;
+  if (record.sources !== undefined) entry.sources = record.sources as ReplySource[];
   if (record.metadata !== undefined) entry.metadata = record.metadata;
   if (record.error !== undefined) entry.error = record.error;
   return Object.freeze(entry);

@@ -1,5 +1,7 @@
+import type { ReplySource } from "../ai-sdk/model-asides.js";
 import type { ModelInfo, Usage } from "../ai-sdk/call-types.js";
 import type { Cost } from "../cost/price.js";
+import type { MemoryProvenance, MemoryStoreMethods } from "./memory-types.js";
 
 /** Status a turn ends with in the journal. */
 /** `blocked`: a guardrail tripped (`error` names it and its reason; no reply is kept). */
@@ -85,6 +87,8 @@ export interface ContextProvenance {
   summaryId?: string;
   /** Files of the turns sent that the context left out (no room for them), by id: their turns' text went alone. */
   filesLeftOut?: string[];
+  /** What the chat's memory added to the turn (`createChat({ memory })`): the working memory's version, the turns recalled. */
+  memory?: MemoryProvenance;
 }
 
 interface EntryBase {
@@ -121,6 +125,10 @@ export interface TurnEndEntry extends EntryBase {
   turnId: string;
   status: TurnEndStatus;
   text?: string;
+  /** The model's reasoning, only when the chat journals it (`createChat({ journal: { reasoning: true } })`). */
+  reasoning?: string;
+  /** The sources the model cited for the reply: part of the reply, journaled with it. */
+  sources?: ReplySource[];
   metadata?: TurnMetadata;
   error?: { name: string; message: string };
 }
@@ -288,9 +296,11 @@ export interface LeasedAppend {
 }
 
 /**
- * Where sessions live. Every store passes the conformance suite in `june/testing`.
+ * Where sessions live. Every store passes the conformance suite in `june/testing`. The memory methods
+ * (`getMemory`, `putMemory`, `listMemoryVersions`, `deleteMemory`, `putRecall`, `searchRecall`, `deleteRecall`:
+ * `MemoryStoreMethods`) are optional, all or none: every built-in store has them, and a chat with `memory` needs them.
  */
-export interface ChatStore {
+export interface ChatStore extends Partial<MemoryStoreMethods> {
   /**
    * `false` for a store whose sessions end with the process (`memoryStore`), so a host such as the CLI can
    * say that a session id it prints cannot be continued later. Durable stores leave it out.

@@ -59,8 +59,9 @@ export interface FakeAnthropicServer {
 /**
  * A real HTTP server on 127.0.0.1 that speaks Anthropic's Messages API (`POST /v1/messages`), streaming
  * (Server-Sent Events: `message_start`, `content_block_*`, `message_delta`, `message_stop`) or not.
- * Scripted like `createFakeOpenAIServer`: text deltas with delays, `tool_use` blocks, error statuses and
- * mid-stream `error` events; every request body is recorded.
+ * Scripted like `createFakeOpenAIServer`: text deltas with delays, `thinking` blocks (`reasoning`),
+ * web-search citations (`sources`), `tool_use` blocks, error statuses and mid-stream `error` events; every
+ * request body is recorded.
  *
  * @example
  * const server = await createFakeAnthropicServer({ script: ["Hello!"] });
@@ -140,11 +141,24 @@ async function streamMessage(res: ServerResponse, plan: ReplyPlan, model: string
   });
   event("ping", {});
   let index = 0;
+  if (plan.reasoning.length > 0) {
+    // Extended thinking: a `thinking` block, its deltas, then its signature.
+    event("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
+    for (const thinking of plan.reasoning) event("content_block_delta", { index, delta: { type: "thinking_delta", thinking } });
+    event("content_block_delta", { index, delta: { type: "signature_delta", signature: `fake-signature-${plan.index}` } });
+    event("content_block_stop", { index });
+    index++;
+  }
   if (plan.deltas.length > 0 || (plan.error && plan.toolCalls.length === 0)) {
-    event("content_block_start", { index, content_block: { type: "text", text: "" } });
+    event("content_block_start", { index, content_block: { type: "text", text: "", citations: plan.sources.length > 0 ? [] : null } });
     for (const delta of plan.deltas) {
       if (!(await pause(delta.delay, signal))) return;
       event("content_block_delta", { index, delta: { type: "text_delta", text: delta.text } });
+    }
+    // What the web search tool found, cited by the text it supports.
+    for (const [n, source] of plan.sources.entries()) {
+      const citation = { type: "web_search_result_location", cited_text: plan.text, url: source.url, title: source.title, encrypted_index: `fake-index-${plan.index}-${n}` };
+      event("content_block_delta", { index, delta: { type: "citations_delta", citation } });
     }
     if (plan.error) {
       event("error", { error: { type: plan.error.type ?? "overloaded_error", message: plan.error.message || "Overloaded" } });

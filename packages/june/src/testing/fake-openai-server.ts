@@ -133,6 +133,10 @@ interface Plan {
   deltas: { text: string; delay?: number }[];
   text: string;
   toolCalls: { id: string; name: string; arguments: string }[];
+  /** Streamed as a Responses reasoning summary (Chat Completions has no reasoning to show). */
+  reasoning: string[];
+  /** Streamed as Responses `url_citation` annotations. */
+  sources: { url: string; title: string }[];
   inputTokens: number;
   outputTokens: number;
   finishReason: string;
@@ -234,6 +238,7 @@ async function streamResponse(res: ServerResponse, plan: Plan, model: string, si
 
   const output: unknown[] = [];
   let outputIndex = 0;
+  if (plan.reasoning.length > 0) output.push(streamReasoningSummary(event, plan, outputIndex++));
   if (plan.deltas.length > 0) {
     const itemId = `msg_fake_${plan.index}`;
     const index = outputIndex++;
@@ -261,7 +266,12 @@ async function streamResponse(res: ServerResponse, plan: Plan, model: string, si
       event("error", { code: plan.error.code ?? plan.error.type, message: plan.error.message, param: null });
       return endSse(res, "responses");
     }
-    const part = { type: "output_text", text: plan.text, annotations: [] };
+    // The web search tool's citations, each an annotation of the text.
+    const annotations = plan.sources.map((source) => ({ type: "url_citation", start_index: 0, end_index: plan.text.length, url: source.url, title: source.title }));
+    for (const [annotation_index, annotation] of annotations.entries()) {
+      event("response.output_text.annotation.added", { item_id: itemId, output_index: index, content_index: 0, annotation_index, annotation });
+    }
+    const part = { type: "output_text", text: plan.text, annotations };
     event("response.output_text.done", { item_id: itemId, output_index: index, content_index: 0, text: plan.text, logprobs: [] });
     event("response.content_part.done", { item_id: itemId, output_index: index, content_index: 0, part });
     const item = { id: itemId, type: "message", status: "completed", role: "assistant", content: [part] };
@@ -293,6 +303,20 @@ async function streamResponse(res: ServerResponse, plan: Plan, model: string, si
     },
   });
   endSse(res, "responses");
+}
+
+/** A reasoning model's summary of its reasoning: a `reasoning` item with one `summary_text` part; returns the item. */
+function streamReasoningSummary(event: (type: string, data: Record<string, unknown>) => void, plan: Plan, index: number): unknown {
+  const itemId = `rs_fake_${plan.index}`;
+  const text = plan.reasoning.join("");
+  event("response.output_item.added", { output_index: index, item: { id: itemId, type: "reasoning", summary: [], encrypted_content: null } });
+  event("response.reasoning_summary_part.added", { item_id: itemId, output_index: index, summary_index: 0, part: { type: "summary_text", text: "" } });
+  for (const delta of plan.reasoning) event("response.reasoning_summary_text.delta", { item_id: itemId, output_index: index, summary_index: 0, delta });
+  event("response.reasoning_summary_text.done", { item_id: itemId, output_index: index, summary_index: 0, text });
+  event("response.reasoning_summary_part.done", { item_id: itemId, output_index: index, summary_index: 0, part: { type: "summary_text", text } });
+  const item = { id: itemId, type: "reasoning", summary: [{ type: "summary_text", text }], encrypted_content: null };
+  event("response.output_item.done", { output_index: index, item });
+  return item;
 }
 
 function responseJson(plan: Plan, model: string): unknown {

@@ -21,6 +21,16 @@ export interface FakeModelToolCall {
 
 /** What a fake server answers one request with. A bare string is `{ text }`. */
 export interface FakeModelReply {
+  /**
+   * What the model reasons before it answers, streamed in the provider's own form (Anthropic: a `thinking`
+   * block with its signature; OpenAI Responses: a `reasoning` item's summary): one string, or its deltas.
+   */
+  reasoning?: string | string[];
+  /**
+   * Web-search citations of the reply, in the provider's own form (Anthropic: `web_search_result_location`
+   * citations on the text block; OpenAI Responses: `url_citation` annotations on the output text).
+   */
+  sources?: { url: string; title?: string }[];
   /** The reply: one string, or its deltas (each optionally delayed). */
   text?: string | ScriptDelta[];
   /** Milliseconds before every delta (a delta's own `delay` wins). */
@@ -80,6 +90,9 @@ export interface ReplyPlan {
   deltas: { text: string; delay?: number }[];
   text: string;
   toolCalls: { id: string; name: string; input: unknown; arguments: string }[];
+  /** The reasoning's deltas (none: no reasoning). */
+  reasoning: string[];
+  sources: { url: string; title: string }[];
   inputTokens: number;
   outputTokens: number;
   /** The reply's own finish reason, if it gave one. */
@@ -109,6 +122,8 @@ export function planReply(entry: FakeModelEntry, index: number, callId: (index: 
     deltas: withDelay,
     text,
     toolCalls,
+    reasoning: reply.reasoning === undefined ? [] : typeof reply.reasoning === "string" ? [reply.reasoning] : reply.reasoning,
+    sources: (reply.sources ?? []).map((source) => ({ url: source.url, title: source.title ?? source.url })),
     inputTokens: reply.usage?.inputTokens ?? 10,
     outputTokens: reply.usage?.outputTokens ?? Math.max(1, Math.ceil(text.length / 4)),
     finishReason: reply.finishReason,

@@ -1,5 +1,7 @@
 export { ScriptExhaustedError } from "./errors.js";
 export { scriptedModel } from "./scripted-model.js";
+export { bagOfWordsEmbedding } from "./bag-of-words-embedding.js";
+export type { BagOfWordsEmbeddingModel, BagOfWordsEmbeddingOptions } from "./bag-of-words-embedding.js";
 export type {
   Script,
   ScriptCall,

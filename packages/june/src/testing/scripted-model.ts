@@ -20,8 +20,12 @@ export interface ScriptToolCall {
 
 /** What the model does on one call. A bare string is `{ text }`. */
 export interface ScriptCall {
+  /** What the model reasons before it answers (a reasoning part: one string, or its deltas), as thinking models stream it. */
+  reasoning?: string | string[];
   /** The reply: one string, or its deltas (each optionally delayed). */
   text?: string | ScriptDelta[];
+  /** Sources the model cites after its text (a link: `url`, `title`), as a web-search tool's citations stream. */
+  sources?: { url: string; title?: string; id?: string }[];
   /** Milliseconds before every delta (a delta's own `delay` wins). */
   delay?: number;
   /** Tool calls made after the text. */
@@ -139,6 +143,12 @@ function streamFor(step: ScriptCall, call: number, signal: AbortSignal | undefin
   async function* parts(): AsyncGenerator<LanguageModelV3StreamPart> {
     yield { type: "stream-start", warnings: [] };
     yield { type: "response-metadata", id: `response-${call}`, modelId: "scripted", timestamp: new Date(0) };
+    if (step.reasoning !== undefined) {
+      const reasoningId = `reasoning-${call}`;
+      yield { type: "reasoning-start", id: reasoningId };
+      for (const delta of typeof step.reasoning === "string" ? [step.reasoning] : step.reasoning) yield { type: "reasoning-delta", id: reasoningId, delta };
+      yield { type: "reasoning-end", id: reasoningId };
+    }
     if (deltas.length > 0) {
       yield { type: "text-start", id: textId };
       for (const delta of deltas) {
@@ -149,6 +159,8 @@ function streamFor(step: ScriptCall, call: number, signal: AbortSignal | undefin
       }
       yield { type: "text-end", id: textId };
     }
+    let source = 0;
+    for (const { url, title, id } of step.sources ?? []) yield { type: "source", sourceType: "url", id: id ?? `source-${call}-${source++}`, url, ...(title !== undefined && { title }) };
     if (step.error !== undefined) {
       yield { type: "error", error: toError(step.error) };
       return;

@@ -5,6 +5,7 @@ import type { JuneError } from "../errors/june-error.js";
 import { ConflictError, InvalidSessionIdError, SessionBusyError, SessionNotFoundError } from "../stores/errors.js";
 import type { ChatStore, JournalEntry, NewJournalEntry, TurnLease } from "../stores/types.js";
 import { fileCases } from "./store-file-cases.js";
+import { memoryCases } from "./store-memory-cases.js";
 
 /** One case of the store conformance suite: `run()` throws (node:assert) when the store fails it. */
 export interface StoreConformanceCase {
@@ -491,6 +492,7 @@ export function storeConformanceCases(makeStore: () => ChatStore | Promise<ChatS
     ...checkpointCases(def, makeStore),
     ...leasedAppendCases(def, makeStore),
     ...fileCases(def),
+    ...memoryCases(def),
   ];
 }
 

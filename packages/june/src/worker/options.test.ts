@@ -5,6 +5,8 @@ import { createChat } from "june/chat";
 import { scriptedModel } from "june/testing";
 import { createWorker, pgBossQueue, QueueUnavailableError } from "june/worker";
 import { scheduleJobId, turnJobId } from "./job-ids.js";
+import { createChatHandler } from "../server/index.js";
+import { listen } from "../server/__fixtures__/servers.js";
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const modernNode = major > 22 || (major === 22 && minor >= 12);
@@ -33,6 +35,13 @@ describe("june/worker's options", () => {
     expect(turnJobId("s", "t-1")).not.toBe(turnJobId("s2", "t-1"));
     expect(turnJobId("s", "t-1")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(scheduleJobId("weekly")).not.toBe(turnJobId("s", "weekly"));
+  });
+
+  it("GET /schedules of a chat without a queue is a 501 naming NoQueueError", async () => {
+    const base = await listen(createChatHandler(createChat({ model: scriptedModel([]) })));
+    const answer = await fetch(`${base}/schedules`);
+    expect(answer.status).toBe(501);
+    expect(((await answer.json()) as { name: string }).name).toBe("NoQueueError");
   });
 
   it.skipIf(modernNode)("on a Node older than 22.12, a queue says pg-boss 12 needs a newer one", async () => {

@@ -87,7 +87,9 @@ export function pgBossQueue(options: PgBossQueueOptions): TurnQueue {
   const send = async (job: TurnJob | ResumeJob): Promise<void> => {
     const b = await boss();
     const id = job.kind === "turn" ? turnJobId(job.sessionId, job.turnId) : freshJobId();
-    await b.send(TURNS, job, { id, singletonKey: job.sessionId });
+    // A decision (an edited input, an answer) stays in the job's row only until a minute after the job completed.
+    const kept = job.kind === "resume" && job.decisions?.length ? { deleteAfterSeconds: 60 } : {};
+    await b.send(TURNS, job, { id, singletonKey: job.sessionId, ...kept });
   };
 
   return {

@@ -1,6 +1,6 @@
 import { SessionBusyError, SessionNotFoundError } from "../stores/errors.js";
 import { TurnNotFoundError, TurnNotResumableError } from "../chat/errors.js";
-import { startQueuedTurn, type QueuedTurnStarter } from "../chat/internal/queued-turn.js";
+import { restartTurn, startQueuedTurn, type QueuedTurnStarter } from "../chat/internal/queued-turn.js";
 import type { Chat, Session, Turn, TurnRecord } from "../chat/types.js";
 import { isUnfinished } from "../chat/unfinished.js";
 import { turnJobId } from "./job-ids.js";
@@ -17,12 +17,15 @@ export interface JobContext {
   retryMs: number;
   /** The longest a job waits on a busy session before it gives up (the queue runs it again later). */
   maxWaitMs: number;
+  /** Shares each turn the job runs (its events and controls) with other processes: the worker's `turnEvents`. */
+  publish?: (turn: Turn) => Promise<void>;
 }
 
 /** What became of a job: the turn it ran or took over, and how. */
 export type JobOutcome =
   | { kind: "ran"; sessionId: string; turnId: string; status: string }
-  | { kind: "resumed"; sessionId: string; turnId: string; status: string }
+  | { kind: "resumed"; sessionId: string; turnId: string; status: string; refused?: string[] }
+  | { kind: "restarted"; sessionId: string; turnId: string; status: string }
   | { kind: "left"; sessionId: string; turnId: string; status: string; why: string }
   | { kind: "enqueued"; sessionId: string; turnId: string; scheduleId: string }
   | { kind: "dropped"; why: string };
@@ -30,7 +33,8 @@ export type JobOutcome =
 /**
  * Runs one job to its end. A turn the journal does not know yet is started with its enqueued id; one that
  * ended (another worker ran it) is left alone, so a job run twice runs its turn once; one that started and
- * never ended (its worker died) is resumed from its checkpoint when it has one, else left `interrupted`.
+ * never ended (its worker died) is resumed from its checkpoint when it has one, run again from its start when
+ * it is durable and died before its first checkpoint (`restartTurn`), else left `interrupted`.
  * A session another process holds is waited on (a dead worker's lease expires); failures of the turn are
  * journaled on the turn, not thrown: only the queue or the store failing rejects (the queue retries).
  */
@@ -49,7 +53,9 @@ async function runTurnJob(session: Session, job: TurnJob, context: JobContext): 
     if (record) return takeOver(session, record, context, deadline);
     let error: unknown;
     try {
-      error = await settled((session as Session & QueuedTurnStarter)[startQueuedTurn](job.turnId, job.input));
+      const turn = (session as Session & QueuedTurnStarter)[startQueuedTurn](job.turnId, job.input);
+      if (context.publish && (await hasStarted(turn))) await context.publish(turn);
+      error = await settled(turn);
     } catch (thrown) {
       // Busy in this process, or waiting on a suspended turn's decision: nothing started, so wait like a busy lease.
       if (!SessionBusyError.isInstance(thrown)) throw thrown;
@@ -68,16 +74,23 @@ async function takeOver(session: Session, record: TurnRecord, context: JobContex
   return resumeUntilDone(session, record.id, context, deadline);
 }
 
+/** A decision on a suspended turn: resumed here, the decisions applied (one the turn refuses leaves its request pending). */
 async function resumeJob(session: Session, job: ResumeJob, context: JobContext): Promise<JobOutcome> {
-  return resumeUntilDone(session, job.turnId, context, Date.now() + context.maxWaitMs);
+  return resumeUntilDone(session, job.turnId, context, Date.now() + context.maxWaitMs, job.decisions ?? []);
 }
 
-async function resumeUntilDone(session: Session, turnId: string, context: JobContext, deadline: number): Promise<JobOutcome> {
+async function resumeUntilDone(session: Session, turnId: string, context: JobContext, deadline: number, decisions: ResumeJob["decisions"] & {} = []): Promise<JobOutcome> {
+  let restarted = false;
   for (;;) {
     let turn: Turn;
     try {
-      turn = await session.resume(turnId);
+      turn = restarted ? await (session as Session & QueuedTurnStarter)[restartTurn](turnId) : await session.resume(turnId);
     } catch (error) {
+      if (!restarted && TurnNotResumableError.isInstance(error) && decisions.length === 0 && (await noCheckpoint(session, turnId))) {
+        // Died before its first checkpoint: a durable turn runs again from its start (no approved tool ran).
+        restarted = true;
+        continue;
+      }
       if (TurnNotResumableError.isInstance(error) || TurnNotFoundError.isInstance(error)) {
         const record = await recordOf(session, turnId);
         return { kind: "left", sessionId: session.id, turnId, status: record?.status ?? "unknown", why: (error as Error).message };
@@ -86,10 +99,36 @@ async function resumeUntilDone(session: Session, turnId: string, context: JobCon
       await waitOrGiveUp(error, deadline, context);
       continue;
     }
+    await context.publish?.(turn);
+    const refused: string[] = [];
+    for (const decision of decisions) {
+      await turn.control(decision).catch((error: unknown) => refused.push(`${decision.type}: ${(error as Error).message}`));
+    }
     await settled(turn);
-    const record = await recordOf(session, turnId);
-    return { kind: "resumed", sessionId: session.id, turnId, status: record?.status ?? "unknown" };
+    const status = (await recordOf(session, turnId))?.status ?? "unknown";
+    if (restarted) return { kind: "restarted", sessionId: session.id, turnId, status };
+    return { kind: "resumed", sessionId: session.id, turnId, status, ...(refused.length > 0 ? { refused } : {}) };
   }
+}
+
+/**
+ * True when a turn `resume` refused is one that may have died before its first checkpoint: `interrupted` (the
+ * restart itself checks, under the lease, that the chat is durable and there is no checkpoint).
+ */
+async function noCheckpoint(session: Session, turnId: string): Promise<boolean> {
+  return (await recordOf(session, turnId))?.status === "interrupted";
+}
+
+/**
+ * Whether a queued turn started (its first event, or its end for any reason but a busy session, where nothing
+ * started): only a started turn is shared on the bus, so a retried start is not seen failing.
+ */
+async function hasStarted(turn: Turn): Promise<boolean> {
+  const events = turn[Symbol.asyncIterator]();
+  const first = await Promise.race([events.next(), turn.result.then(() => undefined, () => undefined)]);
+  void events.return?.();
+  if (first && first.done !== true) return true;
+  return turn.result.then(() => true, (error: unknown) => !SessionBusyError.isInstance(error));
 }
 
 /**

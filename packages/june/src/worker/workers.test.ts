@@ -3,19 +3,17 @@
  * queue, each in a schema of this run's own), its workers separate processes (./__fixtures__/worker-child.tsx)
  * killed with SIGKILL at a seeded moment. pg-boss 12 needs Node 22.12+: on an older Node these are skipped.
  */
-import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import type { Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Chat, TurnRecord } from "june/chat";
 import { SessionNotFoundError } from "june/chat";
 import { NoQueueError, pgBossQueue, QueueUnavailableError, ScheduleInvalidError, type TurnQueue } from "june/worker";
 import { testSchema, type TestSchema } from "../stores/postgres/__fixtures__/postgres-test-db.js";
 import { workerChat } from "./__fixtures__/worker-chat.js";
+import type { ChildOptions } from "./__fixtures__/worker-child.js";
+import { logged, turnsWhen as turnsOf, workerProcesses, type WorkerProcess } from "./__fixtures__/worker-processes.js";
 import { createChat } from "../chat/index.js";
 import { scriptedModel } from "../testing/index.js";
 import { createChatHandler } from "../server/index.js";
@@ -23,27 +21,18 @@ import { listen, post } from "../server/__fixtures__/servers.js";
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 const modernNode = major > 22 || (major === 22 && minor >= 12);
-const packageDir = fileURLToPath(new URL("../..", import.meta.url));
-const fixture = fileURLToPath(new URL("./__fixtures__/worker-child.tsx", import.meta.url));
 /** The seed of the kill moment (`JUNE_TEST_SEED`): which model call of the turn the worker dies in. */
 const SEED = Number(process.env.JUNE_TEST_SEED ?? 39);
 /**
  * The model call the worker is killed in: "reply" (odd seeds, the default: after "plan" is checkpointed, so the
- * turn resumes and completes) or "plan" (even seeds: the turn's first call, before any checkpoint: left interrupted).
+ * turn resumes and completes) or "plan" (even seeds: the turn's first call, before any checkpoint: run again from
+ * its start).
  */
 const KILL_AT = (["plan", "reply"] as const)[SEED % 2]!;
 
-interface Child {
-  proc: ChildProcessByStdio<null, Readable, null>;
-  events: Record<string, unknown>[];
-  /** Resolves with the first event of this type (already printed or to come). */
-  next(event: string): Promise<Record<string, unknown>>;
-  exited: Promise<void>;
-}
-
 describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 12)", () => {
   const root = mkdtempSync(join(tmpdir(), "june-workers-"));
-  const children: Child[] = [];
+  let processes: ReturnType<typeof workerProcesses>;
   let pg: TestSchema;
   let queueSchema: string;
   let chat: Chat;
@@ -55,76 +44,21 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     pg = await testSchema("worker");
     queueSchema = pg.another();
     ({ chat, queue, store } = workerChat({ storeSchema: pg.schema, queueSchema, log }));
+    processes = workerProcesses({ storeSchema: pg.schema, queueSchema, log });
   });
   afterAll(async () => {
-    for (const child of children) if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill("SIGKILL");
-    await Promise.all(children.map((c) => c.exited));
+    await processes?.killAll();
     await queue?.close();
     await store?.close?.();
     rmSync(root, { recursive: true, force: true });
     await pg?.drop();
   });
 
-  function startWorker(hang?: string, options: { plain?: boolean; storeSchema?: string } = {}): Child {
-    const extra = [hang ?? "-", ...(options.plain ? ["plain"] : [])];
-    const proc = spawn(process.execPath, ["--import", "tsx", fixture, options.storeSchema ?? pg.schema, queueSchema, log, ...extra], {
-      cwd: packageDir,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const events: Record<string, unknown>[] = [];
-    const waiters: { event: string; resolve(value: Record<string, unknown>): void }[] = [];
-    const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
-    void (async () => {
-      for await (const line of createInterface({ input: proc.stdout })) {
-        const value = JSON.parse(line) as Record<string, unknown>;
-        events.push(value);
-        for (const w of waiters.splice(0)) (w.event === value.event ? w.resolve(value) : waiters.push(w));
-      }
-    })();
-    const child: Child = {
-      proc,
-      events,
-      exited,
-      next: (event) => {
-        const found = events.find((e) => e.event === event);
-        if (found) return Promise.resolve(found);
-        return new Promise((resolve, reject) => {
-          waiters.push({ event, resolve });
-          void exited.then(() => reject(new Error(`worker exited before printing ${event}`)));
-        });
-      },
-    };
-    children.push(child);
-    return child;
-  }
-
-  async function kill(child: Child): Promise<void> {
-    child.proc.kill("SIGKILL");
-    await child.exited;
-  }
-
-  /** Stops a worker gracefully (SIGTERM): it completes its jobs first, so none is left to take over. */
-  async function stop(child: Child): Promise<void> {
-    child.proc.kill("SIGTERM");
-    await child.exited;
-  }
-
-  /** Waits (bounded) until the session's turns satisfy `done`. */
-  async function turnsWhen(sessionId: string, done: (turns: TurnRecord[]) => boolean, limitMs = 60_000): Promise<TurnRecord[]> {
-    const until = Date.now() + limitMs;
-    for (;;) {
-      const turns = await (await chat.openSession(sessionId)).turns();
-      if (done(turns)) return turns;
-      if (Date.now() > until) throw new Error(`session ${sessionId}: turns not done after ${limitMs} ms: ${JSON.stringify(turns.map((t) => [t.input, t.status]))}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
-  const calls = (input: string) =>
-    (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : [])
-      .map((line) => line.split(" "))
-      .filter(([, , ...rest]) => rest.join(" ") === input)
-      .map(([pid, step]) => ({ pid: Number(pid), step }));
+  const startWorker = (hang?: string, options: Partial<ChildOptions> = {}): WorkerProcess => processes.start({ queueSchema, ...(hang ? { hang } : {}), ...options });
+  const kill = (worker: WorkerProcess) => processes.kill(worker);
+  const stop = (worker: WorkerProcess) => processes.stop(worker);
+  const turnsWhen = (sessionId: string, done: (turns: TurnRecord[]) => boolean, limitMs?: number) => turnsOf(chat, sessionId, done, limitMs);
+  const calls = (input: string) => logged(log, input);
 
   it("a turn enqueued with no worker waits, then runs on a worker process with the enqueued id", async () => {
     const session = await chat.createSession();
@@ -141,7 +75,7 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     await stop(worker);
   }, 90_000);
 
-  it(`a worker SIGKILLed in a durable turn's model call (seed ${SEED}: the ${KILL_AT} call) is taken over by another (completes once, or with no checkpoint yet, interrupted)`, async () => {
+  it(`a worker SIGKILLed in a durable turn's model call (seed ${SEED}: the ${KILL_AT} call) is taken over by another (completes once: resumed, or with no checkpoint yet, run again from its start)`, async () => {
     const input = `killed ${SEED}`;
     const a = startWorker(`${KILL_AT} ${input}`);
     await a.next("started");
@@ -152,15 +86,15 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     await b.next("started");
     await kill(a);
     if (KILL_AT === "plan") {
-      // Killed before its first step finished, the turn has no checkpoint yet: it is left interrupted, not rerun.
-      const until = Date.now() + 60_000;
-      while (!b.events.some((e) => e.event === "job" && e.turnId === turnId)) {
-        if (Date.now() > until) throw new Error("the other worker never took the turn over");
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(b.events.filter((e) => e.event === "job" && e.turnId === turnId).map((e) => [e.kind, e.status])).toEqual([["left", "interrupted"]]);
-      expect((await session.turns()).map((t) => [t.id, t.status])).toEqual([[turnId, "interrupted"]]);
-      expect(calls(input)).toEqual([{ pid: a.proc.pid, step: "plan" }]);
+      // Killed before its first step finished, the turn has no checkpoint yet: it runs again from its start, same id.
+      const turns = await turnsWhen(session.id, (t) => t[0]?.status === "completed", 60_000);
+      expect(turns.map((t) => [t.id, t.status, t.text])).toEqual([[turnId, "completed", `done: ${input}`]]);
+      expect(calls(input)).toEqual([
+        { pid: a.proc.pid, step: "plan" },
+        { pid: b.proc.pid, step: "plan" },
+        { pid: b.proc.pid, step: "reply" },
+      ]);
+      expect(b.events.filter((e) => e.event === "job" && e.turnId === turnId).map((e) => [e.kind, e.status])).toEqual([["restarted", "completed"]]);
     } else {
       const turns = await turnsWhen(session.id, (t) => t[0]?.status === "completed", 60_000);
       expect(turns.map((t) => [t.id, t.status, t.text])).toEqual([[turnId, "completed", `done: ${input}`]]);
@@ -259,6 +193,13 @@ describe.skipIf(!modernNode)("workers on pg-boss (needs Node 22.12+ for pg-boss 
     expect(info).toMatchObject({ id: "nightly", kind: "cron", cron: "0 3 * * *", timezone: "Europe/Paris", session: "new", owner: "ops" });
     expect(info.nextRunAt!.getTime()).toBeGreaterThan(Date.now());
     expect((await chat.schedules()).filter((s) => s.id === "nightly")).toHaveLength(1);
+    // Over HTTP (what Studio lists): read only, times as ISO strings; with authorize, only the caller's.
+    const base = await listen(createChatHandler(chat));
+    const listed = (await (await fetch(`${base}/schedules`)).json()) as { schedules: Record<string, unknown>[] };
+    expect(listed.schedules.find((s) => s.id === "nightly")).toMatchObject({ kind: "cron", cron: "0 3 * * *", timezone: "Europe/Paris", session: "new", owner: "ops", nextRunAt: info.nextRunAt!.toISOString() });
+    const as = (owner: string) => listen(createChatHandler(chat, { authorize: () => ({ owner }) }));
+    expect(((await (await fetch(`${await as("ops")}/schedules`)).json()) as { schedules: { id: string }[] }).schedules.map((s) => s.id)).toContain("nightly");
+    expect(((await (await fetch(`${await as("someone")}/schedules`)).json()) as { schedules: { id: string }[] }).schedules.map((s) => s.id)).not.toContain("nightly");
     expect(await chat.unschedule("nightly")).toBe(true);
     expect((await chat.schedules()).map((s) => s.id)).not.toContain("nightly");
     expect(await chat.unschedule("nightly")).toBe(false);

@@ -1,4 +1,4 @@
-import type { CasesFilter, CasesFile, SessionDetail, SessionInfo, StreamEvent, TurnFeedback } from "./types";
+import type { CasesFilter, CasesFile, ScheduleView, SessionDetail, SessionInfo, StreamEvent, TurnFeedback } from "./types";
 import { readEventStream } from "./event-stream";
 
 /** What a request that got no answer says. */
@@ -60,6 +60,16 @@ export class StudioClient {
   async listSessions(): Promise<SessionInfo[]> {
     const body = await this.json<{ sessions: SessionInfo[] } | SessionInfo[]>("GET", "/sessions");
     return Array.isArray(body) ? body : body.sessions;
+  }
+
+  /** The chat's schedules (`GET /schedules`, read only); `undefined` when the chat has no queue (501). */
+  async listSchedules(): Promise<ScheduleView[] | undefined> {
+    try {
+      return (await this.json<{ schedules: ScheduleView[] }>("GET", "/schedules")).schedules;
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 501 || error.status === 404)) return undefined;
+      throw error;
+    }
   }
 
   createSession(): Promise<SessionInfo> {

@@ -48,3 +48,17 @@ export interface SessionDetail {
 
 /** A request a durable turn waits on while no process runs it, as the server shows it (the input excerpted and redacted). */
 export type PendingApproval = ApprovalView & { turnId: string };
+
+/** A schedule as `GET /schedules` lists it (times as ISO strings). */
+export interface ScheduleView {
+  id: string;
+  kind: "cron" | "once";
+  cron?: string;
+  timezone?: string;
+  runAt?: string;
+  nextRunAt?: string;
+  /** A session id, or "new": a new session per run. */
+  session: string;
+  owner?: string;
+  input: string;
+}

@@ -10,6 +10,7 @@ import { useSessions } from "../state/use-sessions";
 import { ChatPane } from "./chat-pane";
 import { sessionCostLabel } from "./session-cost";
 import { Sidebar } from "./sidebar";
+import { ScheduleList } from "./schedule-list";
 
 /** June Studio: the sessions sidebar and the open session's chat pane. */
 export function App({ client }: { client: StudioClient }) {
@@ -87,6 +88,7 @@ export function App({ client }: { client: StudioClient }) {
         onDelete={deleteSession}
         onRename={sessions.rename}
         onClose={() => setSidebarOpen(false)}
+        footer={<ScheduleList client={client} onSelect={select} />}
       />
       {sidebarOpen ? <div className="app__scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" /> : null}
       <ChatPane

@@ -23,7 +23,7 @@ export interface ChatPaneProps {
 
 /** The open session: its turns, each with its trace, and the composer; its header exports its eval cases. */
 export function ChatPane({ chat, sessionId, title, error, offline = false, onOpenSidebar, onDismissError, onSendFirst }: ChatPaneProps) {
-  const { detail, live, traces } = chat;
+  const { detail, live, traces, thoughts } = chat;
   const running = live?.status === "running";
   const waiting = running && summarizeTrace(live.rows).status === "pending";
   const scroller = useRef<HTMLDivElement>(null);
@@ -130,7 +130,13 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
             return (
               <TurnView
                 key={record.id}
-                turn={{ ...record, files: chat.filesOf(record), steers: record.steers.map((steer) => steer.input), text: record.text ?? "" }}
+                turn={{
+                  ...record,
+                  files: chat.filesOf(record),
+                  steers: record.steers.map((steer) => steer.input),
+                  text: record.text ?? "",
+                  ...(thoughts[record.id] && { reasoning: record.reasoning ?? thoughts[record.id]!.reasoning, reasoningMs: thoughts[record.id]!.ms }),
+                }}
                 rows={waiting?.rows ?? traces[record.id] ?? []}
                 actions={waiting?.actions}
                 onCancel={waiting?.onCancel}

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import type { SessionInfo } from "../api/types";
 import { SessionItem } from "./session-item";
 import { cutTitles } from "./title-cut";
@@ -18,6 +18,8 @@ export interface SidebarProps {
   onRename(id: string, title: string): Promise<void>;
   /** Closes the drawer (narrow screens). */
   onClose?(): void;
+  /** Shown below the sessions (the chat's schedules). */
+  footer?: ReactNode;
 }
 
 /** When a session started, to tell apart sessions with one title: "Dec 1, 09:15:22". */
@@ -33,7 +35,7 @@ function startedAt(iso: string): string {
  * titles that start alike for longer than the sidebar shows are cut in the middle, so the end that differs
  * shows; any can be renamed in place.
  */
-export function Sidebar({ sessions, loaded, failed = false, selectedId, selectedCost, onSelect, onNew, onDelete, onRename, onClose }: SidebarProps) {
+export function Sidebar({ sessions, loaded, failed = false, selectedId, selectedCost, onSelect, onNew, onDelete, onRename, onClose, footer }: SidebarProps) {
   const [query, setQuery] = useState("");
   const repeated = useMemo(() => {
     const counts = new Map<string, number>();
@@ -93,6 +95,7 @@ export function Sidebar({ sessions, loaded, failed = false, selectedId, selected
           />
         ))}
       </ul>
+      {footer}
     </aside>
   );
 }

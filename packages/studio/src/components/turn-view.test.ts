@@ -66,3 +66,33 @@ describe("TurnView's footer", () => {
     expect(view({ status: "failed", error: { name: "BudgetExceededError", message } })).toContain(`<p class="turn__error-text">The session budget is spent ($0.0009 of $0.0008): stopped before the next model call</p>`);
   });
 });
+
+describe("TurnView's reasoning and sources", () => {
+  const turn = {
+    input: "What is the answer?",
+    steers: [],
+    text: "42.",
+    status: "completed" as const,
+    reasoning: "The guide has it.",
+    reasoningMs: 3_200,
+    sources: [
+      { sourceType: "url" as const, id: "s1", url: "https://example.com/guide", title: "The guide" },
+      { sourceType: "url" as const, id: "s2", url: "javascript:alert(1)" },
+    ],
+  };
+
+  it("shows the reasoning collapsed under how long it took, and the sources as links (http and https only)", () => {
+    const out = renderToStaticMarkup(createElement(TurnView, { turn, rows: [] }));
+    expect(out).toContain('<details class="turn__reasoning"><summary>Thought for 3 s</summary><p class="reasoning">The guide has it.</p></details>');
+    expect(out).toContain('<a href="https://example.com/guide" target="_blank" rel="noreferrer noopener">The guide</a>');
+    expect(out).not.toContain('href="javascript:');
+    expect(out.indexOf("turn__reasoning")).toBeLessThan(out.indexOf("42."));
+    expect(out.indexOf("42.")).toBeLessThan(out.indexOf("turn__sources"));
+  });
+
+  it("a blocked turn shows neither", () => {
+    const out = renderToStaticMarkup(createElement(TurnView, { turn: { ...turn, status: "blocked" }, rows: [] }));
+    expect(out).not.toContain("turn__reasoning");
+    expect(out).not.toContain("turn__sources");
+  });
+});

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { isUnfinished } from "june/stream";
+import { isUnfinished, type ReplySource } from "june/stream";
+import { ReasoningBox, SourceList } from "./reply-asides";
 import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
 import { describeTrace, formatUsd, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
 import type { Attachment } from "./attachments";
@@ -8,7 +9,21 @@ import { type BranchSwitch, RegenerateIcon, TurnInput } from "./turn-input";
 import { describeTurnError } from "./turn-error";
 
 export interface TurnViewProps {
-  turn: { id?: string; turnId?: string; input: string; files?: readonly Attachment[]; steers: string[]; text: string; status: TurnStatus; error?: TurnError };
+  turn: {
+    id?: string;
+    turnId?: string;
+    input: string;
+    files?: readonly Attachment[];
+    steers: string[];
+    text: string;
+    status: TurnStatus;
+    error?: TurnError;
+    /** The model's reasoning (a live turn's, or a journaled one's), and how long it took when known. */
+    reasoning?: string;
+    reasoningMs?: number;
+    /** The sources the reply cited. */
+    sources?: readonly ReplySource[];
+  };
   rows: ChatTraceRow[];
   metadata?: TurnMetadata;
   /** Approve and deny, for a turn that is running (or a durable one, suspended, that deciding resumes). */
@@ -61,11 +76,13 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
       ) : null}
       {running && onAnswer ? questions?.map((q) => <QuestionBox key={q.id} id={q.id} question={q.question} onAnswer={onAnswer} />) : null}
       <div className="turn__reply" aria-live={live ? "polite" : undefined}>
+        {turn.reasoning && turn.status !== "blocked" ? <ReasoningBox reasoning={turn.reasoning} {...(turn.reasoningMs !== undefined && { ms: turn.reasoningMs })} thinking={running && turn.reasoningMs === undefined && !turn.text} /> : null}
         {/* A canceled turn keeps what it streamed, marked as cut where it stopped. */}
         {turn.text && turn.status !== "blocked" ? <p className={turn.status === "canceled" ? "reply reply--cut" : "reply"}>{turn.text}</p> : null}
         {/* While a call waits for a decision its row asks for it; the reply says nothing more. */}
-        {running && !turn.text && !rows.some(isPending) ? <p className="reply reply--waiting">Thinking…</p> : null}
+        {running && !turn.text && !turn.reasoning && !rows.some(isPending) ? <p className="reply reply--waiting">Thinking…</p> : null}
         {running && turn.text ? <span className="caret" aria-hidden="true" /> : null}
+        {turn.sources?.length && turn.status !== "blocked" ? <SourceList sources={turn.sources} /> : null}
       </div>
       {(turn.status === "completed" && onFeedback) || onRegenerate ? (
         <div className="turn__footer">

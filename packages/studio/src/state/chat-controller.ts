@@ -21,6 +21,7 @@ const EMPTY: ChatSnapshot = Object.freeze({
   error: null,
   live: null,
   traces: Object.freeze({}),
+  thoughts: Object.freeze({}),
   branches: NO_BRANCHES,
 });
 
@@ -41,6 +42,7 @@ export class ChatController {
   #queued: { sessionId: string; input: string; files: readonly File[] } | null = null;
   // Traces live only in this page: keep each session's, so switching away and back keeps them.
   readonly #traceCache = new Map<string, Record<string, ChatTraceRow[]>>();
+  readonly #thoughtCache = new Map<string, Record<string, { reasoning: string; ms?: number }>>();
 
   constructor(options: ChatControllerOptions) {
     this.#client = options.client;
@@ -269,6 +271,7 @@ export class ChatController {
       branches: NO_BRANCHES,
       error: null,
       traces: sessionId ? (this.#traceCache.get(sessionId) ?? {}) : {},
+      thoughts: sessionId ? (this.#thoughtCache.get(sessionId) ?? {}) : {},
       loading: sessionId !== null,
     });
     if (!sessionId) return;
@@ -371,6 +374,11 @@ export class ChatController {
     if (signal.aborted) return;
     const finished = this.#state.live;
     if (finished?.turnId) this.#keepTrace(session, finished.turnId, finished.rows);
+    if (finished?.turnId && finished.reasoning) {
+      const all = { ...(this.#thoughtCache.get(session) ?? {}), [finished.turnId]: { reasoning: finished.reasoning, ...(finished.reasoningMs !== undefined && { ms: finished.reasoningMs }) } };
+      this.#thoughtCache.set(session, all);
+      if (this.#state.sessionId === session) this.#update({ thoughts: all });
+    }
     if (!ended) this.#setLive((turn) => ({ ...turn, status: "failed", error: { name: "Disconnected", message: "Lost the turn's event stream." } }));
     const next = await this.#client.getSession(session).catch(() => null);
     if (signal.aborted) return;
@@ -391,6 +399,18 @@ export class ChatController {
         return false;
       case "text-delta":
         this.#setLive((turn) => ({ ...turn, text: turn.text + event.text }));
+        return false;
+      case "reasoning-start":
+        this.#setLive((turn) => ({ ...turn, reasoning: turn.reasoning ? `${turn.reasoning}\n\n` : "", reasoningStartedAt: turn.reasoningStartedAt ?? Date.now() }));
+        return false;
+      case "reasoning-delta":
+        this.#setLive((turn) => ({ ...turn, reasoning: (turn.reasoning ?? "") + event.text, reasoningStartedAt: turn.reasoningStartedAt ?? Date.now() }));
+        return false;
+      case "reasoning-end":
+        this.#setLive((turn) => ({ ...turn, reasoningMs: Date.now() - (turn.reasoningStartedAt ?? Date.now()) }));
+        return false;
+      case "source":
+        this.#setLive((turn) => ({ ...turn, sources: [...(turn.sources ?? []), event.source] }));
         return false;
       case "run-update":
         this.#setLive((turn) => ({ ...turn, rows: event.rows }));

@@ -1,4 +1,5 @@
 import type { ChatTraceRow, SessionDetail, TurnError, TurnRecord } from "../api/types";
+import type { ReplySource } from "june/stream";
 
 /** A turn as it runs: built from its event stream, replaced by its journaled record once it ends. */
 export interface LiveTurn {
@@ -10,6 +11,12 @@ export interface LiveTurn {
   files?: LiveFile[];
   steers: string[];
   text: string;
+  /** The model's reasoning so far, when it streams any; `reasoningMs` once its last part ended (from its first start). */
+  reasoning?: string;
+  reasoningStartedAt?: number;
+  reasoningMs?: number;
+  /** The sources the reply cited so far. */
+  sources?: ReplySource[];
   rows: ChatTraceRow[];
   status: "running" | "completed" | "failed" | "canceled" | "suspended" | "blocked";
   error?: TurnError;
@@ -39,6 +46,8 @@ export interface ChatSnapshot {
   live: LiveTurn | null;
   /** Trace rows of this page's turns, by turn id. Traces are never journaled, so past turns have none. */
   traces: Readonly<Record<string, ChatTraceRow[]>>;
+  /** The reasoning of turns that ended in this page (by turn id), and how long it took: the journal keeps it only when the chat asks. */
+  thoughts: Readonly<Record<string, { reasoning: string; ms?: number }>>;
   /** The alternatives at each turn of the current branch that has more than one: their ids, oldest first. */
   branches: Readonly<Record<string, string[]>>;
 }

@@ -3,21 +3,31 @@ import { markHistoryOnly } from "./history-only.js";
 import type { ContextBuilder, ContextOptions, ContextResult, TurnRecord } from "../types.js";
 import { isCompleted, sameSteers, snapshotSteers, turnMessages, type SteersSnapshot } from "./turn-messages.js";
 
-/** One record as the builder last saw it: what its messages depend on, and where they start. */
-interface Seen {
-  record: TurnRecord;
-  status: TurnRecord["status"];
-  input: string;
-  text: string | undefined;
-  steers: SteersSnapshot;
-  /** `messages.length` and `turnIds.length` before this record's. */
-  messagesAt: number;
-  turnIdsAt: number;
+/** A record that may still change (not frozen), as the builder last saw it: what its messages depend on. */
+class SeenCopy {
+  readonly status: TurnRecord["status"];
+  readonly input: string;
+  readonly text: string | undefined;
+  readonly steers: SteersSnapshot;
+  constructor(readonly record: TurnRecord) {
+    this.status = record.status;
+    this.input = record.input;
+    this.text = record.text;
+    this.steers = snapshotSteers(record.steers);
+  }
 }
+
+/**
+ * One record as the builder last saw it: the record itself when it is frozen (it cannot have changed since: a
+ * store's records are, and an open session keeps one entry per turn here), else a copy of what matters.
+ */
+type Seen = TurnRecord | SeenCopy;
 
 /** A session's context as the last call built it, kept so that the next call only adds the new turns. */
 interface Memo {
   seen: Seen[];
+  /** `messages.length` before each seen record's messages. */
+  messagesAt: number[];
   messages: ModelMessage[];
   turnIds: string[];
 }
@@ -43,15 +53,17 @@ export function fullContext(): ContextBuilder {
     const scope = options?.scope;
     let memo = scope === undefined ? undefined : memos.get(scope);
     if (memo === undefined) {
-      memo = { seen: [], messages: [], turnIds: [] };
+      memo = { seen: [], messagesAt: [], messages: [], turnIds: [] };
       if (scope !== undefined) memos.set(scope, memo);
     }
     const same = unchangedPrefix(memo.seen, history);
     if (same < memo.seen.length) {
-      const from = memo.seen[same]!;
-      memo.messages.length = from.messagesAt;
-      memo.turnIds.length = from.turnIdsAt;
+      let turnIds = 0;
+      for (let i = 0; i < same; i++) if (memo.seen[i]!.status === "completed") turnIds += 1;
+      memo.messages.length = memo.messagesAt[same]!;
+      memo.turnIds.length = turnIds;
       memo.seen.length = same;
+      memo.messagesAt.length = same;
     }
     for (let i = same; i < history.length; i++) add(memo, history[i]!);
     return { name: "fullContext", messages: memo.messages.slice(), turnIds: memo.turnIds.slice() };
@@ -64,6 +76,11 @@ function unchangedPrefix(seen: readonly Seen[], history: readonly TurnRecord[]):
   for (let i = 0; i < n; i++) {
     const s = seen[i]!;
     const record = history[i]!;
+    if (!(s instanceof SeenCopy)) {
+      // A frozen record: the very same one is unchanged.
+      if (s !== record) return i;
+      continue;
+    }
     if (s.record !== record || s.status !== record.status) return i;
     // What a left-out turn says does not matter.
     if (s.status !== "completed") continue;
@@ -73,15 +90,8 @@ function unchangedPrefix(seen: readonly Seen[], history: readonly TurnRecord[]):
 }
 
 function add(memo: Memo, record: TurnRecord): void {
-  memo.seen.push({
-    record,
-    status: record.status,
-    input: record.input,
-    text: record.text,
-    steers: snapshotSteers(record.steers),
-    messagesAt: memo.messages.length,
-    turnIdsAt: memo.turnIds.length,
-  });
+  memo.seen.push(Object.isFrozen(record) && Object.isFrozen(record.steers) ? record : new SeenCopy(record));
+  memo.messagesAt.push(memo.messages.length);
   if (!isCompleted(record)) return;
   // Frozen: they go to every later turn, so no builder or responder may change them.
   for (const message of turnMessages(record)) memo.messages.push(Object.freeze(message));

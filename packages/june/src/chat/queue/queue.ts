@@ -1,3 +1,5 @@
+import type { AnswerCommand, ApproveCommand, DenyCommand } from "../types/turn-types.js";
+
 /**
  * The queue a chat hands work to and its workers take work from. One shape for every engine: the first
  * adapter is pg-boss (`pgBossQueue`). A queue keeps the work of one session in order and gives each piece
@@ -12,11 +14,18 @@ export interface TurnJob {
   input: string;
 }
 
-/** A suspended durable turn to continue on a worker (a decision was taken on it, or its worker died). */
+/** A decision on a suspended durable turn, carried to the worker that resumes it. */
+export type QueueDecision = ApproveCommand | DenyCommand | AnswerCommand;
+
+/**
+ * A suspended durable turn to continue on a worker, with the decisions taken on it (approve, deny, answer),
+ * applied once it is resumed.
+ */
 export interface ResumeJob {
   kind: "resume";
   sessionId: string;
   turnId: string;
+  decisions?: QueueDecision[];
 }
 
 /** A schedule's run came due: a worker makes its turn (in a new session, or the schedule's session). */

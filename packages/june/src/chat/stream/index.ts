@@ -12,6 +12,10 @@ export type {
   RunUpdateStreamEvent,
   ErrorInfo,
   TextDeltaStreamEvent,
+  ReasoningStartStreamEvent,
+  ReasoningDeltaStreamEvent,
+  ReasoningEndStreamEvent,
+  SourceStreamEvent,
   TurnEndStatus,
   TurnEndStreamEvent,
   TurnStartStreamEvent,
@@ -28,6 +32,7 @@ export type {
   ChatTraceStepRow,
   ChatTraceToolRow,
 } from "../trace/project-chat-trace.js";
+export type { ReplySource } from "../../ai-sdk/model-asides.js";
 export { isTurnStreamEventType, parseTurnStreamEvent, TURN_STREAM_EVENT_TYPES } from "./turn-stream-schema.js";
 export { TurnStreamEventError } from "./turn-stream-event-error.js";
 export { turnStream } from "./turn-stream.js";
@@ -38,4 +43,6 @@ export type { TurnStreamOptions } from "./turn-stream.js";
 export { errorInfo, MAX_ERROR_MESSAGE_CHARS } from "./error-info.js";
 export type { ErrorInfoOptions } from "./error-info.js";
 export { applyTraceRowChanges, traceRowChanges } from "./trace-row-changes.js";
+export { juneTraceDataSchema } from "./june-trace-data.js";
+export type { JuneTraceData, JuneTraceDataSchema } from "./june-trace-data.js";
 export type { TraceRowChange, TraceRowChanges } from "./trace-row-changes.js";

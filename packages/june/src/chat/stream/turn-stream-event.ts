@@ -1,6 +1,7 @@
 import type { ApprovalView } from "../trace/approval-view.js";
 import type { ChatTraceRow } from "../trace/project-chat-trace.js";
 import type { FileRef, TurnMetadata } from "../../stores/types.js";
+import type { ReplySource } from "../../ai-sdk/model-asides.js";
 
 /**
  * The one wire form of a turn: what every surface a turn leaves the process through reads (the HTTP
@@ -12,6 +13,10 @@ import type { FileRef, TurnMetadata } from "../../stores/types.js";
 export type TurnStreamEvent =
   | TurnStartStreamEvent
   | TextDeltaStreamEvent
+  | ReasoningStartStreamEvent
+  | ReasoningDeltaStreamEvent
+  | ReasoningEndStreamEvent
+  | SourceStreamEvent
   | RunUpdateStreamEvent
   | ApprovalRequestStreamEvent
   | PolicyDecisionStreamEvent
@@ -31,6 +36,31 @@ export interface TurnStartStreamEvent {
 export interface TextDeltaStreamEvent {
   type: "text-delta";
   text: string;
+}
+
+/** A part of the model's reasoning starts (Claude's thinking, an OpenAI reasoning summary); `id` names it until its end. */
+export interface ReasoningStartStreamEvent {
+  type: "reasoning-start";
+  id: string;
+}
+
+/** A piece of the model's reasoning, redacted as the reply is (whole words), in its place among the text deltas. */
+export interface ReasoningDeltaStreamEvent {
+  type: "reasoning-delta";
+  id: string;
+  text: string;
+}
+
+/** A part of the model's reasoning is complete. */
+export interface ReasoningEndStreamEvent {
+  type: "reasoning-end";
+  id: string;
+}
+
+/** A source the model cited for the reply (a link or a document), its url, title and filename redacted. */
+export interface SourceStreamEvent {
+  type: "source";
+  source: ReplySource;
 }
 
 /** A commit of the turn's run: the whole trace, projected with `projectChatTrace` and redacted. */

@@ -84,6 +84,7 @@ describe("parseTurnStreamEvent", () => {
 
   it("tells event types it knows from a newer writer's", () => {
     expect(isTurnStreamEventType("turn-end")).toBe(true);
-    expect(isTurnStreamEventType("reasoning-delta")).toBe(false);
+    expect(isTurnStreamEventType("reasoning-delta")).toBe(true);
+    expect(isTurnStreamEventType("data-june-future")).toBe(false);
   });
 });

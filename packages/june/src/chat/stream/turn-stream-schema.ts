@@ -10,7 +10,7 @@ import type { TurnEndStatus, TurnStreamEvent, TurnStreamEventType } from "./turn
  */
 
 /** Every `type` a turn-stream event can have, in the order a turn sends them. */
-export const TURN_STREAM_EVENT_TYPES: readonly TurnStreamEventType[] = ["turn-start", "text-delta", "run-update", "approval-request", "policy-decision", "input-request", "turn-end"];
+export const TURN_STREAM_EVENT_TYPES: readonly TurnStreamEventType[] = ["turn-start", "text-delta", "reasoning-start", "reasoning-delta", "reasoning-end", "source", "run-update", "approval-request", "policy-decision", "input-request", "turn-end"];
 
 const TYPES: ReadonlySet<string> = new Set(TURN_STREAM_EVENT_TYPES);
 const END_STATUSES: ReadonlySet<string> = new Set<TurnEndStatus>(["completed", "failed", "canceled", "suspended", "blocked"]);
@@ -53,6 +53,26 @@ export function parseTurnStreamEvent(value: unknown): TurnStreamEvent {
     case "text-delta":
       string(event.text, "text");
       break;
+    case "reasoning-start":
+    case "reasoning-end":
+      string(event.id, "id");
+      break;
+    case "reasoning-delta":
+      string(event.id, "id");
+      string(event.text, "text");
+      break;
+    case "source": {
+      const source = object(event.source, "source");
+      string(source.id, "source.id");
+      if (source.sourceType === "url") string(source.url, "source.url");
+      else if (source.sourceType === "document") {
+        string(source.mediaType, "source.mediaType");
+        string(source.title, "source.title");
+        optional(source.filename, "source.filename", string);
+      } else throw new TurnStreamEventError("source.sourceType", `must be url or document, got ${describe(source.sourceType)}`);
+      optional(source.title, "source.title", string);
+      break;
+    }
     case "run-update":
       rows(event.rows, "rows", 0);
       break;
@@ -128,6 +148,7 @@ function traceRow(value: unknown, path: string, depth: number): void {
     case "model":
       object(row.model, `${path}.model`);
       optional(row.text, `${path}.text`, string);
+      optional(row.reasoning, `${path}.reasoning`, string);
       optional(row.finishReason, `${path}.finishReason`, string);
       optional(row.prompt, `${path}.prompt`, messages);
       optional(row.promptOmitted, `${path}.promptOmitted`, number);

@@ -16,7 +16,7 @@ export interface TurnStreamOptions {
 
 /**
  * A turn as the one stream every surface sends out of the process: `turn-start` (index 0), the reply's
- * `text-delta`s, a `run-update` per commit of its run, an `approval-request` per tool call waiting for a
+ * `text-delta`s with the model's reasoning (`reasoning-start`, `-delta`, `-end`) and its `source`s where it sent them, a `run-update` per commit of its run, an `approval-request` per tool call waiting for a
  * decision, and `turn-end` last. This is where a turn is made safe to show, once, for all of them:
  *
  * - trace trees become `projectChatTrace` rows (a tree the projection cannot read is skipped, not fatal);
@@ -44,19 +44,40 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
   const text = new StreamRedactor(redaction);
   // What went out, for a canceled turn's end: the reply it keeps, as its readers saw it.
   let streamed = "";
+  const textRest = (): TurnStreamEvent | undefined => {
+    const rest = text.flush();
+    streamed += rest;
+    return rest !== "" ? { type: "text-delta", text: rest } : undefined;
+  };
+  // The reasoning is redacted the same way, each part on its own; what is held of it goes out before anything else does.
+  const reasoning = new StreamRedactor(redaction);
+  let reasoningId: string | undefined;
+  const reasoningRest = (): TurnStreamEvent | undefined => {
+    const id = reasoningId;
+    reasoningId = undefined;
+    const rest = reasoning.flush();
+    return id !== undefined && rest !== "" ? { type: "reasoning-delta", id, text: rest } : undefined;
+  };
   try {
     for await (const event of turn) {
       if (event.type === "text-delta") {
+        if (reasoningId !== undefined) {
+          const held = reasoningRest();
+          if (held) yield indexed(held);
+        }
         const safe = text.push(event.text);
         streamed += safe;
         if (safe !== "") yield indexed({ type: "text-delta", text: safe });
         continue;
       }
-      // The text before a tool call is complete: show all of it while the turn waits for a decision.
-      if (event.type === "approval-request" || event.type === "input-request") {
-        const rest = text.flush();
-        streamed += rest;
-        if (rest !== "") yield indexed({ type: "text-delta", text: rest });
+      // What the model wrote before a request, a reasoning part or a source is released first, in full.
+      const held = [textRest(), event.type === "reasoning-delta" && event.id === reasoningId ? undefined : reasoningRest()];
+      for (const before of held) if (before) yield indexed(before);
+      if (event.type === "reasoning-delta") {
+        reasoningId = event.id;
+        const safe = reasoning.push(event.text);
+        if (safe !== "") yield indexed({ type: "reasoning-delta", id: event.id, text: safe });
+        continue;
       }
       const projected = project(event, turn, redaction);
       if (projected) yield indexed(projected);
@@ -64,9 +85,7 @@ export async function* turnStream(turn: Turn, options: TurnStreamOptions = {}): 
   } catch {
     // A turn's iteration ends normally even when it fails; the failure itself comes through `result`.
   }
-  const rest = text.flush();
-  streamed += rest;
-  if (rest !== "") yield indexed({ type: "text-delta", text: rest });
+  for (const rest of [reasoningRest(), textRest()]) if (rest) yield indexed(rest);
   yield indexed(await turnEnd(turn, redaction, streamed));
 }
 
@@ -88,8 +107,13 @@ export function streamTraceRows(tree: ResponderTraceNode, options: StreamTraceRo
 }
 
 /** A turn's own event as it leaves the process, or nothing when it cannot be shown safely. */
-function project(event: Exclude<TurnEvent, { type: "text-delta" }>, turn: Turn, redaction: TextRedactOptions): TurnStreamEvent | undefined {
+function project(event: Exclude<TurnEvent, { type: "text-delta" | "reasoning-delta" }>, turn: Turn, redaction: TextRedactOptions): TurnStreamEvent | undefined {
   switch (event.type) {
+    case "reasoning-start":
+    case "reasoning-end":
+      return { type: event.type, id: event.id };
+    case "source":
+      return { type: "source", source: redact(event.source, redaction) };
     case "run-update":
       try {
         // A question (`ask_user`) is answered in its own box (`input-request`), not approved from its row.

@@ -62,6 +62,8 @@ export interface ChatTraceModelRow extends ChatTraceRowBase {
   finishReason?: string;
   /** What the call wrote so far, bounded and redacted. */
   text?: string;
+  /** What the call reasoned (thinking, a reasoning summary), a bounded, redacted excerpt of its head. */
+  reasoning?: string;
   /** What the call was sent: the system prompt, then its last messages, each a bounded, redacted excerpt. */
   prompt?: ChatTraceMessage[];
   /** How many earlier messages the prompt excerpt leaves out. */
@@ -285,6 +287,7 @@ function modelRow(node: ModelCallNode, context: Context): ChatTraceModelRow {
   if (node.cost?.usd !== undefined) row.cost = { usd: node.cost.usd };
   if (node.finishReason) row.finishReason = node.finishReason;
   if (node.partialText) row.text = truncate(redactText(node.partialText), context.maxTextChars);
+  if (node.reasoning) row.reasoning = truncate(redactText(node.reasoning), context.maxTextChars);
   if (node.prompt) row.prompt = node.prompt.map(messageRow);
   if (node.promptOmitted) row.promptOmitted = node.promptOmitted;
   if (node.response) row.response = node.response.map(messageRow);

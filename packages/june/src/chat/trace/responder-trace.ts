@@ -56,6 +56,8 @@ export interface ResponderTraceModelCall extends ResponderTraceBase {
   readonly kind: "model-call";
   readonly model: ModelInfo;
   readonly partialText?: string;
+  /** What the call reasoned, as a bounded, redacted excerpt. */
+  readonly reasoning?: string;
   readonly usage?: Usage;
   /** What its model calls cost, when known. */
   readonly cost?: Cost;

@@ -1,5 +1,6 @@
 import type { ApprovalRequest, PolicyApproval } from "../../runtime/types.js";
 import type { ResponderTraceNode } from "../trace/responder-trace.js";
+import type { ReplySource } from "../../ai-sdk/model-asides.js";
 
 /** A piece of the reply as it is written. */
 export interface TextDeltaEvent {
@@ -43,5 +44,36 @@ export interface PolicyDecisionEvent {
   decision: PolicyApproval;
 }
 
+/** The model starts a part of its reasoning (thinking, a reasoning summary); `id` names it until its end. */
+export interface ReasoningStartEvent {
+  type: "reasoning-start";
+  id: string;
+}
+/** A piece of the model's reasoning, in its place among the reply's text deltas. */
+export interface ReasoningDeltaEvent {
+  type: "reasoning-delta";
+  id: string;
+  text: string;
+}
+/** A part of the model's reasoning is complete. */
+export interface ReasoningEndEvent {
+  type: "reasoning-end";
+  id: string;
+}
+/** A source the model cites for its reply (a web-search result, a document): kept with the reply. */
+export interface SourceEvent {
+  type: "source";
+  source: ReplySource;
+}
+
 /** What a turn emits: its responder's events, and the decisions taken by policy (a responder's own `policy-decision`s are dropped). */
-export type TurnEvent = TextDeltaEvent | RunUpdateEvent | ApprovalRequestEvent | InputRequestEvent | PolicyDecisionEvent;
+export type TurnEvent =
+  | TextDeltaEvent
+  | ReasoningStartEvent
+  | ReasoningDeltaEvent
+  | ReasoningEndEvent
+  | SourceEvent
+  | RunUpdateEvent
+  | ApprovalRequestEvent
+  | InputRequestEvent
+  | PolicyDecisionEvent;

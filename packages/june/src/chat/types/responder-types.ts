@@ -1,3 +1,4 @@
+import type { TurnMemory } from "../memory/memory-options.js";
 import type { ModelMessage, UserModelMessage } from "ai";
 import type { Guardrails } from "../../guardrails/types.js";
 import type { ToolApprovalPolicy } from "../../runtime/tool-approval.js";
@@ -57,6 +58,12 @@ export interface RespondOptions {
   toolApproval?: ToolApprovalPolicy;
   /** The chat's tool guardrails (`createChat({ guardrails: { tool } })`), for a workflow responder to apply to every step. */
   guardrails?: Pick<Guardrails, "tool">;
+  /**
+   * The chat's memory for this turn (`createChat({ memory })`): the working memory's text and the earlier turns
+   * recalled. `modelResponder` sends it after its instructions, marked as memory; `agentResponder` hands it to
+   * `render` and nowhere else. Absent when the chat keeps no memory.
+   */
+  memory?: TurnMemory;
 }
 
 /** A durable turn's state as its responder hands it over. JSON-safe. */

@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
+import type { MemoryVersion } from "../../stores/memory-types.js";
 import type { Spent } from "../../cost/budget.js";
 import type { ScheduleOptions } from "../queue/schedules.js";
 import type { ScheduleInfo } from "../queue/queue.js";
@@ -145,6 +146,17 @@ export interface Chat {
   schedule(options: ScheduleOptions): Promise<ScheduleInfo>;
   /** The chat's schedules, by id. */
   schedules(): Promise<ScheduleInfo[]>;
+  /**
+   * An owner's working memory (`createChat({ memory })`), to read and set: `get()` its latest version, `set(text)`
+   * a new one (credentials masked; the same text again is no new version), `versions()` every version kept, oldest
+   * first. Throws a `TypeError` in a chat without `memory`.
+   */
+  memory(owner: string): OwnerMemory;
+  /**
+   * Deletes the owner's working memory with its versions (their sessions' too, with a session scope) and their
+   * turns in the recall index: later turns neither get the memory nor recall those turns.
+   */
+  forgetMemory(owner: string): Promise<void>;
   /** Removes a schedule; `false` when there was none by that id. */
   unschedule(id: string): Promise<boolean>;
 }
@@ -168,3 +180,12 @@ export interface ChatFactoryOptions {
  *   createChat({ model, store: fileStore(".june/chat") })) satisfies ChatFactory;
  */
 export type ChatFactory = (options: ChatFactoryOptions) => Chat | Responder | Promise<Chat | Responder>;
+
+/** An owner's working memory, as `chat.memory(owner)` reads and sets it. */
+export interface OwnerMemory {
+  get(): Promise<MemoryVersion | undefined>;
+  set(text: string): Promise<MemoryVersion>;
+  versions(): Promise<MemoryVersion[]>;
+  /** Resolves once every turn that completed so far is in the recall index (indexing runs after each turn, off its path). */
+  indexed(): Promise<void>;
+}

@@ -1,11 +1,16 @@
 import type { ApprovalRequest, RunResult } from "../../runtime/types.js";
 import type { ContextProvenance, FileRef, TurnMetadata } from "../../stores/types.js";
 import type { TurnEvent } from "./event-types.js";
+import type { ReplySource } from "../../ai-sdk/model-asides.js";
 
 export type TurnStatus = "running" | "completed" | "failed" | "canceled" | "suspended" | "blocked";
 
 export interface TurnResult {
   text: string;
+  /** What the model reasoned on the way (thinking, reasoning summaries; parts joined by a blank line), when it sent any. */
+  reasoning?: string;
+  /** The sources the model cited for the reply (web-search results, documents), in order, when it cited any. */
+  sources?: ReplySource[];
   /** The turn's provenance, as journaled. */
   metadata: TurnMetadata;
   /** The `RunResult` of an `agentResponder` turn, in memory only. */
@@ -142,6 +147,10 @@ export interface TurnRecord {
    */
   checkpointUnreadable?: string;
   text?: string;
+  /** The model's reasoning, when the chat journals it (`createChat({ journal: { reasoning: true } })`). */
+  reasoning?: string;
+  /** The sources the model cited for the reply, journaled with it. */
+  sources?: ReplySource[];
   error?: { name: string; message: string };
   metadata?: TurnMetadata;
   /** The latest feedback on the turn, if any. */

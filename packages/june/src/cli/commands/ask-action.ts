@@ -45,7 +45,7 @@ export async function runAsk(io: CliIO, { args, rawArgs }: CommandContext<typeof
       screen.note(renderErrorLine(describeFailure(error), screen.err));
       return 1;
     }
-    const outcome = await showTurn({ io, screen, turn, input, approver, json: args.json === true, model: model?.spec });
+    const outcome = await showTurn({ io, screen, turn, input, approver, json: args.json === true, model: model?.spec, reasoning: args.reasoning === true });
     screen.note(screen.err.dim(`session ${session.id}`));
     if (chat.store.durable === false) screen.note(screen.err.dim(EPHEMERAL_NOTE));
     return exitCodeOf(outcome);

@@ -1,7 +1,7 @@
 import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
 import { commandMeta, EXIT_LINE, MODEL_NOTE, type CommandHelp } from "../help.js";
-import { mcpArg, modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
+import { mcpArg, reasoningArg, modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
 
 /** `june ask`'s arguments. */
 export const askArgs = {
@@ -24,6 +24,7 @@ export const askArgs = {
   ...sessionArg,
   ...storeArg,
   ...turnArgs,
+  ...reasoningArg,
   ...mcpArg,
 } as const satisfies ArgsDef;
 

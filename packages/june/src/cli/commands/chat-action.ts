@@ -147,7 +147,7 @@ export async function runChat(io: CliIO, { args }: CommandContext<typeof chatArg
         failed = true;
         continue;
       }
-      const outcome = await showTurn({ io, screen, turn, input, approver, json, newlineAfterReply: true, model: model?.spec });
+      const outcome = await showTurn({ io, screen, turn, input, approver, json, newlineAfterReply: true, model: model?.spec, reasoning: args.reasoning === true });
       if (outcome.status === "failed") failed = true;
     }
   } finally {

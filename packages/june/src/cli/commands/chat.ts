@@ -2,7 +2,7 @@ import { defineCommand, type ArgsDef } from "citty";
 import type { CliIO } from "../io.js";
 import { commandMeta, EXIT_LINE, MODEL_NOTE, type CommandHelp } from "../help.js";
 import { REPL_COMMANDS } from "../repl-commands.js";
-import { mcpArg, modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
+import { mcpArg, reasoningArg, modelArgs, sessionArg, storeArg, turnArgs } from "./shared-args.js";
 
 /** `june chat`'s arguments. */
 export const chatArgs = {
@@ -15,6 +15,7 @@ export const chatArgs = {
   ...sessionArg,
   ...storeArg,
   ...turnArgs,
+  ...reasoningArg,
   ...mcpArg,
 } as const satisfies ArgsDef;
 

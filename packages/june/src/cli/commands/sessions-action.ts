@@ -1,3 +1,4 @@
+import { renderSources } from "../asides.js";
 import { existsSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { CommandContext } from "citty";
@@ -47,7 +48,7 @@ async function requireSession(store: ChatStore, id: string, dir: string): Promis
 
 /**
  * A session's turns as a transcript: `› input`, the files it sent (`[file] cat.png (image/png, 14 KB)`), then
- * the reply (or what became of the turn). A canceled
+ * the reply (or what became of the turn), then the sources it cited, numbered. A canceled
  * turn's reply, kept as far as it streamed, ends in `[canceled: cut short]`.
  */
 export function renderTranscript(turns: readonly TurnRecord[]): string {
@@ -62,7 +63,8 @@ export function renderTranscript(turns: readonly TurnRecord[]): string {
               ? `${turn.text} [canceled: cut short]`
               : `[${turn.status}]${turn.text ? ` ${turn.text}` : ""}`;
       const files = (turn.files ?? []).map((file) => `  [file] ${describeFile(file)}\n`).join("");
-      return `› ${turn.input}\n${files}${reply}\n`;
+      const sources = turn.sources?.length ? renderSources(turn.sources) : "";
+      return `› ${turn.input}\n${files}${reply}\n${sources}`;
     })
     .join("\n");
 }

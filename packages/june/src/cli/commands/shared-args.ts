@@ -43,6 +43,11 @@ export const turnArgs = {
   deny: { type: "boolean", description: "Deny every tool call that asks for approval" },
 } as const satisfies ArgsDef;
 
+/** `--reasoning`: show the model's reasoning (dimmed, on stderr) as it thinks. */
+export const reasoningArg = {
+  reasoning: { type: "boolean", description: "Show the model's reasoning (thinking, reasoning summaries), dimmed on stderr, before its reply" },
+} as const satisfies ArgsDef;
+
 /** `--session`: continue a session. */
 export const sessionArg = {
   session: { type: "string", valueHint: "id", description: "Continue this session (its id is printed on stderr)" },

@@ -20,6 +20,11 @@ import type { ModelCallInfo } from "../../telemetry/model-call-span.js";
 import { callNode, type CallEnd, type CallPatch, type NewCallNode } from "./call-node.js";
 import { type ModelStream, stepResponse as ownMessages, streamModel } from "../../ai-sdk/stream-model.js";
 import { within } from "../../telemetry/ai-sdk.js";
+import { modelAside, type ModelAside } from "../../ai-sdk/model-asides.js";
+import { excerptText } from "../message-excerpt.js";
+
+/** How much of a call's reasoning its trace node keeps (the head, redacted). */
+const REASONING_EXCERPT_CHARS = 600;
 
 /** A call's span (`ModelCallSpan`, or a run's that also tracks the step's tools): it reads every part. */
 export interface CallSpan {
@@ -55,6 +60,8 @@ export interface CallHost {
   end(nodeId: string | undefined, patch: CallPatch, end: CallEnd["kind"]): void;
   /** After each text delta: the call's text so far (one string, grown per delta) and the delta. */
   text(text: string, delta: string, nodeId: string | undefined): void;
+  /** What the model sent beside its text (reasoning, a source), in its place among the text deltas. */
+  aside?(aside: ModelAside, nodeId: string | undefined): void;
   /** The call's span; undefined when nothing records. */
   span(info: ModelCallInfo): CallSpan | undefined;
   /** A concurrency slot, taken right before the request and given back when its step finishes. */
@@ -163,6 +170,8 @@ interface Call {
   attemptStartedAt: number | undefined;
   failed: readonly ModelAttemptFailure[] | undefined;
   text: string;
+  /** What the call's reasoning parts wrote, joined (its node keeps an excerpt). */
+  reasoning: string;
   /** The tool calls the model made, as it sent them: counted only when its provider reports no usage. */
   toolCalls: { readonly toolName: string; readonly input: unknown }[];
   finish: FinishInfo | undefined;
@@ -211,6 +220,7 @@ function startCall(input: CallInput): Call {
     attemptStartedAt: undefined,
     failed: undefined,
     text: "",
+    reasoning: "",
     toolCalls: [],
     finish: undefined,
     usage: undefined,
@@ -330,6 +340,19 @@ function onPart(call: Call, span: CallSpan | undefined, part: TextStreamPart<Too
       call.text += part.text;
       host.text(call.text, part.text, call.nodeId);
       return;
+    case "reasoning-start":
+    case "reasoning-delta":
+    case "reasoning-end":
+    case "source": {
+      const aside = modelAside(part);
+      if (!aside) return;
+      if (aside.type === "reasoning-start" && call.reasoning !== "") call.reasoning += "\n\n";
+      else if (aside.type === "reasoning-delta") call.reasoning += aside.text;
+      // The node keeps an excerpt of what the call thought, once a part of it is complete.
+      else if (aside.type === "reasoning-end" && call.nodeId !== undefined) host.update(call.nodeId, { reasoning: excerptText(call.reasoning, REASONING_EXCERPT_CHARS) });
+      host.aside?.(aside, call.nodeId);
+      return;
+    }
     case "tool-input-start":
       call.interruptible = false;
       return;

@@ -88,6 +88,19 @@ async function walkUnscoped(key: string, bob: OwnerClient, aliceId: string): Pro
       expect(listed.sessions.map((s) => s.id)).not.toContain(aliceId);
       return;
     }
+    case "GET /memory":
+    case "PUT /memory":
+    case "DELETE /memory": {
+      // Always the caller's own memory (never a parameter): in this chat, which keeps none, a 404 for everyone.
+      const [method] = key.split(" ");
+      expect((await bob.call(method!, "/memory", method === "PUT" ? { text: "bob was here" } : undefined)).status).toBe(404);
+      return;
+    }
+    case "GET /schedules": {
+      // The chat's schedules, filtered to the caller's: this chat has no queue, so a 501 for everyone.
+      expect((await bob.get("/schedules")).status).toBe(501);
+      return;
+    }
     case "POST /sessions": {
       // An id is one namespace: a taken one is a conflict, whoever has it (the handler's own ids are random).
       expect((await bob.post("/sessions", { id: aliceId })).status).toBe(409);

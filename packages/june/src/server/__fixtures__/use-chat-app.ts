@@ -38,6 +38,9 @@ export const USE_CHAT_LINES: UseChatLine[] = [
   },
 ];
 
+/** Packages only the 7 line's install has: assistant-ui 0.15 and its AI SDK adapter 1.4 are built on `ai` 7. */
+const AI7_ONLY = ["@assistant-ui/react", "@assistant-ui/react-ai-sdk"];
+
 /** Installs the 7 line's packages from its lockfile when they are not there yet (or not the locked ones). */
 async function installAi7(): Promise<void> {
   const lock = JSON.parse(readFileSync(join(AI7_APP, "package-lock.json"), "utf8")) as { packages: Record<string, { version?: string }> };
@@ -45,15 +48,24 @@ async function installAi7(): Promise<void> {
     const file = join(AI7_APP, "node_modules", name, "package.json");
     return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version : undefined;
   };
-  if (["ai", "@ai-sdk/react", "react"].every((name) => installed(name) === lock.packages[`node_modules/${name}`]?.version)) return;
+  if (["ai", "@ai-sdk/react", "react", ...AI7_ONLY].every((name) => installed(name) === lock.packages[`node_modules/${name}`]?.version)) return;
   await promisify(execFile)("npm", ["ci", "--no-audit", "--no-fund"], { cwd: AI7_APP });
 }
 
 /** Builds the app against `line`'s packages into `outDir` and serves it; close the server after. */
 export async function buildUseChatApp(line: UseChatLine, outDir: string): Promise<RunningServer> {
-  if (line.modules) await installAi7();
-  const [{ build }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")]);
-  const alias = line.modules ? ["ai", "@ai-sdk/react", "react", "react-dom"].map((name) => ({ find: new RegExp(`^${name}(?=/|$)`), replacement: join(line.modules!, name) })) : [];
-  await build({ configFile: false, root: APP_SOURCE, base: "./", plugins: [react()], logLevel: "warn", resolve: { alias }, build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 } });
+  await buildBrowserApp(line, APP_SOURCE, outDir);
   return serve({ handler: (request) => serveStaticFile(new URL(request.url).pathname, { root: outDir }) });
+}
+
+/**
+ * Builds the page at `root` (its index.html) against `line`'s packages into `outDir`: the 7 line's `ai`,
+ * `@ai-sdk/react` and React, whoever imports them; workspace packages from their source (`june-source`).
+ */
+export async function buildBrowserApp(line: UseChatLine, root: string, outDir: string): Promise<void> {
+  if (line.modules) await installAi7();
+  const [{ build, defaultClientConditions }, { default: react }] = await Promise.all([import("vite"), import("@vitejs/plugin-react")]);
+  const alias = line.modules ? ["ai", "@ai-sdk/react", "react", "react-dom", ...AI7_ONLY].map((name) => ({ find: new RegExp(`^${name}(?=/|$)`), replacement: join(line.modules!, name) })) : [];
+  const conditions = ["june-source", ...defaultClientConditions];
+  await build({ configFile: false, root, base: "./", plugins: [react()], logLevel: "warn", resolve: { alias, conditions }, build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 4096 } });
 }

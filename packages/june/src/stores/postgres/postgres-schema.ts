@@ -23,6 +23,9 @@ export interface PgNames {
   checkpoints: string;
   /** The turn files' table (`<prefix>files`), made on first use. */
   files: string;
+  /** The working memory versions' table (`<prefix>memory`) and the recall index's (`<prefix>recall`), made on first use. */
+  memory: string;
+  recall: string;
   /** The sequence that orders sessions updated in the same millisecond. */
   touched: string;
   /** What the names are made of, for the advisory lock and messages. */
@@ -46,6 +49,8 @@ export function pgNames(schema: string | undefined, tablePrefix: string): PgName
     leases: qualify(`${tablePrefix}leases`),
     checkpoints: qualify(`${tablePrefix}checkpoints`),
     files: qualify(`${tablePrefix}files`),
+    memory: qualify(`${tablePrefix}memory`),
+    recall: qualify(`${tablePrefix}recall`),
     touched: qualify(`${tablePrefix}touched`),
     label: `${schema ?? ""}.${tablePrefix}`,
   };
@@ -155,6 +160,36 @@ export async function ensureFileTable(pool: PgPool, names: PgNames): Promise<voi
   bytes bytea NOT NULL,
   PRIMARY KEY (session_id, id)
 );`,
+  );
+}
+
+/** The memory area's tables (see `postgresMemory`), made on first use. Embeddings are `double precision[]`. */
+export async function ensureMemoryTables(pool: PgPool, names: PgNames): Promise<void> {
+  const index = names.recall.replace(/"([^"]*)"$/, (_, name: string) => `"${name}_by_owner"`);
+  await underSchemaLock(
+    pool,
+    names,
+    `CREATE TABLE IF NOT EXISTS ${names.memory} (
+  scope text NOT NULL,
+  key_id text NOT NULL,
+  version integer NOT NULL,
+  text text NOT NULL,
+  at text NOT NULL,
+  session_id text,
+  turn_id text,
+  PRIMARY KEY (scope, key_id, version)
+);
+CREATE TABLE IF NOT EXISTS ${names.recall} (
+  session_id text NOT NULL,
+  turn_id text NOT NULL,
+  owner text NOT NULL,
+  text text NOT NULL,
+  content_hash text NOT NULL,
+  embedding double precision[] NOT NULL,
+  at text NOT NULL,
+  PRIMARY KEY (session_id, turn_id)
+);
+CREATE INDEX IF NOT EXISTS ${index.includes(".") ? index.slice(index.lastIndexOf(".") + 1) : index} ON ${names.recall} (owner);`,
   );
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { memoryMethodsOf } from "../memory-records.js";
 import { hostname } from "node:os";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
 import { prepareSessionEntry } from "../journal-entries.js";
@@ -26,6 +27,7 @@ import { LEASE_STATE_COLUMNS, LEASE_STATE_FROM, appendStatement, busyOf, type Le
 import { checkPostgresOptions, createPool, type PostgresStore, type PostgresStoreOptions } from "./postgres-options.js";
 import { postgresCheckpoints } from "./postgres-checkpoints.js";
 import { postgresFiles } from "./postgres-files.js";
+import { postgresMemory } from "./postgres-memory.js";
 import { DIVISION_BY_ZERO, FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgText } from "./postgres-values.js";
 import { hasCode } from "../error-code.js";
 
@@ -89,6 +91,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
 
   const checkpoints = postgresCheckpoints(pool, names, ready);
   const files = postgresFiles(pool, names, ready);
+  const memory = postgresMemory(pool, names, ready);
 
   async function sessionRow(id: string): Promise<SessionRow | undefined> {
     const { rows } = await pool.query(`SELECT ${SESSION_COLUMNS} FROM ${S} WHERE id = $1`, [id]);
@@ -157,6 +160,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       known.forget(id);
       // Entries and lease go with the session (ON DELETE CASCADE).
       const { rowCount } = await pool.query(`DELETE FROM ${S} WHERE id = $1`, [id]);
+      await memory.forgetSession(id);
       return (rowCount ?? 0) > 0;
     },
 
@@ -209,6 +213,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     },
 
     putFile: files.putFile,
+    ...memoryMethodsOf(memory),
     getFile: files.getFile,
     putCheckpoint: checkpoints.putCheckpoint,
     getCheckpoint: checkpoints.getCheckpoint,

@@ -64,6 +64,27 @@ CREATE TABLE IF NOT EXISTS june_files (
   bytes BLOB NOT NULL,
   PRIMARY KEY (session_id, id)
 );
+CREATE TABLE IF NOT EXISTS june_memory (
+  scope TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  at TEXT NOT NULL,
+  session_id TEXT,
+  turn_id TEXT,
+  PRIMARY KEY (scope, key_id, version)
+);
+CREATE TABLE IF NOT EXISTS june_recall (
+  session_id TEXT NOT NULL,
+  turn_id TEXT NOT NULL,
+  owner TEXT NOT NULL,
+  text TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  embedding BLOB NOT NULL,
+  at TEXT NOT NULL,
+  PRIMARY KEY (session_id, turn_id)
+);
+CREATE INDEX IF NOT EXISTS june_recall_by_owner ON june_recall (owner);
 CREATE TABLE IF NOT EXISTS june_counters (
   name TEXT PRIMARY KEY NOT NULL,
   value INTEGER NOT NULL

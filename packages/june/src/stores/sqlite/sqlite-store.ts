@@ -1,4 +1,5 @@
 import { shareEventLoop } from "../event-loop-share.js";
+import { memoryMethodsOf } from "../memory-records.js";
 import { ConflictError, SessionBusyError, SessionNotFoundError, StoreClosedError, assertSessionId } from "../errors.js";
 import { prepareSessionEntry } from "../journal-entries.js";
 import { brandStore } from "../journal-open.js";
@@ -23,6 +24,7 @@ import type {
   TurnLease,
 } from "../types.js";
 import { fileIdOf, fileToKeep, keptRef, storedRef } from "../file-records.js";
+import { sqliteMemory } from "./sqlite-memory.js";
 import { describeHolder, isStale, newLease, type LeaseRow } from "./sqlite-leases.js";
 import { LIST_SQL, clearWal, openDatabase, SESSION_COLUMNS } from "./sqlite-schema.js";
 import { DEFAULT_LEASE_TTL_MS, rowListing, type SessionRow } from "../sql-session-row.js";
@@ -196,6 +198,8 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
     return db.transaction(fn).deferred();
   }
 
+  const memoryArea = sqliteMemory(db, (fn) => write(false, fn), readTx);
+
   const store: SqliteStore = {
     async createSession(input: CreateSessionOptions): Promise<SessionInfo> {
       const id = input?.id;
@@ -246,6 +250,7 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       // Entries, lease and checkpoints go with the session (ON DELETE CASCADE).
       return write(false, () => {
         const deleted = sql.deleteSession.run(id).changes > 0;
+        memoryArea.forgetSession(id);
         if (deleted) walHoldsDeleted = true;
         return deleted;
       });
@@ -295,6 +300,8 @@ export function sqliteStore(options: string | SqliteStoreOptions): SqliteStore {
       known.learn(sessionId, read);
       return read;
     },
+
+    ...memoryMethodsOf(memoryArea),
 
     async putFile(sessionId: string, file: NewFile): Promise<FileRef> {
       const kept = fileToKeep(sessionId, file);

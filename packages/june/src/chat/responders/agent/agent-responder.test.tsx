@@ -99,7 +99,7 @@ describe("agentResponder", () => {
     const signal = new AbortController().signal;
     const messages = [{ role: "user" as const, content: "earlier" }];
     const execution = responder.respond(turnOptions({ input: "now", messages, signal }));
-    expect(render).toHaveBeenCalledWith({ input: "now", message: { role: "user", content: "now" }, messages, sessionId: "s1", turnId: "t1" });
+    expect(render).toHaveBeenCalledWith({ input: "now", message: { role: "user", content: "now" }, messages, memory: { working: undefined, recalled: [] }, sessionId: "s1", turnId: "t1" });
     await Promise.resolve();
     expect(run.calls).toHaveLength(1);
     expect(run.calls[0].turn).toEqual({ sessionId: "s1", turnId: "t1" });

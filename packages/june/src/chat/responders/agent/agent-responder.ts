@@ -9,6 +9,7 @@ import { loadRuntime, startExecution } from "./agent-run.js";
 import type { JuneElement } from "../../../jsx/element.js";
 import { PREPARE } from "../prepare.js";
 import type { Responder, ResumeOptions } from "../../types.js";
+import type { TurnMemory } from "../../memory/memory-options.js";
 
 /** What `render` gets for each turn. */
 export interface AgentRenderOptions {
@@ -28,6 +29,12 @@ export interface AgentRenderOptions {
   handoff?: JuneElement;
   /** The completed conversation, as the chat's context built it. */
   messages: ModelMessage[];
+  /**
+   * The chat's memory for this turn (`createChat({ memory })`): `working` (the text `<Memory />` keeps, else the
+   * template; undefined when none) and `recalled` (earlier turns of the owner's other sessions, with their session
+   * and turn ids and scores). Nothing of it reaches a step unless you pass it there.
+   */
+  memory: TurnMemory;
   sessionId: string;
   turnId: string;
 }
@@ -67,7 +74,7 @@ export interface AgentResponderOptions {
   run?: AgentRunOptions;
   /** Launches each turn's run (default `start`). */
   startRun?: StartAgentRun;
-  /** Streams this step's text as the reply's `text-delta` events. The step should not call tools. */
+  /** Streams this step's text as the reply's `text-delta` events (its model's reasoning and sources as events of their own, in place). The step should not call tools. */
   stream?: { step: string };
   /**
    * Makes turns durable: while a turn is unfinished its run's checkpoint is kept in the chat's store (finished

@@ -3,8 +3,9 @@
  * `respond` or `resume`, and the agent runtime it loads on first use. A module of its own, so the responder and
  * the team both import it and neither imports the other's values (no circle).
  */
+import type { TurnMemory } from "../../memory/memory-options.js";
 import { checkpointRequests } from "../../../runtime/checkpoint.js";
-import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, TraceNode } from "../../../runtime/types.js";
+import type { ApprovalRequest, DecisionOutcome, PolicyApproval, RunCheckpoint, RunHandle, RunResult, StartOptions, StepAside, TraceNode } from "../../../runtime/types.js";
 import { valueKind } from "../../../errors/value-kind.js";
 import { ReplayBuffer } from "../../internal/replay-buffer.js";
 import { AgentReplyError, StreamMismatchError } from "./errors.js";
@@ -109,6 +110,16 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
     if (link) link.streamed = text;
   };
 
+  /** The streamed step's reasoning and sources, each after the text its model wrote before it. */
+  const onAside = ({ stepId, text, aside }: StepAside): void => {
+    if (stepId !== streamStep || settled || streamError || turn.signal.aborted) return;
+    if (text.length > streamed.length && text.startsWith(streamed)) {
+      events.push({ type: "text-delta", text: text.slice(streamed.length) });
+      streamed = text;
+    }
+    events.push(aside);
+  };
+
   const onUpdate = (tree: TraceNode): void => {
     if (settled) return;
     latestTree = tree;
@@ -129,12 +140,13 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
       ...(turn.files && turn.files.length > 0 ? { files: turn.files } : {}),
       message: turn.message ?? userMessage(turn.input, turn.files ?? []),
       messages: turn.messages,
+      memory: turn.memory ?? NO_MEMORY,
       sessionId: turn.sessionId,
       turnId: turn.turnId,
     });
     const startRun = options.startRun ?? runtime?.start;
     if (startRun === undefined) throw new Error("agentResponder: the agent runtime is not loaded: resume() is called after the chat awaited the responder's preparation");
-    const runOptions: StartOptions = { signal: turn.signal, onUpdate };
+    const runOptions: StartOptions = { signal: turn.signal, onUpdate, ...(streamStep !== undefined && { onAside }) };
     if (options.run?.concurrency !== undefined) runOptions.concurrency = options.run.concurrency;
     if (options.run?.timeout !== undefined) runOptions.timeout = options.run.timeout;
     if (turn.telemetry !== undefined) runOptions.telemetry = turn.telemetry;
@@ -252,3 +264,6 @@ function firstDifference(a: string, b: string): number {
 }
 
 const NOT_PENDING: DecisionOutcome = Object.freeze({ kind: "not-pending" });
+
+/** What `render` gets as `memory` in a chat that keeps none. */
+const NO_MEMORY: TurnMemory = Object.freeze({ working: undefined, recalled: Object.freeze([]) as unknown as TurnMemory["recalled"] });

@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage } from "ai";
+import { memoryText } from "../../memory/memory-message.js";
 import { pickCallSettings } from "../../../runtime/call-settings.js";
 import type { CallHost, CallInput, CallSpan, FinishedCall } from "../../../runtime/model-engine/call-model.js";
 import type { CallEnd, CallPatch, NewCallNode } from "../../../runtime/model-engine/call-node.js";
@@ -16,6 +17,7 @@ import { ModelCallSpan, type ModelCallInfo } from "../../../telemetry/model-call
 import { resolveTelemetry, type Telemetry } from "../../../telemetry/options.js";
 import type { Responder, TurnEvent, ResponderExecution, ResponderResult, RespondOptions } from "../../types.js";
 import { ModelTurnTrace } from "./model-turn-trace.js";
+import type { ModelAside } from "../../../ai-sdk/model-asides.js";
 
 export { modelInfo };
 
@@ -34,7 +36,8 @@ export interface ModelResponderOptions extends CallSettings {
 
 /**
  * Answers turns with an AI SDK model through `streamText`: `instructions` as the system prompt, then the
- * context's messages, then the input. Text streams as `text-delta` events; the turn records the model
+ * context's messages, then the input. Text streams as `text-delta` events, the model's reasoning and sources
+ * as `reasoning-start`/`-delta`/`-end` and `source` events in their place among them; the turn records the model
  * (`provider`, `modelId`), usage and finish reason. Each model call is a `model-call` node of the turn's
  * trace (`run-update` events): its prompt and response as bounded, redacted excerpts, its tokens and
  * timings, and each request the AI SDK retries (`maxRetries`) as it fails. A provider error (after those
@@ -103,7 +106,9 @@ class ModelTurn implements CallHost {
     this.#base = {
       model,
       modelInfo: info,
-      system: instructions,
+      // The chat's memory right after the instructions, in the system prompt (not a system message among the
+      // conversation's, which the AI SDK warns about).
+      system: withMemory(instructions, memoryText(options.memory)),
       settings: withAiSdkTelemetry(settings, undefined, this.#telemetry),
       tools: undefined,
       output: undefined,
@@ -234,6 +239,10 @@ class ModelTurn implements CallHost {
     this.#queue.push({ type: "text-delta", text: delta });
   }
 
+  aside(aside: ModelAside): void {
+    this.#queue.push(aside);
+  }
+
   span(info: ModelCallInfo): CallSpan | undefined {
     return this.#telemetry ? ModelCallSpan.start(this.#telemetry, undefined, info) : undefined;
   }
@@ -241,4 +250,10 @@ class ModelTurn implements CallHost {
   kept(): string {
     return this.#segment;
   }
+}
+
+/** The instructions, then the turn's memory (`<memory>…</memory>`), when there is any. */
+function withMemory(instructions: string | undefined, memory: string | undefined): string | undefined {
+  if (memory === undefined) return instructions;
+  return instructions === undefined || instructions === "" ? memory : `${instructions}\n\n${memory}`;
 }

@@ -1,0 +1,149 @@
+import {
+  MAX_MEMORY_VERSIONS,
+  checkMemoryKey,
+  checkMemoryUpdate,
+  checkRecallEntries,
+  checkRecallQuery,
+  checkRecallTarget,
+  exactSearch,
+  nextVersion,
+} from "../memory-records.js";
+import type { MemoryStoreMethods, MemoryVersion, RecallMatch, RecallQuery } from "../memory-types.js";
+import { ensureMemoryTables, madeOnce, type PgNames, type PgPool } from "./postgres-schema.js";
+import { UNIQUE_VIOLATION, pgText } from "./postgres-values.js";
+import { hasCode } from "../error-code.js";
+
+interface VersionRow {
+  version: number;
+  text: string;
+  at: string;
+  session_id: string | null;
+  turn_id: string | null;
+}
+
+/**
+ * A PostgreSQL store's memory area: `<prefix>memory` (a row per working memory version) and `<prefix>recall` (a
+ * row per indexed turn). Search is exact: with the `vector` extension installed in the database (pgvector), in
+ * the database by its cosine distance (`<=>`); without it, in process over the owner's rows.
+ */
+export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => Promise<void>): MemoryStoreMethods & { forgetSession(sessionId: string): Promise<void> } {
+  const tables = madeOnce(() => ensureMemoryTables(pool, names));
+  let pgvector: Promise<boolean> | undefined;
+  async function ready(): Promise<void> {
+    await storeReady();
+    await tables();
+  }
+  const hasPgvector = () =>
+    (pgvector ??= pool
+      .query("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
+      .then((result) => result.rows.length > 0)
+      .catch(() => false));
+  const version = (row: VersionRow): MemoryVersion => ({
+    version: row.version,
+    text: row.text,
+    at: row.at,
+    ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
+    ...(row.turn_id !== null ? { turnId: row.turn_id } : {}),
+  });
+  const latestSql = `SELECT version, text, at, session_id, turn_id FROM ${names.memory} WHERE scope = $1 AND key_id = $2 ORDER BY version DESC LIMIT 1`;
+
+  async function search(query: RecallQuery): Promise<RecallMatch[]> {
+    if (await hasPgvector()) {
+      const { rows } = await pool.query(
+        `SELECT session_id, turn_id, text, at, 1 - (embedding::vector <=> $2::double precision[]::vector) AS score FROM ${names.recall}
+         WHERE owner = $1 AND array_length(embedding, 1) = $3 AND ($4::text IS NULL OR session_id <> $4)
+         ORDER BY embedding::vector <=> $2::double precision[]::vector, at DESC LIMIT $5`,
+        [query.owner, query.embedding, query.embedding.length, query.excludeSessionId ?? null, query.limit],
+      );
+      return rows.map((r: { session_id: string; turn_id: string; text: string; at: string; score: number }) => ({
+        sessionId: r.session_id,
+        turnId: r.turn_id,
+        text: r.text,
+        at: r.at,
+        score: Number.isFinite(Number(r.score)) ? Number(r.score) : 0,
+      }));
+    }
+    const { rows } = await pool.query(`SELECT session_id, turn_id, text, at, embedding FROM ${names.recall} WHERE owner = $1`, [query.owner]);
+    return exactSearch(
+      query,
+      rows.map((r: { session_id: string; turn_id: string; text: string; at: string; embedding: number[] }) => ({ sessionId: r.session_id, turnId: r.turn_id, text: r.text, at: r.at, embedding: r.embedding.map(Number) })),
+    );
+  }
+
+  return {
+    async getMemory(key) {
+      const { scope, id } = checkMemoryKey("getMemory", key);
+      await ready();
+      const { rows } = await pool.query(latestSql, [scope, id]);
+      return rows[0] && version(rows[0] as VersionRow);
+    },
+    async putMemory(key, update) {
+      const { scope, id } = checkMemoryKey("putMemory", key);
+      const checked = checkMemoryUpdate(update);
+      await ready();
+      // Two writers of one version: the loser reads the winner's and tries once more.
+      for (let attempt = 0; ; attempt++) {
+        const { rows } = await pool.query(latestSql, [scope, id]);
+        const latest = rows[0] && version(rows[0] as VersionRow);
+        const next = nextVersion(latest, checked);
+        if (!next) return latest!;
+        try {
+          await pool.query(
+            `WITH added AS (INSERT INTO ${names.memory} (scope, key_id, version, text, at, session_id, turn_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING 1)
+             DELETE FROM ${names.memory} WHERE scope = $1 AND key_id = $2 AND version <= $8`,
+            [scope, id, next.version, pgText(next.text), next.at, next.sessionId ?? null, next.turnId ?? null, next.version - MAX_MEMORY_VERSIONS],
+          );
+          return next;
+        } catch (error) {
+          if (!hasCode(error, UNIQUE_VIOLATION) || attempt >= 3) throw error;
+        }
+      }
+    },
+    async listMemoryVersions(key) {
+      const { scope, id } = checkMemoryKey("listMemoryVersions", key);
+      await ready();
+      const { rows } = await pool.query(`SELECT version, text, at, session_id, turn_id FROM ${names.memory} WHERE scope = $1 AND key_id = $2 ORDER BY version`, [scope, id]);
+      return (rows as VersionRow[]).map(version);
+    },
+    async deleteMemory(key) {
+      const { scope, id } = checkMemoryKey("deleteMemory", key);
+      await ready();
+      const { rowCount } = await pool.query(`DELETE FROM ${names.memory} WHERE scope = $1 AND key_id = $2`, [scope, id]);
+      return (rowCount ?? 0) > 0;
+    },
+    async putRecall(entries) {
+      const checked = checkRecallEntries(entries);
+      if (checked.length === 0) return;
+      await ready();
+      await pool.query(
+        `INSERT INTO ${names.recall} (session_id, turn_id, owner, text, content_hash, embedding, at)
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(session_id text, turn_id text, owner text, text text, content_hash text, embedding double precision[], at text)
+         ON CONFLICT (session_id, turn_id) DO UPDATE SET owner = excluded.owner, text = excluded.text, content_hash = excluded.content_hash, embedding = excluded.embedding, at = excluded.at`,
+        [
+          JSON.stringify(
+            checked.map((e) => ({ session_id: e.sessionId, turn_id: e.turnId, owner: pgText(e.owner), text: pgText(e.text), content_hash: e.contentHash, embedding: e.embedding, at: e.at })),
+          ),
+        ],
+      );
+    },
+    async searchRecall(query) {
+      const checked = checkRecallQuery(query);
+      await ready();
+      return search(checked);
+    },
+    async deleteRecall(target) {
+      const checked = checkRecallTarget(target);
+      await ready();
+      const { rowCount } =
+        "owner" in checked
+          ? await pool.query(`DELETE FROM ${names.recall} WHERE owner = $1`, [checked.owner])
+          : await pool.query(`DELETE FROM ${names.recall} WHERE session_id = $1`, [checked.sessionId]);
+      return rowCount ?? 0;
+    },
+    async forgetSession(sessionId) {
+      await ready();
+      await pool.query(`DELETE FROM ${names.recall} WHERE session_id = $1`, [sessionId]);
+      await pool.query(`DELETE FROM ${names.memory} WHERE scope = 'session' AND key_id = $1`, [sessionId]);
+    },
+  };
+}
