@@ -1,14 +1,8 @@
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createChat, type Responder, type TurnEvent } from "june/chat";
-import { createChatHandler, type RunningServer } from "june/server";
 import { approvalResponder } from "./__fixtures__/approval-responder.js";
-import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { docsBlock, serveDocsApp, writeDocsApp } from "./__fixtures__/docs-app.js";
-import { CHROMIUM, CHROMIUM_ARGS, USE_CHAT_LINES } from "./__fixtures__/use-chat-app.js";
+import { AI7_LINE, startAssistantUiApp, type AssistantUiApp } from "./__fixtures__/assistant-ui-app.js";
+import { docsBlock } from "./__fixtures__/docs-app.js";
 
 /**
  * docs/server.md's assistant-ui thread list (a `RemoteThreadListAdapter` over `/sessions`, a history adapter over
@@ -17,16 +11,14 @@ import { CHROMIUM, CHROMIUM_ARGS, USE_CHAT_LINES } from "./__fixtures__/use-chat
  */
 
 const WAIT = { timeout: 20_000 };
-const LINE = USE_CHAT_LINES.find((line) => line.modules !== undefined)!;
+const LINE = AI7_LINE;
 const MAIN = `import { createRoot } from "react-dom/client";
 import { AssistantWithThreads } from "./assistant-threads";
 
 createRoot(document.getElementById("root")!).render(<AssistantWithThreads />);
 `;
 
-let tmp: string;
-let browser: Browser;
-let app: RunningServer | undefined;
+let ui: AssistantUiApp | undefined;
 
 /** Answers "Echo: <input>", word by word. */
 const echo: Responder = {
@@ -53,26 +45,18 @@ const chat = createChat({
 describe("docs/server.md's assistant-ui thread list over June's sessions, in Chromium", () => {
   beforeAll(async () => {
     if (LINE.skip) return;
-    if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
-    tmp = await mkdtemp(join(tmpdir(), "june-assistant-ui-threads-e2e-"));
-    const root = await writeDocsApp("assistant-ui-threads", {
+    ui = await startAssistantUiApp("assistant-ui-threads", {
       "assistant.tsx": docsBlock("server.md", "// app/assistant.tsx"),
       "assistant-threads.tsx": docsBlock("server.md", "// app/assistant-threads.tsx"),
       "main.tsx": MAIN,
-    });
-    app = await serveDocsApp(LINE, root, join(tmp, "ai7"), createChatHandler(chat, { basePath: "/api/june", uiChat: { cancelOnDisconnect: false } }));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    }, chat);
   }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => ui?.close());
   if (LINE.skip) it.skip(`skipped: ${LINE.skip}`, () => {});
   it.skip("skipped on the AI SDK 6 line: assistant-ui 0.15 and @assistant-ui/react-ai-sdk 1.4 depend on ai 7 and @ai-sdk/react 4", () => {});
 
   it.skipIf(LINE.skip !== undefined)("two threads are two sessions; switching shows each one's messages; a reload opens the same thread, whose next message continues its session", { timeout: 120_000 }, async () => {
-    const page = await browser.newPage();
+    const page = await ui!.browser.newPage();
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
     const messages = async () => {
@@ -86,7 +70,7 @@ describe("docs/server.md's assistant-ui thread list over June's sessions, in Chr
     const threadOf = () => new URL(page.url()).searchParams.get("thread");
     const sessionTurns = async (id: string) => (await (await chat.openSession(id)).turns()).map((turn) => [turn.input, turn.status]);
     try {
-      await page.goto(app!.url);
+      await page.goto(ui!.url);
       await send("Hello alpha");
       await expect.poll(messages, WAIT).toEqual(["user: Hello alpha", "assistant: Echo: Hello alpha"]);
       await expect.poll(threadOf, WAIT).not.toBeNull();
