@@ -1,14 +1,8 @@
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createChat, type Responder, type ResponderResult, type TurnEvent } from "june/chat";
 import { approvalResponder } from "./__fixtures__/approval-responder.js";
-import { createChatHandler, type RunningServer } from "june/server";
-import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { docsBlock, serveDocsApp, writeDocsApp } from "./__fixtures__/docs-app.js";
-import { CHROMIUM, CHROMIUM_ARGS, USE_CHAT_LINES } from "./__fixtures__/use-chat-app.js";
+import { AI7_LINE, startAssistantUiApp, type AssistantUiApp } from "./__fixtures__/assistant-ui-app.js";
+import { docsBlock } from "./__fixtures__/docs-app.js";
 
 /**
  * docs/server.md's assistant-ui recipe (`useChatRuntime`, `AssistantChatTransport` with `resumable`), taken from the
@@ -18,7 +12,7 @@ import { CHROMIUM, CHROMIUM_ARGS, USE_CHAT_LINES } from "./__fixtures__/use-chat
  */
 
 const WAIT = { timeout: 20_000 };
-const LINE = USE_CHAT_LINES.find((line) => line.modules !== undefined)!;
+const LINE = AI7_LINE;
 const MAIN = `import { createRoot } from "react-dom/client";
 import { Assistant } from "./assistant";
 
@@ -27,9 +21,7 @@ createRoot(document.getElementById("root")!).render(<Assistant />);
 const SECOND_HALF = ["Second ", "half, ", "after ", "the ", "reload."];
 const GATED_REPLY = `First half. ${SECOND_HALF.join("")}`;
 
-let tmp: string;
-let browser: Browser;
-let app: RunningServer | undefined;
+let ui: AssistantUiApp | undefined;
 let gate = deferred<void>();
 
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
@@ -47,7 +39,7 @@ const gated: Responder = {
       const result = deferred<ResponderResult>();
       async function* events(): AsyncGenerator<TurnEvent> {
         for (const piece of ["First half. ", ...SECOND_HALF]) {
-          if (piece === SECOND_HALF[0]) await gate.promise;
+          if (piece === SECOND_HALF[0]) await Promise.race([gate.promise, new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }))]);
           else if (text !== "") await new Promise((resolve) => setTimeout(resolve, 30));
           signal.throwIfAborted();
           text += piece;
@@ -67,22 +59,14 @@ const chat = createChat({
 describe("docs/server.md's assistant-ui recipe in Chromium", () => {
   beforeAll(async () => {
     if (LINE.skip) return;
-    if (!existsSync(CHROMIUM)) throw new Error(`This test needs Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\``);
-    tmp = await mkdtemp(join(tmpdir(), "june-assistant-ui-e2e-"));
-    const root = await writeDocsApp("assistant-ui", { "assistant.tsx": docsBlock("server.md", "// app/assistant.tsx"), "main.tsx": MAIN });
-    app = await serveDocsApp(LINE, root, join(tmp, "ai7"), createChatHandler(chat, { basePath: "/api/june", uiChat: { cancelOnDisconnect: false } }));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    ui = await startAssistantUiApp("assistant-ui", { "assistant.tsx": docsBlock("server.md", "// app/assistant.tsx"), "main.tsx": MAIN }, chat);
   }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => ui?.close());
   if (LINE.skip) it.skip(`skipped: ${LINE.skip}`, () => {});
   it.skip("skipped on the AI SDK 6 line: assistant-ui 0.15 and @assistant-ui/react-ai-sdk 1.4 depend on ai 7 and @ai-sdk/react 4", () => {});
 
   it.skipIf(LINE.skip !== undefined)("streams a reply, a page reloaded mid-reply rejoins it through x-resumable-stream-id, and Approve answers a tool call", { timeout: 120_000 }, async () => {
-    const page = await browser.newPage();
+    const page = await ui!.browser.newPage();
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
     const resumes: number[] = [];
@@ -94,7 +78,7 @@ describe("docs/server.md's assistant-ui recipe in Chromium", () => {
     const replyText = async () => ((await assistant.last().textContent()) ?? "").replace(/ ●$/, "");
     try {
       gate = deferred<void>();
-      await page.goto(app!.url);
+      await page.goto(ui!.url);
       await page.getByLabel("Message").fill("Tell me a story");
       await page.getByRole("button", { name: "Send" }).click();
       await expect.poll(replyText, WAIT).toBe("First half. ");
@@ -131,6 +115,36 @@ describe("docs/server.md's assistant-ui recipe in Chromium", () => {
       expect((await deployed())?.text).toBe("Checking. Deployed 1. Done.");
       expect(pageErrors).toEqual([]);
     } finally {
+      await page.close();
+    }
+  });
+
+  it.skipIf(LINE.skip !== undefined)("Stop ends June's turn: canceled, through POST /ui-chat/:id/stop", { timeout: 120_000 }, async () => {
+    const page = await ui!.browser.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const stops: number[] = [];
+    page.on("response", (response) => {
+      if (response.request().method() === "POST" && /\/api\/june\/ui-chat\/[^/]+\/stop$/.test(new URL(response.url()).pathname)) stops.push(response.status());
+    });
+    const assistant = page.locator('[data-role="assistant"]');
+    try {
+      gate = deferred<void>();
+      const before = new Set((await chat.listSessions()).map((info) => info.id));
+      await page.goto(ui!.url);
+      await page.getByLabel("Message").fill("Tell me another story");
+      await page.getByRole("button", { name: "Send" }).click();
+      await expect.poll(async () => (await assistant.last().textContent()) ?? "", WAIT).toContain("First half. ");
+      const sessionId = (await chat.listSessions()).map((info) => info.id).find((id) => !before.has(id))!;
+      const session = await chat.openSession(sessionId);
+      expect((await session.turns())[0]?.status).toBe("running");
+      await page.getByRole("button", { name: "Stop" }).click();
+      await expect.poll(() => stops, WAIT).toEqual([200]);
+      await expect.poll(async () => (await session.turns())[0]?.status, WAIT).toBe("canceled");
+      expect((await session.turns())[0]).toMatchObject({ input: "Tell me another story" });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      gate.resolve();
       await page.close();
     }
   });
