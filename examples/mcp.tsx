@@ -45,11 +45,16 @@ function toolOutcome(prompt: readonly PromptMessage[]): string | undefined {
   return JSON.stringify(output.value);
 }
 
+/** The "reply" step's prompt, before the "work" step's answer it repeats. */
+const TELL = "Tell the user, in your own words: ";
+
 /** The scripted assistant: picks a tool of the notepad server from the words of the input. */
 function assistant({ options }: ScriptCallInfo): ScriptEntry {
-  const outcome = toolOutcome(options.prompt);
-  if (outcome !== undefined) return { text: outcome.split(/(?<= )/).map((word) => ({ text: word, delay: 30 })) };
   const input = textOf(options.prompt.filter((m) => m.role === "user").at(-1));
+  // The streamed "reply" step: it tells what the "work" step found, word by word.
+  if (input.startsWith(TELL)) return { text: input.slice(TELL.length).split(/(?<= )/).map((word) => ({ text: word, delay: 30 })) };
+  const outcome = toolOutcome(options.prompt);
+  if (outcome !== undefined) return outcome;
   const remember = /\bremember (?:to |that )?(.+)/i.exec(input);
   if (remember && !/\?\s*$/.test(input)) return { toolCalls: [{ toolName: "note_save", input: { text: remember[1]!.trim() } }] };
   if (/\bnotes?\b|\bremember\b/i.test(input)) return { toolCalls: [{ toolName: "note_list", input: {} }] };
@@ -63,8 +68,11 @@ const offlineModel = scriptedModel(assistant, { provider: "offline", modelId: "s
 function Notes({ model, messages, input }: { model: LanguageModel; messages: ModelMessage[]; input: string }) {
   return (
     <Agent model={model} instructions="You keep the user's notes with the notepad tools. Be brief.">
-      <McpTools name="notepad" server={notesServer} include={["note_save", "note_list", "add"]} needsApproval={["note_save"]} />
-      <Step id="reply" stream prompt={[...messages, { role: "user", content: input }]} />
+      {/* A streamed step calls no tools: the notepad's tools serve the "work" step alone, and "reply" streams its answer. */}
+      <Step id="work" prompt={[...messages, { role: "user", content: input }]}>
+        <McpTools name="notepad" server={notesServer} include={["note_save", "note_list", "add"]} needsApproval={["note_save"]} />
+      </Step>
+      <Step id="reply" stream prompt={(ctx) => `${TELL}${String(ctx.steps.work)}`} />
     </Agent>
   );
 }

@@ -34,6 +34,7 @@ export type {
   WorkflowNode,
 } from "./runtime/components.js";
 export { start } from "./runtime/start.js";
+export { outputOf, type OutputValue, type PartialOutputValue } from "./runtime/step-output.js";
 export { AskUser, ASK_USER_TOOL, type AskUserProps } from "./ask/ask-user.js";
 export { Memory, UPDATE_MEMORY_TOOL, type MemoryProps } from "./memory/memory-element.js";
 export { toolSource } from "./runtime/tool-source.js";

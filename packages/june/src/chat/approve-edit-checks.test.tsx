@@ -37,7 +37,7 @@ async function asked(options: Omit<DurableChatOptions, "store" | "log">) {
 async function stillPending(run: Awaited<ReturnType<typeof asked>>) {
   expect(run.turn.requests.map((r) => r.id)).toEqual([run.request.id]);
   expect(run.turn.status).toBe("running");
-  expect(lines(run.log)).toEqual(["model plan", "model reply-ask"]);
+  expect(lines(run.log)).toEqual(["model plan", "model work-ask"]);
   expect((await run.store.read("s1")).some((entry) => entry.type === "approval")).toBe(false);
 }
 
@@ -58,7 +58,7 @@ describe("an edited approval passes the checks the model's own input passes", ()
     // An edit the policy takes runs.
     expect(await run.turn.approve(run.request.id, { input: { env: "qa", token: SECRET } })).toBe(true);
     await run.turn.result;
-    expect(lines(run.log)).toEqual(["model plan", "model reply-ask", `deploy qa ${SECRET}`, "model reply-answer"]);
+    expect(lines(run.log)).toEqual(["model plan", "model work-ask", `deploy qa ${SECRET}`, "model work-answer", "model reply"]);
   });
 
   it("a tool guardrail that trips on the model's prod call trips on an edit to prod", async () => {
@@ -69,7 +69,7 @@ describe("an edited approval passes the checks the model's own input passes", ()
     await stillPending(run);
     await run.turn.control({ type: "approve", approvalId: run.request.id });
     await run.turn.result;
-    expect(lines(run.log)).toEqual(["model plan", "model reply-ask", `deploy staging ${SECRET}`, "model reply-answer"]);
+    expect(lines(run.log)).toEqual(["model plan", "model work-ask", `deploy staging ${SECRET}`, "model work-answer", "model reply"]);
   });
 
   it("a JSON Schema's pattern, maxLength, minimum, anyOf and minItems refuse an edit", async () => {
@@ -98,7 +98,7 @@ describe("an edited approval passes the checks the model's own input passes", ()
     await stillPending(run);
     expect(await run.turn.approve(run.request.id, { input: { ...good, region: "eu", hosts: ["a"], replicas: 2 } })).toBe(true);
     await run.turn.result;
-    expect(lines(run.log)).toEqual(["model plan", "model reply-ask", `deploy staging ${SECRET}`, "model reply-answer"]);
+    expect(lines(run.log)).toEqual(["model plan", "model work-ask", `deploy staging ${SECRET}`, "model work-answer", "model reply"]);
   });
 
   it("a zod schema (zodSchema) checks its own rules: regex, min and union", async () => {
@@ -112,7 +112,7 @@ describe("an edited approval passes the checks the model's own input passes", ()
     await stillPending(run);
     expect(await run.turn.approve(run.request.id, { input: { env: "staging", token: SECRET, mode: "safe" } })).toBe(true);
     await run.turn.result;
-    expect(lines(run.log)).toEqual(["model plan", "model reply-ask", `deploy staging ${SECRET}`, "model reply-answer"]);
+    expect(lines(run.log)).toEqual(["model plan", "model work-ask", `deploy staging ${SECRET}`, "model work-answer", "model reply"]);
   });
 
   it("an edit built from the redacted view takes the hidden fields from the model's input, and refuses a hidden field changed", async () => {
@@ -125,7 +125,7 @@ describe("an edited approval passes the checks the model's own input passes", ()
     expect(await run.turn.approve(run.request.id, { input: { ...shown, env: "staging" } })).toBe(true);
     await run.turn.result;
     // The tool ran with the real token, never the placeholder.
-    expect(lines(run.log)).toEqual(["model plan", "model reply-ask", `deploy staging ${SECRET}`, "model reply-answer"]);
+    expect(lines(run.log)).toEqual(["model plan", "model work-ask", `deploy staging ${SECRET}`, "model work-answer", "model reply"]);
   });
 
   it("a 100,000-deep edit is refused at once (a clear error, the request pending, the turn fine)", async () => {
@@ -171,7 +171,7 @@ describe("an edited approval passes the checks the model's own input passes", ()
     await expect(resumed.control({ type: "approve", approvalId: request.id, input: { env: "qa", token: "[redacted]" } })).resolves.toBeUndefined();
     release();
     expect((await resumed.result).text).toContain("live on qa");
-    expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy qa ${SECRET}`, "model reply-answer"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy qa ${SECRET}`, "model work-answer", "model reply"]);
     await store.close?.();
     await pg?.drop();
   });

@@ -52,10 +52,11 @@ describe("approve with an edited input", () => {
     const { text } = await turn.result;
     expect(text).toBe('Deployed: "live on staging".');
     // Once, with the edited input.
-    expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy staging ${EDITED_TOKEN}`, "model reply-answer"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy staging ${EDITED_TOKEN}`, "model work-answer", "model reply"]);
 
     // The model's next call sees the call as it ran.
-    const answerPrompt = model.doStreamCalls.at(-1)!.prompt as unknown as ModelMessage[];
+    // The "work" step's answer call (the "reply" step's call is the last).
+    const answerPrompt = model.doStreamCalls.at(-2)!.prompt as unknown as ModelMessage[];
     expect(toolCallsSent(answerPrompt)).toEqual([{ toolCallId: "call-deploy", input: { env: "staging", token: EDITED_TOKEN } }]);
     expect(JSON.stringify(answerPrompt)).not.toContain(SECRET);
 
@@ -92,13 +93,13 @@ describe("approve with an edited input", () => {
     await expect(turn.control({ type: "approve", approvalId: request.id, input: { env: "staging" } })).rejects.toThrow(/must have required property 'token'/);
     expect(turn.requests.map((r) => r.id)).toEqual([request.id]);
     expect(turn.status).toBe("running");
-    expect(lines(log)).toEqual(["model plan", "model reply-ask"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask"]);
     expect((await store.read("s1")).some((entry) => entry.type === "approval")).toBe(false);
 
     // Still pending: a plain approval runs the model's call, once.
     await turn.control({ type: "approve", approvalId: request.id });
     await turn.result;
-    expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy prod ${SECRET}`, "model reply-answer"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy prod ${SECRET}`, "model work-answer", "model reply"]);
   });
 
   it("a suspended durable turn resumes and runs with the edited input, kept encrypted in its checkpoint", async () => {
@@ -127,11 +128,12 @@ describe("approve with an edited input", () => {
     expect(resumed.requests.map((r) => r.id)).toEqual([request.id]);
     await resumed.control({ type: "approve", approvalId: request.id, input: { env: "staging", token: EDITED_TOKEN } });
     expect((await resumed.result).text).toContain("live on staging");
-    expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy staging ${EDITED_TOKEN}`, "model reply-answer"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy staging ${EDITED_TOKEN}`, "model work-answer", "model reply"]);
     expect(storedWhileRunning).toContain("june-aes-256-gcm:v1:");
     expect(storedWhileRunning).not.toContain(EDITED_TOKEN);
     expect(everything(join(dir, "chat"))).not.toContain(EDITED_TOKEN);
-    const answerPrompt = two.model.doStreamCalls.at(-1)!.prompt as unknown as ModelMessage[];
+    // The "work" step's answer call (the "reply" step's call is the last).
+    const answerPrompt = two.model.doStreamCalls.at(-2)!.prompt as unknown as ModelMessage[];
     expect(toolCallsSent(answerPrompt)).toEqual([{ toolCallId: "call-deploy", input: { env: "staging", token: EDITED_TOKEN } }]);
   });
 });

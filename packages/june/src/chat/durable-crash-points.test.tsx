@@ -108,7 +108,7 @@ describe.each(backends)("durable turns killed at a crash point ($kind)", (backen
       expect(deploys(log)).toEqual([]);
       await inThisProcess(backend, where, log, async (session) => {
         expect(await session.pendingApprovals()).toEqual([
-          { turnId: announced!.turnId, id: announced!.requestId, stepId: "reply", toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
+          { turnId: announced!.turnId, id: announced!.requestId, stepId: "work", toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
         ]);
         const turn = await resumeAfterDeath(session, announced!.turnId!);
         expect(turn.requests.map((r) => [r.id, r.retry])).toEqual([[announced!.requestId, undefined]]);
@@ -116,7 +116,7 @@ describe.each(backends)("durable turns killed at a crash point ($kind)", (backen
         expect((await turn.result).text).toBe('Deployed: "live on prod".');
       });
       // The model asked for the tool once: the request was not made again under a new id.
-      expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy prod ${SECRET}`, "model reply-answer"]);
+      expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy prod ${SECRET}`, "model work-answer", "model reply"]);
       expect(await backend.everything(where)).not.toContain(SECRET);
     },
     TIMEOUT_MS,
@@ -140,7 +140,7 @@ describe.each(backends)("durable turns killed at a crash point ($kind)", (backen
       expect(asked).toEqual([]);
     });
     // The model was asked for the answer again (its call died), never for the tool call.
-    expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy prod ${SECRET}`, "model reply-answer", "model reply-answer"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy prod ${SECRET}`, "model work-answer", "model work-answer", "model reply"]);
     expect(await backend.everything(where)).not.toContain(SECRET);
   }, TIMEOUT_MS);
 });

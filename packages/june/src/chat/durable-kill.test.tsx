@@ -92,7 +92,7 @@ describe.each(backends)("durable turns survive SIGKILL ($kind)", (backend) => {
   it("killed while waiting for approval: a fresh process lists the request with its input, resumes, approves; the tool runs once and finished steps are not asked again", async () => {
     const { where, log } = await started(backend);
     const waiting = await runAndKill([backend.kind, where, "s1", log, "wait"], "waiting");
-    expect(lines(log)).toEqual(["model plan", "model reply-ask"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask"]);
 
     const store: ChatStore = await openStore(backend.kind, where);
     try {
@@ -101,7 +101,7 @@ describe.each(backends)("durable turns survive SIGKILL ($kind)", (backend) => {
       const [record] = await session.turns();
       expect(record).toMatchObject({ id: waiting.turnId, status: "interrupted", resumable: true });
       expect(await session.pendingApprovals()).toEqual([
-        { turnId: waiting.turnId, id: waiting.requestId, stepId: "reply", toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
+        { turnId: waiting.turnId, id: waiting.requestId, stepId: "work", toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
       ]);
       const turn = await resumeAfterDeath(session, waiting.turnId!);
       expect(turn.requests.map((r) => [r.id, r.retry])).toEqual([[waiting.requestId, undefined]]);
@@ -110,7 +110,7 @@ describe.each(backends)("durable turns survive SIGKILL ($kind)", (backend) => {
       const result = await turn.result;
       expect(await streamed).toBe(result.text);
       expect(result.text).toBe('Deployed: "live on prod".');
-      expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy prod ${SECRET}`, "model reply-answer"]);
+      expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy prod ${SECRET}`, "model work-answer", "model reply"]);
       expect((await session.turns())[0]).toMatchObject({ status: "completed", text: result.text });
     } finally {
       await store.close?.();

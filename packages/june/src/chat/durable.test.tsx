@@ -47,7 +47,7 @@ describe("durable turns", () => {
     const entries = await store.read("s1");
     expect(entries.at(-1)).toMatchObject({ type: "turn-suspend", turnId: turn.id, requests: [{ id: request.id, toolName: "deploy" }] });
     expect(JSON.stringify(entries)).not.toContain(SECRET);
-    expect(lines(log)).toEqual(["model plan", "model reply-ask"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask"]);
     // One unfinished turn per session.
     expect(() => session.send("another")).toThrow(SessionBusyError);
     expect(() => session.regenerate()).toThrow(SessionBusyError);
@@ -57,7 +57,7 @@ describe("durable turns", () => {
     const again = await two.chat.openSession("s1");
     expect((await again.turns())[0]).toMatchObject({ id: turn.id, status: "suspended", resumable: true });
     expect(await again.pendingApprovals()).toEqual([
-      { turnId: turn.id, id: request.id, stepId: "reply", toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
+      { turnId: turn.id, id: request.id, stepId: "work", toolName: "deploy", toolCallId: "call-deploy", input: { env: "prod", token: SECRET } },
     ]);
     const live = await again.resume(turn.id);
     expect(live.id).toBe(turn.id);
@@ -73,7 +73,7 @@ describe("durable turns", () => {
     await consumed;
     expect(result.text).toBe('Deployed: "live on prod".');
     expect(deltas.join("")).toBe(result.text);
-    expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy prod ${SECRET}`, "model reply-answer"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy prod ${SECRET}`, "model work-answer", "model reply"]);
     expect((await again.turns())[0]).toMatchObject({ status: "completed", text: result.text });
     expect((await again.turns())[0]!.resumable).toBeUndefined();
     expect(await store.listCheckpoints!("s1")).toEqual([]);
@@ -172,7 +172,7 @@ describe("durable turns", () => {
     const turn = session.send("ship");
     await firstRequest(turn);
     await turn.result.catch(() => {});
-    const changed = await durableChat({ store, withoutReply: true }).chat.openSession("s1");
+    const changed = await durableChat({ store, withoutWork: true }).chat.openSession("s1");
     await expect(changed.resume(turn.id)).rejects.toBeInstanceOf(CheckpointMismatchError);
     expect((await changed.turns())[0]).toMatchObject({ status: "suspended", resumable: true });
     expect(await store.getCheckpoint!("s1", turn.id)).toBeDefined();

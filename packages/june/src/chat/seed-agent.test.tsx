@@ -445,7 +445,7 @@ describe("seed: streaming the reply", () => {
     expect(model.callCount).toBe(1);
     expect(execute).not.toHaveBeenCalled();
     expect(deltas.join("")).toBe("Let me check.");
-    expect((error as Error).message).toContain('its model called the tool "lookup" after streaming text, so the tool did not run');
+    expect((error as Error).message).toContain('its model called the tool "lookup", so the tool did not run: a streamed step calls no tools');
     expect(turn.status).toBe("failed");
   });
 

@@ -88,7 +88,8 @@ export async function withMcpFlags(
 
 /**
  * What `june chat --model P:ID --mcp ...` talks to: the model in a one-step workflow, so it can call the MCP
- * servers' tools (a plain model chat calls none). The reply is everything the step wrote, streamed.
+ * servers' tools (a plain model chat calls none). The reply is everything the step wrote, sent whole when the
+ * turn ends: a step that calls tools is not streamed (a streamed step calls none of the workflow's tools).
  */
 export function toolUsingModelResponder(model: LanguageModel): Responder {
   return agentResponder({
@@ -96,9 +97,8 @@ export function toolUsingModelResponder(model: LanguageModel): Responder {
     render: ({ messages, input }) =>
       createElement(Agent, {
         model,
-        children: createElement(Step, { id: "reply", stream: true, prompt: [...messages, { role: "user", content: input }] }),
+        children: createElement(Step, { id: "reply", prompt: [...messages, { role: "user", content: input }] }),
       }),
     reply: (result) => findStep(result.trace, "reply")?.partialText ?? String(result.steps.reply ?? ""),
-    stream: { step: "reply" },
   });
 }

@@ -79,7 +79,7 @@ describe("june resume (built bin)", () => {
     expect(run.stdout()).toBe("");
     expect(run.stderr()).toContain(`canceled turn ${turnId}`);
     // Only the calls from before it suspended: no model call, no tool run since.
-    expect(lines(log)).toEqual(["model plan", "model reply-ask"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask"]);
     const listed = spawnJune(["sessions", "list", "--store", store], { cwd });
     expect(await listed.code).toBe(0);
     expect(listed.stdout()).toMatch(/^s1\t/m);

@@ -1,5 +1,6 @@
 import { jsonSchema, tool, type Tool as AITool } from "ai";
 import { TOOL_SOURCE } from "../runtime/tool-source-mark.js";
+import { streamSafe } from "../runtime/streamed-step.js";
 import { sourceOf, toolSource, type ToolSourceComponent, type ToolSourceTools } from "../runtime/tool-source.js";
 
 /** The name of the tool `<Memory />` gives a step's model. */
@@ -57,8 +58,9 @@ export const Memory: ToolSourceComponent<MemoryProps> = toolSource<MemoryProps, 
   },
 });
 
+/** June's own: a streamed step may call it (it keeps a note in the chat's store and is never streamed as text). */
 function updateMemoryTool(memory: RunMemory, description: string | undefined): AITool<any, any> {
-  return tool({
+  return streamSafe(tool({
     description:
       description ??
       `Replace your working memory about the user with \`memory\`: its whole new text (facts, preferences and ongoing work worth keeping across conversations), at most ${memory.maxChars} characters. Call it only when something new is worth keeping; an unchanged text is not saved again.`,
@@ -74,7 +76,7 @@ function updateMemoryTool(memory: RunMemory, description: string | undefined): A
       const { version, changed } = await memory.update(text);
       return changed ? `Saved as version ${version}.` : `Unchanged: version ${version} already says this. Do not call update_memory again for it.`;
     },
-  } as AITool<any, any>);
+  } as AITool<any, any>));
 }
 
 /** Marks `memory` as what serves `<Memory />` for runs (see `withToolSources`). */

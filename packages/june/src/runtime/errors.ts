@@ -178,10 +178,11 @@ export class RestoredFailureError extends JuneError {
 }
 
 /**
- * A streamed step (`<Step stream>`) whose model called one of the workflow's tools after the step had streamed
- * text: that text would not be in the step's result (its last model call's text), so the turn would fail with
- * `StreamMismatchError` after the tool ran. The call fails the run first, before the tool's `execute` runs and
- * before anyone is asked to approve it. June's own tools (`ask_user`, a team's `handoff`) are not refused.
+ * A streamed step (`<Step stream>`) whose model called one of the workflow's tools. A streamed step streams a
+ * reply and calls no tool: text it streamed before a call would not be in its result (its last model call's
+ * text), and a call before any text is a side effect inside a reply. The call fails the run before the tool's
+ * `execute` runs and before anyone is asked to approve it, whether or not the step had streamed text. June's own
+ * tools (`ask_user`, a team's `handoff`, memory's `update_memory`) are not refused.
  */
 export class StreamedStepToolError extends JuneError {
   static override readonly marker: symbol = Symbol.for("june.StreamedStepToolError");
@@ -190,8 +191,8 @@ export class StreamedStepToolError extends JuneError {
   readonly toolName: string;
   constructor(options: { stepId: string; toolName: string }) {
     super(
-      `Step "${options.stepId}" is streamed (<Step stream>) and its model called the tool "${options.toolName}" after streaming text, ` +
-        "so the tool did not run: stream a step that does not call tools, and put tool calls in earlier steps",
+      `Step "${options.stepId}" is streamed (<Step stream>) and its model called the tool "${options.toolName}", so the tool did not run: ` +
+        "a streamed step calls no tools of the workflow's; call them in an earlier step that is not streamed",
     );
     this.stepId = options.stepId;
     this.toolName = options.toolName;

@@ -1,7 +1,8 @@
-import { Output, type ModelMessage, type OutputInterface, type Tool as AITool, type ToolApprovalResponse, type ToolSet } from "ai";
-import type { StepOutput } from "./components.js";
+import { type ModelMessage, type Tool as AITool, type ToolApprovalResponse, type ToolSet } from "ai";
+import { parseOutput, toOutput } from "../ai-sdk/output.js";
+import { partialOutputs } from "./partial-output.js";
 import { CanceledError, MissingModelError, ToolDeniedError } from "./errors.js";
-import type { CallInput, FinishInfo, OpenApproval } from "./model-engine/call-model.js";
+import type { CallInput, OpenApproval } from "./model-engine/call-model.js";
 import { steerLoop } from "./model-engine/steer-loop.js";
 import { openApproval, stepHost, toolNode, type StepCall } from "./step-call.js";
 import { resolveStepTools } from "./step-tools.js";
@@ -59,9 +60,8 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
   // The messages each policy-checked call was sent, by tool call id: what the policy gets for an edit of it.
   const callMessages = new Map<string, ModelMessage[]>();
   const guarded = guardTools(sourced?.tools ?? resolveTools(plan.scope, plan.tools), stepId, run, keep, policy, policyDecisions, guards.tool, callMessages);
-  // A streamed step's call after streamed text fails the step before the tool runs (June's own tools excepted).
-  const streamedText = (): string => (run.trace.field(stepNodeId, "partialText") as string | undefined) ?? "";
-  const streamed = plan.props.stream === true ? guardStreamedStep(guarded, { stepId, signal, streamedText }) : undefined;
+  // A streamed step's call of a workflow tool fails the step before the tool runs (June's own tools excepted).
+  const streamed = plan.props.stream === true ? guardStreamedStep(guarded, { stepId }) : undefined;
   const tools = streamed?.tools ?? guarded;
   const output = toOutput(plan.props.output);
   const maxSteps = plan.props.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -76,7 +76,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     policyDecisions,
     ...(sourced ? { mcpOrigins: sourced.origins } : {}),
     askTools: new Set(Object.keys(tools).filter((name) => isQuestionTool(tools[name]))),
-    ...(streamed ? { onToolCall: streamed.onToolCall } : {}),
+    ...(output ? { onText: partialOutputs(run, stepNodeId, output) } : {}),
   };
   const base = {
     model,
@@ -137,7 +137,7 @@ export async function runModelStep({ plan, run, stepNodeId, ctx, signal }: Model
     const reply = await steerLoop(callInput, history, async (outcome) => {
       // An approved call's outcome that could not be stored fails the step before anything else happens.
       if (unstored) throw unstored.error;
-      const refused = streamed && (streamed.refusal() ?? refusedCall(outcome.messages, tools, stepId, streamedText()));
+      const refused = streamed && (streamed.refusal() ?? refusedCall(outcome.messages, tools, stepId));
       if (refused) throw refused;
       calls++;
       if (outcome.approvals.length > 0) {
@@ -408,20 +408,4 @@ function promptText(messages: readonly ModelMessage[]): string {
     return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
   }
   return "";
-}
-
-function toOutput(output: StepOutput | undefined): OutputInterface | undefined {
-  if (output === undefined) return undefined;
-  const candidate = output as Partial<OutputInterface>;
-  if (typeof candidate.parseCompleteOutput === "function" && "responseFormat" in candidate) return output as OutputInterface;
-  return Output.object({ schema: output as never });
-}
-
-async function parseOutput(output: OutputInterface, text: string, finish: FinishInfo | undefined): Promise<unknown> {
-  const context = finish ?? {
-    response: { id: "", timestamp: new Date(0), modelId: "" },
-    usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
-    finishReason: "other",
-  };
-  return output.parseCompleteOutput({ text }, context as FinishInfo);
 }

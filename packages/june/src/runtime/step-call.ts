@@ -27,10 +27,10 @@ export interface StepCall {
   readonly editChecks?: EditChecks;
   /** Tool calls the step's `toolApproval` decided (by tool call id): answered at once, never shown pending. */
   readonly policyDecisions?: ReadonlyMap<string, PolicyDecision>;
+  /** Told of the step's text as it grows (all its model calls' text): a step with an `output` parses it. */
+  readonly onText?: (stepText: string) => void;
   /** The step's `ask_user` tool names (`<AskUser />`): their calls are questions, answered, not approved. */
   readonly askTools?: ReadonlySet<string>;
-  /** Told of each tool call as the step reads it from the model's stream (after the text before it). */
-  readonly onToolCall?: (toolCallId: string) => void;
 }
 
 /**
@@ -54,6 +54,7 @@ export function stepHost(step: StepCall): CallHost {
       // step's: `"" + text` is `text` itself, so a step's first call and its result share it.
       if (nodeId !== undefined) trace.setText(nodeId, text);
       trace.setText(stepNodeId, stepText + text);
+      step.onText?.(stepText + text);
     },
     aside: run.onAside && ((aside) => run.onAside!({ stepId: step.stepId, text: (trace.field(stepNodeId, "partialText") as string | undefined) ?? "", aside })),
     span: (info) => run.spans?.modelCall(stepNodeId, info),
@@ -73,10 +74,7 @@ export function stepHost(step: StepCall): CallHost {
 function stepTools(step: StepCall): ToolHost {
   const { trace } = step.run;
   return {
-    called: (part) => {
-      toolNode(step, part);
-      step.onToolCall?.(part.toolCallId);
-    },
+    called: (part) => void toolNode(step, part),
     approval: (approvalId, toolCall) => {
       const byPolicy = step.policyDecisions?.get(toolCall.toolCallId);
       return byPolicy ? decideByPolicy(step, approvalId, toolCall, byPolicy) : openApproval(step, approvalId, toolCall);

@@ -33,6 +33,7 @@ export async function executeStep(node: StepPlan, env: Env): Promise<void> {
     partialText: "",
     ...(model !== undefined ? { model: modelInfo(model) } : {}),
     ...(props.stream !== undefined ? { stream: props.stream } : {}),
+    ...(props.output !== undefined ? { structured: true } : {}),
   });
   run.spans?.stepStarted(nodeId, key);
   // A step's own signal, linked to the run's, for a timeout and for the user's code (`run`, a prompt function):

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { Agent, AskUser, RunError, Step, StreamedStepToolError, Tool, start } from "june";
 import { agentResponder, createChat, memoryStore } from "june/chat";
 import { scriptedModel } from "june/testing";
+import { streamSafe } from "./streamed-step.js";
 
 /** A `deploy` tool whose `execute` is a spy, optionally asking for approval. */
 function deployTool(needsApproval = false) {
@@ -27,7 +28,9 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected the run to fail");
 }
 
-describe("a streamed step calls no tool of the workflow's after streaming text (issue 41)", () => {
+const RULE = "a streamed step calls no tools of the workflow's; call them in an earlier step that is not streamed";
+
+describe("a streamed step calls no tool of the workflow's (issue 41)", () => {
   it("a call of a <Tool> after streamed text fails the run with StreamedStepToolError before the tool's execute runs", async () => {
     const deploy = deployTool();
     const model = scriptedModel([CALLS_DEPLOY, "Deployed."]);
@@ -43,7 +46,7 @@ describe("a streamed step calls no tool of the workflow's after streaming text (
     expect(StreamedStepToolError.isInstance(cause)).toBe(true);
     expect(cause).toMatchObject({ stepId: "reply", toolName: "deploy" });
     expect((cause as Error).message).toBe(
-      'Step "reply" is streamed (<Step stream>) and its model called the tool "deploy" after streaming text, so the tool did not run: stream a step that does not call tools, and put tool calls in earlier steps',
+      `Step "reply" is streamed (<Step stream>) and its model called the tool "deploy", so the tool did not run: ${RULE}`,
     );
     expect(deploy.execute).not.toHaveBeenCalled();
     // One model call: the step did not go on to a second.
@@ -64,30 +67,74 @@ describe("a streamed step calls no tool of the workflow's after streaming text (
     expect(deploy.execute).not.toHaveBeenCalled();
   });
 
-  it("a call before the step streamed any text runs as before: nothing streamed is lost", async () => {
+  it("a call before the step streamed any text is refused too: the tool never runs and the step says nothing more", async () => {
     const deploy = deployTool();
-    const result = await start(
+    const model = scriptedModel([{ toolCalls: [{ toolName: "deploy", input: { target: "staging" } }] }, "Deployed."]);
+    const run = start(
+      <Agent model={model}>
+        <Tool name="deploy" value={deploy.value} />
+        <Step id="reply" stream prompt="Deploy the docs" />
+      </Agent>,
+    );
+    const error = await failure(run.result);
+    expect((error as RunError).cause).toMatchObject({ name: "StreamedStepToolError", stepId: "reply", toolName: "deploy" });
+    expect(deploy.execute).not.toHaveBeenCalled();
+    expect(model.doStreamCalls.length).toBe(1);
+  });
+
+  it("a tool that needs approval, called before any text, is offered for no approval and never runs", async () => {
+    const deploy = deployTool(true);
+    const run = start(
       <Agent model={scriptedModel([{ toolCalls: [{ toolName: "deploy", input: { target: "staging" } }] }, "Deployed."])}>
         <Tool name="deploy" value={deploy.value} />
         <Step id="reply" stream prompt="Deploy the docs" />
       </Agent>,
-    ).result;
-    expect(deploy.execute).toHaveBeenCalledTimes(1);
-    expect(result.steps.reply).toBe("Deployed.");
+    );
+    const error = await failure(run.result);
+    expect(StreamedStepToolError.isInstance((error as RunError).cause)).toBe(true);
+    expect(run.requests).toEqual([]);
+    expect(deploy.execute).not.toHaveBeenCalled();
   });
 
-  it("a call in a later model call, after an earlier call streamed text, is refused too", async () => {
+  it("a <Tool agent> (no execute of its own) called by a streamed step is refused before its workflow runs", async () => {
+    const inner = scriptedModel(["Researched."]);
+    const model = scriptedModel([{ toolCalls: [{ toolName: "research", input: { topic: "docs" } }] }, "Done."]);
+    const topicSchema = jsonSchema<{ topic: string }>({ type: "object", properties: { topic: { type: "string" } }, required: ["topic"] });
+    const run = start(
+      <Agent model={model}>
+        <Tool name="research" description="Researches a topic" inputSchema={topicSchema} agent={() => <Agent model={inner}><Step id="dig" prompt="Research" /></Agent>} />
+        <Step id="reply" stream prompt="Research the docs" />
+      </Agent>,
+    );
+    const error = await failure(run.result);
+    expect((error as RunError).cause).toMatchObject({ name: "StreamedStepToolError", toolName: "research" });
+    expect(inner.doStreamCalls.length).toBe(0);
+  });
+
+  it("the tool in an earlier step that is not streamed runs, and the streamed step tells its outcome", async () => {
+    const deploy = deployTool();
+    const result = await start(
+      <Agent model={scriptedModel([{ toolCalls: [{ toolName: "deploy", input: { target: "staging" } }] }, "Deployed to staging.", "It is live on staging."])}>
+        <Tool name="deploy" value={deploy.value} />
+        <Step id="work" prompt="Deploy the docs" />
+        <Step id="reply" stream prompt={(ctx) => `Tell the user: ${String(ctx.steps.work)}`} />
+      </Agent>,
+    ).result;
+    expect(deploy.execute).toHaveBeenCalledTimes(1);
+    expect(result.steps).toMatchObject({ work: "Deployed to staging.", reply: "It is live on staging." });
+  });
+
+  it("two calls in one model call: neither runs", async () => {
     const deploy = deployTool();
     const run = start(
-      <Agent model={scriptedModel([{ toolCalls: [{ toolName: "deploy", input: { target: "a" } }] }, { text: "One done. ", toolCalls: [{ toolName: "deploy", input: { target: "b" } }] }, "Both."])}>
+      <Agent model={scriptedModel([{ toolCalls: [{ toolName: "deploy", input: { target: "a" } }, { toolName: "deploy", input: { target: "b" } }] }, "Both."])}>
         <Tool name="deploy" value={deploy.value} />
         <Step id="reply" stream prompt="Deploy twice" />
       </Agent>,
     );
     const error = await failure(run.result);
     expect(StreamedStepToolError.isInstance((error as RunError).cause)).toBe(true);
-    expect(deploy.execute).toHaveBeenCalledTimes(1);
-    expect(deploy.execute).toHaveBeenCalledWith({ target: "a" }, expect.anything());
+    expect(deploy.execute).not.toHaveBeenCalled();
   });
 
   it("the same tool in a step that is not streamed runs, as before", async () => {
@@ -120,7 +167,7 @@ describe("a streamed step calls no tool of the workflow's after streaming text (
     });
     const turn = (await chat.createSession()).send("Deploy the docs");
     const error = await failure(turn.result);
-    expect(String((error as Error).message)).toContain('its model called the tool "deploy" after streaming text, so the tool did not run: stream a step that does not call tools');
+    expect(String((error as Error).message)).toContain(`its model called the tool "deploy", so the tool did not run: ${RULE}`);
     expect(deploy.execute).not.toHaveBeenCalled();
   });
 
@@ -185,5 +232,26 @@ describe("a streamed step calls no tool of the workflow's after streaming text (
     expect(result.text).toBe("Send me the headline.");
     expect(result.metadata.agent).toEqual({ id: "editor" });
     expect(result.metadata.handoff).toEqual({ from: "front", to: "editor", reason: "an edit" });
+  });
+
+  it("a tool of June's own marked streamSafe (memory's update_memory) runs in a streamed step, and the model is called again", async () => {
+    const execute = vi.fn(async (_input: { memory: string }) => "saved");
+    const updateMemory = streamSafe(
+      tool({
+        description: "Keep a note about the user",
+        inputSchema: jsonSchema<{ memory: string }>({ type: "object", properties: { memory: { type: "string" } }, required: ["memory"] }),
+        execute,
+      }),
+    );
+    const model = scriptedModel([{ toolCalls: [{ toolName: "update_memory", input: { memory: "metric units" } }] }, "Noted: metric."]);
+    const result = await start(
+      <Agent model={model}>
+        <Tool name="update_memory" value={updateMemory} />
+        <Step id="reply" stream prompt="I use metric units" />
+      </Agent>,
+    ).result;
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(result.steps.reply).toBe("Noted: metric.");
+    expect(model.doStreamCalls.length).toBe(2);
   });
 });

@@ -53,6 +53,13 @@ export interface StepNode extends BaseNode {
   readonly cost?: Cost;
   /** Mirrors the `<Step stream>` prop: this step's text is meant to be streamed (chat streams it). */
   readonly stream?: boolean;
+  /**
+   * True for a step with an `output` (`Output.object({ schema })`, a schema): its text is the model's JSON, its
+   * result the parsed value, and `partialOutput` the value as parsed so far. A chat streams it as data, not text.
+   */
+  readonly structured?: boolean;
+  /** A step with an `output`: the value parsed from its text so far (the AI SDK's partial output), as it streams. */
+  readonly partialOutput?: unknown;
 }
 export interface ModelCallNode extends BaseNode {
   readonly kind: "model-call";

@@ -51,7 +51,7 @@ describe("an edited approval over HTTP passes the model's checks", () => {
       await approve({ approvalId: request.id, input: { ...request.inputValue, env: "production-eu" } });
       await approve({ approvalId: request.id, input: { ...request.inputValue, token: "[redacted]-2" } });
       await approve(`{"approvalId":${JSON.stringify(request.id)},"input":{"env":"qa","token":"t","deep":${deepJson(100_000)}}}`);
-      expect(lines(log)).toEqual(["model plan", "model reply-ask"]);
+      expect(lines(log)).toEqual(["model plan", "model work-ask"]);
       expect(chat.store).toBeDefined();
       await approve({ approvalId: request.id, input: { ...request.inputValue, env: "qa" } });
     }
@@ -63,7 +63,7 @@ describe("an edited approval over HTTP passes the model's checks", () => {
     expect(answers[4]!.body.error).toContain('"input" is refused: input is nested deeper than 64 levels');
     expect(events.at(-1)).toMatchObject({ event: "turn-end", data: { status: "completed" } });
     // Once, with the edit and the token the person never saw.
-    expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy qa ${SECRET}`, "model reply-answer"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy qa ${SECRET}`, "model work-answer", "model reply"]);
   });
 
   it("POST answer: a 100,000-deep value is a 400 and the question stays; the turn then completes with a real answer", async () => {
@@ -125,11 +125,11 @@ describe("POST /ui-chat: an edited approval passes the model's checks", () => {
     expect(refused.status).toBe(400);
     expect((await refused.json()).error).toContain("nested deeper than 64 levels");
     expect((await chat.openSession("c1")).currentTurn?.requests).toHaveLength(1);
-    expect(lines(log)).toEqual(["model plan", "model reply-ask"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask"]);
 
     const edited = answer({ env: "qa", token: "[redacted]" });
     const done = await assemble(await send([user, edited]), edited);
     expect(done.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ state: "output-available" });
-    expect(lines(log)).toEqual(["model plan", "model reply-ask", `deploy qa ${SECRET}`, "model reply-answer"]);
+    expect(lines(log)).toEqual(["model plan", "model work-ask", `deploy qa ${SECRET}`, "model work-answer", "model reply"]);
   });
 });

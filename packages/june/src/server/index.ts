@@ -3,6 +3,7 @@ export type { ChatHandler, ChatHandlerOptions } from "./create-chat-handler.js";
 export type { CorsOptions } from "./cors.js";
 export type { Authorize, CanAccess, Principal } from "./session-access.js";
 export type { UiChatOptions } from "./handler-context.js";
+export type { JuneOutputData } from "./ui-output-parts.js";
 export { HttpError } from "./http-error.js";
 export { memoryTurnEvents } from "./turn-event-bus.js";
 export type { ServedTurn, TurnEventBus } from "./turn-event-bus.js";

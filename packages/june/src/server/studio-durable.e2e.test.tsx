@@ -22,21 +22,25 @@ const DENIED_DELTAS = ["Not ", "deployed: ", "you ", "said ", "no."];
 const e2e = studioE2e("june-studio-durable-e2e-");
 
 /**
- * A Studio over a durable agent chat kept in `dir`: the model asks for `deploy` (needs approval), then
- * streams its reply once the tool's result is in the prompt. It answers from what it is sent, so a new
+ * A Studio over a durable agent chat kept in `dir`: the "work" step's model asks for `deploy` (needs approval),
+ * then the streamed "reply" step streams the reply once the tool's result is in (a streamed step calls no tools). It answers from what it is sent, so a new
  * process resuming the turn gets the same answers. Every execution of the tool is pushed onto `deployed`.
  */
 async function startStudio(dir: string, deployed: string[], port = 0): Promise<StudioServer> {
   const model = scriptedModel(({ options }): ScriptEntry => {
     const prompt = options.prompt as unknown as ModelMessage[];
+    // The streamed "reply" step tells the user what the "work" step did.
+    const last = prompt.at(-1);
+    const asked = last?.role !== "user" ? "" : typeof last.content === "string" ? last.content : last.content.map((part) => ("text" in part ? part.text : "")).join("");
+    if (asked.startsWith("Tell the user: ")) {
+      return asked.endsWith("denied") ? { text: DENIED_DELTAS, delay: 80 } : { text: REPLY_DELTAS, delay: 120 };
+    }
     const outcome = prompt
       .filter((message) => message.role === "tool")
       .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
       .find((part) => part.type === "tool-result") as { output?: { type: string } } | undefined;
-    // No text before the call: the reply step is streamed, and a call after streamed text would be refused.
     if (!outcome) return { toolCalls: [{ toolName: "deploy", input: { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
-    if (outcome.output?.type === "execution-denied") return { text: DENIED_DELTAS, delay: 80 };
-    return { text: REPLY_DELTAS, delay: 120 };
+    return outcome.output?.type === "execution-denied" ? "denied" : "deployed";
   });
   const deploy = tool({
     description: "Deploy the docs",
@@ -61,7 +65,8 @@ async function startStudio(dir: string, deployed: string[], port = 0): Promise<S
       render: ({ input, messages }) => (
         <Agent model={model}>
           <Tool name="deploy" value={deploy} />
-          <Step id="reply" stream prompt={[...messages, { role: "user", content: input }]} />
+          <Step id="work" prompt={[...messages, { role: "user", content: input }]} />
+          <Step id="reply" stream prompt={(ctx) => `Tell the user: ${String(ctx.steps.work)}`} />
         </Agent>
       ),
       reply: (result) => String(result.steps.reply),
@@ -98,7 +103,7 @@ describe("June Studio: durable turns", () => {
       await expect.poll(badges, WAIT).toContain("Suspended");
       expect(await badges()).not.toContain("Running");
       expect(await suspended.locator('[data-kind="step"] .jt-badge').first().textContent()).toBe("Suspended");
-      expect(await suspended.locator('[data-kind="step"] .jt-row__title').first().textContent()).toBe("reply suspended");
+      expect(await suspended.locator('[data-kind="step"] .jt-row__title').first().textContent()).toBe("work suspended");
       await page.locator("main.chat").screenshot({ path: await screenshotPath("studio-durable-suspended.png") });
 
       // The server stops; a new one starts over the same store (same port and token), and the page reloads.

@@ -42,7 +42,7 @@ describe("POST /ui-chat: a tool part approved with another input", () => {
 
     const done = await assemble(await send([user, answer({ env: "staging", token: "tok-ui-edited" })]), answer({ env: "staging", token: "tok-ui-edited" }));
     expect(done.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({ state: "output-available" });
-    expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["model plan", "model reply-ask", "deploy staging tok-ui-edited", "model reply-answer"]);
+    expect(readFileSync(log, "utf8").split("\n").filter(Boolean)).toEqual(["model plan", "model work-ask", "deploy staging tok-ui-edited", "model work-answer", "model reply"]);
     const entries = await chat.store.read("c1");
     expect(entries.find((e) => e.type === "approval")).toMatchObject({ approved: true, edited: true });
     expect(JSON.stringify(entries)).not.toContain("tok-ui-edited");

@@ -4,6 +4,7 @@ import type { TurnEndStatus, TurnStreamEvent } from "../chat/stream/turn-stream-
 import type { TurnMetadata } from "../stores/types.js";
 import type { ChatTraceRow, ChatTraceToolRow } from "../chat/trace/project-chat-trace.js";
 import { decidedApprovalChunks, type UiDecision } from "./ui-approval-chunks.js";
+import { UiOutputParts } from "./ui-output-parts.js";
 import { traceChunk } from "./ui-trace-part.js";
 import { UiAsides, type UiSend } from "./ui-asides.js";
 
@@ -32,13 +33,14 @@ const FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "length", "content-
  * | `text-delta` | `text-start` (once per text part), `text-delta` |
  * | `reasoning-start`, `-delta`, `-end`; `source` | the AI SDK's `reasoning-*`, `source-url`, `source-document` (see `UiAsides`) |
  * | `approval-request` | `text-end`, `tool-input-available` (dynamic), `tool-approval-request` (or, for one decided already, see `decidedApprovalChunks`) |
- * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled; with `traceId`, `data-june-trace` (its rows) |
+ * | `run-update` | `tool-output-available`, `tool-output-error` or `tool-output-denied` for a shown call its rows settled; `data-june-output` for a streamed step's changed `output` (`UiOutputParts`); with `traceId`, `data-june-trace` (its rows) |
  * | `turn-end` | `text-end`, outcomes for calls still open, then `error` (failed) or `abort` (canceled); the `finish` says its `turnStatus` |
  */
 export class UiChunker {
   readonly #tools: Map<string, UiTool>;
   readonly #write: (chunk: UIMessageChunk) => void;
   readonly #decided: ReadonlyMap<string, UiDecision>;
+  readonly #outputs: UiOutputParts;
   readonly #asides: UiAsides;
   #textId: string | undefined;
   finishReason: FinishReason = "stop";
@@ -58,6 +60,7 @@ export class UiChunker {
     this.#tools = tools;
     this.#write = write;
     this.#decided = decided;
+    this.#outputs = new UiOutputParts(write);
     this.#asides = new UiAsides(write, send);
   }
 
@@ -112,6 +115,7 @@ export class UiChunker {
         return;
       case "run-update":
         this.#resolveTools(event.rows);
+        this.#outputs.update(event.rows);
         if (this.traceId !== undefined) write(traceChunk(this.traceId, event.rows));
         return;
       case "input-request": {

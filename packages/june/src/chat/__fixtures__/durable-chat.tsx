@@ -1,7 +1,8 @@
-// A durable agent chat for the durable-turn tests (in process and in child processes): a "plan" step, then a
-// "reply" step whose model asks to run `deploy` (needs approval) and then answers from its result. The model
-// is scripted from what it is sent, so a resumed turn gets the same answers; every model call and every
-// execution of the tool is appended to a log file, so a test can count them across processes.
+// A durable agent chat for the durable-turn tests (in process and in child processes): a "plan" step, a "work"
+// step whose model asks to run `deploy` (needs approval) and then answers from its result, and a streamed
+// "reply" step that tells the user that answer (a streamed step calls no tools: issue 41). The model is scripted
+// from what it is sent, so a resumed turn gets the same answers; every model call and every execution of the
+// tool is appended to a log file, so a test can count them across processes.
 import { appendFileSync } from "node:fs";
 import { jsonSchema, tool, type FlexibleSchema, type ModelMessage } from "ai";
 import { Agent, Step, Tool } from "../../index.js";
@@ -12,16 +13,13 @@ import { scriptedModel, type ScriptEntry } from "../../testing/index.js";
 
 export interface DurableChatOptions {
   store: ChatStore;
-  /** Where model calls (`model <step>`) and tool executions (`deploy <env> <secret>`) are logged, a line each. */
+  /** Where model calls (`model plan`, `model work-ask`, `model work-answer`, `model reply`) and tool executions (`deploy <env> <secret>`) are logged, a line each. */
   log?: string;
   durable?: true | DurableOptions;
-  /**
-   * Leave the "reply" step unstreamed: its result is its last call's text, so a turn that asks and answers in
-   * one process keeps only the answer (streamed, it would show "Deploying. " the result does not continue).
-   */
+  /** Leave the "reply" step unstreamed: the turn's reply is sent whole. */
   unstreamed?: boolean;
-  /** Drop the "reply" step (a workflow changed since its checkpoint). */
-  withoutReply?: boolean;
+  /** Drop the "work" and "reply" steps (a workflow changed since its checkpoint). */
+  withoutWork?: boolean;
   /** Called when the tool executes, before it returns (a test may kill the process there). */
   onExecute?: () => void | Promise<void>;
   /** Called when the model is asked for the answer after the tool's outcome, before it answers. */
@@ -37,6 +35,9 @@ export interface DurableChatOptions {
 
 /** The secret the tool's input carries: no byte of it may stay in the store after the turn. */
 export const SECRET = "tok-8c1e5d0f-deploy-input";
+
+/** The "reply" step's prompt, before the "work" step's answer it repeats. */
+const TELL = "Tell the user: ";
 
 function lastText(messages: readonly ModelMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -57,16 +58,19 @@ export function durableChat(options: DurableChatOptions) {
       log("model plan");
       return "Plan: deploy the docs.";
     }
+    if (asked.startsWith(TELL)) {
+      log("model reply");
+      return asked.slice(TELL.length);
+    }
     const toolMessages = prompt.filter((m) => m.role === "tool");
     const outcome = toolMessages
       .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
       .find((p) => p.type === "tool-result") as { output?: { type: string; value?: unknown } } | undefined;
     if (!outcome) {
-      log("model reply-ask");
-      // No text before the call: the reply step is streamed, and a call after streamed text would be refused.
+      log("model work-ask");
       return { toolCalls: [{ toolName: "deploy", input: options.modelInput ?? { env: "prod", token: SECRET }, toolCallId: "call-deploy" }] };
     }
-    log("model reply-answer");
+    log("model work-answer");
     await options.onAnswer?.();
     const denied = outcome.output?.type === "execution-denied";
     return denied ? "Not deployed." : `Deployed: ${JSON.stringify(outcome.output?.value)}.`;
@@ -95,13 +99,16 @@ export function durableChat(options: DurableChatOptions) {
       <Agent model={model}>
         <Tool name="deploy" value={deploy} />
         <Step id="plan" prompt={`Plan: ${input}`} />
-        {options.withoutReply ? null : (
-          <Step id="reply" stream={!options.unstreamed} prompt={(ctx) => [...messages, { role: "user", content: `${input} (${String(ctx.steps.plan)})` }]} />
+        {options.withoutWork ? null : (
+          <>
+            <Step id="work" prompt={(ctx) => [...messages, { role: "user", content: `${input} (${String(ctx.steps.plan)})` }]} />
+            <Step id="reply" stream={!options.unstreamed} prompt={(ctx) => `${TELL}${String(ctx.steps.work)}`} />
+          </>
         )}
       </Agent>
     ),
     reply: (result) => String(result.steps.reply ?? result.steps.plan),
-    stream: options.withoutReply || options.unstreamed ? undefined : { step: "reply" },
+    stream: options.withoutWork || options.unstreamed ? undefined : { step: "reply" },
   });
   const policies = { ...(options.toolApproval && { toolApproval: options.toolApproval }), ...(options.guardrails && { guardrails: options.guardrails }) };
   return { chat: createChat({ store: options.store, responder, ...policies }), model };

@@ -42,7 +42,7 @@ describe("a durable turn with files", () => {
     live.approve(live.requests[0]!.id);
     await live.result;
     // The answer call after the resume got the file's bytes.
-    const answer = two.model.doStreamCalls.at(-1)!;
+    const answer = two.model.doStreamCalls.at(-2)!; // the "work" step's answer call (the "reply" step's is the last)
     const files = promptFiles(answer);
     expect(files).toHaveLength(1);
     expect(Buffer.from(files[0]!.data).equals(Buffer.from(image))).toBe(true);

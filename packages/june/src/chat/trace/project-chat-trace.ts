@@ -11,7 +11,7 @@ import type {
 
 type ApprovalState = NonNullable<ToolCallNode["approval"]>["state"];
 type TraceError = NonNullable<TraceNode["error"]>;
-import { redactText } from "../../redaction/redact.js";
+import { redact, redactText } from "../../redaction/redact.js";
 import { DEFAULT_EXCERPT_CHARS, excerpt, truncate } from "../../redaction/excerpt.js";
 import type { Cost } from "../../cost/price.js";
 
@@ -45,6 +45,11 @@ export interface ChatTraceStepRow extends ChatTraceRowBase {
   usage?: Usage;
   /** What the step's model calls cost; left out while a model's price is not known. */
   cost?: Cost;
+  /**
+   * A streamed step with an `output`: the value parsed so far (its node's `partialOutput`), redacted; its
+   * result once it is done. `/ui-chat` sends it as a `data-june-output` part.
+   */
+  output?: unknown;
 }
 
 /** One model call: of a step, or a model chat's turn (a top row then). */
@@ -234,6 +239,10 @@ function stepRow(node: StepNode, context: Context): ChatTraceStepRow {
   if (node.model) row.model = { provider: node.model.provider, modelId: node.model.modelId };
   if (node.usage) row.usage = { ...node.usage };
   if (node.cost?.usd !== undefined) row.cost = { usd: node.cost.usd };
+  if (node.stream === true && node.structured === true) {
+    const output = node.status === "done" && node.result !== undefined ? node.result : node.partialOutput;
+    if (output !== undefined) row.output = redact(output);
+  }
   return withFailure(row, node.status, node.error, context, node);
 }
 

@@ -43,6 +43,12 @@ export interface ResponderTraceStep extends ResponderTraceBase {
   readonly usage?: Usage;
   /** What its model calls cost, when known. */
   readonly cost?: Cost;
+  /** A streamed step (`<Step stream>`). */
+  readonly stream?: boolean;
+  /** A step with an `output`: its value so far (`partialOutput`) and, once done, its `result`. */
+  readonly structured?: boolean;
+  readonly partialOutput?: unknown;
+  readonly result?: unknown;
 }
 
 /** One model call. */

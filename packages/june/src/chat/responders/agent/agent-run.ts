@@ -90,7 +90,9 @@ export function startExecution(options: AgentResponderOptions, turn: RespondOpti
   const streamFrom = (tree: TraceNode): void => {
     if (streamStep === undefined || streamError || turn.signal.aborted) return;
     const node = findStep(tree, streamStep);
-    if (!node || node.partialText.length <= streamed.length) return;
+    // A step with an `output` streams JSON: its value goes out in the run-updates (`/ui-chat`'s data-june-output
+    // part), and the reply, readable text, is sent whole once the run is done.
+    if (!node || node.structured === true || node.partialText.length <= streamed.length) return;
     const text = node.partialText;
     if (!text.startsWith(streamed)) {
       streamError = new StreamMismatchError({
