@@ -19,18 +19,23 @@ export interface MemoryPanelProps {
  */
 export function MemoryPanel({ client, sessionOwner, refreshKey }: MemoryPanelProps) {
   const [owner, setOwner] = useState(sessionOwner ?? "");
-  const [view, setView] = useState<MemoryView | undefined | null>(null);
+  const [view, setView] = useState<MemoryView | null>(null);
+  // Whether the chat keeps memory: learned from the first owner's read (404: it keeps none, and is not asked again).
+  const [kept, setKept] = useState<boolean | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [reads, setReads] = useState(0);
+  const who = owner.trim();
   useEffect(() => setOwner(sessionOwner ?? ""), [sessionOwner]);
   useEffect(() => {
+    // Asked only with an owner, so a chat without memory (or a session without owner) costs no failed request.
+    if (!who || kept === false) return setView(null);
     let live = true;
-    // Ask with any owner first: a chat without memory answers 404 and the panel stays away.
-    client.getMemory(owner.trim() || "-").then(
+    client.getMemory(who).then(
       (read) => {
         if (!live) return;
-        setView(read);
+        setKept(read !== undefined);
+        setView(read ?? null);
         setError(null);
       },
       (caught) => live && setError(message(caught)),
@@ -38,9 +43,8 @@ export function MemoryPanel({ client, sessionOwner, refreshKey }: MemoryPanelPro
     return () => {
       live = false;
     };
-  }, [client, owner, refreshKey, reads]);
-  if (view === undefined) return null;
-  const who = owner.trim();
+  }, [client, who, kept, refreshKey, reads]);
+  if (kept !== true) return null;
   const versions = view?.versions ?? [];
   const forget = () => {
     if (!who || !window.confirm(`Forget ${who}'s memory: the working memory, its versions and the recall of their earlier sessions?`)) return;
