@@ -105,6 +105,12 @@ export function App() {
           case "policy-decision":
             // The next run-update carries the approval row (a question's, a policy's); nothing else to do.
             break;
+          case "reasoning-start":
+          case "reasoning-delta":
+          case "reasoning-end":
+          case "source":
+            // The Copy Agent shows neither the model's reasoning nor its sources.
+            break;
           case "turn-end":
             update(key, (turn) => ({
               ...turn,

@@ -15,7 +15,7 @@ describe("readEventStream", () => {
   it("yields the events the stream's schema accepts, skipping names it does not have", async () => {
     const text = [
       `id: 0\nevent: turn-start\ndata: ${JSON.stringify({ type: "turn-start", turnId: "t", sessionId: "s" })}\n\n`,
-      `id: 1\nevent: reasoning-delta\ndata: ${JSON.stringify({ type: "reasoning-delta", text: "hm" })}\n\n`,
+      `id: 1\nevent: tool-progress\ndata: ${JSON.stringify({ type: "tool-progress", text: "hm" })}\n\n`,
       `id: 2\nevent: text-delta\ndata: ${JSON.stringify({ type: "text-delta", text: "Hi" })}\n\n`,
       `id: 3\nevent: text-delta\ndata: not json\n\n`,
     ].join("");
