@@ -56,12 +56,27 @@ describe("GET/PUT/DELETE /memory: the signed-in owner's, never another's", () =>
 
     expect((await alice.call("PUT", "/memory", { text: 42 })).status).toBe(400);
     expect((await alice.call("PUT", "/memory", { text: "x", owner: "bob" })).status).toBe(400);
+    // ?owner= names the caller or no one: bob's memory stays his.
+    await chat.memory("bob").set("Bob's own.");
+    expect((await alice.get("/memory?owner=bob")).status).toBe(403);
+    expect((await alice.call("DELETE", "/memory?owner=bob")).status).toBe(403);
+    expect((await alice.get("/memory?owner=alice")).status).toBe(200);
+    expect((await chat.memory("bob").get())?.text).toBe("Bob's own.");
   });
 
-  it("answers 400 without a signed-in owner and 404 in a chat that keeps no memory", async () => {
+  it("without authorize (Studio on this machine) takes the owner from ?owner=, and answers 400 without one", async () => {
     const open = createChat({ model: scriptedModel("hi"), store: memoryStore(), memory: { working: {} } });
     const base = await listen(createChatHandler(open));
     expect((await fetch(`${base}/memory`)).status).toBe(400);
+    const put = await fetch(`${base}/memory?owner=carol`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "Carol's." }) });
+    expect(put.status).toBe(200);
+    expect(((await (await fetch(`${base}/memory?owner=carol`)).json()) as { versions: { version: number }[] }).versions.map((v) => v.version)).toEqual([1]);
+    expect(await (await fetch(`${base}/memory?owner=dan`)).json()).toEqual({ memory: null, versions: [] });
+    expect((await fetch(`${base}/memory?owner=carol`, { method: "DELETE" })).status).toBe(200);
+    expect(await open.memory("carol").get()).toBeUndefined();
+  });
+
+  it("answers 404 in a chat that keeps no memory", async () => {
     const plain = createChat({ model: scriptedModel("hi"), store: memoryStore() });
     const alice = clientOf(await listen(createChatHandler(plain, { authorize: bearerAuthorize })), "token-alice");
     expect((await alice.get("/memory")).status).toBe(404);

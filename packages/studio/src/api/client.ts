@@ -1,4 +1,4 @@
-import type { CasesFilter, CasesFile, ScheduleView, SessionDetail, SessionInfo, StreamEvent, TurnFeedback } from "./types";
+import type { CasesFilter, CasesFile, MemoryView, ScheduleView, SessionDetail, SessionInfo, StreamEvent, TurnFeedback } from "./types";
 import { readEventStream } from "./event-stream";
 
 /** What a request that got no answer says. */
@@ -70,6 +70,21 @@ export class StudioClient {
       if (error instanceof ApiError && (error.status === 501 || error.status === 404)) return undefined;
       throw error;
     }
+  }
+
+  /** An owner's working memory and its versions (`GET /memory?owner=`); `undefined` when the chat keeps none (404). */
+  async getMemory(owner: string): Promise<MemoryView | undefined> {
+    try {
+      return await this.json<MemoryView>("GET", `/memory?owner=${encodeURIComponent(owner)}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /** Forgets an owner's memory: the working memory, its versions and their recall index (`DELETE /memory`). */
+  async forgetMemory(owner: string): Promise<void> {
+    await this.request("DELETE", `/memory?owner=${encodeURIComponent(owner)}`);
   }
 
   createSession(): Promise<SessionInfo> {

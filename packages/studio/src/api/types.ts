@@ -62,3 +62,23 @@ export interface ScheduleView {
   owner?: string;
   input: string;
 }
+
+/** One version of an owner's working memory, as `GET /memory` lists it. */
+export interface MemoryVersionView {
+  version: number;
+  text: string;
+  /** ISO time. */
+  at: string;
+  /** The session and turn that wrote it; absent when an app set it. */
+  sessionId?: string;
+  turnId?: string;
+}
+
+/** `GET /memory`: the latest version (null when none is kept) and every version kept, oldest first. */
+export interface MemoryView {
+  memory: MemoryVersionView | null;
+  versions: MemoryVersionView[];
+}
+
+/** What a turn's context took from memory: the working memory's version, the earlier turns recalled. */
+export type TurnMemoryProvenance = NonNullable<NonNullable<TurnRecord["context"]>["memory"]>;

@@ -11,6 +11,7 @@ import { ChatPane } from "./chat-pane";
 import { sessionCostLabel } from "./session-cost";
 import { Sidebar } from "./sidebar";
 import { ScheduleList } from "./schedule-list";
+import { MemoryPanel } from "./memory-panel";
 
 /** June Studio: the sessions sidebar and the open session's chat pane. */
 export function App({ client }: { client: StudioClient }) {
@@ -88,7 +89,12 @@ export function App({ client }: { client: StudioClient }) {
         onDelete={deleteSession}
         onRename={sessions.rename}
         onClose={() => setSidebarOpen(false)}
-        footer={<ScheduleList client={client} onSelect={select} />}
+        footer={
+          <>
+            <MemoryPanel client={client} sessionOwner={current?.owner} refreshKey={`${chat.detail?.id}:${chat.detail?.turns.map((turn) => turn.status).join()}:${chat.live?.status ?? ""}`} />
+            <ScheduleList client={client} onSelect={select} />
+          </>
+        }
       />
       {sidebarOpen ? <div className="app__scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" /> : null}
       <ChatPane

@@ -141,6 +141,7 @@ export function ChatPane({ chat, sessionId, title, error, offline = false, onOpe
                 actions={waiting?.actions}
                 onCancel={waiting?.onCancel}
                 metadata={record.metadata}
+                memory={record.context?.memory}
                 feedback={record.feedback}
                 onFeedback={record.status === "completed" ? (feedback) => chat.feedback(record.id, feedback) : undefined}
                 onRegenerate={idle && !waiting && record === last && record.status !== "running" ? () => void regenerate(record.id) : undefined}

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { isUnfinished, type ReplySource } from "june/stream";
 import { ReasoningBox, SourceList } from "./reply-asides";
-import type { TurnError, TurnFeedback, TurnMetadata, TurnStatus } from "../api/types";
+import type { TurnError, TurnFeedback, TurnMemoryProvenance, TurnMetadata, TurnStatus } from "../api/types";
+import { MemoryContext } from "./memory-context";
 import { describeTrace, formatUsd, summarizeTrace, TraceList, type TraceActions, type ChatTraceRow } from "june-design-system";
 import type { Attachment } from "./attachments";
 import { FeedbackBar } from "./feedback-bar";
@@ -26,6 +27,8 @@ export interface TurnViewProps {
   };
   rows: ChatTraceRow[];
   metadata?: TurnMetadata;
+  /** What the turn's context took from memory (its provenance): the working memory's version, the turns recalled. */
+  memory?: TurnMemoryProvenance;
   /** Approve and deny, for a turn that is running (or a durable one, suspended, that deciding resumes). */
   actions?: TraceActions;
   live?: boolean;
@@ -47,7 +50,7 @@ export interface TurnViewProps {
 }
 
 /** One turn: the user's input, its trace rows, then the reply as it is written. */
-export function TurnView({ turn, rows, metadata, actions, live = false, feedback, onFeedback, onRegenerate, onEdit, branch, onCancel, questions, onAnswer }: TurnViewProps) {
+export function TurnView({ turn, rows, metadata, memory, actions, live = false, feedback, onFeedback, onRegenerate, onEdit, branch, onCancel, questions, onAnswer }: TurnViewProps) {
   const running = turn.status === "running";
   const id = turn.turnId ?? turn.id;
   return (
@@ -61,6 +64,7 @@ export function TurnView({ turn, rows, metadata, actions, live = false, feedback
           </p>
         </div>
       ))}
+      {memory ? <MemoryContext memory={memory} /> : null}
       {rows.length > 0 ? (
         <details className="turn__trace" open aria-label="Trace">
           <summary className="turn__trace-summary">
