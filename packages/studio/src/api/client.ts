@@ -62,10 +62,11 @@ export class StudioClient {
     return Array.isArray(body) ? body : body.sessions;
   }
 
-  /** The chat's schedules (`GET /schedules`, read only); `undefined` when the chat has no queue (501). */
+  /** The chat's schedules (`GET /schedules`, read only); `undefined` when the chat has no queue. */
   async listSchedules(): Promise<ScheduleView[] | undefined> {
     try {
-      return (await this.json<{ schedules: ScheduleView[] }>("GET", "/schedules")).schedules;
+      const listed = await this.json<{ schedules: ScheduleView[]; queue?: false }>("GET", "/schedules");
+      return listed.queue === false ? undefined : listed.schedules;
     } catch (error) {
       if (error instanceof ApiError && (error.status === 501 || error.status === 404)) return undefined;
       throw error;
