@@ -63,7 +63,6 @@ describe("docs/server.md's assistant-ui recipe in Chromium", () => {
   }, 300_000);
   afterAll(() => ui?.close());
   if (LINE.skip) it.skip(`skipped: ${LINE.skip}`, () => {});
-  it.skip("skipped on the AI SDK 6 line: assistant-ui 0.15 and @assistant-ui/react-ai-sdk 1.4 depend on ai 7 and @ai-sdk/react 4", () => {});
 
   it.skipIf(LINE.skip !== undefined)("streams a reply, a page reloaded mid-reply rejoins it through x-resumable-stream-id, and Approve answers a tool call", { timeout: 120_000 }, async () => {
     const page = await ui!.browser.newPage();
