@@ -40,7 +40,7 @@ beforeAll(async () => {
   } catch (error) {
     skipped =
       `the \`vector\` extension cannot be created (${(error as Error).message}): install pgvector for this server ` +
-      "(Debian's postgresql-<major>-pgvector where it exists; .ci/run builds it otherwise)";
+      "(Debian's postgresql-<major>-pgvector where it is packaged, else from pgvector's source; .ci/run installs the package when it can)";
   }
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
