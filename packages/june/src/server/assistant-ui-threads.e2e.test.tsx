@@ -1,4 +1,7 @@
-import { createChat, type Responder, type TurnEvent } from "june/chat";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createChat, modelResponder, type Responder, type TurnEvent } from "june/chat";
+import { scriptedModel } from "june/testing";
 import { approvalResponder } from "./__fixtures__/approval-responder.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AI7_LINE, startAssistantUiApp, type AssistantUiApp } from "./__fixtures__/assistant-ui-app.js";
@@ -37,9 +40,17 @@ const echo: Responder = {
   },
 };
 const approvals = approvalResponder();
-/** "Deploy ..." asks for approval of a tool call; anything else is echoed. */
+/** A model that thinks, then answers citing a source (the AI SDK's reasoning and source parts). */
+const thinker = modelResponder({
+  model: scriptedModel({ reasoning: ["Check ", "the guide."], text: "It is 42.", sources: [{ url: "https://example.com/guide", title: "The guide" }] }),
+});
+/** "Deploy ..." asks for approval of a tool call; "Think ..." goes to the thinking model; anything else is echoed. */
 const chat = createChat({
-  responder: { kind: "custom", id: "assistant-ui-threads-test", respond: (options) => (options.input.startsWith("Deploy") ? approvals : echo).respond(options) },
+  responder: {
+    kind: "custom",
+    id: "assistant-ui-threads-test",
+    respond: (options) => (options.input.startsWith("Deploy") ? approvals : options.input.startsWith("Think") ? thinker : echo).respond(options),
+  },
 });
 
 describe("docs/server.md's assistant-ui thread list over June's sessions, in Chromium", () => {
@@ -120,6 +131,43 @@ describe("docs/server.md's assistant-ui thread list over June's sessions, in Chr
       // Delete removes the session.
       await items.filter({ hasText: "Hello beta" }).getByRole("button", { name: "Delete" }).click();
       await expect.poll(async () => (await chat.listSessions()).map((info) => info.id), WAIT).toEqual([alpha]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it.skipIf(LINE.skip !== undefined)("shows the model's reasoning collapsed (opened, its text) and the reply's source as a link, still there after a reload (from /ui-messages)", { timeout: 120_000 }, async () => {
+    const page = await ui!.browser.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    const assistant = page.locator('[data-role="assistant"]');
+    const source = assistant.getByRole("link", { name: "The guide" });
+    try {
+      await page.goto(ui!.url);
+      await page.getByLabel("Message").fill("Think: what is the answer?");
+      await page.getByRole("button", { name: "Send" }).click();
+      await expect.poll(async () => (await assistant.textContent()) ?? "", WAIT).toContain("It is 42.");
+
+      // The reasoning is collapsed under "Thought" (it streamed under "Thinking…"); a click opens it.
+      const reasoning = assistant.locator("details.reasoning");
+      await expect.poll(() => reasoning.locator("summary").textContent(), WAIT).toBe("Thought");
+      expect(await reasoning.getByText("Check the guide.").isVisible()).toBe(false);
+      await reasoning.locator("summary").click();
+      await expect.poll(() => reasoning.getByText("Check the guide.").isVisible(), WAIT).toBe(true);
+      expect(await source.getAttribute("href")).toBe("https://example.com/guide");
+      await page.screenshot({ path: join(tmpdir(), "june-assistant-ui-reasoning.png") });
+
+      // A reload loads the thread from /sessions/:id/ui-messages: the source is kept with the reply (the reasoning
+      // is journaled only with `journal: { reasoning: true }`).
+      await expect.poll(() => new URL(page.url()).searchParams.get("thread"), WAIT).not.toBeNull();
+      const session = await chat.openSession(new URL(page.url()).searchParams.get("thread")!);
+      await expect.poll(async () => (await session.turns())[0]?.status, WAIT).toBe("completed");
+      const reloaded = page.waitForResponse((response) => response.url().endsWith("/ui-messages"));
+      await page.reload();
+      expect((await reloaded).status()).toBe(200);
+      await expect.poll(async () => (await assistant.textContent()) ?? "", WAIT).toContain("It is 42.");
+      await expect.poll(() => source.getAttribute("href"), WAIT).toBe("https://example.com/guide");
       expect(pageErrors).toEqual([]);
     } finally {
       await page.close();
