@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../../testing/__fixtures__/seeded-random.js";
 import { storeConformanceCases } from "../../testing/store-conformance.js";
 import { exactSearch } from "../memory-records.js";
 import type { RecallEntry, RecallQuery } from "../memory-types.js";
@@ -63,16 +64,6 @@ afterAll(async () => {
 
 const store = (schema: string) => postgresStore({ pool: pool!, schema });
 
-/** A small seeded generator (mulberry32): the same values on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("postgresStore memory with pgvector", () => {
   const schema = `june_test_pgv_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
   const memory = storeConformanceCases(() => store(schema)).filter((c) => c.name.startsWith("store: memory:"));
@@ -107,7 +98,8 @@ describe("postgresStore memory with pgvector", () => {
     if (skipped) return context.skip(skipped);
     const s = store(`june_test_pgv_${randomUUID().replace(/-/g, "").slice(0, 12)}`);
     try {
-      const next = random(43);
+      const random = seededRandom(43);
+      const next = random.next;
       const owners = [`ada-${randomUUID()}`, `bo-${randomUUID()}`];
       const sessions = Array.from({ length: 6 }, (_, i) => `s${i}`);
       const vector = (n: number) => Array.from({ length: n }, () => next() * 2 - 1);
@@ -137,7 +129,7 @@ describe("postgresStore memory with pgvector", () => {
       for (const query of queries) {
         const found = await s.searchRecall!(query);
         const exact = exactSearch(query, entries.filter((e) => e.owner === query.owner));
-        expect(found.map((m) => `${m.sessionId}/${m.turnId}`)).toEqual(exact.map((m) => `${m.sessionId}/${m.turnId}`));
+        expect(found.map((m) => `${m.sessionId}/${m.turnId}`), `seed ${random.seed}`).toEqual(exact.map((m) => `${m.sessionId}/${m.turnId}`));
         const apart = Math.max(0, ...found.map((m, i) => Math.abs(m.score - exact[i]!.score)));
         expect(apart, "pgvector computes in single precision: scores agree to 5 decimals").toBeLessThan(1e-5);
         expect(found.map((m) => [m.text, m.at])).toEqual(exact.map((m) => [m.text, m.at]));
