@@ -28,16 +28,17 @@ interface VersionRow {
  */
 export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => Promise<void>): MemoryStoreMethods & { forgetSession(sessionId: string): Promise<void> } {
   const tables = madeOnce(() => ensureMemoryTables(pool, names));
-  let pgvector: Promise<boolean> | undefined;
+  let pgvector: Promise<string | undefined> | undefined;
   async function ready(): Promise<void> {
     await storeReady();
     await tables();
   }
-  const hasPgvector = () =>
+  // The extension's schema, quoted, when `vector` is installed in the database; undefined otherwise. Looked up once.
+  const pgvectorSchema = () =>
     (pgvector ??= pool
-      .query("SELECT 1 FROM pg_extension WHERE extname = 'vector'")
-      .then((result) => result.rows.length > 0)
-      .catch(() => false));
+      .query("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'")
+      .then((result) => (result.rows[0] ? `"${String((result.rows[0] as { nspname: string }).nspname).replace(/"/g, '""')}"` : undefined))
+      .catch(() => undefined));
   const version = (row: VersionRow): MemoryVersion => ({
     version: row.version,
     text: row.text,
@@ -48,19 +49,21 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
   const latestSql = `SELECT version, text, at, session_id, turn_id FROM ${names.memory} WHERE scope = $1 AND key_id = $2 ORDER BY version DESC LIMIT 1`;
 
   async function search(query: RecallQuery): Promise<RecallMatch[]> {
-    if (await hasPgvector()) {
-      const { rows } = await pool.query(
-        `SELECT session_id, turn_id, text, at, 1 - (embedding::vector <=> $2::double precision[]::vector) AS score FROM ${names.recall}
-         WHERE owner = $1 AND array_length(embedding, 1) = $3 AND ($4::text IS NULL OR session_id <> $4)
-         ORDER BY embedding::vector <=> $2::double precision[]::vector, at DESC LIMIT $5`,
-        [query.owner, query.embedding, query.embedding.length, query.excludeSessionId ?? null, query.limit],
-      );
+    const ext = await pgvectorSchema();
+    if (ext !== undefined) {
+      const { rows } = await pool.query(pgvectorSearchSql(names.recall, ext), [
+        query.owner,
+        query.embedding,
+        query.embedding.length,
+        query.excludeSessionId ?? null,
+        query.limit,
+      ]);
       return rows.map((r: { session_id: string; turn_id: string; text: string; at: string; score: number }) => ({
         sessionId: r.session_id,
         turnId: r.turn_id,
         text: r.text,
         at: r.at,
-        score: Number.isFinite(Number(r.score)) ? Number(r.score) : 0,
+        score: Number(r.score),
       }));
     }
     const { rows } = await pool.query(`SELECT session_id, turn_id, text, at, embedding FROM ${names.recall} WHERE owner = $1`, [query.owner]);
@@ -146,4 +149,23 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
       await pool.query(`DELETE FROM ${names.memory} WHERE scope = 'session' AND key_id = $1`, [sessionId]);
     },
   };
+}
+
+/**
+ * The search with pgvector, scored as `exactSearch` scores: `1 - (a <=> b)` (cosine distance to similarity), 0 for
+ * an embedding of another length or of all zeros (where `<=>` would fail or give NaN); best first, ties newest
+ * first. The extension's type, functions and operator are named with its schema (`ext`), so any `search_path`
+ * and any schema it was installed in work. pgvector computes in single precision: scores agree with the exact
+ * search to about 6 decimals.
+ */
+function pgvectorSearchSql(recall: string, ext: string): string {
+  const vec = (expr: string) => `(${expr})::${ext}.vector`;
+  const [row, asked] = [vec("embedding"), vec("$2::double precision[]")];
+  // CASE tries its branches in order: `<=>` only meets two vectors of one length, neither all zeros.
+  const score = `CASE WHEN array_length(embedding, 1) IS DISTINCT FROM $3 THEN 0::double precision
+    WHEN ${ext}.vector_norm(${row}) = 0 OR ${ext}.vector_norm(${asked}) = 0 THEN 0::double precision
+    ELSE 1 - (${row} OPERATOR(${ext}.<=>) ${asked}) END`;
+  return `SELECT session_id, turn_id, text, at, ${score} AS score FROM ${recall}
+    WHERE owner = $1 AND ($4::text IS NULL OR session_id <> $4)
+    ORDER BY score DESC, at DESC LIMIT $5`;
 }
