@@ -5,9 +5,11 @@
 //
 // Shapes:
 // - "steps" (the default): a durable agent turn of two model steps, "plan" then "reply" (`plain`: not durable);
-// - "tool": a durable turn of one step: a first call ("act") asks for the `record` tool, the tool runs, and a
-//   second call ("reply") streams the answer in three deltas. The tool needs approval: by the chat's policy
-//   (`approval: "policy"`, the default), or by a person (`approval: "person"`: the turn suspends after 300 ms).
+// - "tool": a durable turn: in a "work" step a first call ("act") asks for the `record` tool, the tool runs, and a
+//   second call ("reply") answers in three deltas; a streamed "reply" step then tells the user that answer (a
+//   streamed step calls no tools: issue 41; its call is not logged, so the counts are the work step's). The tool
+//   needs approval: by the chat's policy (`approval: "policy"`, the default), or by a person
+//   (`approval: "person"`: the turn suspends after 300 ms).
 import { appendFileSync } from "node:fs";
 import { jsonSchema, tool, type ModelMessage } from "ai";
 import { Agent, Step, Tool } from "../../index.js";
@@ -89,6 +91,8 @@ function toolResponder(options: WorkerChatOptions) {
   const model = scriptedModel(async ({ options: call }) => {
     const prompt = call.prompt as unknown as ModelMessage[];
     const input = lastUser(prompt);
+    // The streamed "reply" step repeats the work step's answer (not logged: the counts are the work step's calls).
+    if (input.startsWith(TELL)) return input.slice(TELL.length);
     const step = prompt.at(-1)?.role === "tool" ? "reply" : "act";
     await options.beforeModel?.(step, input);
     appendFileSync(options.log, `${process.pid} ${step} ${input}\n`);
@@ -103,13 +107,17 @@ function toolResponder(options: WorkerChatOptions) {
     render: ({ input }) => (
       <Agent model={withMidStream(model, options)}>
         <Tool name="record" value={record} />
-        <Step id="reply" stream prompt={input} />
+        <Step id="work" prompt={input} />
+        <Step id="reply" stream prompt={(ctx) => `${TELL}${String(ctx.steps.work)}`} />
       </Agent>
     ),
     reply: (result) => String(result.steps.reply),
     stream: { step: "reply" },
   });
 }
+
+/** The streamed "reply" step's prompt, before the "work" step's answer it repeats. */
+const TELL = "Tell the user: ";
 
 /** The model, with `midStream` called once a call's first text delta has gone out. */
 function withMidStream(model: ReturnType<typeof scriptedModel>, options: WorkerChatOptions) {
