@@ -25,10 +25,12 @@ const server = await createFakeOpenAIServer({
   script: [
     // 1. The model chat's turn.
     { text: ["Hello ", "from a v4 model."] },
-    // 2–3. The agent turn: a tool call that needs approval, then the reply once it ran.
+    // 2–3. The agent turn's "work" step: a tool call that needs approval, then the answer once it ran.
     { toolCalls: [{ toolName: "deploy", input: { env: "staging" } }] },
     "Deployed to staging.",
-    // 4. /ui-chat.
+    // 4. Its streamed "reply" step tells the user (a streamed step calls no tools of the workflow's).
+    { text: ["Deployed ", "to staging."] },
+    // 5. /ui-chat.
     { text: ["Streamed ", "through /ui-chat."] },
   ],
 });
@@ -64,7 +66,11 @@ try {
       render: ({ messages, input }) =>
         jsx(Agent, {
           model,
-          children: [jsx(Tool, { name: "deploy", value: deploy }), jsx(Step, { id: "reply", stream: true, prompt: [...messages, { role: "user", content: input }] })],
+          children: [
+            jsx(Tool, { name: "deploy", value: deploy }),
+            jsx(Step, { id: "work", prompt: [...messages, { role: "user", content: input }] }),
+            jsx(Step, { id: "reply", stream: true, prompt: (ctx) => [{ role: "user", content: `Tell the user: ${String(ctx.steps.work)}` }] }),
+          ],
         }),
       reply: (result) => String(result.steps.reply),
       stream: { step: "reply" },
