@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { ModelMessage } from "ai";
+import { MockEmbeddingModelV3 } from "ai/test";
 import { Agent, Memory, Step } from "june";
 import { agentResponder, createChat, fileStore } from "june/chat";
 import { bagOfWordsEmbedding, scriptedModel, type ScriptEntry } from "june/testing";
@@ -92,6 +93,45 @@ describe("June Studio: an owner's memory, what a turn recalled, Forget", () => {
       expect(await chat.memory("alice").get()).toBeUndefined();
       expect(await chat.memory("alice").versions()).toEqual([]);
       await page.screenshot({ path: await screenshotPath("studio-memory-forgotten.png") });
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it("a turn whose recall failed says so on its context, the credential masked", async () => {
+    const KEY = "sk-live-0123456789abcdefghijklmnop";
+    const down = new MockEmbeddingModelV3({
+      provider: "june-testing",
+      modelId: "down",
+      maxEmbeddingsPerCall: 64,
+      supportsParallelCalls: true,
+      doEmbed: async () => {
+        throw new Error(`embeddings are down (key ${KEY})`);
+      },
+    });
+    const told: string[] = [];
+    const chat = createChat({
+      store: fileStore(join(e2e.tmp, "store-down")),
+      model: scriptedModel(() => "Still here."),
+      memory: { recall: { embeddingModel: down, onError: (event) => told.push(event.phase) } },
+    });
+    const session = await chat.createSession({ owner: "alice" });
+    const studio = await e2e.serve({ chat, token: TOKEN });
+    const { page, pageErrors } = await e2e.newPage({ width: 1180, height: 900 });
+    try {
+      await page.goto(`${studio.url}#session=${session.id}`);
+      await page.getByLabel("Message", { exact: true }).fill("Which units do I work in?");
+      await page.keyboard.press("Enter");
+      const done = page.locator('article[data-status="completed"]');
+      await expect.poll(() => done.locator(".reply").textContent().catch(() => null), WAIT).toBe("Still here.");
+      const context = done.getByRole("group", { name: "Context" });
+      await expect.poll(() => context.locator("summary").textContent().catch(() => null), WAIT).toMatch(/recall failed/);
+      await context.locator("summary").click();
+      const line = await context.locator('[data-kind="recall-error"]').textContent();
+      expect(line).toContain("Recall failed, so this turn went on without it: Error: embeddings are down");
+      expect(line).not.toContain(KEY);
+      expect(told[0]).toBe("search");
       expect(pageErrors).toEqual([]);
     } finally {
       await page.close();

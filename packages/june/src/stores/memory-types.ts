@@ -95,4 +95,6 @@ export interface MemoryStoreMethods {
 export interface MemoryProvenance {
   working?: { scope: "owner" | "session"; version: number };
   recalled?: { sessionId: string; turnId: string; score: number }[];
+  /** Recall's search failed for this turn (the embedding model or the store): the turn went on without it, and says why (redacted). */
+  recallError?: { name: string; message: string };
 }

@@ -5,7 +5,8 @@ import { redactText } from "../../redaction/redact.js";
 import { MEMORY_METHODS } from "../../stores/memory-records.js";
 import type { MemoryKey, MemoryProvenance, MemoryStoreMethods, MemoryVersion, RecallEntry, RecallMatch } from "../../stores/memory-types.js";
 import type { ChatStore } from "../../stores/types.js";
-import type { ResolvedMemoryOptions, TurnMemory } from "./memory-options.js";
+import { errorInfo } from "../stream/error-info.js";
+import type { RecallErrorEvent, ResolvedMemoryOptions, TurnMemory } from "./memory-options.js";
 
 /** Embeddings kept per chat, by the SHA-256 of their text: the same text is embedded once. */
 const CACHE_MAX = 1000;
@@ -81,12 +82,15 @@ export class ChatMemory {
         const [embedding] = await this.#embed([input]);
         const found = await this.#store.searchRecall({ owner, embedding: embedding!, limit: recall.topK, excludeSessionId: sessionId });
         recalled = found.filter((match) => match.score >= recall.minScore);
-      } catch {
-        // Recall is best effort: an embedding model or store that fails leaves the turn without it, not failed.
+      } catch (error) {
+        // Recall is best effort: an embedding model or store that fails leaves the turn without it, not failed,
+        // and says so: in the turn's provenance and to `recall.onError`.
+        provenance.recallError = errorInfo(error);
+        this.#told({ phase: "search", sessionId, error });
       }
       if (recalled.length > 0) provenance.recalled = recalled.map(({ sessionId: s, turnId, score }) => ({ sessionId: s, turnId, score: Math.round(score * 1e4) / 1e4 }));
     }
-    return { memory: { working, recalled }, provenance: provenance.working || provenance.recalled ? provenance : undefined };
+    return { memory: { working, recalled }, provenance: provenance.working || provenance.recalled || provenance.recallError ? provenance : undefined };
   }
 
   /** What serves `<Memory />` in a turn's run: updates go to the turn's owner's (or session's) working memory. */
@@ -113,7 +117,16 @@ export class ChatMemory {
         this.#pending.push({ ...turn, owner });
         this.#flushing ??= this.#flush();
       })
-      .catch(() => undefined);
+      .catch((error: unknown) => this.#told({ phase: "index", turns: [{ sessionId: turn.sessionId, turnId: turn.turnId }], error }));
+  }
+
+  /** Tells `recall.onError` (one that throws is not June's failure to report, and not the turn's). */
+  #told(event: RecallErrorEvent): void {
+    try {
+      this.options.recall?.onError(event);
+    } catch {
+      // Nothing more to tell.
+    }
   }
 
   /** Resolves once every turn queued so far is in the recall index (or failed to be). */
@@ -142,8 +155,9 @@ export class ChatMemory {
             at: turn.at,
           }));
           await this.#store.putRecall(entries);
-        } catch {
-          // Recall is best effort: a turn that could not be embedded or stored is not recalled.
+        } catch (error) {
+          // Recall is best effort: a turn that could not be embedded or stored is not recalled, and `onError` is told.
+          this.#told({ phase: "index", turns: batch.map(({ sessionId, turnId }) => ({ sessionId, turnId })), error });
         }
       }
     } finally {

@@ -1,5 +1,6 @@
 import type { EmbeddingModel } from "ai";
 import type { RecallMatch } from "../../stores/memory-types.js";
+import { errorInfo } from "../stream/error-info.js";
 
 /**
  * Memory across sessions (`createChat({ memory })`, docs/memory.md): a working memory per owner (or session) that
@@ -25,8 +26,19 @@ export interface ChatMemoryOptions {
     minScore?: number;
     /** Whose turns are searched: the session's owner's (the only scope). */
     scope?: "owner";
+    /**
+     * Told when recall fails: a turn's search (the turn goes on without recall, and its provenance's
+     * `memory.recallError` says why) or the indexing of turns that ended (they are not recalled). Default: one
+     * `console.warn` line, the error's message with credentials masked.
+     */
+    onError?: (event: RecallErrorEvent) => void;
   };
 }
+
+/** What `recall.onError` is told: which part of recall failed, for which session or turns, and the error. */
+export type RecallErrorEvent =
+  | { readonly phase: "search"; readonly sessionId: string; readonly error: unknown }
+  | { readonly phase: "index"; readonly turns: readonly { readonly sessionId: string; readonly turnId: string }[]; readonly error: unknown };
 
 /** What a turn's responder gets of memory (`RespondOptions.memory`; an agent's `render` gets it as `memory`). */
 export interface TurnMemory {
@@ -38,7 +50,7 @@ export interface TurnMemory {
 
 export interface ResolvedMemoryOptions {
   working?: { scope: "owner" | "session"; template?: string; maxChars: number };
-  recall?: { embeddingModel: EmbeddingModel; topK: number; minScore: number };
+  recall?: { embeddingModel: EmbeddingModel; topK: number; minScore: number; onError: (event: RecallErrorEvent) => void };
 }
 
 const where = "createChat({ memory })";
@@ -69,7 +81,15 @@ export function resolveMemoryOptions(options: unknown): ResolvedMemoryOptions | 
     const minScore = recall.minScore ?? 0.1;
     if (typeof minScore !== "number" || !(minScore >= -1 && minScore <= 1)) throw new TypeError(`${where}: \`recall.minScore\` must be a number from -1 to 1`);
     if (recall.scope !== undefined && recall.scope !== "owner") throw new TypeError(`${where}: \`recall.scope\` must be "owner"`);
-    resolved.recall = { embeddingModel: recall.embeddingModel, topK, minScore };
+    if (recall.onError !== undefined && typeof recall.onError !== "function") throw new TypeError(`${where}: \`recall.onError\` must be a function`);
+    resolved.recall = { embeddingModel: recall.embeddingModel, topK, minScore, onError: recall.onError ?? warnRecallError };
   }
   return resolved;
+}
+
+/** `recall.onError`'s default: one line on the console, the error's message with credentials and paths masked. */
+function warnRecallError(event: RecallErrorEvent): void {
+  const { name, message } = errorInfo(event.error);
+  const what = event.phase === "search" ? `a turn of session ${event.sessionId} went on without recall` : `${event.turns.length} finished ${event.turns.length === 1 ? "turn was" : "turns were"} not indexed for recall`;
+  console.warn(`june: memory recall failed (${event.phase}): ${what}: ${name}: ${message}`);
 }

@@ -2,9 +2,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ModelMessage } from "ai";
-import { afterAll, describe, expect, it } from "vitest";
+import { MockEmbeddingModelV3 } from "ai/test";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { Agent, Memory, Step } from "../../index.js";
-import { agentResponder, createChat, fileStore } from "../index.js";
+import { agentResponder, createChat, fileStore, memoryStore } from "../index.js";
+import type { RecallErrorEvent } from "./memory-options.js";
 import type { TurnMemory } from "./memory-options.js";
 import { bagOfWordsEmbedding, scriptedModel, type ScriptEntry } from "../../testing/index.js";
 
@@ -159,5 +161,83 @@ describe("memory across sessions (one fileStore, a scripted model, bag-of-words 
     expect((await ask()).map((r) => r.sessionId)).toContain(carol.id);
     await modelChat.deleteSession(carol.id);
     expect((await ask()).map((r) => r.sessionId)).not.toContain(carol.id);
+  });
+});
+
+describe("recall that fails says so (a turn's provenance, recall.onError, else a console line) and never fails the turn", () => {
+  const KEY = "sk-live-0123456789abcdefghijklmnop";
+  /** An embedding model that fails while `down` is set, with a credential in its message. */
+  function flakyEmbedding() {
+    const words = bagOfWordsEmbedding();
+    const model = new MockEmbeddingModelV3({
+      provider: "june-testing",
+      modelId: "flaky",
+      maxEmbeddingsPerCall: 64,
+      supportsParallelCalls: true,
+      doEmbed: async (options) => {
+        if (model.down) throw new Error(`embeddings are down (key ${KEY})`);
+        return words.doEmbed(options);
+      },
+    }) as MockEmbeddingModelV3 & { down: boolean };
+    model.down = true;
+    return model;
+  }
+
+  it("a turn whose search failed completes, journals recallError (masked), and onError hears of the search and of the indexing", async () => {
+    const embeddingModel = flakyEmbedding();
+    const told: RecallErrorEvent[] = [];
+    const chat = createChat({
+      store: memoryStore(),
+      model: scriptedModel(() => "Noted."),
+      memory: {
+        recall: {
+          embeddingModel,
+          onError: (event) => {
+            told.push(event);
+            throw new Error("a handler that throws is not the turn's failure");
+          },
+        },
+      },
+    });
+    const session = await chat.createSession({ owner: "dana" });
+    const turn = await session.send("My dog is called Rex.").result;
+    expect(turn.text).toBe("Noted.");
+    const [record] = await session.turns();
+    expect(record!.status).toBe("completed");
+    expect(record!.context?.memory?.recallError).toEqual({ name: "Error", message: expect.stringContaining("embeddings are down") });
+    expect(JSON.stringify(record!.context?.memory)).not.toContain(KEY);
+    await chat.memory("dana").indexed();
+    expect(told.map((e) => e.phase)).toEqual(["search", "index"]);
+    expect(told[0]).toMatchObject({ phase: "search", sessionId: session.id });
+    expect(told[1]).toMatchObject({ phase: "index", turns: [{ sessionId: session.id, turnId: record!.id }] });
+
+    // The model back: the next turn's search works (nothing recalled yet: the first turn was never indexed), and it is indexed.
+    embeddingModel.down = false;
+    await (await chat.createSession({ owner: "dana" })).send("What is my dog called?").result;
+    await chat.memory("dana").indexed();
+    expect(told).toHaveLength(2);
+  });
+
+  it("without onError, one console.warn line says what failed, the credential masked", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const chat = createChat({ store: memoryStore(), model: scriptedModel("Noted."), memory: { recall: { embeddingModel: flakyEmbedding() } } });
+      const session = await chat.createSession({ owner: "erin" });
+      await session.send("Remember the blue door.").result;
+      await chat.memory("erin").indexed();
+      const lines = warn.mock.calls.map((args) => args.join(" "));
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toContain(`june: memory recall failed (search): a turn of session ${session.id} went on without recall: Error: embeddings are down`);
+      expect(lines[1]).toContain("june: memory recall failed (index): 1 finished turn was not indexed for recall");
+      expect(lines.join("\n")).not.toContain(KEY);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("createChat names a recall.onError that is not a function", () => {
+    expect(() => createChat({ store: memoryStore(), model: scriptedModel("x"), memory: { recall: { embeddingModel: bagOfWordsEmbedding(), onError: "log" as never } } })).toThrow(
+      "createChat({ memory }): `recall.onError` must be a function",
+    );
   });
 });
