@@ -192,6 +192,8 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     };
     const agent = responder.agents ? conversationAgent(record.parentTurnId, (id) => journal.record(id)) : undefined;
     if (agent !== undefined) resumeOptions.agent = agent;
+    // The memory the turn started with (its provenance says which), so its workflow renders as it did then.
+    if (options.memory) resumeOptions.memory = await options.memory.restore(journal.sessionId, record.context?.memory);
     if (turn.spans) resumeOptions.telemetry = turn.spans.settings;
     else if (!options.telemetry) resumeOptions.telemetry = false;
     if (options.prices) resumeOptions.prices = options.prices;
@@ -218,6 +220,7 @@ export async function resumeTurn(options: ResumeTurnOptions): Promise<void> {
     outcome = { status: "failed", error };
   }
   await endTurn(options, outcome, true, lease);
+  if (options.memory) indexFinishedTurn(options.memory, journal, turn.id);
 }
 
 /** Stores each checkpoint of a durable turn (encoded, maybe encrypted) unless the turn is ending. */

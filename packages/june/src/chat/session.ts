@@ -416,6 +416,7 @@ export class JournaledSession implements Session {
       telemetry: host.telemetry,
       ...(host.prices ? { prices: host.prices } : {}),
       ...(host.budget ? { budget: host.budget } : {}),
+      ...(host.memory ? { memory: host.memory } : {}),
       ready,
       onDone: () => {
         if (host.running.get(this.id) === controller) host.running.delete(this.id);

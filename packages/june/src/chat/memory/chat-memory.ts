@@ -93,6 +93,41 @@ export class ChatMemory {
     return { memory: { working, recalled }, provenance: provenance.working || provenance.recalled || provenance.recallError ? provenance : undefined };
   }
 
+  /**
+   * What a resumed turn gets of memory: what its `turn-start` says it had when it started (the working memory at
+   * that version, the turns it recalled, read again), not what memory holds now, so a durable turn's workflow
+   * renders after a resume (in any process) as it rendered before. A version forgotten since is the template; a
+   * recalled turn whose session was deleted since is left out.
+   */
+  async restore(sessionId: string, provenance: MemoryProvenance | undefined): Promise<TurnMemory> {
+    const { working: settings } = this.options;
+    let working: string | undefined;
+    if (settings) {
+      const key = provenance?.working ? this.keyOf(sessionId, await this.ownerOf(sessionId)) : undefined;
+      const version = key && (await this.#store.listMemoryVersions(key)).find((v) => v.version === provenance!.working!.version);
+      working = version ? version.text : settings.template;
+    }
+    const recalled: RecallMatch[] = [];
+    for (const { sessionId: from, turnId, score } of provenance?.recalled ?? []) {
+      const turn = await this.#recalledTurn(from, turnId);
+      if (turn) recalled.push({ sessionId: from, turnId, text: redactText(turnText(turn.input, turn.text)), score, at: turn.at });
+    }
+    return { working, recalled };
+  }
+
+  /** A completed turn's input, reply and end, from its session's journal; undefined when it is gone. */
+  async #recalledTurn(sessionId: string, turnId: string): Promise<{ input: string; text: string; at: string } | undefined> {
+    const entries = await this.#store.read(sessionId).catch(() => undefined);
+    if (!entries) return undefined;
+    let input: string | undefined;
+    let end: { text: string; at: string } | undefined;
+    for (const entry of entries) {
+      if (entry.type === "turn-start" && entry.turnId === turnId) input ??= entry.input;
+      else if (entry.type === "turn-end" && entry.turnId === turnId && entry.status === "completed") end = { text: entry.text ?? "", at: entry.at };
+    }
+    return input !== undefined && end ? { input, ...end } : undefined;
+  }
+
   /** What serves `<Memory />` in a turn's run: updates go to the turn's owner's (or session's) working memory. */
   provider(sessionId: string, turnId: string): RunMemory {
     const maxChars = this.options.working?.maxChars ?? 0;

@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ModelMessage } from "ai";
+import { jsonSchema, tool, type ModelMessage } from "ai";
 import { MockEmbeddingModelV3 } from "ai/test";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { Agent, Memory, Step } from "../../index.js";
-import { agentResponder, createChat, fileStore, memoryStore } from "../index.js";
+import { Agent, Memory, Step, Tool } from "../../index.js";
+import { agentResponder, createChat, fileStore, memoryStore, TurnSuspendedError } from "../index.js";
 import type { RecallErrorEvent } from "./memory-options.js";
 import type { TurnMemory } from "./memory-options.js";
 import { bagOfWordsEmbedding, scriptedModel, type ScriptEntry } from "../../testing/index.js";
@@ -239,5 +239,66 @@ describe("recall that fails says so (a turn's provenance, recall.onError, else a
     expect(() => createChat({ store: memoryStore(), model: scriptedModel("x"), memory: { recall: { embeddingModel: bagOfWordsEmbedding(), onError: "log" as never } } })).toThrow(
       "createChat({ memory }): `recall.onError` must be a function",
     );
+  });
+});
+
+describe("a durable turn resumed in another chat (another process, as far as the store knows) renders with the memory it started with", () => {
+  it("working memory at the journaled version, the same recalled turns; the resumed turn is indexed once it completes", async () => {
+    const dir = join(root, "durable");
+    const embeddingModel = bagOfWordsEmbedding();
+    const memory = { working: { scope: "owner" as const }, recall: { embeddingModel, topK: 2 } };
+    const rendered: TurnMemory[] = [];
+    const model = scriptedModel(({ options: call }): ScriptEntry => {
+      const prompt = call.prompt as unknown as ModelMessage[];
+      if (prompt.some((m) => m.role === "tool")) return "Deployed to staging.";
+      if (JSON.stringify(prompt.at(-1)).includes("Please deploy")) return { toolCalls: [{ toolName: "deploy", input: { env: "staging" }, toolCallId: "call-deploy" }] };
+      return "Noted.";
+    });
+    const deploy = tool({ description: "Deploy", inputSchema: jsonSchema<{ env: string }>({ type: "object", properties: { env: { type: "string" } }, required: ["env"] }), needsApproval: true, execute: async ({ env }) => `live on ${env}` });
+    const chatOver = () =>
+      createChat({
+        store: fileStore(dir),
+        memory,
+        responder: agentResponder({
+          durable: { suspendAfterMs: 20 },
+          render: ({ input, messages, memory: remembered }) => {
+            rendered.push(remembered);
+            return (
+              <Agent model={model}>
+                <Tool name="deploy" value={deploy} />
+                <Step id="work" prompt={[...messages, { role: "user", content: `${input}\n${remembered.working ?? ""}` }]} />
+              </Agent>
+            );
+          },
+          reply: (result) => String(result.steps.work),
+        }),
+      });
+    const one = chatOver();
+    await one.memory("gus").set("Gus deploys to staging first.");
+    const earlier = await one.createSession({ owner: "gus" });
+    await earlier.send("Staging is where Gus tries the docs first.").result;
+    await one.memory("gus").indexed();
+
+    const session = await one.createSession({ owner: "gus" });
+    const turn = session.send("Please deploy the staging docs.");
+    await expect(turn.result).rejects.toBeInstanceOf(TurnSuspendedError);
+    const atStart = rendered.at(-1)!;
+    expect(atStart.working).toBe("Gus deploys to staging first.");
+    expect(atStart.recalled.map((r) => r.sessionId)).toEqual([earlier.id]);
+    // Memory moves on meanwhile: the resumed turn still gets what it started with.
+    await one.memory("gus").set("Gus now deploys to production.");
+
+    const two = chatOver();
+    const again = await two.openSession(session.id);
+    const live = await again.resume(turn.id);
+    const afterResume = rendered.at(-1)!;
+    expect(afterResume).not.toBe(atStart);
+    expect(afterResume).toEqual(atStart);
+    live.approve(live.requests[0]!.id);
+    expect((await live.result).text).toBe("Deployed to staging.");
+    await two.memory("gus").indexed();
+    const asked = await two.createSession({ owner: "gus" });
+    await asked.send("Which staging docs went live?").result;
+    expect(((await asked.turns())[0]!.context?.memory?.recalled ?? []).map((r) => r.sessionId)).toContain(session.id);
   });
 });
