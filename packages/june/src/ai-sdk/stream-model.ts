@@ -9,7 +9,7 @@ import {
 } from "ai";
 import type { CallSettings } from "./call-types.js";
 import { observeAttempts, type AttemptHooks } from "./attempts-v6.js";
-import { v7Telemetry } from "./telemetry-v7.js";
+import { v7TelemetryOptions } from "./telemetry-v7.js";
 import { AI_SDK_MAJOR } from "./major.js";
 
 /** One `streamText` call as June makes it, in words that mean the same on AI SDK 6 and 7. */
@@ -44,7 +44,7 @@ export interface ModelStream {
 /**
  * The one place June calls the AI SDK's `streamText` for a model call: the options are named for the `ai`
  * June loaded (AI SDK 6: `system`, `experimental_telemetry`, `stopWhen: stepCountIs(1)`, `onStepFinish`;
- * AI SDK 7: `instructions`, `telemetry` with June's attempt integration beside the registered ones,
+ * AI SDK 7: `instructions`, `telemetry` with June's attempt watch beside the registered integrations,
  * `isStepCount(1)`, `onStepEnd`, and `allowSystemInMessages`, since June's own histories may hold them).
  * A failure reaches the caller through the stream's `error` part (no console output).
  */
@@ -64,8 +64,7 @@ export function streamModel(request: ModelStreamRequest): ModelStream {
     options["allowSystemInMessages"] = true;
     if (request.oneCall) options["stopWhen"] = (ai as unknown as { isStepCount(n: number): unknown }).isStepCount(1);
     if (request.onStepEnd) options["onStepEnd"] = request.onStepEnd;
-    const telemetry = v7Telemetry(telemetrySettings, request.attempts);
-    if (telemetry) options["telemetry"] = telemetry;
+    Object.assign(options, v7TelemetryOptions(telemetrySettings, request.attempts));
   } else {
     if (request.instructions !== undefined) options["system"] = request.instructions;
     if (request.oneCall) options["stopWhen"] = ai.stepCountIs(1);
