@@ -2,7 +2,7 @@
 /**
  * Before/after of a store's own work per turn, in one process: acquire the lease, append the turn-start, append
  * the turn-end (`sync: true`, `endsLease` as the chat passes it), release, for two builds of June, rounds interleaved (medians of CPU and wall):
- *   node bench/tools/ab-store.mjs /path/to/old/packages/june [rounds] [variants: file,file-nosync,file-kept,memory]
+ *   node bench/tools/ab-store.mjs /path/to/old/packages/june [rounds] [variants: file,file-nosync,memory]
  * JUNE_BENCH_TURNS sets the turns a round (default 50, a new session each round). Given this package's own
  * directory (`packages/june`) as the old one, both columns run this build: an A/A row.
  */
@@ -13,6 +13,10 @@ import { juneModule } from "../lib/june-module.mjs";
 
 const [oldDir, roundsArg = "15", variantsArg = "file,file-nosync"] = process.argv.slice(2);
 if (!oldDir) throw new Error("usage: ab-store.mjs OLD_PACKAGE_DIR [rounds] [variants]");
+const keys = variantsArg.split(",");
+// `file-kept` (fileStore's `keepLeaseMs`) went with the option; any other name would run as `file-nosync`.
+const unknown = keys.filter((key) => !["file", "file-nosync", "memory"].includes(key));
+if (unknown.length > 0) throw new Error(`ab-store.mjs: unknown variant ${unknown.join(", ")} (file, file-nosync, memory)`);
 const turns = Number(process.env.JUNE_BENCH_TURNS ?? 50);
 const reply = replyDeltas().join("");
 const load = (dir) => juneModule("chat", dir);
@@ -21,12 +25,11 @@ const dir = tempDir();
 
 function storeOf(chat, key, path) {
   if (key === "memory") return chat.memoryStore();
-  // file-kept: fsync off and the lease kept between turns (`keepLeaseMs`, off by default; an older build ignores it).
-  return chat.fileStore(path, { fsync: key === "file", ...(key === "file-kept" ? { keepLeaseMs: 1_000 } : {}) });
+  return chat.fileStore(path, { fsync: key === "file" });
 }
 
 const variants = [];
-for (const key of variantsArg.split(",")) {
+for (const key of keys) {
   for (const build of ["before", "after"]) {
     const store = storeOf(builds[build], key, join(dir, `${build}-${key}`));
     let n = 0;

@@ -5,7 +5,6 @@ import { SessionBusyError, SessionNotFoundError } from "./errors.js";
 import { decodeJournal, encodeBatch, type DecodedJournal } from "./journal-codec.js";
 import type { JournalHandles } from "./journal-handles.js";
 import { existsSync } from "node:fs";
-import { releaseKept } from "./kept-leases.js";
 import { liveOwner, tryLock, unlock } from "./lock-file.js";
 import { hasCode } from "./error-code.js";
 import { conflict } from "./store-helpers.js";
@@ -90,9 +89,7 @@ async function lockJournalOutsideLease(request: JournalAppend, lockPath: string)
   for (let delay = 1; ; delay = Math.min(delay * 2, 25)) {
     const token = await lockJournal(request.sessionId, lockPath);
     const lockedAt = Date.now();
-    let holder = liveOwner(request.leasePath);
-    // Kept between turns by another store of this process: let go at once (see `kept-leases.ts`).
-    if (holder !== undefined && !request.ownsLease(holder.token) && releaseKept(request.leasePath)) holder = liveOwner(request.leasePath);
+    const holder = liveOwner(request.leasePath);
     if (holder === undefined || request.ownsLease(holder.token)) return { token, lockedAt };
     await dropJournalLock(lockPath, token, lockedAt);
     if (Date.now() > deadline) {

@@ -77,7 +77,7 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
   const prefix = root.endsWith(sep) ? root : root + sep;
   const journalPath = (id: string) => prefix + id + JOURNAL_EXT;
   const leasePath = (id: string) => `${prefix}${id}.lock`;
-  const leases = fileLeases({ root, keepLeaseMs: options.keepLeaseMs, journalPath, leasePath, queues, queued, exists });
+  const leases = fileLeases({ root, journalPath, leasePath, queues, queued, exists });
 
   /** Runs this process's appends to one session one at a time (the lock file orders processes). */
   function queued<T>(id: string, task: () => Promise<T>): Promise<T> {
@@ -180,7 +180,6 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
 
     async deleteSession(id: string): Promise<boolean> {
       assertSessionId(id);
-      leases.releaseKept(id);
       handles.retire(id);
       known.forget(id);
       let existed = true;
@@ -205,12 +204,12 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
       const { expectedSeq, prepared, deleteCheckpoint } = checkAppend(sessionId, entries, opts);
       const linked = known.check(sessionId, prepared.entries, () => startedTurns(sessionId));
       if (linked) await linked;
-      // The turn's end releases its lease once written, while the flush runs (`releaseHeld`).
+      // The turn's end releases its lease once written, while the flush runs (`releaseWithAppend`).
       const ending = opts?.endsLease?.sessionId === sessionId ? opts.endsLease.token : undefined;
       return queued(sessionId, async () => {
         const lease = leases.held(sessionId);
         const written = await appendToJournal({
-          afterWrite: lease !== undefined && lease.token === ending ? () => leases.endWithAppend(sessionId, lease) : undefined,
+          afterWrite: lease !== undefined && lease.token === ending ? () => leases.releaseWithAppend(sessionId, lease) : undefined,
           leased: lease !== undefined && withinHalfTtl(lease.takenAt, lease.ttlMs),
           leasePath: leasePath(sessionId),
           ownsLease: leases.ownsLease,
@@ -306,7 +305,6 @@ export function fileStoreCore(dir: string, options: FileStoreOptions = {}): Chat
 
     /** Closes the journals this store keeps open between appends; the store stays usable (it reopens them). */
     async close(): Promise<void> {
-      leases.releaseAllKept();
       await swept;
       await handles.closeAll();
       await leases.close();

@@ -30,11 +30,10 @@ async function watchFlushes(onStart: () => void): Promise<{ ended: number; resto
 let restore: (() => void) | undefined;
 afterEach(() => restore?.());
 
-// What a turn's end does with a lease kept between turns (the default): file-store-kept-lease.test.ts.
 describe("fileStore: a turn's end releases its lease (endsLease)", () => {
-  it("with keepLeaseMs: 0, releases the lock once the end is written, before its flush; the append resolves after the flush", async () => {
+  it("releases the lock once the end is written, before its flush; the append resolves after the flush", async () => {
     const dir = temp.dir();
-    const store = fileStore(dir, { fsync: true, keepLeaseMs: 0 });
+    const store = fileStore(dir, { fsync: true });
     const seq = await sessionWithTurns(store, "s", 1);
     const lease = await store.acquireTurn("s");
     await store.append("s", start("t"), { expectedSeq: seq });
@@ -75,7 +74,7 @@ describe("fileStore: a turn's end releases its lease (endsLease)", () => {
 
   it("a releaseTurn that comes while the end is still being appended waits for it and releases once", async () => {
     const dir = temp.dir();
-    const store = fileStore(dir, { fsync: true, keepLeaseMs: 0 });
+    const store = fileStore(dir, { fsync: true });
     const seq = await sessionWithTurns(store, "s", 1);
     const lease = await store.acquireTurn("s");
     const ending = store.append("s", end("t0"), { expectedSeq: seq, sync: true, endsLease: lease });

@@ -6,15 +6,6 @@ import type { ChatStore } from "./types.js";
 export interface FileStoreOptions {
   /** Flush appends made with `sync: true` (a turn's end) and new sessions to disk. Default true. */
   fsync?: boolean;
-  /**
-   * How long a session's turn lease stays with this process after a turn ends (in ms; default 0: released at
-   * each turn's end), so that the session's next turn here takes it without touching the lock file again (about
-   * 6 system calls fewer a turn). Meanwhile another process finds the session busy (`SessionBusyError`), as
-   * while a turn runs; another store of this process takes it at once. For a store only one process uses (a
-   * single server, the CLI alone): with several processes on one folder, leave it at 0. `close()` and the
-   * process's exit release a kept lease too.
-   */
-  keepLeaseMs?: number;
 }
 
 /** The store's methods, each a call of the store's implementation (`file-store-core.ts`). */
@@ -57,16 +48,9 @@ const METHODS = [
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): ChatStore {
   if (typeof dir !== "string" || dir === "") throw new TypeError("fileStore: `dir` must be a non-empty path");
-  const keep = options.keepLeaseMs;
-  if (keep !== undefined && (typeof keep !== "number" || !Number.isFinite(keep) || keep < 0)) {
-    throw new TypeError("fileStore: `keepLeaseMs` must be a finite number of milliseconds >= 0");
-  }
   // Resolved now: the directory is the one meant when the store was made, whatever the working directory later.
   const root = resolve(dir);
-  const settings: FileStoreOptions = {
-    ...(options.fsync === undefined ? {} : { fsync: options.fsync }),
-    ...(options.keepLeaseMs === undefined ? {} : { keepLeaseMs: options.keepLeaseMs }),
-  };
+  const settings: FileStoreOptions = options.fsync === undefined ? {} : { fsync: options.fsync };
   let core: (ChatStore & JournalOpener) | undefined;
   let loading: Promise<ChatStore & JournalOpener> | undefined;
   const load = (): Promise<ChatStore & JournalOpener> =>

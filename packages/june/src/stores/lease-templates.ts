@@ -53,7 +53,7 @@ export class LeaseTemplates {
    */
   link(path: string, content: string): LeaseTemplate | undefined {
     const template = this.#take();
-    this.rewrite(template, content);
+    this.#write(template, content);
     try {
       linkSync(template.path, path);
     } catch (error) {
@@ -64,11 +64,8 @@ export class LeaseTemplates {
     return template;
   }
 
-  /**
-   * Writes `content` over a template (padded with spaces to its size): while it is linked as a lock, the lock
-   * holds the new owner at once (the same file). Its size may grow.
-   */
-  rewrite(template: LeaseTemplate, content: string): void {
+  /** Writes `content` over a template (padded with spaces to its size). Its size may grow. */
+  #write(template: LeaseTemplate, content: string): void {
     const text = content.length < template.size ? content.padEnd(template.size) : content;
     // A string written as it is (no Buffer made for it); an owner's JSON is ASCII but for a host name.
     const length = Buffer.byteLength(text);

@@ -89,7 +89,7 @@ export async function tryLock(path: string, options: { ttlMs?: number; templates
 }
 
 /** What a lock taken now by this process holds: a fresh token, and an expiry when `ttlMs` is finite. */
-export function newOwner(now: number, ttlMs?: number): LockOwner {
+function newOwner(now: number, ttlMs?: number): LockOwner {
   const owner: LockOwner = {
     pid: process.pid,
     host: hostName(),
@@ -146,22 +146,9 @@ export async function unlock(path: string, token: string): Promise<boolean> {
  */
 export async function unlockOwn(path: string, token: string, file: LockFileId, takenAt: number, ttlMs: number | undefined): Promise<boolean> {
   if (!withinHalfTtl(takenAt, ttlMs)) return unlock(path, token);
-  return unlockOwnSync(path, file);
-}
-
-/** True when the lock at `path` is still the very file `file` (see `unlockOwn`): one stat. */
-export function isLockFile(path: string, file: LockFileId): boolean {
   const stats = statSync(path, { throwIfNoEntry: false });
   if (!stats || stats.ino !== file.ino || stats.size !== file.size || stats.birthtimeMs !== file.birthtimeMs) return false;
-  return file.mtimeMs === undefined || stats.mtimeMs === file.mtimeMs;
-}
-
-/**
- * `unlockOwn` within the first half of the lock's expiry (or with none), synchronously: a stat that tells it
- * is still the very file, then the unlink. For a release that cannot wait (a process exiting).
- */
-export function unlockOwnSync(path: string, file: LockFileId): boolean {
-  if (!isLockFile(path, file)) return false;
+  if (file.mtimeMs !== undefined && stats.mtimeMs !== file.mtimeMs) return false;
   try {
     unlinkSync(path);
     return true;
