@@ -196,3 +196,20 @@ describe("database stores check what they read", () => {
     }
   });
 });
+
+describe("`at`: an ISO time exactly when Date.parse reads one", () => {
+  it("the common turn-start and turn-end accept an `at` iff Date.parse does, across fields at and past their bounds", () => {
+    const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+    const ats: string[] = ["2026-12-07T10:22:20.123Z", "2026-12-07T10:22:20Z", "2026-12-07T10:22:20.123+01:00", "2026-12-07", "yesterday", "", "2026-12-07T10:22:20.1234567Z"];
+    for (const month of [0, 1, 2, 12, 13]) for (const day of [0, 1, 28, 29, 30, 31, 32]) for (const hour of [0, 23, 24]) for (const minute of [59, 60]) for (const second of [0, 59, 60]) {
+      for (const fraction of ["", ".5", ".123", ".1234"]) ats.push(`2026-${pad(month)}-${pad(day)}T${pad(hour)}:${pad(minute)}:${pad(second)}${fraction}Z`);
+    }
+    for (const at of ats) {
+      const valid = !Number.isNaN(Date.parse(at));
+      const start = { type: "turn-start", at, seq: 2, turnId: "t1", input: "hi", context: { builder: "fullContext", turnIds: [] } };
+      const end = { type: "turn-end", at, seq: 3, turnId: "t1", status: "completed", text: "hello", metadata: { responder: { kind: "model" } } };
+      expect([at, entryProblem(start) === undefined], at).toEqual([at, valid]);
+      expect([at, entryProblem(end) === undefined], at).toEqual([at, valid]);
+    }
+  });
+});

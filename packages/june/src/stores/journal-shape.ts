@@ -87,8 +87,16 @@ function isCommonEntry(value: unknown): boolean {
     if (completedThrough !== undefined && (typeof completedThrough !== "string" || completedThrough === "")) return false;
     if (summaryId !== undefined && typeof summaryId !== "string") return false;
   }
-  return !Number.isNaN(Date.parse(at));
+  return ISO_AT.test(at) || !Number.isNaN(Date.parse(at));
 }
+
+/**
+ * The times June writes (`toISOString()`), fields in range: every string it matches `Date.parse` reads as a
+ * time too (checked over every month 00–13, day 00–32, hour, minute and second at their bounds, with 0 to 4
+ * fraction digits, on Node 20 and 24), and it is a few times cheaper. What it does not match goes to
+ * `Date.parse`, so the check means exactly what it did.
+ */
+const ISO_AT = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,3})?Z$/;
 
 function fieldsProblem(type: JournalEntry["type"], e: Fields): string | undefined {
   switch (type) {
