@@ -17,7 +17,7 @@ type Integration = Record<string, unknown>;
  *
  * When nothing could record (no integration registered, no subscriber on the AI SDK's `ai:telemetry` tracing
  * channel), June's own defaults are left out: the AI SDK then copies no event to hide its inputs and outputs
- * from readers that are not there (about 5 % of a turn's CPU on Node 24).
+ * from readers that are not there (a few per cent of a turn's CPU on Node 24, bench/README.md "Round four").
  */
 export function v7TelemetryOptions(settings: CallSettings["experimental_telemetry"], attempts: AttemptHooks | undefined): Record<string, unknown> {
   const registered = settings?.isEnabled === false ? [] : globalIntegrations().map(redactingIntegration);
