@@ -1,7 +1,8 @@
 /**
  * Child of the sessions benchmark: in a fresh process, opens a fileStore session and reads its turns, and (as
  * the floor) reads the same journal and parses every line. Prints one JSON line of figures.
- * Usage: node open-session.mjs DIR SESSION_ID EXPECTED_TURNS FLOOR_FIRST(0|1) [PACKAGE_DIR]
+ * Usage: node open-session.mjs DIR SESSION_ID EXPECTED_TURNS FLOOR_FIRST(0|1|floor|june) [PACKAGE_DIR]
+ * FLOOR_FIRST "floor" or "june": that one alone in this process.
  * PACKAGE_DIR: another build of June (its `dist/`), for before/after runs (`tools/ab-open.mjs`).
  */
 import { readFile } from "node:fs/promises";
@@ -47,6 +48,12 @@ async function june() {
 }
 
 let f, j;
+if (floorFirst === "floor" || floorFirst === "june") {
+  // One of the two alone, in a process of its own: neither warms the other's code or the file's pages.
+  const only = floorFirst === "floor" ? { floor: await floor() } : { june: await june() };
+  process.stdout.write(`${JSON.stringify({ importMs, ...(only.floor ? { floorMs: only.floor.ms, floorCpuMs: only.floor.cpuMs, entries: only.floor.entries } : only.june) })}\n`);
+  process.exit(0);
+}
 if (floorFirst === "1") {
   f = await floor();
   j = await june();
