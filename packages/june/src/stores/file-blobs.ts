@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { hasCode } from "./error-code.js";
 import { syncDirectory } from "./file-journal.js";
 import { storedRef, type FileToKeep } from "./file-records.js";
+import { writePrivateFile } from "./private-file.js";
 import type { StoredFile } from "./types.js";
 
 /**
@@ -30,8 +30,8 @@ export class FileBlobs {
     const meta = join(dir, `${file.id}.json`);
     if (await readFile(meta, "utf8").then(() => true, () => false)) return;
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await this.#write(join(dir, file.id), file.bytes);
-    await this.#write(meta, JSON.stringify({ mediaType: file.mediaType, size: file.size }));
+    await writePrivateFile(join(dir, file.id), file.bytes, this.#fsync);
+    await writePrivateFile(meta, JSON.stringify({ mediaType: file.mediaType, size: file.size }), this.#fsync);
     if (this.#fsync) await syncDirectory(dir).catch(() => undefined);
   }
 
@@ -54,16 +54,5 @@ export class FileBlobs {
   /** Removes a session's files with the session. */
   async deleteAll(sessionId: string): Promise<void> {
     await rm(this.dir(sessionId), { recursive: true, force: true });
-  }
-
-  async #write(path: string, data: Uint8Array | string): Promise<void> {
-    const tmp = `${path}.${process.pid}.${randomUUID()}.tmp`;
-    await writeFile(tmp, data, { flag: "wx", mode: 0o600, flush: this.#fsync });
-    try {
-      await rename(tmp, path);
-    } catch (error) {
-      await unlink(tmp).catch(() => undefined);
-      throw error;
-    }
   }
 }

@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readFile, readdir, rename, unlink, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readFile, readdir, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { hasCode } from "./error-code.js";
+import { writePrivateFile } from "./private-file.js";
 import {
   MAX_MEMORY_VERSIONS,
   checkMemoryKey,
@@ -19,7 +20,8 @@ import type { MemoryKey, MemoryStoreMethods, MemoryVersion, RecallEntry } from "
  * (`working/<scope>-<sha256 of the id>.json`, replaced whole by a rename), an owner's recall index as JSON lines
  * (`recall/<sha256 of the owner>.jsonl`, appended; a later line for the same turn wins). Searched exactly in
  * process. Writes of one process are queued per file; two processes writing one owner's memory at once may lose
- * one of the two versions (the last rename wins), never corrupt the file.
+ * one of the two versions (the last rename wins), never corrupt the file. Readable by their owner only, like the
+ * turn files (`writePrivateFile`).
  */
 export function fileMemory(root: string, fsync: boolean): MemoryStoreMethods & { forgetSession(sessionId: string): Promise<void> } {
   const workingDir = join(root, ".memory", "working");
@@ -46,12 +48,6 @@ export function fileMemory(root: string, fsync: boolean): MemoryStoreMethods & {
       if (hasCode(error, "ENOENT")) return undefined;
       throw error;
     }
-  }
-
-  async function replace(path: string, text: string): Promise<void> {
-    const tmp = `${path}.${randomUUID()}.tmp`;
-    await writeFile(tmp, text, { flush: fsync });
-    await rename(tmp, path);
   }
 
   async function remove(path: string): Promise<boolean> {
@@ -105,7 +101,7 @@ export function fileMemory(root: string, fsync: boolean): MemoryStoreMethods & {
         const entries = await recallAt(path);
         const kept = [...entries.values()].filter((e) => e.sessionId !== sessionId);
         if (kept.length === entries.size) return 0;
-        await replace(path, linesOf(kept));
+        await writePrivateFile(path, linesOf(kept), fsync);
         return entries.size - kept.length;
       });
     }
@@ -125,8 +121,8 @@ export function fileMemory(root: string, fsync: boolean): MemoryStoreMethods & {
         const latest = versions[versions.length - 1];
         const next = nextVersion(latest, checked);
         if (!next) return latest!;
-        await mkdir(workingDir, { recursive: true });
-        await replace(path, JSON.stringify({ key, versions: [...versions, next].slice(-MAX_MEMORY_VERSIONS) }));
+        await mkdir(workingDir, { recursive: true, mode: 0o700 });
+        await writePrivateFile(path, JSON.stringify({ key, versions: [...versions, next].slice(-MAX_MEMORY_VERSIONS) }), fsync);
         return next;
       });
     },
@@ -141,10 +137,10 @@ export function fileMemory(root: string, fsync: boolean): MemoryStoreMethods & {
       const byOwner = new Map<string, RecallEntry[]>();
       for (const entry of checkRecallEntries(entries)) byOwner.set(entry.owner, [...(byOwner.get(entry.owner) ?? []), entry]);
       if (byOwner.size === 0) return;
-      await mkdir(recallDir, { recursive: true });
+      await mkdir(recallDir, { recursive: true, mode: 0o700 });
       for (const [owner, owned] of byOwner) {
         const path = recallPath(owner);
-        await queued(path, () => writeFile(path, linesOf(owned), { flag: "a", flush: fsync }));
+        await queued(path, () => writeFile(path, linesOf(owned), { flag: "a", mode: 0o600, flush: fsync }));
       }
     },
     async searchRecall(query) {
