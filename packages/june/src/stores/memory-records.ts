@@ -123,3 +123,23 @@ export function exactSearch(query: RecallQuery, candidates: Iterable<{ sessionId
 export function memoryKeyString(key: MemoryKey): string {
   return `${key.scope}:${key.id}`;
 }
+
+/** A working memory version as the SQL stores keep it, a row per version. */
+export interface MemoryVersionRow {
+  version: number;
+  text: string;
+  at: string;
+  session_id: string | null;
+  turn_id: string | null;
+}
+
+/** A version from its row (`MemoryVersionRow`). */
+export function versionOfRow(row: MemoryVersionRow): MemoryVersion {
+  return {
+    version: row.version,
+    text: row.text,
+    at: row.at,
+    ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
+    ...(row.turn_id !== null ? { turnId: row.turn_id } : {}),
+  };
+}

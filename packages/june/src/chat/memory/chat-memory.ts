@@ -4,7 +4,7 @@ import { runMemory, type RunMemory } from "../../memory/memory-element.js";
 import { redactText } from "../../redaction/redact.js";
 import { MEMORY_METHODS } from "../../stores/memory-records.js";
 import type { MemoryKey, MemoryProvenance, MemoryStoreMethods, MemoryVersion, RecallEntry, RecallMatch } from "../../stores/memory-types.js";
-import type { ChatStore } from "../../stores/types.js";
+import type { ChatStore, JournalEntry } from "../../stores/types.js";
 import { errorInfo } from "../stream/error-info.js";
 import type { RecallErrorEvent, ResolvedMemoryOptions, TurnMemory } from "./memory-options.js";
 
@@ -108,25 +108,16 @@ export class ChatMemory {
       working = version ? version.text : settings.template;
     }
     const recalled: RecallMatch[] = [];
+    // Each recalled session's journal read once, however many of its turns were recalled.
+    const journals = new Map<string, Promise<JournalEntry[] | undefined>>();
     for (const { sessionId: from, turnId, score } of provenance?.recalled ?? []) {
-      const turn = await this.#recalledTurn(from, turnId);
+      if (!journals.has(from)) journals.set(from, this.#store.read(from).catch(() => undefined));
+      const turn = recalledTurn(await journals.get(from)!, turnId);
       if (turn) recalled.push({ sessionId: from, turnId, text: redactText(turnText(turn.input, turn.text)), score, at: turn.at });
     }
     return { working, recalled };
   }
 
-  /** A completed turn's input, reply and end, from its session's journal; undefined when it is gone. */
-  async #recalledTurn(sessionId: string, turnId: string): Promise<{ input: string; text: string; at: string } | undefined> {
-    const entries = await this.#store.read(sessionId).catch(() => undefined);
-    if (!entries) return undefined;
-    let input: string | undefined;
-    let end: { text: string; at: string } | undefined;
-    for (const entry of entries) {
-      if (entry.type === "turn-start" && entry.turnId === turnId) input ??= entry.input;
-      else if (entry.type === "turn-end" && entry.turnId === turnId && entry.status === "completed") end = { text: entry.text ?? "", at: entry.at };
-    }
-    return input !== undefined && end ? { input, ...end } : undefined;
-  }
 
   /** What serves `<Memory />` in a turn's run: updates go to the turn's owner's (or session's) working memory. */
   provider(sessionId: string, turnId: string): RunMemory {
@@ -250,6 +241,18 @@ export class ChatMemory {
 }
 
 /** A turn as the recall index keeps and embeds it. */
+/** A completed turn's input, reply and end, from its session's journal; undefined when it (or the session) is gone. */
+function recalledTurn(entries: readonly JournalEntry[] | undefined, turnId: string): { input: string; text: string; at: string } | undefined {
+  if (!entries) return undefined;
+  let input: string | undefined;
+  let end: { text: string; at: string } | undefined;
+  for (const entry of entries) {
+    if (entry.type === "turn-start" && entry.turnId === turnId) input ??= entry.input;
+    else if (entry.type === "turn-end" && entry.turnId === turnId && entry.status === "completed") end = { text: entry.text ?? "", at: entry.at };
+  }
+  return input !== undefined && end ? { input, ...end } : undefined;
+}
+
 function turnText(input: string, reply: string): string {
   const text = `User: ${input}\nAssistant: ${reply}`;
   return text.length > EMBED_MAX_CHARS ? text.slice(0, EMBED_MAX_CHARS) : text;

@@ -7,19 +7,14 @@ import {
   checkRecallTarget,
   exactSearch,
   nextVersion,
+  versionOfRow,
+  type MemoryVersionRow,
 } from "../memory-records.js";
-import type { MemoryStoreMethods, MemoryVersion, RecallMatch, RecallQuery } from "../memory-types.js";
+import type { MemoryStoreMethods, RecallMatch, RecallQuery } from "../memory-types.js";
 import { ensureMemoryTables, madeOnce, type PgNames, type PgPool } from "./postgres-schema.js";
 import { UNIQUE_VIOLATION, pgText } from "./postgres-values.js";
 import { hasCode } from "../error-code.js";
 
-interface VersionRow {
-  version: number;
-  text: string;
-  at: string;
-  session_id: string | null;
-  turn_id: string | null;
-}
 
 /**
  * A PostgreSQL store's memory area: `<prefix>memory` (a row per working memory version) and `<prefix>recall` (a
@@ -39,13 +34,7 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
       .query("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'")
       .then((result) => (result.rows[0] ? `"${String((result.rows[0] as { nspname: string }).nspname).replace(/"/g, '""')}"` : undefined))
       .catch(() => undefined));
-  const version = (row: VersionRow): MemoryVersion => ({
-    version: row.version,
-    text: row.text,
-    at: row.at,
-    ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
-    ...(row.turn_id !== null ? { turnId: row.turn_id } : {}),
-  });
+  const version = versionOfRow;
   const latestSql = `SELECT version, text, at, session_id, turn_id FROM ${names.memory} WHERE scope = $1 AND key_id = $2 ORDER BY version DESC LIMIT 1`;
 
   async function search(query: RecallQuery): Promise<RecallMatch[]> {
@@ -78,7 +67,7 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
       const { scope, id } = checkMemoryKey("getMemory", key);
       await ready();
       const { rows } = await pool.query(latestSql, [scope, id]);
-      return rows[0] && version(rows[0] as VersionRow);
+      return rows[0] && version(rows[0] as MemoryVersionRow);
     },
     async putMemory(key, update) {
       const { scope, id } = checkMemoryKey("putMemory", key);
@@ -87,7 +76,7 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
       // Two writers of one version: the loser reads the winner's and tries once more.
       for (let attempt = 0; ; attempt++) {
         const { rows } = await pool.query(latestSql, [scope, id]);
-        const latest = rows[0] && version(rows[0] as VersionRow);
+        const latest = rows[0] && version(rows[0] as MemoryVersionRow);
         const next = nextVersion(latest, checked);
         if (!next) return latest!;
         try {
@@ -106,7 +95,7 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
       const { scope, id } = checkMemoryKey("listMemoryVersions", key);
       await ready();
       const { rows } = await pool.query(`SELECT version, text, at, session_id, turn_id FROM ${names.memory} WHERE scope = $1 AND key_id = $2 ORDER BY version`, [scope, id]);
-      return (rows as VersionRow[]).map(version);
+      return (rows as MemoryVersionRow[]).map(version);
     },
     async deleteMemory(key) {
       const { scope, id } = checkMemoryKey("deleteMemory", key);

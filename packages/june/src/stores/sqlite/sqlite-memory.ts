@@ -7,17 +7,12 @@ import {
   checkRecallTarget,
   exactSearch,
   nextVersion,
+  versionOfRow,
+  type MemoryVersionRow,
 } from "../memory-records.js";
-import type { MemoryStoreMethods, MemoryVersion } from "../memory-types.js";
+import type { MemoryStoreMethods } from "../memory-types.js";
 import type { SqliteDatabase } from "./sqlite-schema.js";
 
-interface VersionRow {
-  version: number;
-  text: string;
-  at: string;
-  session_id: string | null;
-  turn_id: string | null;
-}
 
 interface RecallRow {
   session_id: string;
@@ -34,8 +29,8 @@ interface RecallRow {
  */
 export function sqliteMemory(db: SqliteDatabase, write: <T>(fn: () => T) => T, read: <T>(fn: () => T) => T): MemoryStoreMethods & { forgetSession(sessionId: string): void } {
   const sql = {
-    latest: db.prepare<[string, string], VersionRow>("SELECT version, text, at, session_id, turn_id FROM june_memory WHERE scope = ? AND key_id = ? ORDER BY version DESC LIMIT 1"),
-    versions: db.prepare<[string, string], VersionRow>("SELECT version, text, at, session_id, turn_id FROM june_memory WHERE scope = ? AND key_id = ? ORDER BY version"),
+    latest: db.prepare<[string, string], MemoryVersionRow>("SELECT version, text, at, session_id, turn_id FROM june_memory WHERE scope = ? AND key_id = ? ORDER BY version DESC LIMIT 1"),
+    versions: db.prepare<[string, string], MemoryVersionRow>("SELECT version, text, at, session_id, turn_id FROM june_memory WHERE scope = ? AND key_id = ? ORDER BY version"),
     insertVersion: db.prepare("INSERT INTO june_memory (scope, key_id, version, text, at, session_id, turn_id) VALUES (?, ?, ?, ?, ?, ?, ?)"),
     pruneVersions: db.prepare("DELETE FROM june_memory WHERE scope = ? AND key_id = ? AND version <= ?"),
     deleteMemory: db.prepare("DELETE FROM june_memory WHERE scope = ? AND key_id = ?"),
@@ -47,13 +42,7 @@ export function sqliteMemory(db: SqliteDatabase, write: <T>(fn: () => T) => T, r
     deleteOwnerRecall: db.prepare("DELETE FROM june_recall WHERE owner = ?"),
     deleteSessionRecall: db.prepare("DELETE FROM june_recall WHERE session_id = ?"),
   };
-  const version = (row: VersionRow): MemoryVersion => ({
-    version: row.version,
-    text: row.text,
-    at: row.at,
-    ...(row.session_id !== null ? { sessionId: row.session_id } : {}),
-    ...(row.turn_id !== null ? { turnId: row.turn_id } : {}),
-  });
+  const version = versionOfRow;
   const floats = (bytes: Buffer) => new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 
   return {
