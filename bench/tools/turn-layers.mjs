@@ -4,12 +4,14 @@
  * medians): the raw `streamText` floor; the same call with the options June's model responder adds (an abort
  * signal, `onError`, the silent telemetry settings that watch retries); `modelResponder` called directly (its
  * trace, excerpts, reply buffer); and the whole chat over memoryStore (context, journal, turn):
- *   node --expose-gc bench/tools/turn-layers.mjs [rounds=40]
+ *   node --import tsx --expose-gc bench/tools/turn-layers.mjs [rounds=40]
+ * (tsx: the retry-watching telemetry settings come from June's source, `ai-sdk/attempts-v6.ts`; the bundle has no
+ * file of their own.)
  * Each row is a ratio to the floor and what it adds over the row above. The last row is apart: the chat over
  * memoryStore with a responder that answers at once (no model, no events): the chat's own fixed work per turn.
  */
 import { createChat, fullContext, memoryStore, modelResponder } from "june/chat";
-import { observeAttempts } from "../../packages/june/dist/ai-sdk/attempts-v6.js";
+import { observeAttempts } from "../../packages/june/src/ai-sdk/attempts-v6.ts";
 import { benchModel, chatTurn, inputOf, rawTurn } from "../lib/fixtures.mjs";
 import { interleave, measure, round } from "../lib/stats.mjs";
 
@@ -36,6 +38,20 @@ const layers = [
     (h, input) =>
       rawTurn(model, h, input, {
         callOptions: { abortSignal: new AbortController().signal, onError: () => {}, experimental_telemetry: observeAttempts(undefined, { onAttempt() {}, onAttemptError() {} }) },
+      }),
+  ],
+  [
+    "+ one-call step callbacks",
+    (h, input) =>
+      rawTurn(model, h, input, {
+        callOptions: {
+          abortSignal: new AbortController().signal,
+          onError: () => {},
+          experimental_telemetry: observeAttempts(undefined, { onAttempt() {}, onAttemptError() {} }),
+          stopWhen: () => true,
+          prepareStep: async ({ messages }) => ({ messages }),
+          onStepFinish: (step) => void step.response.messages,
+        },
       }),
   ],
   ["modelResponder alone", responderTurn],

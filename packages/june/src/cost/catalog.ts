@@ -75,8 +75,26 @@ export interface CatalogEntry {
 
 const loaded = new Map<string, Promise<CatalogProvider | undefined>>();
 
+/**
+ * Entries already looked up, by provider and model id: every call of a turn asks for its model's price, and the
+ * answer never changes once the provider's file is loaded. Bounded (a gateway's ids come from its callers).
+ */
+const entries = new Map<string, Promise<CatalogEntry | undefined>>();
+const MAX_ENTRIES = 256;
+
 /** The catalog's entry for a model, loading its provider's file once (a failed load counts as not known). */
-export async function catalogEntry(model: ModelInfo): Promise<CatalogEntry | undefined> {
+export function catalogEntry(model: ModelInfo): Promise<CatalogEntry | undefined> {
+  const id = `${model.provider}\n${model.modelId}`;
+  let entry = entries.get(id);
+  if (entry === undefined) {
+    if (entries.size >= MAX_ENTRIES) entries.clear();
+    entry = lookUp(model);
+    entries.set(id, entry);
+  }
+  return entry;
+}
+
+async function lookUp(model: ModelInfo): Promise<CatalogEntry | undefined> {
   const key = catalogKey(model);
   if (!key) return undefined;
   let provider = loaded.get(key.provider);
@@ -97,5 +115,7 @@ export async function catalogEntry(model: ModelInfo): Promise<CatalogEntry | und
     entry.price = price;
   }
   if (typeof found.limit?.context === "number" && found.limit.context > 0) entry.contextWindow = found.limit.context;
-  return entry;
+  // Shared by every caller from now on.
+  if (entry.price) Object.freeze(entry.price);
+  return Object.freeze(entry);
 }

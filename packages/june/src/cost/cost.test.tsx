@@ -28,6 +28,11 @@ describe("the catalog", () => {
     const entry = await catalogEntry({ provider: "openai.chat", modelId: "gpt-4o-mini" });
     expect(entry).toEqual({ price: MINI, contextWindow: 128_000 });
     expect(await catalogEntry({ provider: "openai.chat", modelId: "no-such-model" })).toBeUndefined();
+    // Looked up once a model: every call of every turn asks again, and gets the same frozen entry.
+    const again = catalogEntry({ provider: "openai.chat", modelId: "gpt-4o-mini" });
+    expect(again).toBe(catalogEntry({ provider: "openai.chat", modelId: "gpt-4o-mini" }));
+    expect(await again).toBe(entry);
+    expect(Object.isFrozen(entry) && Object.isFrozen(entry?.price)).toBe(true);
   });
 
   it("prices a call's tokens, cached tokens at the cached price; an unknown price is an unknown cost, never 0", () => {

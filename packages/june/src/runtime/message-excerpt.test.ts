@@ -57,4 +57,35 @@ describe("message excerpts", () => {
     expect(ref.deref()).toBeUndefined();
     expect(messageExcerpt(kept).text).toBe(excerptText(kept.content as string));
   });
+
+  test("excerpts of long texts keep none of the texts alive", async () => {
+    gc();
+    await tick();
+    const before = process.memoryUsage().heapUsed;
+    const excerpts: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      // 256 KB each, 10 MB in all; every other one with a key inside the part looked at (so it is redacted first).
+      const text = (i % 2 === 0 ? `reply ${i}: ` : `reply ${i} ${KEY}: `) + "word ".repeat(52_000);
+      excerpts.push(excerptText(text), messageExcerpt({ role: "assistant", content: text }).text);
+    }
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await tick();
+    }
+    const held = process.memoryUsage().heapUsed - before;
+    expect(excerpts.every((e) => e.length <= EXCERPT_CHARS && !e.includes(KEY))).toBe(true);
+    // 80 excerpts of 300 characters: a few tens of KB; one text kept alive would be 256 KB.
+    expect(held).toBeLessThan(2_000_000);
+  });
+
+  test("the same text excerpted again (a reply, then the same reply in the next prompt) gives the same excerpt", () => {
+    const reply = "A reply long enough to be cut. ".repeat(20);
+    const again = [...reply].join("");
+    expect(again).not.toBe(undefined);
+    const first = excerptText(reply);
+    expect(excerptText(again)).toBe(first);
+    expect(excerptText(again, 40)).toHaveLength(40);
+    expect(excerptText(reply)).toBe(first);
+    expect(excerptText(`${KEY} ${reply}`)).not.toContain(KEY);
+  });
 });
