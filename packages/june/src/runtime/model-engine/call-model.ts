@@ -409,6 +409,7 @@ async function readCall(call: Call, span: CallSpan | undefined, parts: ReadableS
       // An interrupted call's late parts are not part of its text.
       if (!call.stopped) onPart(call, span, next.value);
     }
+    flatten(call.text);
     drained = !callSignal.aborted;
     if (drained && call.usage !== undefined) {
       cost = call.unreported ? UNKNOWN_COST : costOf(call.finish?.usage, await price);
@@ -478,4 +479,15 @@ export function responseMessages(stepMessages: readonly ModelMessage[], carried:
 function endsWithApprovalResponse(messages: readonly ModelMessage[]): boolean {
   const last = messages.at(-1);
   return last?.role === "tool" && last.content.some((part) => part.type === "tool-approval-response");
+}
+
+/**
+ * Makes a text built delta by delta one flat string, in place. `+=` leaves a rope of one string object per delta;
+ * V8 walks all of them each time the text is compared or copied until something flattens it (the first read of a
+ * character by index does, keeping the same string object). A call's text is read many times once it ends: the
+ * reply, the journal's entry, the next prompts' messages. Comparing two 60-delta ropes out of cache takes ~5 µs,
+ * two flat ones ~0.1 µs.
+ */
+function flatten(text: string): void {
+  if (text.length > 0) text.charCodeAt(0);
 }
