@@ -77,15 +77,4 @@ describe("message excerpts", () => {
     // 80 excerpts of 300 characters: a few tens of KB; one text kept alive would be 256 KB.
     expect(held).toBeLessThan(2_000_000);
   });
-
-  test("the same text excerpted again (a reply, then the same reply in the next prompt) gives the same excerpt", () => {
-    const reply = "A reply long enough to be cut. ".repeat(20);
-    const again = [...reply].join("");
-    expect(again).not.toBe(undefined);
-    const first = excerptText(reply);
-    expect(excerptText(again)).toBe(first);
-    expect(excerptText(again, 40)).toHaveLength(40);
-    expect(excerptText(reply)).toBe(first);
-    expect(excerptText(`${KEY} ${reply}`)).not.toContain(KEY);
-  });
 });

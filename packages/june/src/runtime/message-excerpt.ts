@@ -84,32 +84,14 @@ export function messageExcerpt(message: ModelMessage): TraceMessage {
   return { role: message.role, text: excerptText(pieces.join("\n")) };
 }
 
-/**
- * The last few texts excerpted and their excerpts, by content: a reply is excerpted as its call's response, then
- * again a turn later as a message of the next prompt (another object, the same text). Only texts up to
- * `RECENT_TEXT_CHARS` are kept, so the few held here stay small.
- */
-const RECENT_TEXTS = 8;
-const RECENT_TEXT_CHARS = 4096;
-const recentTexts: { text: string; maxChars: number; made: string }[] = [];
-let nextText = 0;
-
 /** Text cut to `EXCERPT_CHARS`, redacted first (so a key at the cut is still caught), in a string of its own. */
 export function excerptText(text: string, maxChars = EXCERPT_CHARS): string {
-  if (text.length <= RECENT_TEXT_CHARS) {
-    for (const recent of recentTexts) if (recent.maxChars === maxChars && recent.text === text) return recent.made;
-  }
   // A little past the cut, so a credential that straddles it still matches a pattern.
   const head = text.length > maxChars + 64 ? text.slice(0, maxChars + 64) : text;
   const cut = truncate(redactText(head), maxChars);
   // A copy when it is a piece of the text: a slice of a long message would otherwise keep the whole message
   // alive for as long as the trace. The text itself, unchanged, is kept as it is.
-  const made = cut === text ? text : detach(cut);
-  if (text.length <= RECENT_TEXT_CHARS) {
-    recentTexts[nextText] = { text, maxChars, made };
-    nextText = (nextText + 1) % RECENT_TEXTS;
-  }
-  return made;
+  return cut === text ? text : detach(cut);
 }
 
 function partText(part: { type?: unknown } & Record<string, unknown>): string {
