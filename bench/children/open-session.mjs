@@ -47,18 +47,20 @@ async function june() {
   return { openMs, turnsMs, openCpuMs, turnsCpuMs };
 }
 
-let f, j;
-if (floorFirst === "floor" || floorFirst === "june") {
+/** The floor's figures as this child prints them. */
+const floorFigures = (f) => ({ floorMs: f.ms, floorCpuMs: f.cpuMs, entries: f.entries });
+
+let figures;
+if (floorFirst === "floor") {
   // One of the two alone, in a process of its own: neither warms the other's code or the file's pages.
-  const only = floorFirst === "floor" ? { floor: await floor() } : { june: await june() };
-  process.stdout.write(`${JSON.stringify({ importMs, ...(only.floor ? { floorMs: only.floor.ms, floorCpuMs: only.floor.cpuMs, entries: only.floor.entries } : only.june) })}\n`);
-  process.exit(0);
-}
-if (floorFirst === "1") {
-  f = await floor();
-  j = await june();
+  figures = floorFigures(await floor());
+} else if (floorFirst === "june") {
+  figures = await june();
+} else if (floorFirst === "1") {
+  const f = await floor();
+  figures = { ...floorFigures(f), ...(await june()) };
 } else {
-  j = await june();
-  f = await floor();
+  const j = await june();
+  figures = { ...floorFigures(await floor()), ...j };
 }
-process.stdout.write(`${JSON.stringify({ importMs, floorMs: f.ms, floorCpuMs: f.cpuMs, entries: f.entries, ...j })}\n`);
+process.stdout.write(`${JSON.stringify({ importMs, ...figures })}\n`);

@@ -31,23 +31,20 @@ async function responderTurn(history, input) {
 }
 
 const chat = createChat({ model, store: memoryStore(), context: fullContext() });
+/** The options June's model responder adds to every call (an abort signal, `onError`, the retry-watching telemetry). */
+const juneCallOptions = () => ({ abortSignal: new AbortController().signal, onError: () => {}, experimental_telemetry: observeAttempts(undefined, { onAttempt() {}, onAttemptError() {} }) });
 const layers = [
   ["raw streamText", (h, input) => rawTurn(model, h, input)],
   [
     "+ June's call options",
-    (h, input) =>
-      rawTurn(model, h, input, {
-        callOptions: { abortSignal: new AbortController().signal, onError: () => {}, experimental_telemetry: observeAttempts(undefined, { onAttempt() {}, onAttemptError() {} }) },
-      }),
+    (h, input) => rawTurn(model, h, input, { callOptions: juneCallOptions() }),
   ],
   [
     "+ one-call step callbacks",
     (h, input) =>
       rawTurn(model, h, input, {
         callOptions: {
-          abortSignal: new AbortController().signal,
-          onError: () => {},
-          experimental_telemetry: observeAttempts(undefined, { onAttempt() {}, onAttemptError() {} }),
+          ...juneCallOptions(),
           stopWhen: () => true,
           prepareStep: async ({ messages }) => ({ messages }),
           onStepFinish: (step) => void step.response.messages,

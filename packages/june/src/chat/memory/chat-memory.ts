@@ -118,7 +118,6 @@ export class ChatMemory {
     return { working, recalled };
   }
 
-
   /** What serves `<Memory />` in a turn's run: updates go to the turn's owner's (or session's) working memory. */
   provider(sessionId: string, turnId: string): RunMemory {
     const maxChars = this.options.working?.maxChars ?? 0;
@@ -240,7 +239,6 @@ export class ChatMemory {
   }
 }
 
-/** A turn as the recall index keeps and embeds it. */
 /** A completed turn's input, reply and end, from its session's journal; undefined when it (or the session) is gone. */
 function recalledTurn(entries: readonly JournalEntry[] | undefined, turnId: string): { input: string; text: string; at: string } | undefined {
   if (!entries) return undefined;
@@ -253,6 +251,7 @@ function recalledTurn(entries: readonly JournalEntry[] | undefined, turnId: stri
   return input !== undefined && end ? { input, ...end } : undefined;
 }
 
+/** A turn as the recall index keeps and embeds it. */
 function turnText(input: string, reply: string): string {
   const text = `User: ${input}\nAssistant: ${reply}`;
   return text.length > EMBED_MAX_CHARS ? text.slice(0, EMBED_MAX_CHARS) : text;

@@ -28,6 +28,9 @@ function inert(text: string): string {
   return text.includes("<") ? text.replace(BLOCK_TAG, "&lt;$1$2") : text;
 }
 
+const ENTITIES: Record<string, string> = { "&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;" };
+
+/** `value` as an attribute's text: the characters that could end it or open a tag as entities. */
 function attribute(value: string): string {
-  return value.replace(/[&"<>]/g, (c) => (c === "&" ? "&amp;" : c === '"' ? "&quot;" : c === "<" ? "&lt;" : "&gt;"));
+  return value.replace(/[&"<>]/g, (c) => ENTITIES[c]!);
 }

@@ -15,7 +15,6 @@ import { ensureMemoryTables, madeOnce, type PgNames, type PgPool } from "./postg
 import { UNIQUE_VIOLATION, pgText } from "./postgres-values.js";
 import { hasCode } from "../error-code.js";
 
-
 /**
  * A PostgreSQL store's memory area: `<prefix>memory` (a row per working memory version) and `<prefix>recall` (a
  * row per indexed turn). Search is exact: with the `vector` extension installed in the database (pgvector), in
@@ -34,7 +33,6 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
       .query("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'")
       .then((result) => (result.rows[0] ? `"${String((result.rows[0] as { nspname: string }).nspname).replace(/"/g, '""')}"` : undefined))
       .catch(() => undefined));
-  const version = versionOfRow;
   const latestSql = `SELECT version, text, at, session_id, turn_id FROM ${names.memory} WHERE scope = $1 AND key_id = $2 ORDER BY version DESC LIMIT 1`;
 
   async function search(query: RecallQuery): Promise<RecallMatch[]> {
@@ -67,7 +65,7 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
       const { scope, id } = checkMemoryKey("getMemory", key);
       await ready();
       const { rows } = await pool.query(latestSql, [scope, id]);
-      return rows[0] && version(rows[0] as MemoryVersionRow);
+      return rows[0] && versionOfRow(rows[0] as MemoryVersionRow);
     },
     async putMemory(key, update) {
       const { scope, id } = checkMemoryKey("putMemory", key);
@@ -76,7 +74,7 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
       // Two writers of one version: the loser reads the winner's and tries once more.
       for (let attempt = 0; ; attempt++) {
         const { rows } = await pool.query(latestSql, [scope, id]);
-        const latest = rows[0] && version(rows[0] as MemoryVersionRow);
+        const latest = rows[0] && versionOfRow(rows[0] as MemoryVersionRow);
         const next = nextVersion(latest, checked);
         if (!next) return latest!;
         try {
@@ -95,7 +93,7 @@ export function postgresMemory(pool: PgPool, names: PgNames, storeReady: () => P
       const { scope, id } = checkMemoryKey("listMemoryVersions", key);
       await ready();
       const { rows } = await pool.query(`SELECT version, text, at, session_id, turn_id FROM ${names.memory} WHERE scope = $1 AND key_id = $2 ORDER BY version`, [scope, id]);
-      return (rows as MemoryVersionRow[]).map(version);
+      return (rows as MemoryVersionRow[]).map(versionOfRow);
     },
     async deleteMemory(key) {
       const { scope, id } = checkMemoryKey("deleteMemory", key);

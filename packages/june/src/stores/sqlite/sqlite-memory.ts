@@ -13,7 +13,6 @@ import {
 import type { MemoryStoreMethods } from "../memory-types.js";
 import type { SqliteDatabase } from "./sqlite-schema.js";
 
-
 interface RecallRow {
   session_id: string;
   turn_id: string;
@@ -42,21 +41,20 @@ export function sqliteMemory(db: SqliteDatabase, write: <T>(fn: () => T) => T, r
     deleteOwnerRecall: db.prepare("DELETE FROM june_recall WHERE owner = ?"),
     deleteSessionRecall: db.prepare("DELETE FROM june_recall WHERE session_id = ?"),
   };
-  const version = versionOfRow;
   const floats = (bytes: Buffer) => new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 
   return {
     async getMemory(key) {
       const { scope, id } = checkMemoryKey("getMemory", key);
       const row = read(() => sql.latest.get(scope, id));
-      return row && version(row);
+      return row && versionOfRow(row);
     },
     async putMemory(key, update) {
       const { scope, id } = checkMemoryKey("putMemory", key);
       const checked = checkMemoryUpdate(update);
       return write(() => {
         const row = sql.latest.get(scope, id);
-        const latest = row && version(row);
+        const latest = row && versionOfRow(row);
         const next = nextVersion(latest, checked);
         if (!next) return latest!;
         sql.insertVersion.run(scope, id, next.version, next.text, next.at, next.sessionId ?? null, next.turnId ?? null);
@@ -66,7 +64,7 @@ export function sqliteMemory(db: SqliteDatabase, write: <T>(fn: () => T) => T, r
     },
     async listMemoryVersions(key) {
       const { scope, id } = checkMemoryKey("listMemoryVersions", key);
-      return read(() => sql.versions.all(scope, id)).map(version);
+      return read(() => sql.versions.all(scope, id)).map(versionOfRow);
     },
     async deleteMemory(key) {
       const { scope, id } = checkMemoryKey("deleteMemory", key);
